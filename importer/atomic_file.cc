@@ -1,0 +1,78 @@
+#include "importer/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace tir::importer {
+
+Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::string& path) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return make_error(StatusCode::kIo, "'", path, "': cannot create (", std::strerror(errno), ")");
+  return std::unique_ptr<AtomicFile>(new AtomicFile(path, tmp, fd));
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(tmp_.c_str());
+}
+
+Status AtomicFile::io_error(const char* what) const {
+  return make_error(StatusCode::kIo, "'", path_, "': ", what, " failed (", std::strerror(errno),
+                    ")");
+}
+
+Status AtomicFile::write(std::span<const uint8_t> bytes) {
+  TIR_RETURN_IF_ERROR(write_at(size_, bytes));
+  size_ += bytes.size();
+  return ok_status();
+}
+
+Status AtomicFile::write_zeros(uint64_t n) {
+  static const std::vector<uint8_t> kZeros(4096, 0);
+  while (n > 0) {
+    const size_t k = n < kZeros.size() ? static_cast<size_t>(n) : kZeros.size();
+    TIR_RETURN_IF_ERROR(write(std::span<const uint8_t>(kZeros.data(), k)));
+    n -= k;
+  }
+  return ok_status();
+}
+
+Status AtomicFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
+  if (fd_ < 0) return make_error(StatusCode::kInternal, "'", path_, "': write after close");
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
+                               static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return io_error("write");
+    }
+    done += static_cast<size_t>(n);
+  }
+  return ok_status();
+}
+
+Status AtomicFile::sync() {
+  if (fd_ < 0) return ok_status();
+  if (::fsync(fd_) != 0) return io_error("fsync");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) return io_error("close");
+  return ok_status();
+}
+
+Status AtomicFile::commit() {
+  TIR_RETURN_IF_ERROR(sync());
+  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) return io_error("rename");
+  committed_ = true;
+  return ok_status();
+}
+
+}  // namespace tir::importer

@@ -1,0 +1,278 @@
+#include "importer/graph_builder.h"
+
+#include "importer/graph_builder_impl.h"
+#include "runtime/core/tensor.h"
+
+namespace tir::importer {
+namespace {
+
+const Json kEmptyObject = Json::object();
+
+const Json& member_or_empty(const Json& j, std::string_view key) {
+  const Json* m = json_get(j, key);
+  return m ? *m : kEmptyObject;
+}
+
+// A range bound: int, null / "Infinity" / huge (unbounded), or "-Infinity".
+int64_t range_bound(const Json* j, int64_t unbounded) {
+  if (!j || j->is_null()) return unbounded;
+  if (j->is_number_integer()) {
+    if (j->is_number_unsigned() && j->get<uint64_t>() > uint64_t(INT64_MAX)) return INT64_MAX;
+    return j->get<int64_t>();
+  }
+  if (j->is_number_float()) {
+    const double d = j->get<double>();
+    if (d >= 9.2e18) return INT64_MAX;
+    if (d <= -9.2e18) return INT64_MIN;
+    return static_cast<int64_t>(d);
+  }
+  if (j->is_string()) return j->get<std::string>().starts_with("-") ? INT64_MIN : INT64_MAX;
+  return unbounded;
+}
+
+}  // namespace
+
+int64_t GraphBuilder::symbol_index(std::string_view name) {
+  auto it = symbol_index_.find(std::string(name));
+  if (it != symbol_index_.end()) return it->second;
+  const int64_t idx = static_cast<int64_t>(symbols_.size());
+  symbols_.push_back(SymbolRec{std::string(name)});
+  symbol_index_.emplace(std::string(name), idx);
+  return idx;
+}
+
+Result<flatbuffers::Offset<fb::SymExpr>> GraphBuilder::sym_expr(const std::string& text,
+                                                                std::vector<SymTerm>* out_terms) {
+  auto parsed = parse_sym_expr(text, [this](std::string_view n) { return symbol_index(n); });
+  if (!parsed.ok()) return parsed.status().with_context("'" + p_.file + "'");
+  std::vector<fb::ExprTerm> terms;
+  for (const SymTerm& t : *parsed) terms.emplace_back(t.op, t.value);
+  if (out_terms) *out_terms = std::move(parsed).value();
+  return fb::CreateSymExpr(*fbb_, fbb_->CreateVectorOfStructs(terms), fbb_->CreateString(text));
+}
+
+Status GraphBuilder::read_symbols() {
+  const Json& ranges = member_or_empty(p_.doc, "range_constraints");
+  for (const auto& [name, r] : ranges.items()) {
+    const int64_t idx = symbol_index(name);
+    symbols_[idx].min = range_bound(json_get(r, "min_val"), 0);
+    symbols_[idx].max = range_bound(json_get(r, "max_val"), INT64_MAX);
+    if (symbols_[idx].min < 0) symbols_[idx].min = 0;
+  }
+  return ok_status();
+}
+
+Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
+                                        fb::ValueSource source, int32_t index,
+                                        DType scalar_dtype) {
+  if (value_index_.count(name)) return corrupt("value '", name, "' is defined twice");
+  DType dtype = scalar_dtype;
+  std::vector<flatbuffers::Offset<fb::Dim>> dims;
+  const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, name) : nullptr;
+  if (kind == fb::ValueKind::Tensor && !meta) kind = fb::ValueKind::None;  // see README
+  if (meta) {
+    const Json* dt = json_get(*meta, "dtype");
+    dtype = dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
+    if (dtype == DType::kUndefined)
+      return unsupported("value '", name, "' has unsupported dtype ", dt ? dt->dump() : "null",
+                         " (torch serde ScalarType)");
+    const Json* sizes = json_get(*meta, "sizes");
+    if (!sizes || !sizes->is_array()) return corrupt("value '", name, "' has no sizes");
+    if (sizes->size() > size_t(kMaxRank))
+      return unsupported("value '", name, "' has rank ", sizes->size(), " (max ", kMaxRank, ")");
+    for (const Json& s : *sizes) {
+      TIR_ASSIGN_OR_RETURN(auto u, json_union(s));
+      if (u.first == "as_int") {
+        TIR_ASSIGN_OR_RETURN(const int64_t v, json_int(*u.second));
+        if (v < 0) return corrupt("value '", name, "' has a negative size");
+        dims.push_back(fb::CreateDim(*fbb_, v));
+      } else if (u.first == "as_expr") {
+        const Json* text = json_get(*u.second, "expr_str");
+        if (!text || !text->is_string()) return corrupt("value '", name, "' has a bad as_expr");
+        int64_t hint = -1;
+        if (const Json* h = json_get(*u.second, "hint"); h && h->is_object())
+          if (const Json* hi = json_get(*h, "as_int"); hi && hi->is_number_integer())
+            hint = hi->get<int64_t>();
+        std::vector<SymTerm> terms;
+        TIR_ASSIGN_OR_RETURN(auto expr, sym_expr(text->get<std::string>(), &terms));
+        if (terms.size() == 1 && terms[0].op == fb::ExprOp::Sym && hint >= 0 &&
+            symbols_[terms[0].value].hint < 0)
+          symbols_[terms[0].value].hint = hint;
+        dims.push_back(fb::CreateDim(*fbb_, hint, expr));
+      } else {
+        return corrupt("value '", name, "' has a size of kind ", u.first);
+      }
+    }
+  }
+  const auto idx = static_cast<int32_t>(values_.size());
+  values_.push_back(fb::CreateValue(*fbb_, fbb_->CreateString(name), kind,
+                                    ir::to_fb_dtype(dtype), fbb_->CreateVector(dims), source,
+                                    index));
+  value_index_.emplace(name, idx);
+  return idx;
+}
+
+Status GraphBuilder::read_inputs() {
+  const Json& sig = member_or_empty(member_or_empty(p_.doc, "graph_module"), "signature");
+  const Json* specs = json_get(sig, "input_specs");
+  if (!specs || !specs->is_array()) return corrupt("program has no input_specs");
+  for (const Json& spec : *specs) {
+    TIR_ASSIGN_OR_RETURN(auto u, json_union(spec));
+    const auto& [kind, body] = u;
+    const Json* arg = json_get(*body, "arg");
+    auto placeholder = [&]() -> Result<std::string> {
+      const Json* n = arg ? json_get(*arg, "name") : nullptr;
+      if (!n || !n->is_string()) return corrupt("input spec '", kind, "' has no arg name");
+      return n->get<std::string>();
+    };
+    auto string_field = [&](const char* key) -> Result<std::string> {
+      const Json* f = json_get(*body, key);
+      if (!f || !f->is_string()) return corrupt("input spec '", kind, "' has no ", key);
+      return f->get<std::string>();
+    };
+    if (kind == "user_input") {
+      if (!arg) return corrupt("user_input spec without arg");
+      TIR_ASSIGN_OR_RETURN(auto a, json_union(*arg));
+      if (a.first == "as_tensor" || a.first == "as_sym_int") {
+        const Json* n = json_get(*a.second, a.first == "as_tensor" ? "name" : "as_name");
+        if (!n || !n->is_string()) return unsupported("a constant symbolic user input");
+        const bool tensor = a.first == "as_tensor";
+        TIR_ASSIGN_OR_RETURN(const int32_t v,
+                             add_value(n->get<std::string>(),
+                                       tensor ? fb::ValueKind::Tensor : fb::ValueKind::SymInt,
+                                       fb::ValueSource::UserInput, -1));
+        inputs_.push_back(v);
+      } else {
+        return unsupported("user input of kind ", a.first, " is not supported yet");
+      }
+    } else if (kind == "constant_input") {
+      TIR_ASSIGN_OR_RETURN(std::string name, string_field("name"));
+      const Json* value = json_get(*body, "value");
+      if (!value) return corrupt("constant_input '", name, "' has no value");
+      literals_[name] = value;
+    } else if (kind == "parameter" || kind == "buffer") {
+      TIR_ASSIGN_OR_RETURN(std::string name, placeholder());
+      TIR_ASSIGN_OR_RETURN(std::string fqn,
+                           string_field(kind == "parameter" ? "parameter_name" : "buffer_name"));
+      const Json* persistent = json_get(*body, "persistent");
+      const bool is_weight = kind == "parameter" || !persistent || !persistent->is_boolean() ||
+                             persistent->get<bool>();
+      if (is_weight) {
+        TIR_ASSIGN_OR_RETURN(const int32_t w, weight_for(fqn, kind == "buffer"));
+        TIR_RETURN_IF_ERROR(
+            add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Weight, w).status());
+      } else {
+        TIR_ASSIGN_OR_RETURN(const int32_t c, constant_for(fqn));
+        TIR_RETURN_IF_ERROR(
+            add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Constant, c).status());
+      }
+    } else if (kind == "tensor_constant") {
+      TIR_ASSIGN_OR_RETURN(std::string name, placeholder());
+      TIR_ASSIGN_OR_RETURN(std::string fqn, string_field("tensor_constant_name"));
+      TIR_ASSIGN_OR_RETURN(const int32_t c, constant_for(fqn));
+      TIR_RETURN_IF_ERROR(
+          add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Constant, c).status());
+    } else if (kind == "token") {
+      TIR_ASSIGN_OR_RETURN(std::string name, placeholder());
+      TIR_RETURN_IF_ERROR(
+          add_value(name, fb::ValueKind::None, fb::ValueSource::Activation, -1).status());
+    } else {
+      return unsupported("input spec '", kind, "' (e.g. custom objects) is not supported yet");
+    }
+  }
+  return ok_status();
+}
+
+Status GraphBuilder::read_nodes() {
+  const Json* nodes = json_get(*graph_, "nodes");
+  if (!nodes || !nodes->is_array()) return corrupt("graph has no nodes list");
+  for (size_t i = 0; i < nodes->size(); ++i) TIR_RETURN_IF_ERROR(add_node((*nodes)[i], i));
+  return ok_status();
+}
+
+Status GraphBuilder::read_outputs() {
+  const Json& sig = member_or_empty(member_or_empty(p_.doc, "graph_module"), "signature");
+  const Json* specs = json_get(sig, "output_specs");
+  if (!specs || !specs->is_array()) return corrupt("program has no output_specs");
+  int k = 0;
+  for (const Json& spec : *specs) {
+    TIR_ASSIGN_OR_RETURN(auto u, json_union(spec));
+    const auto& [kind, body] = u;
+    const Json* arg = json_get(*body, "arg");
+    if (!arg) return corrupt("output spec '", kind, "' has no arg");
+    if (kind == "token") continue;
+    if (kind != "user_output" && kind != "loss_output" && kind != "buffer_mutation")
+      return unsupported("output spec '", kind, "' is not supported yet");
+    int32_t v = -1;
+    std::string name;
+    if (const Json* n = json_get(*arg, "name"); n && n->is_string()) {
+      name = n->get<std::string>();  // loss_output / buffer_mutation: a TensorArgument
+    } else {
+      TIR_ASSIGN_OR_RETURN(auto a, json_union(*arg));
+      const Json* n2 = json_get(*a.second, a.first == "as_tensor" ? "name" : "as_name");
+      if (a.first == "as_none") {
+        TIR_ASSIGN_OR_RETURN(v, add_value("output_none_" + std::to_string(k), fb::ValueKind::None,
+                                          fb::ValueSource::Activation, -1));
+      } else if ((a.first == "as_tensor" || a.first == "as_sym_int") && n2 && n2->is_string()) {
+        name = n2->get<std::string>();
+      } else {
+        return unsupported("output ", k, " is a constant (", a.first, "), not supported yet");
+      }
+    }
+    if (v < 0) {
+      auto it = value_index_.find(name);
+      if (it == value_index_.end()) return corrupt("output '", name, "' is not a graph value");
+      v = it->second;
+    }
+    if (kind == "buffer_mutation") {
+      const Json* b = json_get(*body, "buffer_name");
+      if (!b || !b->is_string()) return corrupt("buffer_mutation without buffer_name");
+      mutations_.push_back(
+          fb::CreateBufferMutation(*fbb_, v, fbb_->CreateString(b->get<std::string>())));
+    } else {
+      outputs_.push_back(v);
+      ++k;
+    }
+  }
+  return ok_status();
+}
+
+Result<GraphPlan> GraphBuilder::build(const std::string& method_name) {
+  graph_ = json_get(member_or_empty(p_.doc, "graph_module"), "graph");
+  if (!graph_ || !graph_->is_object()) return corrupt("program has no graph_module.graph");
+  tensor_values_ = &member_or_empty(*graph_, "tensor_values");
+  sym_int_values_ = &member_or_empty(*graph_, "sym_int_values");
+  sym_bool_values_ = &member_or_empty(*graph_, "sym_bool_values");
+  TIR_RETURN_IF_ERROR(read_symbols());
+  TIR_RETURN_IF_ERROR(read_inputs());
+  TIR_RETURN_IF_ERROR(read_nodes());
+  TIR_RETURN_IF_ERROR(read_outputs());
+
+  std::vector<flatbuffers::Offset<fb::Symbol>> symbols;
+  for (const SymbolRec& s : symbols_)
+    symbols.push_back(fb::CreateSymbol(*fbb_, fbb_->CreateString(s.name), s.min, s.max, s.hint));
+  GraphPlan plan;
+  plan.method = fb::CreateMethod(*fbb_, fbb_->CreateString(method_name),
+                                 fbb_->CreateVector(values_), fbb_->CreateVector(nodes_),
+                                 fbb_->CreateVector(inputs_), fbb_->CreateVector(outputs_),
+                                 fbb_->CreateVector(mutations_), fbb_->CreateVector(symbols));
+  plan.num_values = values_.size();
+  plan.weights = std::move(weights_);
+  plan.constants = std::move(constants_);
+  plan.node_ops = std::move(node_ops_);
+  plan.fbb = std::move(fbb_);
+  return plan;
+}
+
+Result<GraphPlan> build_graph(const Program& program, const Pt2Archive& archive,
+                              const std::string& method_name) {
+  try {
+    GraphBuilder b(program, archive);
+    return b.build(method_name);
+  } catch (const Json::exception& e) {  // a field of an unexpected JSON type
+    return make_error(StatusCode::kCorrupt, "'", program.file, "': malformed program JSON (",
+                      e.what(), ")");
+  }
+}
+
+}  // namespace tir::importer

@@ -1,0 +1,71 @@
+// Program JSON -> one tir Method (FlatBuffer), plus the plan of weights and constants the
+// model needs. The FlatBufferBuilder is kept so the caller can add WeightRefs (which need
+// the checksums computed while the weight file is streamed) and finish the Model.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "importer/program_json.h"
+#include "importer/weight_writer.h"
+#include "ir/tir_generated.h"
+#include "runtime/core/status.h"
+
+namespace tir::importer {
+
+/// Where a tensor's bytes are in the archive: `byte_size` bytes at `offset` in `member`,
+/// or all zeros when the member is empty (torch writes 0-byte records for such tensors).
+struct TensorSource {
+  std::string member;
+  uint64_t offset = 0;
+  uint64_t byte_size = 0;
+  bool zeros = false;
+};
+
+/// One weight-file entry: a parameter or persistent buffer (tied names are aliases).
+struct WeightPlan {
+  WeightEntrySpec spec;
+  bool is_buffer = false;
+  TensorSource source;
+};
+
+/// One Model.constants entry: a lifted tensor constant or non-persistent buffer.
+struct ConstantPlan {
+  std::string name;
+  DType dtype = DType::kUndefined;
+  std::vector<int64_t> shape;
+  TensorSource source;
+};
+
+struct NodeOp {
+  std::string op;    // "aten::add.Tensor"
+  std::string node;  // the node name
+};
+
+struct GraphPlan {
+  std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb;
+  flatbuffers::Offset<fb::Method> method;
+  std::vector<WeightPlan> weights;      // input_specs order, one per storage group
+  std::vector<ConstantPlan> constants;  // input_specs order
+  std::vector<NodeOp> node_ops;         // node order
+  size_t num_values = 0;
+};
+
+/// Builds method `method_name` from `program`. Member sizes of `archive` bound the weight
+/// and constant sources. Errors name the archive and the node, argument or tensor.
+Result<GraphPlan> build_graph(const Program& program, const Pt2Archive& archive,
+                              const std::string& method_name);
+
+/// "torch.ops.aten.add.Tensor" -> "aten::add.Tensor", "...linear.default" -> "aten::linear",
+/// "torch.ops.higher_order.cond" -> "higher_order::cond", "_operator.mul" -> "_operator::mul".
+std::string op_name_from_target(std::string_view target);
+
+/// Module path and type of the innermost entry of an nn_module_stack string
+/// ("key,path,type;key,path,type"), empty strings when there is none.
+std::pair<std::string, std::string> parse_nn_module_stack(std::string_view stack);
+/// "file.py:LINE" of the last `File "...", line N` frame of a stack trace, or "".
+std::string short_source(std::string_view stack_trace);
+
+}  // namespace tir::importer

@@ -1,0 +1,95 @@
+// Internal to the importer: the state of one graph build, shared by graph_builder.cc
+// (values, signature, nodes), arg_convert.cc (node arguments) and tensor_plan.cc (weights
+// and constants from the payload configs).
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "importer/aten_schema.h"
+#include "importer/graph_builder.h"
+#include "importer/sym_parse.h"
+
+namespace tir::importer {
+
+using ArgOffset = flatbuffers::Offset<fb::Argument>;
+
+struct SymbolRec {
+  std::string name;
+  int64_t min = 0, max = INT64_MAX, hint = -1;
+};
+
+class GraphBuilder {
+ public:
+  GraphBuilder(const Program& p, const Pt2Archive& archive)
+      : p_(p), archive_(archive), fbb_(std::make_unique<flatbuffers::FlatBufferBuilder>()) {}
+  Result<GraphPlan> build(const std::string& method_name);
+
+  // ---- graph_builder.cc
+  template <typename... P>
+  Status corrupt(const P&... parts) const {
+    return make_error(StatusCode::kCorrupt, "'", p_.file, "': ", parts...);
+  }
+  template <typename... P>
+  Status unsupported(const P&... parts) const {
+    return make_error(StatusCode::kUnsupported, "'", p_.file, "': ", parts...);
+  }
+  Status read_symbols();
+  Status read_inputs();
+  Status read_nodes();
+  Status read_outputs();
+  Status add_node(const Json& node, size_t ordinal);
+  Status add_node_outputs(const Json& node, const std::string& node_name,
+                          std::vector<int32_t>* out);
+  /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.
+  Result<int32_t> add_value(const std::string& name, fb::ValueKind kind, fb::ValueSource source,
+                            int32_t index, DType scalar_dtype = DType::kInt64);
+  Result<flatbuffers::Offset<fb::SymExpr>> sym_expr(const std::string& text,
+                                                    std::vector<SymTerm>* out_terms = nullptr);
+  int64_t symbol_index(std::string_view name);
+
+  // ---- arg_convert.cc
+  /// A node argument given in the JSON (`arg` is the Argument union).
+  Result<ArgOffset> convert_arg(const std::string& name, const Json& arg, const AtenArg* schema,
+                                const std::string& node);
+  /// A schema default.
+  Result<ArgOffset> default_arg(const AtenArg& schema, const std::string& node);
+  Result<int32_t> tensor_ref(const Json& tensor_arg, const std::string& where);
+  /// The expression of a named SymInt/SymBool (sym_int_values / sym_bool_values).
+  Result<flatbuffers::Offset<fb::SymExpr>> named_sym(const std::string& name,
+                                                     const std::string& where);
+  Result<ArgOffset> literal_arg(const std::string& name, const Json& constant_value,
+                                const std::string& where);
+
+  // ---- tensor_plan.cc
+  /// The weight-file entry of a parameter / persistent buffer (shared by tied names).
+  Result<int32_t> weight_for(const std::string& fqn, bool is_buffer);
+  /// The Model.constants entry of a tensor constant / non-persistent buffer.
+  Result<int32_t> constant_for(const std::string& fqn);
+
+  const Program& p_;
+  const Pt2Archive& archive_;
+  std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;
+  const Json* graph_ = nullptr;
+  const Json* tensor_values_ = nullptr;
+  const Json* sym_int_values_ = nullptr;
+  const Json* sym_bool_values_ = nullptr;
+
+  std::vector<flatbuffers::Offset<fb::Value>> values_;
+  std::unordered_map<std::string, int32_t> value_index_;
+  std::unordered_map<std::string, const Json*> literals_;  // constant user inputs
+  std::vector<SymbolRec> symbols_;
+  std::unordered_map<std::string, int64_t> symbol_index_;
+  std::vector<flatbuffers::Offset<fb::Node>> nodes_;
+  std::vector<int32_t> inputs_, outputs_;
+  std::vector<flatbuffers::Offset<fb::BufferMutation>> mutations_;
+
+  std::vector<WeightPlan> weights_;
+  std::unordered_map<std::string, int32_t> weight_group_;  // group key -> weights_ index
+  std::vector<ConstantPlan> constants_;
+  std::unordered_map<std::string, int32_t> constant_index_;
+  std::vector<NodeOp> node_ops_;
+};
+
+}  // namespace tir::importer

@@ -1,0 +1,25 @@
+// The import-time check that every node's op has a kernel in the registry, so a model
+// that cannot run is rejected by `tirc import` with one message listing every missing op.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "importer/graph_builder.h"
+#include "ir/tir_generated.h"
+#include "runtime/core/status.h"
+#include "runtime/core/tensor.h"
+
+namespace tir::importer {
+
+/// Ok when every op has a kernel on `device`; otherwise kUnsupported:
+/// "'x.pt2': 2 ops have no kernel: aten::erfinv (x2, first at node 'erfinv'), ..."
+/// (ops sorted by name). `file` names the program.
+Status check_ops(std::span<const NodeOp> nodes, std::string_view file,
+                 DeviceType device = DeviceType::kCpu);
+
+/// The same check over every method of a built model.
+Status check_model_ops(const fb::Model& model, std::string_view file,
+                       DeviceType device = DeviceType::kCpu);
+
+}  // namespace tir::importer

@@ -1,0 +1,141 @@
+#include "importer/program_json.h"
+
+#include <cmath>
+#include <limits>
+
+namespace tir::importer {
+namespace {
+
+constexpr uint64_t kMaxModelJsonBytes = uint64_t{2} << 30;
+constexpr uint64_t kMaxConfigBytes = uint64_t{512} << 20;
+
+}  // namespace
+
+Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member,
+                              uint64_t max_bytes) {
+  TIR_ASSIGN_OR_RETURN(std::string text, archive.read(member, max_bytes));
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    // Parse again with exceptions only to get the position in the message.
+    try {
+      (void)Json::parse(text);
+    } catch (const Json::exception& e) {
+      return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member,
+                        "' is not valid JSON (", e.what(), ")");
+    }
+    return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member,
+                      "' is not valid JSON");
+  }
+  return doc;
+}
+
+Result<Program> read_program(const Pt2Archive& archive, const std::string& model_name) {
+  Program p;
+  p.file = archive.path();
+  p.model_name = model_name;
+  const std::string member = "models/" + model_name + ".json";
+  TIR_ASSIGN_OR_RETURN(p.doc, read_json_member(archive, member, kMaxModelJsonBytes));
+  const Json* version = json_get(p.doc, "schema_version");
+  const Json* major = version ? json_get(*version, "major") : nullptr;
+  if (!major || !major->is_number_integer())
+    return make_error(StatusCode::kCorrupt, "'", p.file, "': '", member,
+                      "' has no schema_version.major");
+  const Json* minor = json_get(*version, "minor");
+  if (major->get<int64_t>() != kSchemaMajor)
+    return make_error(StatusCode::kUnsupported, "'", p.file, "': schema version ",
+                      major->get<int64_t>(), ".",
+                      minor && minor->is_number_integer() ? std::to_string(minor->get<int64_t>())
+                                                          : std::string("x"),
+                      " is not supported (expected ", kSchemaMajor, ".x)");
+  if (const Json* tv = json_get(p.doc, "torch_version"); tv && tv->is_string())
+    p.torch_version = tv->get<std::string>();
+  else
+    p.torch_version = "unknown";
+
+  const std::string weights = "data/weights/" + model_name + "_weights_config.json";
+  const std::string constants = "data/constants/" + model_name + "_constants_config.json";
+  if (!archive.has(weights) && archive.has("data/weights/" + model_name + ".pt"))
+    return make_error(StatusCode::kUnsupported, "'", p.file,
+                      "': pickled weights (data/weights/", model_name,
+                      ".pt, torch 2.8 layout) are not supported yet");
+  p.weights_config = Json{{"config", Json::object()}};
+  p.constants_config = Json{{"config", Json::object()}};
+  if (archive.has(weights)) {
+    TIR_ASSIGN_OR_RETURN(p.weights_config, read_json_member(archive, weights, kMaxConfigBytes));
+  }
+  if (archive.has(constants)) {
+    TIR_ASSIGN_OR_RETURN(p.constants_config, read_json_member(archive, constants, kMaxConfigBytes));
+  }
+  for (const auto* cfg : {&p.weights_config, &p.constants_config}) {
+    const Json* c = json_get(*cfg, "config");
+    if (!c || !c->is_object())
+      return make_error(StatusCode::kCorrupt, "'", p.file, "': a payload config has no 'config' object");
+  }
+  return p;
+}
+
+Result<double> json_float(const Json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    if (s == "Infinity" || s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-Infinity" || s == "-inf") return -std::numeric_limits<double>::infinity();
+    if (s == "NaN" || s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  }
+  return make_error(StatusCode::kCorrupt, "expected a float, got ", j.dump());
+}
+
+Result<int64_t> json_int(const Json& j) {
+  if (j.is_number_integer()) {
+    if (j.is_number_unsigned() && j.get<uint64_t>() > uint64_t(INT64_MAX))
+      return make_error(StatusCode::kCorrupt, "integer ", j.dump(), " is out of range");
+    return j.get<int64_t>();
+  }
+  return make_error(StatusCode::kCorrupt, "expected an integer, got ", j.dump());
+}
+
+Result<std::pair<std::string, const Json*>> json_union(const Json& j) {
+  if (!j.is_object() || j.size() != 1)
+    return make_error(StatusCode::kCorrupt, "expected a single-key union object, got ",
+                      j.dump().substr(0, 120));
+  return std::pair<std::string, const Json*>(j.begin().key(), &j.begin().value());
+}
+
+const Json* json_get(const Json& j, std::string_view key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+DType dtype_from_serde(int64_t t) {
+  switch (t) {
+    case 1: return DType::kUInt8;
+    case 2: return DType::kInt8;
+    case 3: return DType::kInt16;
+    case 4: return DType::kInt32;
+    case 5: return DType::kInt64;
+    case 6: return DType::kFloat16;
+    case 7: return DType::kFloat32;
+    case 8: return DType::kFloat64;
+    case 12: return DType::kBool;
+    case 13: return DType::kBFloat16;
+    default: return DType::kUndefined;
+  }
+}
+
+DType dtype_from_torch_name(std::string_view n) {
+  if (n.starts_with("torch.")) n.remove_prefix(6);
+  if (n == "uint8") return DType::kUInt8;
+  if (n == "int8") return DType::kInt8;
+  if (n == "int16" || n == "short") return DType::kInt16;
+  if (n == "int32" || n == "int") return DType::kInt32;
+  if (n == "int64" || n == "long") return DType::kInt64;
+  if (n == "float16" || n == "half") return DType::kFloat16;
+  if (n == "float32" || n == "float") return DType::kFloat32;
+  if (n == "float64" || n == "double") return DType::kFloat64;
+  if (n == "bool") return DType::kBool;
+  if (n == "bfloat16") return DType::kBFloat16;
+  return DType::kUndefined;
+}
+
+}  // namespace tir::importer

@@ -1,0 +1,54 @@
+// Model JSON of a PT2 archive (`models/<name>.json`, schema 8.x, see pt2-format.md §3) and
+// the payload configs beside it. Parsing uses nlohmann::json; every exception is caught at
+// this edge and turned into a kCorrupt Status naming the member.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "importer/pt2_archive.h"
+#include "runtime/core/dtype.h"
+#include "runtime/core/status.h"
+
+namespace tir::importer {
+
+using Json = nlohmann::json;
+
+inline constexpr int kSchemaMajor = 8;
+
+/// Parses a JSON member (at most `max_bytes`); errors name the archive and member.
+Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member,
+                              uint64_t max_bytes);
+
+/// The parsed program of one model in an archive.
+struct Program {
+  std::string file;         // the archive path, for messages
+  std::string model_name;   // "model"
+  Json doc;                 // models/<name>.json
+  Json weights_config;      // data/weights/<name>_weights_config.json ({"config":{}} if absent)
+  Json constants_config;    // data/constants/<name>_constants_config.json
+  std::string torch_version;
+};
+
+/// Reads the model JSON and configs of `model_name`, checks schema_version.major == 8.
+Result<Program> read_program(const Pt2Archive& archive, const std::string& model_name);
+
+/// A float field: a number, or "Infinity" / "-Infinity" / "NaN".
+Result<double> json_float(const Json& j);
+/// A 64-bit integer field (rejects floats, bools, out-of-range numbers).
+Result<int64_t> json_int(const Json& j);
+/// A union: a single-key object {"as_x": value}. Returns the key and value.
+Result<std::pair<std::string, const Json*>> json_union(const Json& j);
+/// The member of object `j` named `key`, or nullptr (also when `j` is not an object).
+const Json* json_get(const Json& j, std::string_view key);
+
+/// serde ScalarType (pt2-format.md §3.3) -> tir DType; kUndefined if unsupported.
+DType dtype_from_serde(int64_t scalar_type);
+/// "torch.float32" (str() of a torch dtype, as in schema defaults) -> DType.
+DType dtype_from_torch_name(std::string_view name);
+
+}  // namespace tir::importer

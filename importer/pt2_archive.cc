@@ -1,0 +1,170 @@
+#include "importer/pt2_archive.h"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <array>
+
+namespace tir::importer {
+namespace {
+
+constexpr uint64_t kSmallMemberLimit = 4096;  // archive_format, archive_version
+constexpr size_t kChunkBytes = size_t{1} << 20;
+
+zip_t* as_zip(void* z) { return static_cast<zip_t*>(z); }
+
+std::string zip_error_text(int code) {
+  zip_error_t err;
+  zip_error_init_with_code(&err, code);
+  std::string text = zip_error_strerror(&err);
+  zip_error_fini(&err);
+  return text;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open(const std::string& path) {
+  int code = 0;
+  zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  if (!z) {
+    if (code == ZIP_ER_OPEN || code == ZIP_ER_NOENT || code == ZIP_ER_READ)
+      return make_error(StatusCode::kIo, "'", path, "': cannot open (", zip_error_text(code), ")");
+    return make_error(StatusCode::kCorrupt, "'", path, "': not a zip archive (",
+                      zip_error_text(code), ")");
+  }
+  std::unique_ptr<Pt2Archive> a(new Pt2Archive(path, z));
+  TIR_RETURN_IF_ERROR(a->index_members());
+  TIR_RETURN_IF_ERROR(a->check_layout());
+  return a;
+}
+
+Pt2Archive::~Pt2Archive() {
+  if (zip_) zip_discard(as_zip(zip_));
+}
+
+Status Pt2Archive::index_members() {
+  const zip_int64_t n = zip_get_num_entries(as_zip(zip_), 0);
+  if (n <= 0) return make_error(StatusCode::kCorrupt, "'", path_, "': empty zip archive");
+  std::vector<std::pair<std::string, zip_stat_t>> entries;
+  entries.reserve(static_cast<size_t>(n));
+  for (zip_int64_t i = 0; i < n; ++i) {
+    zip_stat_t st;
+    if (zip_stat_index(as_zip(zip_), static_cast<zip_uint64_t>(i), 0, &st) != 0 ||
+        !(st.valid & ZIP_STAT_NAME) || !(st.valid & ZIP_STAT_SIZE))
+      return make_error(StatusCode::kCorrupt, "'", path_, "': unreadable zip entry ", i);
+    entries.emplace_back(st.name, st);
+  }
+  // The root folder is the first path component, when every entry shares it.
+  std::string root;
+  const std::string& first = entries.front().first;
+  if (const size_t slash = first.find('/'); slash != std::string::npos) {
+    root = first.substr(0, slash + 1);
+    for (const auto& [name, st] : entries)
+      if (name.compare(0, root.size(), root) != 0) {
+        root.clear();
+        break;
+      }
+  }
+  for (const auto& [name, st] : entries) {
+    if (name.size() <= root.size() || name.back() == '/') continue;  // folders
+    const std::string rel = name.substr(root.size());
+    index_[rel] = st.index;
+    sizes_[rel] = st.size;
+  }
+  return ok_status();
+}
+
+Status Pt2Archive::check_layout() {
+  if (has("archive_format")) {
+    TIR_ASSIGN_OR_RETURN(std::string format, read("archive_format", kSmallMemberLimit));
+    if (trim(format) != "pt2")
+      return make_error(StatusCode::kUnsupported, "'", path_, "': archive_format is '",
+                        trim(format), "', expected 'pt2'");
+    if (has("archive_version")) {
+      TIR_ASSIGN_OR_RETURN(std::string version, read("archive_version", kSmallMemberLimit));
+      if (trim(version) != "0")
+        return make_error(StatusCode::kUnsupported, "'", path_, "': archive_version ",
+                          trim(version), " is not supported (expected 0)");
+    }
+    for (const auto& [name, idx] : index_) {
+      constexpr std::string_view kPrefix = "models/", kSuffix = ".json";
+      if (name.size() > kPrefix.size() + kSuffix.size() && name.starts_with(kPrefix) &&
+          name.ends_with(kSuffix) && name.find('/', kPrefix.size()) == std::string::npos)
+        models_.push_back(name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size()));
+    }
+    std::sort(models_.begin(), models_.end());
+    if (models_.empty())
+      return make_error(StatusCode::kNotFound, "no model (models/*.json, e.g. models/model.json) in '",
+                        path_, "'");
+    return ok_status();
+  }
+  if (has("serialized_exported_program.json") || has("version"))
+    return make_error(StatusCode::kUnsupported, "'", path_,
+                      "': legacy archive layout (torch <= 2.8) is not supported yet");
+  if (has("data.pkl") || has("constants.pkl"))
+    return make_error(StatusCode::kUnsupported, "'", path_,
+                      "': a TorchScript archive, not a torch.export program");
+  return make_error(StatusCode::kCorrupt, "'", path_,
+                    "': not a torch.export archive (no archive_format member)");
+}
+
+Result<uint64_t> Pt2Archive::size(std::string_view member) const {
+  auto it = sizes_.find(std::string(member));
+  if (it == sizes_.end())
+    return make_error(StatusCode::kNotFound, "'", path_, "': no member '", member, "'");
+  return it->second;
+}
+
+Result<std::string> Pt2Archive::read(std::string_view member, uint64_t max_bytes) const {
+  TIR_ASSIGN_OR_RETURN(const uint64_t n, size(member));
+  if (n > max_bytes)
+    return make_error(StatusCode::kCorrupt, "'", path_, "': member '", member, "' has ", n,
+                      " bytes, more than the limit of ", max_bytes);
+  std::string out;
+  out.reserve(static_cast<size_t>(n));
+  TIR_RETURN_IF_ERROR(stream(member, 0, n, [&](std::span<const uint8_t> c) {
+    out.append(reinterpret_cast<const char*>(c.data()), c.size());
+    return ok_status();
+  }));
+  return out;
+}
+
+Status Pt2Archive::stream(std::string_view member, uint64_t offset, uint64_t length,
+                          const ChunkSink& sink) const {
+  TIR_ASSIGN_OR_RETURN(const uint64_t n, size(member));
+  if (offset > n || length > n - offset)
+    return make_error(StatusCode::kCorrupt, "'", path_, "': member '", member, "' has ", n,
+                      " bytes, cannot read ", length, " at offset ", offset);
+  zip_file_t* f = zip_fopen_index(as_zip(zip_), index_.at(std::string(member)), 0);
+  if (!f)
+    return make_error(StatusCode::kCorrupt, "'", path_, "': cannot open member '", member,
+                      "' (", zip_strerror(as_zip(zip_)), ")");
+  std::vector<uint8_t> buf(std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(offset + length, 1)));
+  uint64_t pos = 0;
+  const uint64_t end = offset + length;
+  Status status;
+  while (pos < end && status.ok()) {
+    const uint64_t want = std::min<uint64_t>(buf.size(), end - pos);
+    const zip_int64_t got = zip_fread(f, buf.data(), want);
+    if (got <= 0) {
+      status = make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
+                          "' ends early or fails to read at byte ", pos, " (",
+                          zip_file_strerror(f), ")");
+      break;
+    }
+    const uint64_t lo = pos, hi = pos + static_cast<uint64_t>(got);
+    pos = hi;
+    if (hi <= offset) continue;  // still skipping to `offset`
+    const uint64_t from = std::max(lo, offset) - lo;
+    status = sink(std::span<const uint8_t>(buf.data() + from, static_cast<size_t>(hi - lo - from)));
+  }
+  zip_fclose(f);  // also reports CRC errors only at the end of a full read; not relied on
+  return status;
+}
+
+}  // namespace tir::importer

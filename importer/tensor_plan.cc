@@ -1,0 +1,140 @@
+// Weights and constants: payload configs (data/weights/<m>_weights_config.json,
+// data/constants/<m>_constants_config.json) -> where each tensor's bytes are.
+#include <algorithm>
+
+#include "importer/graph_builder_impl.h"
+
+namespace tir::importer {
+namespace {
+
+struct TensorMeta {
+  DType dtype = DType::kUndefined;
+  std::vector<int64_t> sizes, strides;
+  int64_t storage_offset = 0;
+};
+
+// Reads a PayloadMeta's tensor_meta; errors name the tensor.
+Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const std::string& fqn) {
+  auto unsupported = [&](auto... parts) {
+    return make_error(StatusCode::kUnsupported, "'", file, "': tensor '", fqn, "' ", parts...);
+  };
+  auto corrupt = [&](auto... parts) {
+    return make_error(StatusCode::kCorrupt, "'", file, "': tensor '", fqn, "' ", parts...);
+  };
+  if (const Json* p = json_get(payload, "use_pickle"); p && p->is_boolean() && p->get<bool>())
+    return unsupported("is stored pickled (a tensor subclass or custom object), not supported yet");
+  const Json* m = json_get(payload, "tensor_meta");
+  if (!m || !m->is_object()) return unsupported("has no tensor_meta");
+  TensorMeta t;
+  const Json* dt = json_get(*m, "dtype");
+  t.dtype = dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
+  if (t.dtype == DType::kUndefined)
+    return unsupported("has unsupported dtype ", dt ? dt->dump() : "null");
+  for (const char* key : {"sizes", "strides"}) {
+    const Json* list = json_get(*m, key);
+    if (!list || !list->is_array()) return corrupt("has no ", key);
+    for (const Json& s : *list) {
+      const Json* i = json_get(s, "as_int");
+      if (!i) return unsupported("has a symbolic ", key);
+      TIR_ASSIGN_OR_RETURN(const int64_t v, json_int(*i));
+      (key[1] == 'i' ? t.sizes : t.strides).push_back(v);
+    }
+  }
+  if (t.sizes.size() != t.strides.size()) return corrupt("has ", t.sizes.size(), " sizes and ", t.strides.size(), " strides");
+  if (const Json* off = json_get(*m, "storage_offset")) {
+    const Json* i = off->is_object() ? json_get(*off, "as_int") : off;
+    if (!i) return unsupported("has a symbolic storage offset");
+    TIR_ASSIGN_OR_RETURN(t.storage_offset, json_int(*i));
+  }
+  if (t.storage_offset < 0) return corrupt("has a negative storage offset");
+  int64_t expect = 1;
+  for (size_t i = t.sizes.size(); i-- > 0;) {
+    if (t.sizes[i] < 0) return corrupt("has a negative size");
+    if (t.sizes[i] != 1 && t.strides[i] != expect)
+      return unsupported("is a non-contiguous view (strides ", t.strides.size(), "-d), not supported yet");
+    if (t.sizes[i] != 0 && expect > INT64_MAX / 16 / t.sizes[i]) return corrupt("is too large");
+    expect *= t.sizes[i];
+  }
+  return t;
+}
+
+// Locates the bytes of `meta` inside blob `member`.
+Result<TensorSource> locate(const Pt2Archive& archive, const std::string& member,
+                            const TensorMeta& meta, const std::string& fqn) {
+  TIR_ASSIGN_OR_RETURN(const uint64_t blob, archive.size(member));
+  uint64_t numel = 1;
+  for (int64_t s : meta.sizes) numel *= uint64_t(s);
+  const uint64_t item = dtype_size(meta.dtype);
+  TensorSource src;
+  src.member = member;
+  src.byte_size = numel * item;
+  src.offset = uint64_t(meta.storage_offset) * item;
+  if (blob == 0 && src.byte_size != 0) {
+    src.zeros = true;  // torch writes 0-byte records for fake/empty storages
+    return src;
+  }
+  if (src.offset + src.byte_size > blob)
+    return make_error(StatusCode::kCorrupt, "'", archive.path(), "': weight blob '", member,
+                      "' for '", fqn, "' has ", blob, " bytes, its metadata needs ",
+                      src.offset + src.byte_size);
+  return src;
+}
+
+}  // namespace
+
+Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer) {
+  const Json& config = *json_get(p_.weights_config, "config");
+  const Json* payload = json_get(config, fqn);
+  if (!payload)
+    return corrupt("weight '", fqn, "' is not in data/weights/", p_.model_name, "_weights_config.json");
+  const Json* path = json_get(*payload, "path_name");
+  if (!path || !path->is_string()) return corrupt("weight '", fqn, "' has no path_name");
+  TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p_.file, fqn));
+  const std::string member = "data/weights/" + path->get<std::string>();
+  // Tied weights: same blob, same view -> one entry. Different views of one blob stay apart.
+  std::string key = member + "|" + std::to_string(int(meta.dtype)) + "|" +
+                    std::to_string(meta.storage_offset);
+  for (int64_t s : meta.sizes) key += "," + std::to_string(s);
+  if (auto it = weight_group_.find(key); it != weight_group_.end()) {
+    WeightPlan& w = weights_[it->second];
+    if (w.spec.name != fqn &&
+        std::find(w.spec.aliases.begin(), w.spec.aliases.end(), fqn) == w.spec.aliases.end())
+      w.spec.aliases.push_back(fqn);
+    return it->second;
+  }
+  TIR_ASSIGN_OR_RETURN(TensorSource src, locate(archive_, member, meta, fqn));
+  WeightPlan w;
+  w.spec.name = fqn;
+  w.spec.dtype = meta.dtype;
+  w.spec.shape = meta.sizes;
+  w.is_buffer = is_buffer;
+  w.source = std::move(src);
+  const auto idx = static_cast<int32_t>(weights_.size());
+  weights_.push_back(std::move(w));
+  weight_group_.emplace(key, idx);
+  return idx;
+}
+
+Result<int32_t> GraphBuilder::constant_for(const std::string& fqn) {
+  if (auto it = constant_index_.find(fqn); it != constant_index_.end()) return it->second;
+  const Json& config = *json_get(p_.constants_config, "config");
+  const Json* payload = json_get(config, fqn);
+  if (!payload)
+    return corrupt("constant '", fqn, "' is not in data/constants/", p_.model_name,
+                   "_constants_config.json");
+  const Json* path = json_get(*payload, "path_name");
+  if (!path || !path->is_string()) return corrupt("constant '", fqn, "' has no path_name");
+  TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p_.file, fqn));
+  TIR_ASSIGN_OR_RETURN(TensorSource src, locate(archive_, "data/constants/" + path->get<std::string>(), meta, fqn));
+  ConstantPlan c;
+  c.name = fqn;
+  c.dtype = meta.dtype;
+  c.shape = meta.sizes;
+  c.source = std::move(src);
+  const auto idx = static_cast<int32_t>(constants_.size());
+  constants_.push_back(std::move(c));
+  constant_index_.emplace(fqn, idx);
+  return idx;
+}
+
+}  // namespace tir::importer

@@ -1,0 +1,47 @@
+// Read-only view over a verified .tir FlatBuffer. `ModelView::open` runs the FlatBuffers
+// verifier and tir's semantic checks once; afterwards every accessor trusts the model.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "ir/tir_generated.h"
+#include "runtime/core/dtype.h"
+#include "runtime/core/status.h"
+
+namespace tir::ir {
+
+/// The generated FlatBuffers types (namespace tir.fb in tir.fbs), reachable as ir::fb.
+namespace fb = ::tir::fb;
+
+/// Version written into Model.version; a reader rejects a larger major (version / 100).
+inline constexpr uint32_t kModelVersion = 100;
+
+inline DType to_dtype(fb::DType d) { return static_cast<DType>(static_cast<int8_t>(d)); }
+inline fb::DType to_fb_dtype(DType d) { return static_cast<fb::DType>(static_cast<int8_t>(d)); }
+
+class ModelView {
+ public:
+  /// Verifies `bytes` and returns a view over them. `bytes` must stay alive and unchanged
+  /// while the view (or anything taken from it) is used. `file` names the source in errors.
+  static Result<ModelView> open(std::span<const uint8_t> bytes, std::string_view file);
+
+  const fb::Model& model() const { return *model_; }
+  /// The method named `name`, or nullptr.
+  const fb::Method* method(std::string_view name) const;
+  /// Comma-separated method names, for messages.
+  std::string method_names() const;
+
+ private:
+  explicit ModelView(const fb::Model* m) : model_(m) {}
+  const fb::Model* model_;
+};
+
+/// "a.b" or "" for null flatbuffer strings.
+inline std::string_view str(const flatbuffers::String* s) {
+  return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
+}
+
+}  // namespace tir::ir

@@ -1,0 +1,23 @@
+// Evaluation of symbolic integer expressions (postfix programs, see SymExpr in tir.fbs).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "ir/tir_generated.h"
+#include "runtime/core/status.h"
+
+namespace tir::ir {
+
+/// Checks that `expr` is a well-formed program (stack never underflows, ends with one
+/// value, symbol indices < num_symbols). Run by the verifier.
+Status check_sym_expr(const fb::SymExpr& expr, size_t num_symbols);
+
+/// Evaluates a verified expression with `symbols[i]` the value of symbol i. Division or
+/// modulo by zero is an error.
+Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> symbols);
+
+/// The value of a dim: its static value, or its expression evaluated.
+Result<int64_t> eval_dim(const fb::Dim& dim, std::span<const int64_t> symbols);
+
+}  // namespace tir::ir

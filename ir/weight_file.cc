@@ -1,0 +1,114 @@
+#include "ir/weight_file.h"
+
+#include <cstring>
+
+#include <xxhash.h>
+
+#include "ir/model.h"
+
+namespace tir::ir {
+
+SignatureBuilder::SignatureBuilder() : state_(XXH3_createState()) {
+  XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+SignatureBuilder::~SignatureBuilder() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+
+void SignatureBuilder::add(std::string_view name, DType dtype, std::span<const int64_t> shape) {
+  auto* s = static_cast<XXH3_state_t*>(state_);
+  const uint64_t len = name.size();
+  const int64_t d = static_cast<int64_t>(dtype), rank = static_cast<int64_t>(shape.size());
+  XXH3_64bits_update(s, &len, sizeof(len));
+  XXH3_64bits_update(s, name.data(), name.size());
+  XXH3_64bits_update(s, &d, sizeof(d));
+  XXH3_64bits_update(s, &rank, sizeof(rank));
+  XXH3_64bits_update(s, shape.data(), shape.size_bytes());
+}
+
+uint64_t SignatureBuilder::finish() const {
+  return XXH3_64bits_digest(static_cast<XXH3_state_t*>(state_));
+}
+
+uint64_t content_hash(const void* data, size_t size) { return XXH3_64bits(data, size); }
+
+Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::string_view path) {
+  auto corrupt = [&](auto... parts) {
+    return make_error(StatusCode::kCorrupt, "weight file '", path, "': ", parts...);
+  };
+  WeightFileHeader h;
+  if (file.size() < sizeof(h)) return corrupt("too short for a header (", file.size(), " bytes)");
+  std::memcpy(&h, file.data(), sizeof(h));
+  if (std::memcmp(h.magic, kWeightFileMagic, sizeof(h.magic)) != 0)
+    return corrupt("not a tir weight file (bad magic)");
+  if (h.version != kWeightFileVersion)
+    return corrupt("version ", h.version, " is not supported (expected ", kWeightFileVersion, ")");
+  if (h.file_size != file.size())
+    return corrupt("size is ", file.size(), " bytes but the header says ", h.file_size,
+                   " (truncated?)");
+  if (h.alignment < 64 || (h.alignment & (h.alignment - 1)) != 0)
+    return corrupt("bad alignment ", h.alignment);
+  if (h.index_offset < sizeof(h) || h.index_offset > file.size() ||
+      h.index_size > file.size() - h.index_offset)
+    return corrupt("index out of range");
+  const uint8_t* idx = file.data() + h.index_offset;
+  flatbuffers::Verifier verifier(idx, h.index_size);
+  if (!fb::VerifyWeightIndexBuffer(verifier)) return corrupt("index fails verification");
+  const fb::WeightIndex* index = fb::GetWeightIndex(idx);
+  if (index->signature() != h.signature) return corrupt("index and header signatures differ");
+
+  SignatureBuilder sig;
+  if (index->entries()) {
+    for (const fb::WeightEntry* e : *index->entries()) {
+      const std::string_view name = str(e->name());
+      if (!dtype_valid(static_cast<int>(e->dtype())))
+        return corrupt("tensor '", name, "' has unknown dtype ", int(e->dtype()));
+      int64_t numel = 1;
+      const size_t rank = e->shape() ? e->shape()->size() : 0;
+      for (size_t i = 0; i < rank; ++i) {
+        const int64_t d = e->shape()->Get(i);
+        if (d < 0 || (d != 0 && numel > INT64_MAX / d))
+          return corrupt("tensor '", name, "' has a bad shape");
+        numel *= d;
+      }
+      const uint64_t expect = static_cast<uint64_t>(numel) * dtype_size(to_dtype(e->dtype()));
+      if (e->byte_size() != expect)
+        return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
+                       expect);
+      if (e->compression() == fb::Compression::None && e->stored_size() != e->byte_size())
+        return corrupt("tensor '", name, "' stored size differs from its byte size");
+      if (e->offset() % h.alignment != 0)
+        return corrupt("tensor '", name, "' is not aligned to ", h.alignment);
+      if (e->offset() < sizeof(h) || e->offset() > h.index_offset ||
+          e->stored_size() > h.index_offset - e->offset())
+        return corrupt("tensor '", name, "' lies outside the data section");
+      std::span<const int64_t> shape;
+      if (rank) shape = {e->shape()->data(), rank};
+      sig.add(name, to_dtype(e->dtype()), shape);
+    }
+  }
+  if (sig.finish() != h.signature) return corrupt("signature does not match its index");
+  return WeightFileView(file, index);
+}
+
+const fb::WeightEntry* WeightFileView::find(std::string_view name) const {
+  if (!index_->entries()) return nullptr;
+  for (const fb::WeightEntry* e : *index_->entries()) {
+    if (str(e->name()) == name) return e;
+    if (e->aliases()) {
+      for (const flatbuffers::String* a : *e->aliases())
+        if (str(a) == name) return e;
+    }
+  }
+  return nullptr;
+}
+
+Status verify_entry_checksum(const WeightFileView& file, const fb::WeightEntry& e,
+                             std::string_view path) {
+  if (e.compression() != fb::Compression::None) return ok_status();  // checked on inflate
+  const std::span<const uint8_t> bytes = file.stored_bytes(e);
+  if (content_hash(bytes.data(), bytes.size()) != e.xxh3())
+    return make_error(StatusCode::kCorrupt, "weight file '", path, "': tensor '", str(e.name()),
+                      "' fails its checksum");
+  return ok_status();
+}
+
+}  // namespace tir::ir

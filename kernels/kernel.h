@@ -1,0 +1,87 @@
+// The kernel interface. A kernel instance belongs to one node of one loaded method.
+//
+// Life cycle (XNNPACK/TFLM style): the runtime calls `prepare` once per distinct input
+// shape binding, then `run` any number of times. `prepare` does all the work that depends
+// only on shapes and weights: validate arguments, infer output dtypes and shapes, size the
+// scratch buffer, build oneDNN primitives, pack weights. `run` only computes, into outputs
+// the memory planner already placed; it never allocates or validates.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "runtime/core/status.h"
+#include "runtime/core/tensor.h"
+
+namespace tir::kernels {
+
+/// Kinds of argument a node passes, after the runtime resolved symbolic ints.
+enum class ArgKind : uint8_t {
+  kNone,
+  kInt,           // also ATen Scalar given as int, and SymInt
+  kFloat,         // also ATen Scalar given as float
+  kBool,
+  kInts,          // int[] / SymInt[]
+  kFloats,
+  kBools,         // stored in `ints` as 0/1
+  kString,
+  kTensor,        // `i` indexes KernelCall::inputs
+  kTensors,       // `ints` index KernelCall::inputs; -1 is None (Tensor?[])
+  kDType,         // `i` is a tir::DType value
+  kMemoryFormat,  // `i` is the torch serde MemoryFormat number
+  kLayout,
+  kDevice,        // `s` is the device type ("cpu"), `i` the index or -1
+};
+
+/// One schema argument as a kernel sees it. Every argument of the operator schema is
+/// present, in schema order (the importer filled the defaults). Spans point into memory
+/// owned by the runtime's prepared method and stay valid while the kernel lives.
+struct Arg {
+  ArgKind kind = ArgKind::kNone;
+  int64_t i = 0;
+  double f = 0;
+  std::span<const int64_t> ints;
+  std::span<const double> floats;
+  std::string_view s;
+
+  bool is_none() const { return kind == ArgKind::kNone; }
+  /// An ATen Scalar (int, float or bool) as double.
+  double scalar() const { return kind == ArgKind::kFloat ? f : static_cast<double>(i); }
+};
+
+/// Everything a kernel call sees. Input tensors are listed in the order their arguments
+/// appear; during `prepare` activations have data == nullptr while weights and constants
+/// already point at their bytes (so a kernel may pack them).
+struct KernelCall {
+  std::string_view op;    // "aten::add.Tensor"
+  std::string_view node;  // FX node name, for messages
+  std::span<const Arg> args;
+  std::span<Tensor> inputs;
+  std::span<Tensor> outputs;  // one per op return; prepare fills dtype and shape
+};
+
+inline constexpr int kMaxOutputs = 8;
+
+/// What `prepare` reports back to the planner.
+struct PrepareInfo {
+  size_t scratch_bytes = 0;  // per-run scratch, 64-byte aligned
+  /// output k is a view of inputs[output_alias[k]] (same bytes, contiguous, new shape);
+  /// the planner gives it no memory of its own. -1: the output has its own buffer.
+  std::array<int8_t, kMaxOutputs> output_alias = {-1, -1, -1, -1, -1, -1, -1, -1};
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  /// Validates args and input shapes, fills every output's dtype and shape (contiguous
+  /// strides), may build primitives and pack weights. Called again when shapes change.
+  virtual Status prepare(const KernelCall& call, PrepareInfo* out_info) = 0;
+  /// Computes outputs. `scratch` has PrepareInfo::scratch_bytes bytes. Returns an error
+  /// only for vendor failures.
+  virtual Status run(const KernelCall& call, void* scratch) = 0;
+};
+
+}  // namespace tir::kernels

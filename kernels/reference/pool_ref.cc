@@ -1,0 +1,85 @@
+// Reference pooling: aten::max_pool2d, aten::max_pool2d_with_indices,
+// aten::adaptive_avg_pool2d.
+#include <cmath>
+#include <limits>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/reference_kernels.h"
+#include "kernels/registry.h"
+
+namespace tir::kernels {
+
+// Same window walk as ATen: start at the first in-bounds tap, NaN wins, ties keep the first.
+void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  int64_t* idx = call.outputs.size() > 1 ? call.outputs[1].data_as<int64_t>() : nullptr;
+  for (int64_t plane = 0; plane < p.planes(); ++plane) {
+    const float* xp = x + plane * p.h * p.w;
+    for (int64_t oh = 0; oh < p.oh; ++oh) {
+      int64_t h0 = oh * p.stride[0] - p.pad[0];
+      const int64_t h1 = std::min(h0 + (p.kernel[0] - 1) * p.dil[0] + 1, p.h);
+      while (h0 < 0) h0 += p.dil[0];
+      for (int64_t ow = 0; ow < p.ow; ++ow) {
+        int64_t w0 = ow * p.stride[1] - p.pad[1];
+        const int64_t w1 = std::min(w0 + (p.kernel[1] - 1) * p.dil[1] + 1, p.w);
+        while (w0 < 0) w0 += p.dil[1];
+        int64_t best_i = h0 * p.w + w0;
+        float best = -std::numeric_limits<float>::infinity();
+        for (int64_t ih = h0; ih < h1; ih += p.dil[0]) {
+          for (int64_t iw = w0; iw < w1; iw += p.dil[1]) {
+            const float v = xp[ih * p.w + iw];
+            if (v > best || std::isnan(v)) {
+              best = v;
+              best_i = ih * p.w + iw;
+            }
+          }
+        }
+        const int64_t o = (plane * p.oh + oh) * p.ow + ow;
+        y[o] = best;
+        if (idx) idx[o] = best_i;
+      }
+    }
+  }
+}
+
+void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void*) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t plane = 0; plane < p.planes; ++plane) {
+    const float* xp = x + plane * p.h * p.w;
+    for (int64_t oh = 0; oh < p.oh; ++oh) {
+      const int64_t h0 = adaptive_start(oh, p.h, p.oh), h1 = adaptive_end(oh, p.h, p.oh);
+      for (int64_t ow = 0; ow < p.ow; ++ow) {
+        const int64_t w0 = adaptive_start(ow, p.w, p.ow), w1 = adaptive_end(ow, p.w, p.ow);
+        double sum = 0.0;
+        for (int64_t ih = h0; ih < h1; ++ih) {
+          for (int64_t iw = w0; iw < w1; ++iw) sum += xp[ih * p.w + iw];
+        }
+        y[(plane * p.oh + oh) * p.ow + ow] =
+            static_cast<float>(sum / static_cast<double>((h1 - h0) * (w1 - w0)));
+      }
+    }
+  }
+}
+
+namespace {
+
+using MaxPoolRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d, ref_max_pool2d>;
+using MaxPoolIdxRef =
+    FnKernel<MaxPoolParams, pool_prepare_max_pool2d_with_indices, ref_max_pool2d>;
+using AdaptiveAvgRef =
+    FnKernel<AdaptivePoolParams, pool_prepare_adaptive_avg_pool2d, ref_adaptive_avg_pool2d>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kF32 = DType::kFloat32;
+
+const bool kRegistered = KernelRegistry::global().add({
+    {"aten::max_pool2d", kCpu, kF32, kRef, &make_kernel<MaxPoolRef>},
+    {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
+    {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
+});
+
+}  // namespace
+}  // namespace tir::kernels

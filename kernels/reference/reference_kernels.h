@@ -1,0 +1,30 @@
+// Run functions of the reference kernels (plain loops, double accumulation). They are the
+// oracle of the kernel tests, and optimized kernels call them for cases they do not
+// accelerate. Each takes the params its shared `*_prepare_*` function produced.
+#pragma once
+
+#include "kernels/kernel.h"
+#include "kernels/shapes/conv_shapes.h"
+#include "kernels/shapes/eltwise_shapes.h"
+#include "kernels/shapes/gemm_shapes.h"
+#include "kernels/shapes/norm_shapes.h"
+#include "kernels/shapes/pool_shapes.h"
+#include "kernels/shapes/reduce_shapes.h"
+#include "kernels/shapes/view_shapes.h"
+
+namespace tir::kernels {
+
+void ref_gemm(const GemmParams& p, const KernelCall& call, void* scratch);
+void ref_conv2d(const ConvParams& p, const KernelCall& call, void* scratch);
+void ref_batch_norm(const BatchNormParams& p, const KernelCall& call, void* scratch);
+void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void* scratch);
+void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void* scratch);
+void ref_mean(const ReduceParams& p, const KernelCall& call, void* scratch);
+void ref_relu(const UnaryParams& p, const KernelCall& call, void* scratch);
+void ref_sin(const UnaryParams& p, const KernelCall& call, void* scratch);
+void ref_cos(const UnaryParams& p, const KernelCall& call, void* scratch);
+void ref_binary(const BinaryParams& p, const KernelCall& call, void* scratch);
+/// Copies for permute/t/clone; nothing for aliasing shape ops.
+void ref_shape(const ViewParams& p, const KernelCall& call, void* scratch);
+
+}  // namespace tir::kernels

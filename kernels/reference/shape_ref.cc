@@ -1,0 +1,75 @@
+// Shape ops (any dtype): views that alias their input, and the copies permute, t, clone.
+// These have no optimized variant; the copies are memory-bound gathers.
+#include <cstring>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/reference_kernels.h"
+#include "kernels/registry.h"
+
+namespace tir::kernels {
+namespace {
+
+template <typename T>
+void gather(const ViewParams& p, const T* in, T* out) {
+  const int64_t total = prod(std::span<const int64_t>(p.out_sizes.data(), p.rank), 0, p.rank);
+  if (total == 0) return;
+  std::array<int64_t, kMaxRank> idx{};
+  int64_t off = 0;
+  for (int64_t o = 0; o < total; ++o) {
+    out[o] = in[off];
+    for (int d = p.rank - 1; d >= 0; --d) {
+      off += p.in_strides[d];
+      if (++idx[d] < p.out_sizes[d]) break;
+      off -= p.in_strides[d] * p.out_sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void ref_shape(const ViewParams& p, const KernelCall& call, void*) {
+  if (!p.copy) return;  // output aliases the input
+  const void* in = call.inputs[p.input].data;
+  void* out = call.outputs[0].data;
+  if (!p.permute) {
+    if (p.nbytes) std::memcpy(out, in, p.nbytes);
+    return;
+  }
+  switch (p.elem_size) {
+    case 1: gather(p, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out)); break;
+    case 2: gather(p, static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out)); break;
+    case 4: gather(p, static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out)); break;
+    case 8: gather(p, static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out)); break;
+    default: break;
+  }
+}
+
+namespace {
+
+template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
+using ShapeKernel = FnKernel<ViewParams, Prepare, ref_shape>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+const bool kRegistered = KernelRegistry::global().add({
+    {"aten::view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+    {"aten::reshape", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+    {"aten::_unsafe_view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+    {"aten::flatten.using_ints", kCpu, kAny, kRef,
+     &make_kernel<ShapeKernel<view_prepare_flatten>>},
+    {"aten::unsqueeze", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unsqueeze>>},
+    {"aten::squeeze.dim", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_squeeze_dim>>},
+    {"aten::alias", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
+    {"aten::detach", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
+    {"aten::contiguous", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
+    {"aten::dropout", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
+    {"aten::clone", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_clone>>},
+    {"aten::permute", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_permute>>},
+    {"aten::t", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_t>>},
+});
+
+}  // namespace
+}  // namespace tir::kernels

@@ -1,0 +1,115 @@
+#include "kernels/shapes/conv_shapes.h"
+
+#include "kernels/kernel_util.h"
+
+namespace tir::kernels {
+namespace {
+
+// Validates everything once the int[2] params are known; fills the output.
+Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_unbatched) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* wt, tensor_arg(call, 1, "weight"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, optional_tensor_arg(call, 2, "bias"));
+  for (const auto& [t, name] : {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
+    if (t == nullptr) continue;
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+  }
+  const bool batched = x->rank == 4;
+  if (!batched && !(allow_unbatched && x->rank == 3)) {
+    return op_error(call, x->rank == 3 || x->rank == 5 ? StatusCode::kUnsupported
+                                                       : StatusCode::kInvalidArgument,
+                    "input must be 4-D [N, C, H, W]", allow_unbatched ? " or 3-D [C, H, W]" : "",
+                    ", got ", shape_str(x->shape()));
+  }
+  if (wt->rank != 4) {
+    return op_error(call, StatusCode::kInvalidArgument, "weight must be 4-D [OC, C/groups, KH, KW], got ",
+                    shape_str(wt->shape()));
+  }
+  const int off = batched ? 0 : -1;
+  p.n = batched ? x->sizes[0] : 1;
+  p.c = x->sizes[1 + off];
+  p.h = x->sizes[2 + off];
+  p.w = x->sizes[3 + off];
+  p.oc = wt->sizes[0];
+  p.kh = wt->sizes[2];
+  p.kw = wt->sizes[3];
+  if (p.groups <= 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "groups must be positive, got ", p.groups);
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (p.stride[i] <= 0 || p.dil[i] <= 0 || p.pad[i] < 0) {
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "stride and dilation must be positive and padding non-negative");
+    }
+  }
+  if (p.c % p.groups != 0 || p.oc % p.groups != 0 || wt->sizes[1] * p.groups != p.c ||
+      p.oc == 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "weight ", shape_str(wt->shape()),
+                    " does not match input ", shape_str(x->shape()), " with groups=", p.groups,
+                    " (expected weight.size(1) * groups == input channels)");
+  }
+  if (b != nullptr && (b->rank != 1 || b->sizes[0] != p.oc)) {
+    return op_error(call, StatusCode::kInvalidArgument, "bias ", shape_str(b->shape()),
+                    " must be [", p.oc, "]");
+  }
+  const int64_t eh = p.h + 2 * p.pad[0] - p.dil[0] * (p.kh - 1) - 1;
+  const int64_t ew = p.w + 2 * p.pad[1] - p.dil[1] * (p.kw - 1) - 1;
+  if (eh < 0 || ew < 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "kernel ", p.kh, "x", p.kw,
+                    " (dilated) is larger than the padded input ", shape_str(x->shape()));
+  }
+  p.oh = eh / p.stride[0] + 1;
+  p.ow = ew / p.stride[1] + 1;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.weight = static_cast<int>(tensor_input_index(call, 1));
+  p.bias = b ? static_cast<int>(tensor_input_index(call, 2)) : -1;
+  call.outputs[0].dtype = DType::kFloat32;
+  if (batched) {
+    call.outputs[0].set_shape({p.n, p.oc, p.oh, p.ow});
+  } else {
+    call.outputs[0].set_shape({p.oc, p.oh, p.ow});
+  }
+  return p;
+}
+
+Status read_int2(const KernelCall& call, size_t idx, const char* name, std::array<int64_t, 2>* out) {
+  TIR_ASSIGN_OR_RETURN(auto v, ints_arg(call, idx, name));
+  TIR_ASSIGN_OR_RETURN(*out, expand_param(call, v, name));
+  return ok_status();
+}
+
+}  // namespace
+
+Result<ConvParams> conv_prepare_conv2d(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 7, 1));
+  ConvParams p;
+  TIR_RETURN_IF_ERROR(read_int2(call, 3, "stride", &p.stride));
+  TIR_RETURN_IF_ERROR(read_int2(call, 4, "padding", &p.pad));
+  TIR_RETURN_IF_ERROR(read_int2(call, 5, "dilation", &p.dil));
+  TIR_ASSIGN_OR_RETURN(p.groups, int_arg(call, 6, "groups"));
+  (void)out_info;
+  return conv_finish(call, p, /*allow_unbatched=*/true);
+}
+
+Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 9, 1));
+  ConvParams p;
+  TIR_ASSIGN_OR_RETURN(bool transposed, bool_arg(call, 6, "transposed"));
+  if (transposed) {
+    return op_error(call, StatusCode::kUnsupported, "transposed convolution is not supported");
+  }
+  TIR_ASSIGN_OR_RETURN(auto stride, ints_arg(call, 3, "stride"));
+  if (stride.size() != 2) {
+    return op_error(call, StatusCode::kUnsupported, "only 2-D convolution is supported (stride has ",
+                    stride.size(), " elements)");
+  }
+  TIR_RETURN_IF_ERROR(read_int2(call, 3, "stride", &p.stride));
+  TIR_RETURN_IF_ERROR(read_int2(call, 4, "padding", &p.pad));
+  TIR_RETURN_IF_ERROR(read_int2(call, 5, "dilation", &p.dil));
+  TIR_ASSIGN_OR_RETURN(p.groups, int_arg(call, 8, "groups"));
+  (void)out_info;
+  return conv_finish(call, p, /*allow_unbatched=*/false);
+}
+
+}  // namespace tir::kernels

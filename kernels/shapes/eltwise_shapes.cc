@@ -1,0 +1,99 @@
+#include "kernels/shapes/eltwise_shapes.h"
+
+#include <cmath>
+
+namespace tir::kernels {
+
+Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].set_shape(x->shape());
+  (void)out_info;
+  return UnaryParams{x->numel(), static_cast<int>(tensor_input_index(call, 0))};
+}
+
+double read_scalar_tensor(const Tensor& t, DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return *t.data_as<const float>();
+    case DType::kFloat64: return *t.data_as<const double>();
+    case DType::kInt32: return *t.data_as<const int32_t>();
+    case DType::kInt64: return static_cast<double>(*t.data_as<const int64_t>());
+    default: return 0.0;
+  }
+}
+
+template <BinaryOp Op>
+Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info) {
+  constexpr bool kHasAlpha = Op == BinaryOp::kAdd || Op == BinaryOp::kSub;
+  TIR_RETURN_IF_ERROR(check_arity(call, kHasAlpha ? 3 : 2, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* a, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *a, "self"));
+  BinaryParams p;
+  p.op = Op;
+  p.dtype = a->dtype;
+  p.a_input = static_cast<int>(tensor_input_index(call, 0));
+  if (a->dtype != DType::kFloat32 && a->dtype != DType::kInt64) {
+    return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
+                    dtype_name(a->dtype), ", only float32 and int64 are supported");
+  }
+  if (a->dtype == DType::kInt64 && Op == BinaryOp::kDiv) {
+    return op_error(call, StatusCode::kUnsupported, "integer true division is not supported");
+  }
+  const bool is_int = a->dtype == DType::kInt64;
+  if constexpr (kHasAlpha) {
+    TIR_ASSIGN_OR_RETURN(p.alpha, scalar_arg(call, 2, "alpha"));
+    if (is_int && call.args[2].kind == ArgKind::kFloat) {
+      return op_error(call, StatusCode::kUnsupported, "float alpha with an int64 tensor");
+    }
+  }
+  const Arg& other = call.args[1];
+  std::span<const int64_t> b_shape;  // empty: scalar
+  if (other.kind == ArgKind::kInt || other.kind == ArgKind::kFloat ||
+      other.kind == ArgKind::kBool) {
+    if (is_int && other.kind == ArgKind::kFloat) {
+      return op_error(call, StatusCode::kUnsupported,
+                      "int64 tensor with a float scalar 'other' (promotes to float)");
+    }
+    p.b_scalar = true;
+    p.b_value = other.scalar();
+  } else {
+    TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, 1, "other"));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *b, "other"));
+    p.b_input = static_cast<int>(tensor_input_index(call, 1));
+    b_shape = b->shape();
+    if (b->dtype != a->dtype) {
+      const bool promotable_scalar =
+          !is_int && b->rank == 0 &&
+          (b->dtype == DType::kFloat64 || b->dtype == DType::kInt64 || b->dtype == DType::kInt32);
+      if (!promotable_scalar) {
+        return op_error(call, StatusCode::kUnsupported, "dtypes ", dtype_name(a->dtype), " and ",
+                        dtype_name(b->dtype), " of 'self' and 'other' differ");
+      }
+      p.b_scalar = true;
+      p.b_dtype = b->dtype;
+    }
+  }
+  TIR_ASSIGN_OR_RETURN(auto out, broadcast_shapes(call, a->shape(), b_shape));
+  p.plan = make_broadcast_plan(out, a->shape(), p.b_scalar ? std::span<const int64_t>() : b_shape);
+  p.same_shape = !p.b_scalar && a->shape().size() == out.size() && b_shape.size() == out.size() &&
+                 a->numel() == p.plan.numel() &&
+                 prod(b_shape, 0, b_shape.size()) == p.plan.numel();
+  call.outputs[0].dtype = a->dtype;
+  call.outputs[0].set_shape(out);
+  (void)out_info;
+  return p;
+}
+
+template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kAdd>(const KernelCall&,
+                                                                     PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kSub>(const KernelCall&,
+                                                                     PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kMul>(const KernelCall&,
+                                                                     PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kDiv>(const KernelCall&,
+                                                                     PrepareInfo*);
+
+}  // namespace tir::kernels

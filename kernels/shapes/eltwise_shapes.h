@@ -1,0 +1,46 @@
+// Shared shape inference and validation for elementwise ops: unary float ops (relu, sin,
+// cos) and broadcasting binary ops (add/sub with alpha, mul, div; Tensor and Scalar
+// overloads share one layout: (self, other[, alpha])).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernel.h"
+#include "kernels/kernel_util.h"
+
+namespace tir::kernels {
+
+struct UnaryParams {
+  int64_t numel = 0;
+  int input = -1;
+};
+
+/// (self) -> same shape, float32.
+Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info);
+
+enum class BinaryOp : uint8_t { kAdd, kSub, kMul, kDiv };
+
+/// out = self (op) alpha*other, where `other` is a tensor broadcast with `plan`, or a
+/// scalar: an int/float argument or a 0-d tensor of another dtype read at run time.
+struct BinaryParams {
+  BinaryOp op = BinaryOp::kAdd;
+  DType dtype = DType::kFloat32;  // dtype of self and the output (float32 or int64)
+  double alpha = 1.0;
+  BroadcastPlan plan;
+  int a_input = -1;
+  int b_input = -1;                       // -1 when other is a scalar argument
+  bool b_scalar = false;                  // other is a scalar (argument or 0-d tensor)
+  double b_value = 0.0;                   // the scalar argument
+  DType b_dtype = DType::kUndefined;      // dtype of a 0-d tensor `other`
+  bool same_shape = false;                // fast path: a and b have the output's shape
+};
+
+/// Shared by add.Tensor, add_.Tensor, add.Scalar, sub.Tensor (alpha at position 2) and
+/// mul.Tensor, mul.Scalar, div.Tensor (no alpha).
+template <BinaryOp Op>
+Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info);
+
+/// Reads a 0-d tensor's value as double (float32/64, int32/64).
+double read_scalar_tensor(const Tensor& t, DType dtype);
+
+}  // namespace tir::kernels

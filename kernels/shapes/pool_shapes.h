@@ -1,0 +1,42 @@
+// Shared shape inference and validation for aten::max_pool2d(_with_indices) and
+// aten::adaptive_avg_pool2d. Inputs are [N, C, H, W] or unbatched [C, H, W]; kernels see
+// them as `planes` = N*C independent H x W planes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "kernels/kernel.h"
+
+namespace tir::kernels {
+
+struct MaxPoolParams {
+  int64_t n = 1, c = 0, h = 0, w = 0, oh = 0, ow = 0;  // n = 1 when unbatched
+  std::array<int64_t, 2> kernel{1, 1}, stride{1, 1}, pad{0, 0}, dil{1, 1};
+  bool ceil_mode = false;
+  int input = -1;
+  int64_t planes() const { return n * c; }
+};
+
+/// max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False).
+Result<MaxPoolParams> pool_prepare_max_pool2d(const KernelCall& call, PrepareInfo* out_info);
+/// Same arguments; two outputs (values, int64 indices into the H*W input plane).
+Result<MaxPoolParams> pool_prepare_max_pool2d_with_indices(const KernelCall& call,
+                                                           PrepareInfo* out_info);
+
+struct AdaptivePoolParams {
+  int64_t planes = 0, h = 0, w = 0, oh = 0, ow = 0;
+  int input = -1;
+};
+
+/// adaptive_avg_pool2d(self, output_size[2]).
+Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& call,
+                                                            PrepareInfo* out_info);
+
+/// ATen's window of output index `o` along an adaptive dim: [start, end).
+inline int64_t adaptive_start(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }
+inline int64_t adaptive_end(int64_t o, int64_t in, int64_t out) {
+  return ((o + 1) * in + out - 1) / out;
+}
+
+}  // namespace tir::kernels

@@ -1,0 +1,128 @@
+#include "runtime/data_loader.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace tir {
+namespace {
+
+Status os_error(std::string_view what, const std::string& path) {
+  return make_error(errno == ENOENT ? StatusCode::kNotFound : StatusCode::kIo, "cannot ", what,
+                    " '", path, "': ", std::strerror(errno));
+}
+
+class MmapSource final : public DataSource {
+ public:
+  MmapSource(void* addr, size_t size, std::string name)
+      : addr_(addr), size_(size), name_(std::move(name)) {}
+  ~MmapSource() override {
+    if (addr_) munmap(addr_, size_);
+  }
+  std::span<const uint8_t> bytes() const override {
+    return {static_cast<const uint8_t*>(addr_), size_};
+  }
+  const std::string& name() const override { return name_; }
+
+ private:
+  void* addr_;
+  size_t size_;
+  std::string name_;
+};
+
+class BufferSource final : public DataSource {
+ public:
+  BufferSource(std::vector<uint8_t> bytes, std::string name) : name_(std::move(name)) {
+    size_ = bytes.size();
+    data_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (size_ + 63) / 64 * 64 + 64)));
+    if (size_) std::memcpy(data_.get(), bytes.data(), size_);
+  }
+  std::span<const uint8_t> bytes() const override { return {data_.get(), size_}; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t[], Free> data_;
+  size_t size_ = 0;
+  std::string name_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<const DataSource>> data_source_mmap(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return os_error("open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    Status s = os_error("stat", path);
+    ::close(fd);
+    return s;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return make_error(StatusCode::kInvalidArgument, "'", path, "' is not a regular file");
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  void* addr = nullptr;
+  if (size > 0) {
+    addr = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      Status s = os_error("mmap", path);
+      ::close(fd);
+      return s;
+    }
+  }
+  ::close(fd);
+  return std::shared_ptr<const DataSource>(std::make_shared<MmapSource>(addr, size, path));
+}
+
+std::shared_ptr<const DataSource> data_source_from_buffer(std::vector<uint8_t> bytes,
+                                                          std::string name) {
+  return std::make_shared<BufferSource>(std::move(bytes), std::move(name));
+}
+
+Result<std::vector<uint8_t>> read_file(const std::string& path) {
+  TIR_ASSIGN_OR_RETURN(auto src, data_source_mmap(path));
+  const auto b = src->bytes();
+  return std::vector<uint8_t>(b.begin(), b.end());
+}
+
+Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return os_error("create", tmp);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      Status s = os_error("write", tmp);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return s;
+    }
+    done += static_cast<size_t>(n);
+  }
+  const bool synced = ::fsync(fd) == 0;
+  if (::close(fd) != 0 || !synced) {
+    Status s = os_error("flush", tmp);
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    Status s = os_error("rename to", path);
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  return ok_status();
+}
+
+}  // namespace tir

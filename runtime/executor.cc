@@ -1,0 +1,355 @@
+#include "runtime/executor.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "ir/sym_expr.h"
+#include "runtime/memory_planner.h"
+#include "runtime/shape_binding.h"
+
+namespace tir {
+
+namespace fb = ir::fb;
+using kernels::Arg;
+using kernels::ArgKind;
+
+struct PlanNode {
+  std::unique_ptr<kernels::Kernel> kernel;
+  std::vector<Arg> args;
+  std::vector<std::vector<int64_t>> int_store;  // backing for spans that are not in the file
+  std::vector<Tensor> inputs, outputs;
+  std::vector<int32_t> in_values, out_values;
+  kernels::PrepareInfo info;
+  kernels::KernelCall call;
+  size_t scratch_offset = 0;
+};
+
+struct Plan {
+  std::vector<int64_t> symbols;
+  std::vector<PlanNode> nodes;
+  std::vector<Tensor> values;      // dtype and shape of every value under this binding
+  std::vector<void*> value_data;   // data of every value (aliases filled while running)
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t[], Free> arena;
+  size_t arena_bytes = 0;
+};
+
+namespace {
+
+std::string node_context(const fb::Node& n) {
+  return "node '" + std::string(ir::str(n.name())) + "' (" + std::string(ir::str(n.op())) + ")";
+}
+
+/// The dtype that keys the kernel lookup: the first tensor operand's, else the first
+/// output's, else any.
+DType key_dtype(const fb::Method& m, const fb::Node& n) {
+  auto dtype_of = [&](int32_t v) { return ir::to_dtype(m.values()->Get(v)->dtype()); };
+  if (n.args()) {
+    for (const fb::Argument* a : *n.args()) {
+      if (a->value_type() == fb::ArgValue::TensorArg) return dtype_of(a->value_as_TensorArg()->value());
+      if (a->value_type() == fb::ArgValue::TensorsArg && a->value_as_TensorsArg()->values())
+        for (int32_t v : *a->value_as_TensorsArg()->values())
+          if (v >= 0) return dtype_of(v);
+    }
+  }
+  if (n.outputs() && n.outputs()->size() > 0) return dtype_of(n.outputs()->Get(0));
+  return DType::kUndefined;
+}
+
+}  // namespace
+
+MethodExecutor::MethodExecutor(const ir::ModelView& model, const fb::Method& method)
+    : model_(model), method_(method) {}
+MethodExecutor::~MethodExecutor() = default;
+
+Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
+    const ir::ModelView& model, const fb::Method& method, std::shared_ptr<const WeightSet> weights,
+    size_t max_cached_plans) {
+  std::unique_ptr<MethodExecutor> ex(new MethodExecutor(model, method));
+  ex->max_plans_ = std::max<size_t>(1, max_cached_plans);
+  TIR_RETURN_IF_ERROR(kernels::KernelRegistry::global().registration_status());
+  if (method.nodes()) {
+    for (const fb::Node* n : *method.nodes()) {
+      const std::string_view op = ir::str(n->op());
+      const kernels::KernelEntry* k =
+          kernels::KernelRegistry::global().find(op, DeviceType::kCpu, key_dtype(method, *n));
+      if (!k) {
+        const bool any = kernels::KernelRegistry::global().has_op(op, DeviceType::kCpu);
+        return make_error(StatusCode::kUnsupported, "node '", ir::str(n->name()), "': op ", op,
+                          any ? " has no CPU kernel for dtype " : " has no kernel",
+                          any ? dtype_name(key_dtype(method, *n)) : "");
+      }
+      ex->nodes_.push_back({n, k});
+    }
+  }
+  TIR_RETURN_IF_ERROR(ex->bind_weights(std::move(weights)));
+  return ex;
+}
+
+Status MethodExecutor::bind_weights(std::shared_ptr<const WeightSet> weights) {
+  const fb::Model& m = model_.model();
+  const size_t nvalues = method_.values() ? method_.values()->size() : 0;
+  if (m.weights() && m.weights()->size() > 0 && weights->signature() != m.weight_signature()) {
+    // Name the first tensor that differs, so the user knows what to fix.
+    for (const fb::WeightRef* w : *m.weights()) {
+      const Tensor* t = weights->find(ir::str(w->name()));
+      if (!t)
+        return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
+                          "' does not match the model: it has no tensor '", ir::str(w->name()), "'");
+      const std::span<const int64_t> want(w->shape() ? w->shape()->data() : nullptr,
+                                          w->shape() ? w->shape()->size() : 0);
+      if (t->dtype != ir::to_dtype(w->dtype()) || !std::equal(want.begin(), want.end(),
+                                                              t->shape().begin(), t->shape().end()))
+        return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
+                          "' does not match the model: tensor '", ir::str(w->name()), "' is ",
+                          dtype_name(t->dtype), shape_str(t->shape()), ", the model expects ",
+                          dtype_name(ir::to_dtype(w->dtype())), shape_str(want));
+    }
+    return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
+                      "' does not match the model (signature differs: the file has other "
+                      "tensors or another order)");
+  }
+  fixed_data_.assign(nvalues, nullptr);
+  for (size_t v = 0; v < nvalues; ++v) {
+    const fb::Value* val = method_.values()->Get(v);
+    if (val->source() == fb::ValueSource::Weight) {
+      const fb::WeightRef* w = m.weights()->Get(val->index());
+      const Tensor* t = weights->find(ir::str(w->name()));
+      if (!t)
+        return make_error(StatusCode::kNotFound, "weight '", ir::str(w->name()),
+                          "' is missing from '", weights->path(), "'");
+      fixed_data_[v] = t->data;
+    } else if (val->source() == fb::ValueSource::Constant) {
+      const fb::Constant* c = m.constants()->Get(val->index());
+      fixed_data_[v] = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
+    }
+  }
+  weights_ = std::move(weights);
+  return ok_status();
+}
+
+Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> symbols,
+                                                         std::span<const Tensor> inputs) {
+  auto plan = std::make_unique<Plan>();
+  plan->symbols = std::move(symbols);
+  const size_t nvalues = method_.values() ? method_.values()->size() : 0;
+  plan->values.resize(nvalues);
+  plan->value_data = fixed_data_;
+  // Declared shapes of every non-activation value.
+  for (size_t v = 0; v < nvalues; ++v) {
+    const fb::Value* val = method_.values()->Get(v);
+    if (val->kind() != fb::ValueKind::Tensor || val->source() == fb::ValueSource::Activation)
+      continue;
+    TIR_ASSIGN_OR_RETURN(auto sizes, value_sizes(*val, plan->symbols));
+    plan->values[v] = make_tensor(ir::to_dtype(val->dtype()), sizes, fixed_data_[v]);
+  }
+  for (size_t k = 0; k < inputs.size(); ++k) plan->values[method_.inputs()->Get(k)] = inputs[k];
+
+  std::vector<int32_t> root(nvalues);
+  for (size_t v = 0; v < nvalues; ++v) root[v] = static_cast<int32_t>(v);
+  std::vector<int32_t> first(nvalues, -1), last(nvalues, -1);
+  plan->nodes.resize(nodes_.size());
+  std::vector<BufferRequest> requests;
+  std::vector<size_t> scratch_request(nodes_.size(), SIZE_MAX);
+
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const fb::Node& n = *nodes_[i].node;
+    PlanNode& pn = plan->nodes[i];
+    pn.kernel = nodes_[i].kernel->factory();
+    auto add_input = [&](int32_t v) {
+      pn.in_values.push_back(v);
+      Tensor t = plan->values[v];
+      t.data = fixed_data_[v];
+      pn.inputs.push_back(t);
+      return static_cast<int64_t>(pn.inputs.size() - 1);
+    };
+    if (n.args()) {
+      for (const fb::Argument* a : *n.args()) {
+        Arg arg;
+        switch (a->value_type()) {
+          case fb::ArgValue::IntArg: arg.kind = ArgKind::kInt; arg.i = a->value_as_IntArg()->value(); break;
+          case fb::ArgValue::FloatArg: arg.kind = ArgKind::kFloat; arg.f = a->value_as_FloatArg()->value(); break;
+          case fb::ArgValue::BoolArg: arg.kind = ArgKind::kBool; arg.i = a->value_as_BoolArg()->value(); break;
+          case fb::ArgValue::IntsArg: {
+            arg.kind = ArgKind::kInts;
+            const auto* vals = a->value_as_IntsArg()->values();
+            if (vals) arg.ints = {vals->data(), vals->size()};
+            break;
+          }
+          case fb::ArgValue::FloatsArg: {
+            arg.kind = ArgKind::kFloats;
+            const auto* vals = a->value_as_FloatsArg()->values();
+            if (vals) arg.floats = {vals->data(), vals->size()};
+            break;
+          }
+          case fb::ArgValue::BoolsArg: {
+            arg.kind = ArgKind::kBools;
+            auto& store = pn.int_store.emplace_back();
+            if (const auto* vals = a->value_as_BoolsArg()->values()) store.assign(vals->begin(), vals->end());
+            break;
+          }
+          case fb::ArgValue::StringArg: arg.kind = ArgKind::kString; arg.s = ir::str(a->value_as_StringArg()->value()); break;
+          case fb::ArgValue::TensorArg: arg.kind = ArgKind::kTensor; arg.i = add_input(a->value_as_TensorArg()->value()); break;
+          case fb::ArgValue::TensorsArg: {
+            arg.kind = ArgKind::kTensors;
+            auto& store = pn.int_store.emplace_back();
+            if (const auto* vals = a->value_as_TensorsArg()->values())
+              for (int32_t v : *vals) store.push_back(v < 0 ? -1 : add_input(v));
+            break;
+          }
+          case fb::ArgValue::DTypeArg: arg.kind = ArgKind::kDType; arg.i = int64_t(a->value_as_DTypeArg()->value()); break;
+          case fb::ArgValue::SymIntArg: {
+            arg.kind = ArgKind::kInt;
+            TIR_ASSIGN_OR_RETURN(arg.i, ir::eval_sym_expr(*a->value_as_SymIntArg()->value(), plan->symbols));
+            break;
+          }
+          case fb::ArgValue::SymIntsArg: {
+            arg.kind = ArgKind::kInts;
+            auto& store = pn.int_store.emplace_back();
+            if (const auto* vals = a->value_as_SymIntsArg()->values())
+              for (const fb::SymExpr* e : *vals) {
+                TIR_ASSIGN_OR_RETURN(int64_t x, ir::eval_sym_expr(*e, plan->symbols));
+                store.push_back(x);
+              }
+            break;
+          }
+          case fb::ArgValue::MemoryFormatArg: arg.kind = ArgKind::kMemoryFormat; arg.i = a->value_as_MemoryFormatArg()->value(); break;
+          case fb::ArgValue::LayoutArg: arg.kind = ArgKind::kLayout; arg.i = a->value_as_LayoutArg()->value(); break;
+          case fb::ArgValue::DeviceArg:
+            arg.kind = ArgKind::kDevice;
+            arg.s = ir::str(a->value_as_DeviceArg()->type());
+            arg.i = a->value_as_DeviceArg()->index();
+            break;
+          default: arg.kind = ArgKind::kNone; break;
+        }
+        pn.args.push_back(arg);
+      }
+    }
+    // Spans into int_store are taken only now that the store no longer grows.
+    size_t store_at = 0;
+    for (size_t j = 0; j < pn.args.size(); ++j) {
+      const fb::ArgValue t = n.args()->Get(j)->value_type();
+      if (t == fb::ArgValue::BoolsArg || t == fb::ArgValue::TensorsArg || t == fb::ArgValue::SymIntsArg)
+        pn.args[j].ints = pn.int_store[store_at++];
+    }
+    const size_t nout = n.outputs() ? n.outputs()->size() : 0;
+    if (nout > size_t(kernels::kMaxOutputs))
+      return make_error(StatusCode::kUnsupported, node_context(n), ": more than ",
+                        kernels::kMaxOutputs, " outputs");
+    pn.outputs.resize(nout);
+    for (size_t k = 0; k < nout; ++k) pn.out_values.push_back(n.outputs()->Get(k));
+    pn.call = {ir::str(n.op()), ir::str(n.name()), pn.args, pn.inputs, pn.outputs};
+    Status s = pn.kernel->prepare(pn.call, &pn.info);
+    if (!s.ok()) return s.with_context(node_context(n));
+
+    for (size_t k = 0; k < nout; ++k) {
+      const int32_t v = pn.out_values[k];
+      const fb::Value* val = method_.values()->Get(v);
+      Tensor& out = pn.outputs[k];
+      if (val->kind() == fb::ValueKind::Tensor) {
+        TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*val, plan->symbols));
+        if (out.dtype != ir::to_dtype(val->dtype()) ||
+            !std::equal(want.begin(), want.end(), out.shape().begin(), out.shape().end()))
+          return make_error(StatusCode::kInternal, node_context(n), ": kernel computes output ",
+                            k, " as ", dtype_name(out.dtype), shape_str(out.shape()),
+                            " but the program records ", dtype_name(ir::to_dtype(val->dtype())),
+                            shape_str(want));
+      }
+      out.set_contiguous_strides();
+      plan->values[v] = out;
+      const int alias = pn.info.output_alias[k];
+      if (alias >= 0) {
+        if (size_t(alias) >= pn.inputs.size() || out.nbytes() > pn.inputs[alias].nbytes())
+          return make_error(StatusCode::kInternal, node_context(n), ": bad output alias");
+        root[v] = root[pn.in_values[alias]];
+      } else {
+        first[v] = static_cast<int32_t>(i);
+        last[v] = static_cast<int32_t>(i);
+      }
+    }
+    for (int32_t v : pn.in_values) last[root[v]] = std::max(last[root[v]], int32_t(i));
+    if (pn.info.scratch_bytes > 0) {
+      scratch_request[i] = requests.size();
+      requests.push_back({pn.info.scratch_bytes, int32_t(i), int32_t(i)});
+    }
+  }
+  const int32_t end = static_cast<int32_t>(nodes_.size());
+  if (method_.outputs())
+    for (int32_t v : *method_.outputs()) last[root[v]] = end;
+  if (method_.mutations())
+    for (const fb::BufferMutation* mu : *method_.mutations()) last[root[mu->value()]] = end;
+
+  std::vector<int32_t> request_value(requests.size(), -1);
+  for (size_t v = 0; v < nvalues; ++v) {
+    if (first[v] < 0 || root[v] != int32_t(v)) continue;
+    request_value.push_back(int32_t(v));
+    requests.push_back({plan->values[v].nbytes(), first[v], last[v]});
+  }
+  const MemoryPlan mp = plan_memory(requests);
+  plan->arena_bytes = mp.arena_bytes;
+  plan->arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, mp.arena_bytes + kArenaAlignment)));
+  if (!plan->arena) return make_error(StatusCode::kInternal, "cannot allocate ", mp.arena_bytes, " bytes");
+  for (size_t r = 0; r < requests.size(); ++r)
+    if (request_value[r] >= 0) plan->value_data[request_value[r]] = plan->arena.get() + mp.offsets[r];
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    if (scratch_request[i] != SIZE_MAX) plan->nodes[i].scratch_offset = mp.offsets[scratch_request[i]];
+  return plan;
+}
+
+Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {
+  TIR_ASSIGN_OR_RETURN(auto symbols, bind_symbols(method_, inputs));
+  for (auto it = plans_.begin(); it != plans_.end(); ++it) {
+    if ((*it)->symbols == symbols) {
+      plans_.splice(plans_.begin(), plans_, it);
+      return plans_.front().get();
+    }
+  }
+  TIR_ASSIGN_OR_RETURN(auto plan, build_plan(std::move(symbols), inputs));
+  plans_.push_front(std::move(plan));
+  while (plans_.size() > max_plans_) plans_.pop_back();
+  return plans_.front().get();
+}
+
+Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inputs) {
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k].data == nullptr && inputs[k].nbytes() > 0)
+      return make_error(StatusCode::kInvalidArgument, "input '",
+                        ir::str(method_.values()->Get(method_.inputs()->Get(k))->name()),
+                        "' has no data");
+    if (!inputs[k].is_contiguous())
+      return make_error(StatusCode::kUnsupported, "input ", k, " is not contiguous");
+  }
+  TIR_ASSIGN_OR_RETURN(Plan * plan, plan_for(inputs));
+  std::vector<void*>& data = plan->value_data;
+  for (size_t k = 0; k < inputs.size(); ++k) data[method_.inputs()->Get(k)] = inputs[k].data;
+  uint8_t* arena = plan->arena.get();
+  for (size_t i = 0; i < plan->nodes.size(); ++i) {
+    PlanNode& pn = plan->nodes[i];
+    for (size_t s = 0; s < pn.inputs.size(); ++s) pn.inputs[s].data = data[pn.in_values[s]];
+    for (size_t k = 0; k < pn.outputs.size(); ++k) {
+      const int alias = pn.info.output_alias[k];
+      if (alias >= 0) data[pn.out_values[k]] = pn.inputs[alias].data;
+      pn.outputs[k].data = data[pn.out_values[k]];
+    }
+    Status s = pn.kernel->run(pn.call, arena + pn.scratch_offset);
+    if (!s.ok()) return s.with_context(node_context(*nodes_[i].node));
+  }
+  outputs_.clear();
+  if (method_.outputs()) {
+    for (int32_t v : *method_.outputs()) {
+      Tensor t = plan->values[v];
+      t.data = data[v];
+      outputs_.push_back(t);
+    }
+  }
+  return std::span<const Tensor>(outputs_);
+}
+
+size_t MethodExecutor::arena_bytes() const {
+  return plans_.empty() ? 0 : plans_.front()->arena_bytes;
+}
+
+}  // namespace tir

@@ -1,0 +1,77 @@
+// Shared test helpers: fixture paths, the fixture manifest, temp dirs, tolerant compare.
+#pragma once
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "runtime/core/tensor.h"
+
+namespace tir::testing {
+
+inline std::string test_data_dir() {
+  const char* d = std::getenv("TIR_TEST_DATA");
+  return d ? d : "tests/data";
+}
+inline std::string fixture_dir() { return test_data_dir() + "/fixtures"; }
+
+inline nlohmann::json manifest() {
+  std::ifstream f(fixture_dir() + "/manifest.json");
+  return nlohmann::json::parse(f);
+}
+
+/// A fresh empty directory under the system temp dir, removed on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "tir_test_XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  size_t num_entries() const {
+    size_t n = 0;
+    for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(path_)) ++n;
+    return n;
+  }
+
+ private:
+  std::string path_;
+};
+
+/// Checks |a - b| <= atol + rtol * |b| elementwise (float32), reporting the worst element.
+inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, double rtol,
+                                            double atol) {
+  if (a.dtype != b.dtype || !a.same_shape(b))
+    return ::testing::AssertionFailure() << "dtype/shape differ: " << dtype_name(a.dtype)
+                                         << shape_str(a.shape()) << " vs " << dtype_name(b.dtype)
+                                         << shape_str(b.shape());
+  if (a.dtype != DType::kFloat32)
+    return std::memcmp(a.data, b.data, a.nbytes()) == 0
+               ? ::testing::AssertionSuccess()
+               : ::testing::AssertionFailure() << "non-float data differs";
+  const float* x = a.data_as<float>();
+  const float* y = b.data_as<float>();
+  double worst = 0;
+  int64_t worst_i = -1;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double err = std::fabs(double(x[i]) - y[i]) - (atol + rtol * std::fabs(double(y[i])));
+    if (!(err <= 0) && (worst_i < 0 || err > worst)) {
+      worst = err;
+      worst_i = i;
+    }
+  }
+  if (worst_i < 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "element " << worst_i << ": " << x[worst_i] << " vs "
+                                       << y[worst_i] << " (rtol " << rtol << ", atol " << atol
+                                       << ")";
+}
+
+}  // namespace tir::testing

@@ -1,0 +1,212 @@
+// End-to-end tests of the two command-line tools, run as a user runs them: `tirc import`
+// then `tirrun`, on every real torch fixture, plus every bad-input path of the CLI.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <fstream>
+
+#include "runtime/npy.h"
+#include "tests/common/test_util.h"
+
+namespace tir {
+namespace {
+
+using testing::TempDir;
+
+struct Proc {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// Runs `tool args...` with stdout/stderr captured.
+Proc run_tool(const char* env_var, const std::string& args) {
+  const char* bin = std::getenv(env_var);
+  EXPECT_NE(bin, nullptr) << env_var << " is not set (run through meson test)";
+  TempDir io;
+  const std::string cmd = std::string(bin ? bin : "false") + " " + args + " >" + io.file("out") +
+                          " 2>" + io.file("err");
+  const int status = std::system(cmd.c_str());
+  Proc p;
+  p.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  p.out = slurp(io.file("out"));
+  p.err = slurp(io.file("err"));
+  return p;
+}
+Proc tirc(const std::string& args) { return run_tool("TIRC", args); }
+Proc tirrun(const std::string& args) { return run_tool("TIRRUN", args); }
+
+/// The error contract: non-zero exit, exactly one line on stderr, starting "error: ".
+void expect_one_error_line(const Proc& p, const std::string& needle) {
+  EXPECT_NE(p.code, 0);
+  EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
+  EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << p.err;
+  EXPECT_NE(p.err.find(needle), std::string::npos) << "'" << needle << "' not in: " << p.err;
+}
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+
+class FixtureCli : public ::testing::TestWithParam<nlohmann::json> {};
+
+TEST_P(FixtureCli, ImportThenRunMatchesTorchEager) {
+  const nlohmann::json& f = GetParam();
+  const std::string dir = testing::fixture_dir() + "/" + f["dir"].get<std::string>();
+  TempDir tmp;
+  const Proc imp = tirc("import " + q(dir + "/program.pt2") + " -o " + q(tmp.file("m.tir")) +
+                        " --weights " + q(tmp.file("m.bin")));
+  ASSERT_EQ(imp.code, 0) << imp.err;
+  // Inputs by name (exercises the name lookup); the positional form is tested below.
+  std::string args = q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -o " +
+                     q(tmp.file("out"));
+  for (const auto& in : f["inputs"])
+    args += " -i " + in["name"].get<std::string>() + "=" + q(dir + "/" + in["file"].get<std::string>());
+  const Proc run = tirrun(args);
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("output 0"), std::string::npos) << run.out;
+  const double rtol = f["rtol"], atol = f["atol"];
+  for (size_t k = 0; k < f["outputs"].size(); ++k) {
+    auto got = npy_read(tmp.file("out/output_" + std::to_string(k) + ".npy"));
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    auto want = npy_read(dir + "/" + f["outputs"][k]["file"].get<std::string>());
+    ASSERT_TRUE(want.ok());
+    EXPECT_TRUE(testing::all_close(got->view(), want->view(), rtol, atol)) << "output " << k;
+  }
+}
+
+std::vector<nlohmann::json> runnable_fixtures() {
+  std::vector<nlohmann::json> out;
+  for (const auto& f : testing::manifest()["fixtures"])
+    if (!f.contains("unsupported_ops")) out.push_back(f);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureCli, ::testing::ValuesIn(runnable_fixtures()),
+                         [](const auto& info) {
+                           return info.param["model"].template get<std::string>() + "_" +
+                                  info.param["dialect"].template get<std::string>();
+                         });
+
+/// Imports fixture `name` (training dialect) into `tmp` as m.tir/m.bin.
+void import_into(const TempDir& tmp, const std::string& name, const std::string& stem = "m") {
+  const std::string pt2 = testing::fixture_dir() + "/" + name + "/training/program.pt2";
+  const Proc p = tirc("import " + q(pt2) + " -o " + q(tmp.file(stem + ".tir")) + " --weights " +
+                      q(tmp.file(stem + ".bin")));
+  ASSERT_EQ(p.code, 0) << p.err;
+}
+
+TEST(Cli, PositionalInputsAndRepeatTiming) {
+  TempDir tmp;
+  import_into(tmp, "sincos");
+  const std::string dir = testing::fixture_dir() + "/sincos/training/";
+  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " " +
+                        q(dir + "input_0.npy") + " " + q(dir + "input_1.npy") + " --repeat 3");
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.out.find("3 runs: median"), std::string::npos) << p.out;
+}
+
+TEST(Cli, DefaultOutputPathsSitBesideTheInput) {
+  TempDir tmp;
+  const std::string src = testing::fixture_dir() + "/mlp/training/program.pt2";
+  std::filesystem::copy_file(src, tmp.file("mlp.pt2"));
+  const Proc p = tirc("import " + q(tmp.file("mlp.pt2")));
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_TRUE(std::filesystem::exists(tmp.file("mlp.tir")));
+  EXPECT_TRUE(std::filesystem::exists(tmp.file("mlp.bin")));
+}
+
+struct BadArchive {
+  std::string file, needle;
+};
+
+class BadArchiveCli : public ::testing::TestWithParam<BadArchive> {};
+
+TEST_P(BadArchiveCli, ImportFailsWithOneLineAndWritesNothing) {
+  TempDir tmp;
+  const std::string pt2 = testing::fixture_dir() + "/" + GetParam().file;
+  const Proc p = tirc("import " + q(pt2) + " -o " + q(tmp.file("m.tir")) + " --weights " +
+                      q(tmp.file("m.bin")));
+  expect_one_error_line(p, GetParam().needle);
+  EXPECT_EQ(tmp.num_entries(), 0u) << "partial output left behind";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bad, BadArchiveCli,
+    ::testing::Values(BadArchive{"bad/not_a_zip.pt2", "not_a_zip.pt2"},
+                      BadArchive{"bad/no_model.pt2", "no model"},
+                      BadArchive{"bad/schema_major_9.pt2", "schema version 9"},
+                      BadArchive{"bad/short_weight.pt2", "weight_0"},
+                      BadArchive{"unsupported_op/training/program.pt2", "aten::lgamma (x1"},
+                      BadArchive{"unsupported_op/core/program.pt2", "aten::erfinv (x2"},
+                      BadArchive{"missing/nothing.pt2", "nothing.pt2"}));
+
+TEST(Cli, WeightFileOfAnotherModelIsRejected) {
+  TempDir tmp;
+  import_into(tmp, "mlp", "a");
+  import_into(tmp, "branches", "b");
+  const std::string dir = testing::fixture_dir() + "/mlp/training/";
+  const Proc p = tirrun(q(tmp.file("a.tir")) + " --weights " + q(tmp.file("b.bin")) + " -i x=" +
+                        q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
+  expect_one_error_line(p, "does not match the model");
+  EXPECT_FALSE(std::filesystem::exists(tmp.file("out")));
+}
+
+TEST(Cli, CorruptWeightByteIsCaughtByChecksum) {
+  TempDir tmp;
+  import_into(tmp, "mlp");
+  {
+    std::fstream f(tmp.file("m.bin"), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(64);  // first tensor's first byte
+    char c;
+    f.read(&c, 1);
+    f.seekp(64);
+    c = static_cast<char>(c ^ 0x55);
+    f.write(&c, 1);
+  }
+  const std::string dir = testing::fixture_dir() + "/mlp/training/";
+  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
+                        q(dir + "input_0.npy"));
+  expect_one_error_line(p, "checksum");
+}
+
+TEST(Cli, MissingInputIsNamed) {
+  TempDir tmp;
+  import_into(tmp, "sincos");
+  const std::string dir = testing::fixture_dir() + "/sincos/training/";
+  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
+                        q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
+  expect_one_error_line(p, "missing input 'y'");
+  EXPECT_FALSE(std::filesystem::exists(tmp.file("out")));
+}
+
+TEST(Cli, WrongShapeAndWrongDtypeAreNamed) {
+  TempDir tmp;
+  import_into(tmp, "mlp");
+  HostTensor wrong_shape(DType::kFloat32, std::vector<int64_t>{4, 15});
+  ASSERT_TRUE(npy_write(tmp.file("s.npy"), wrong_shape.view()).ok());
+  Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
+                  q(tmp.file("s.npy")));
+  expect_one_error_line(p, "input 'x' dim 1 = 15: expected 16");
+  HostTensor wrong_dtype(DType::kFloat64, std::vector<int64_t>{4, 16});
+  ASSERT_TRUE(npy_write(tmp.file("d.npy"), wrong_dtype.view()).ok());
+  p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
+             q(tmp.file("d.npy")));
+  expect_one_error_line(p, "input 'x' has dtype float64, expected float32");
+  p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i nope=" +
+             q(tmp.file("d.npy")));
+  expect_one_error_line(p, "no input 'nope'");
+}
+
+TEST(Cli, HelpExitsZero) {
+  EXPECT_EQ(tirrun("--help").code, 0);
+  EXPECT_EQ(tirc("--help").code, 0);
+}
+
+}  // namespace
+}  // namespace tir

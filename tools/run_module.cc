@@ -1,0 +1,145 @@
+#include "tools/run_module.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "runtime/npy.h"
+#include "runtime/session.h"
+
+namespace tir::tools {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// Loads every input into `out_inputs` in signature order.
+Status load_inputs(const RunModuleOptions& o, const Session& s, std::vector<HostTensor>* out) {
+  const size_t n = s.inputs().size();
+  std::vector<bool> given(n, false);
+  out->resize(n);
+  if (o.positional_inputs.size() > n)
+    return make_error(StatusCode::kInvalidArgument, "got ", o.positional_inputs.size(),
+                      " positional inputs but method '", s.method_name(), "' takes ", n);
+  for (size_t k = 0; k < o.positional_inputs.size(); ++k) {
+    TIR_ASSIGN_OR_RETURN((*out)[k], npy_read(o.positional_inputs[k]));
+    given[k] = true;
+  }
+  for (const std::string& spec : o.named_inputs) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return make_error(StatusCode::kInvalidArgument, "input '", spec, "' is not NAME=FILE.npy");
+    const std::string name = spec.substr(0, eq);
+    const int k = s.input_index(name);
+    if (k < 0) {
+      std::string names;
+      for (const IoSpec& io : s.inputs()) names += (names.empty() ? "" : ", ") + io.name;
+      return make_error(StatusCode::kInvalidArgument, "method '", s.method_name(),
+                        "' has no input '", name, "' (inputs: ", names, ")");
+    }
+    if (given[k]) return make_error(StatusCode::kInvalidArgument, "input '", name, "' given twice");
+    TIR_ASSIGN_OR_RETURN((*out)[k], npy_read(spec.substr(eq + 1)));
+    given[k] = true;
+  }
+  for (size_t k = 0; k < n; ++k)
+    if (!given[k])
+      return make_error(StatusCode::kInvalidArgument, "missing input '", s.inputs()[k].name,
+                        "' (", dtype_name(s.inputs()[k].dtype), shape_str(s.inputs()[k].shape),
+                        "); pass -i ", s.inputs()[k].name, "=FILE.npy");
+  return ok_status();
+}
+
+std::string preview(const Tensor& t) {
+  std::ostringstream os;
+  os << std::setprecision(6);
+  const int64_t n = std::min<int64_t>(t.numel(), 5);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) os << ", ";
+    switch (t.dtype) {
+      case DType::kFloat32: os << t.data_as<float>()[i]; break;
+      case DType::kFloat64: os << t.data_as<double>()[i]; break;
+      case DType::kInt64: os << t.data_as<int64_t>()[i]; break;
+      case DType::kInt32: os << t.data_as<int32_t>()[i]; break;
+      case DType::kBool: os << (t.data_as<uint8_t>()[i] ? "true" : "false"); break;
+      default: os << "?"; break;
+    }
+  }
+  if (t.numel() > n) os << ", ...";
+  return os.str();
+}
+
+}  // namespace
+
+Status run_module(const RunModuleOptions& o, std::ostream& out) {
+  set_num_threads(o.threads);
+  SessionOptions so;
+  so.method = o.method;
+  so.weights.verify_checksums = o.verify_checksums;
+  const auto t_load = Clock::now();
+  TIR_ASSIGN_OR_RETURN(auto session, Session::open(o.model_path, o.weights_path, so));
+  const double load_ms = ms_since(t_load);
+
+  std::vector<HostTensor> inputs;
+  TIR_RETURN_IF_ERROR(load_inputs(o, *session, &inputs));
+  std::vector<Tensor> views;
+  for (const HostTensor& h : inputs) views.push_back(h.view());
+
+  const auto t_first = Clock::now();
+  TIR_ASSIGN_OR_RETURN(auto outputs, session->run(views));
+  const double first_ms = ms_since(t_first);
+  std::vector<double> times;
+  for (int r = 0; r < o.repeat; ++r) {
+    const auto t0 = Clock::now();
+    TIR_ASSIGN_OR_RETURN(outputs, session->run(views));
+    times.push_back(ms_since(t0));
+  }
+  std::sort(times.begin(), times.end());
+
+  if (!o.output_dir.empty()) {
+    ::mkdir(o.output_dir.c_str(), 0755);  // an existing directory is fine
+    for (size_t k = 0; k < outputs.size(); ++k)
+      TIR_RETURN_IF_ERROR(npy_write(o.output_dir + "/output_" + std::to_string(k) + ".npy",
+                                    outputs[k]));
+  }
+
+  if (o.json) {
+    out << "{\"method\": \"" << session->method_name() << "\", \"nodes\": " << session->num_nodes()
+        << ", \"arena_bytes\": " << session->arena_bytes() << ", \"load_ms\": " << load_ms
+        << ", \"first_run_ms\": " << first_ms;
+    if (!times.empty())
+      out << ", \"median_ms\": " << times[times.size() / 2] << ", \"min_ms\": " << times.front();
+    out << ", \"outputs\": [";
+    for (size_t k = 0; k < outputs.size(); ++k)
+      out << (k ? ", " : "") << "{\"dtype\": \"" << dtype_name(outputs[k].dtype)
+          << "\", \"shape\": " << shape_str(outputs[k].shape()) << "}";
+    out << "]}\n";
+    return ok_status();
+  }
+  out << "model   " << o.model_path << " (method " << session->method_name() << ", "
+      << session->num_nodes() << " nodes, arena " << session->arena_bytes() << " bytes)\n";
+  out << "weights " << o.weights_path << " (" << session->weights().size() << " tensors, "
+      << session->weights().total_bytes() << " bytes)\n";
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    out << "output " << k << "  " << dtype_name(outputs[k].dtype) << shape_str(outputs[k].shape())
+        << "  [" << preview(outputs[k]) << "]";
+    if (!o.output_dir.empty()) out << "  -> " << o.output_dir << "/output_" << k << ".npy";
+    out << "\n";
+  }
+  out << std::fixed << std::setprecision(3) << "time    load " << load_ms << " ms, first run "
+      << first_ms << " ms";
+  if (!times.empty())
+    out << ", " << times.size() << " runs: median " << times[times.size() / 2] << " ms, min "
+        << times.front() << " ms, max " << times.back() << " ms";
+  out << "\n";
+  return ok_status();
+}
+
+}  // namespace tir::tools

@@ -1,0 +1,30 @@
+// The library behind `tirrun`: load a model + weights, read .npy inputs given by name or
+// position, run (optionally repeatedly, timing it), write outputs as .npy, summarise.
+// Kept out of the main so tests drive it without a process.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "runtime/core/status.h"
+
+namespace tir::tools {
+
+struct RunModuleOptions {
+  std::string model_path;
+  std::string weights_path;
+  std::string method = "forward";
+  std::vector<std::string> named_inputs;       // "NAME=FILE.npy"
+  std::vector<std::string> positional_inputs;  // "FILE.npy", in signature order
+  std::string output_dir;                      // empty: do not write outputs
+  int repeat = 0;                              // extra timed runs after the first
+  int threads = 0;
+  bool json = false;
+  bool verify_checksums = true;
+};
+
+/// Runs the whole job, printing the summary to `out`. Errors name the file, input or node.
+Status run_module(const RunModuleOptions& options, std::ostream& out);
+
+}  // namespace tir::tools

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# tir's one entry point for a fresh Debian 12 machine (run as root, or with sudo for deps).
+#
+#   bash tools/setup.sh demo   install what is missing, build, import + run the demo model
+#   bash tools/setup.sh test   install what is missing, build, run the whole test suite
+#   bash tools/setup.sh asan   the test suite again under AddressSanitizer + UBSan
+#   bash tools/setup.sh deps | build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuffers-dev
+  flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
+  nlohmann-json3-dev libcli11-dev libxxhash-dev)
+JOBS=${JOBS:-$(nproc)}
+
+deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      "${missing[@]}" >/dev/null
+  fi
+}
+
+build() {
+  [ -f build/build.ninja ] || meson setup build --buildtype=release
+  meson compile -C build -j "$JOBS"
+}
+
+demo() {
+  deps
+  build
+  mkdir -p build/demo
+  echo "== tirc import examples/demo/resnet_small.pt2"
+  ./build/tools/tirc import examples/demo/resnet_small.pt2 -o build/demo/model.tir \
+    --weights build/demo/model.bin
+  echo "== tirrun build/demo/model.tir"
+  ./build/tools/tirrun build/demo/model.tir --weights build/demo/model.bin \
+    -i x=examples/demo/input.npy -o build/demo/out --repeat 20
+}
+
+run_tests() {
+  deps
+  build
+  meson test -C build --print-errorlogs --num-processes "$JOBS"
+}
+
+asan() {
+  deps
+  [ -f build-asan/build.ninja ] || meson setup build-asan --buildtype=debugoptimized \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled
+  meson compile -C build-asan -j "$JOBS"
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C build-asan --print-errorlogs --num-processes "$JOBS" --timeout-multiplier 3
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  build) deps; build ;;
+  demo) demo ;;
+  test) run_tests ;;
+  asan) asan ;;
+  *) echo "usage: bash tools/setup.sh demo|test|asan|deps|build" >&2; exit 2 ;;
+esac

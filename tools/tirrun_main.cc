@@ -1,0 +1,36 @@
+// tirrun: run a tir model on .npy inputs. See `tirrun --help` and DESIGN.md's CLI contract.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/run_module.h"
+
+int main(int argc, char** argv) {
+  tir::tools::RunModuleOptions o;
+  CLI::App app{"tirrun: run a tir model (.tir) with its weights on .npy inputs"};
+  app.add_option("model", o.model_path, "Model file written by `tirc import`")->required();
+  app.add_option("inputs", o.positional_inputs, "Inputs as .npy, in signature order");
+  app.add_option("--weights,-w", o.weights_path, "Weight file (w.bin)")->required();
+  app.add_option("--method,-m", o.method, "Method to run")->capture_default_str();
+  app.add_option("-i,--input", o.named_inputs, "Named input NAME=FILE.npy (repeatable)");
+  app.add_option("-o,--output-dir", o.output_dir, "Write outputs as DIR/output_<k>.npy");
+  app.add_option("--repeat,-r", o.repeat, "Extra timed runs after the first")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--threads,-t", o.threads, "CPU threads (0: library default)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--json", o.json, "Print the summary as JSON");
+  app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "error: " << e.what() << " (see tirrun --help)\n";
+    return 2;
+  }
+  const tir::Status s = tir::tools::run_module(o, std::cout);
+  if (!s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
