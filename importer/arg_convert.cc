@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "importer/graph_builder_impl.h"
+#include "ir/model.h"
 
 namespace tir::importer {
 namespace {
@@ -9,7 +10,8 @@ namespace {
 // "Optional[List[int]]" -> "List[int]".
 std::string_view base_type(std::string_view t) {
   constexpr std::string_view kOpt = "Optional[";
-  if (t.starts_with(kOpt) && t.ends_with("]")) t = t.substr(kOpt.size(), t.size() - kOpt.size() - 1);
+  if (t.starts_with(kOpt) && t.ends_with("]"))
+    t = t.substr(kOpt.size(), t.size() - kOpt.size() - 1);
   return t;
 }
 
@@ -42,13 +44,15 @@ Result<flatbuffers::Offset<fb::SymExpr>> GraphBuilder::named_sym(const std::stri
   if (!s) return corrupt(where, " uses unknown symbolic value '", name, "'");
   TIR_ASSIGN_OR_RETURN(auto u, json_union(*s));
   if (u.first == "as_int" || u.first == "as_bool") {
-    const int64_t v = u.second->is_boolean() ? int64_t(u.second->get<bool>()) : u.second->get<int64_t>();
+    const int64_t v =
+        u.second->is_boolean() ? int64_t(u.second->get<bool>()) : u.second->get<int64_t>();
     const fb::ExprTerm term(fb::ExprOp::Const, v);
     return fb::CreateSymExpr(*fbb_, fbb_->CreateVectorOfStructs(&term, 1),
                              fbb_->CreateString(std::to_string(v)));
   }
   const Json* text = u.first == "as_expr" ? json_get(*u.second, "expr_str") : nullptr;
-  if (!text || !text->is_string()) return corrupt(where, " symbolic value '", name, "' has no expression");
+  if (!text || !text->is_string())
+    return corrupt(where, " symbolic value '", name, "' has no expression");
   return sym_expr(text->get<std::string>());
 }
 
@@ -58,7 +62,8 @@ Result<ArgOffset> GraphBuilder::literal_arg(const std::string& name, const Json&
   const auto n = b.CreateString(name);
   TIR_ASSIGN_OR_RETURN(auto u, json_union(value));
   const auto& [kind, v] = u;
-  if (kind == "as_none") return fb::CreateArgument(b, n, fb::ArgValue::NoneArg, fb::CreateNoneArg(b).Union());
+  if (kind == "as_none")
+    return fb::CreateArgument(b, n, fb::ArgValue::NoneArg, fb::CreateNoneArg(b).Union());
   if (kind == "as_int") {
     TIR_ASSIGN_OR_RETURN(const int64_t i, json_int(*v));
     return fb::CreateArgument(b, n, fb::ArgValue::IntArg, fb::CreateIntArg(b, i).Union());
@@ -68,10 +73,12 @@ Result<ArgOffset> GraphBuilder::literal_arg(const std::string& name, const Json&
     return fb::CreateArgument(b, n, fb::ArgValue::FloatArg, fb::CreateFloatArg(b, f).Union());
   }
   if (kind == "as_bool" && v->is_boolean())
-    return fb::CreateArgument(b, n, fb::ArgValue::BoolArg, fb::CreateBoolArg(b, v->get<bool>()).Union());
+    return fb::CreateArgument(b, n, fb::ArgValue::BoolArg,
+                              fb::CreateBoolArg(b, v->get<bool>()).Union());
   if (kind == "as_string" && v->is_string())
-    return fb::CreateArgument(b, n, fb::ArgValue::StringArg,
-                              fb::CreateStringArg(b, b.CreateString(v->get<std::string>())).Union());
+    return fb::CreateArgument(
+        b, n, fb::ArgValue::StringArg,
+        fb::CreateStringArg(b, b.CreateString(v->get<std::string>())).Union());
   return unsupported(where, " is a constant input of kind ", kind);
 }
 
@@ -133,7 +140,8 @@ Result<ArgOffset> GraphBuilder::convert_arg(const std::string& name, const Json&
         idx.push_back(i);
       }
     }
-    return make(fb::ArgValue::TensorsArg, fb::CreateTensorsArg(b, b.CreateVector(idx), optional).Union());
+    return make(fb::ArgValue::TensorsArg,
+                fb::CreateTensorsArg(b, b.CreateVector(idx), optional).Union());
   }
   if (kind == "as_optional_tensor") {  // schema >= 8.16: {"as_tensor": ...} | {"as_none": ...}
     TIR_ASSIGN_OR_RETURN(auto eu, json_union(*v));
@@ -144,7 +152,8 @@ Result<ArgOffset> GraphBuilder::convert_arg(const std::string& name, const Json&
   if (kind == "as_none") return make(fb::ArgValue::NoneArg, fb::CreateNoneArg(b).Union());
   if (kind == "as_int") {
     TIR_ASSIGN_OR_RETURN(const int64_t i, json_int(*v));
-    if (is_float_type(type)) return make(fb::ArgValue::FloatArg, fb::CreateFloatArg(b, double(i)).Union());
+    if (is_float_type(type))
+      return make(fb::ArgValue::FloatArg, fb::CreateFloatArg(b, double(i)).Union());
     return make(fb::ArgValue::IntArg, fb::CreateIntArg(b, i).Union());
   }
   if (kind == "as_float") {
@@ -157,7 +166,8 @@ Result<ArgOffset> GraphBuilder::convert_arg(const std::string& name, const Json&
   }
   if (kind == "as_string") {
     if (!v->is_string()) return corrupt(where, " is not a string");
-    return make(fb::ArgValue::StringArg, fb::CreateStringArg(b, b.CreateString(v->get<std::string>())).Union());
+    return make(fb::ArgValue::StringArg,
+                fb::CreateStringArg(b, b.CreateString(v->get<std::string>())).Union());
   }
   if (kind == "as_ints") {
     TIR_ASSIGN_OR_RETURN(auto list, ints(*v));
@@ -227,7 +237,8 @@ Result<ArgOffset> GraphBuilder::convert_arg(const std::string& name, const Json&
   if (kind == "as_memory_format" || kind == "as_layout") {
     TIR_ASSIGN_OR_RETURN(const int64_t e, json_int(*v));
     if (e < 0 || e > 127) return corrupt(where, " has a bad enum value ", e);
-    if (kind == "as_layout") return make(fb::ArgValue::LayoutArg, fb::CreateLayoutArg(b, int8_t(e)).Union());
+    if (kind == "as_layout")
+      return make(fb::ArgValue::LayoutArg, fb::CreateLayoutArg(b, int8_t(e)).Union());
     return make(fb::ArgValue::MemoryFormatArg, fb::CreateMemoryFormatArg(b, int8_t(e)).Union());
   }
   if (kind == "as_device") {
@@ -266,9 +277,13 @@ Result<ArgOffset> GraphBuilder::default_arg(const AtenArg& s, const std::string&
   if (d.is_number() || (d.is_string() && is_float_type(type))) {
     if (is_int_list(type) || type == "List[float]") {  // a scalar default for int[N]
       if (!s.n || *s.n < 0 || *s.n > 64) return unsupported(where, " is a scalar for a list");
-      return convert_arg(s.name, Json{{d.is_number_integer() ? "as_ints" : "as_floats", Json(std::vector<Json>(size_t(*s.n), d))}}, &s, node);
+      return convert_arg(s.name,
+                         Json{{d.is_number_integer() ? "as_ints" : "as_floats",
+                               Json(std::vector<Json>(size_t(*s.n), d))}},
+                         &s, node);
     }
-    if (d.is_number_integer() && !is_float_type(type)) return convert_arg(s.name, Json{{"as_int", d}}, &s, node);
+    if (d.is_number_integer() && !is_float_type(type))
+      return convert_arg(s.name, Json{{"as_int", d}}, &s, node);
     TIR_ASSIGN_OR_RETURN(double f, json_float(d));
     return make(fb::ArgValue::FloatArg, fb::CreateFloatArg(b, f).Union());
   }

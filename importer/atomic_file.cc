@@ -48,8 +48,8 @@ Status AtomicFile::write_at(uint64_t offset, std::span<const uint8_t> bytes) {
   if (fd_ < 0) return make_error(StatusCode::kInternal, "'", path_, "': write after close");
   size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
-                               static_cast<off_t>(offset + done));
+    const ssize_t n =
+        ::pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
       return io_error("write");

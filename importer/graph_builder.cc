@@ -1,6 +1,7 @@
 #include "importer/graph_builder.h"
 
 #include "importer/graph_builder_impl.h"
+#include "ir/model.h"
 #include "runtime/core/tensor.h"
 
 namespace tir::importer {
@@ -63,8 +64,7 @@ Status GraphBuilder::read_symbols() {
 }
 
 Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
-                                        fb::ValueSource source, int32_t index,
-                                        DType scalar_dtype) {
+                                        fb::ValueSource source, int32_t index, DType scalar_dtype) {
   if (value_index_.count(name)) return corrupt("value '", name, "' is defined twice");
   DType dtype = scalar_dtype;
   std::vector<flatbuffers::Offset<fb::Dim>> dims;
@@ -72,7 +72,8 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
   if (kind == fb::ValueKind::Tensor && !meta) kind = fb::ValueKind::None;  // see README
   if (meta) {
     const Json* dt = json_get(*meta, "dtype");
-    dtype = dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
+    dtype =
+        dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
     if (dtype == DType::kUndefined)
       return unsupported("value '", name, "' has unsupported dtype ", dt ? dt->dump() : "null",
                          " (torch serde ScalarType)");
@@ -105,9 +106,8 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
     }
   }
   const auto idx = static_cast<int32_t>(values_.size());
-  values_.push_back(fb::CreateValue(*fbb_, fbb_->CreateString(name), kind,
-                                    ir::to_fb_dtype(dtype), fbb_->CreateVector(dims), source,
-                                    index));
+  values_.push_back(fb::CreateValue(*fbb_, fbb_->CreateString(name), kind, ir::to_fb_dtype(dtype),
+                                    fbb_->CreateVector(dims), source, index));
   value_index_.emplace(name, idx);
   return idx;
 }
@@ -137,10 +137,10 @@ Status GraphBuilder::read_inputs() {
         const Json* n = json_get(*a.second, a.first == "as_tensor" ? "name" : "as_name");
         if (!n || !n->is_string()) return unsupported("a constant symbolic user input");
         const bool tensor = a.first == "as_tensor";
-        TIR_ASSIGN_OR_RETURN(const int32_t v,
-                             add_value(n->get<std::string>(),
-                                       tensor ? fb::ValueKind::Tensor : fb::ValueKind::SymInt,
-                                       fb::ValueSource::UserInput, -1));
+        TIR_ASSIGN_OR_RETURN(
+            const int32_t v,
+            add_value(n->get<std::string>(), tensor ? fb::ValueKind::Tensor : fb::ValueKind::SymInt,
+                      fb::ValueSource::UserInput, -1));
         inputs_.push_back(v);
       } else {
         return unsupported("user input of kind ", a.first, " is not supported yet");
@@ -221,6 +221,8 @@ Status GraphBuilder::read_outputs() {
     }
     if (v < 0) {
       auto it = value_index_.find(name);
+      if (it == value_index_.end() && json_get(*sym_int_values_, name))
+        return unsupported("output '", name, "' is a computed symbolic integer, not supported yet");
       if (it == value_index_.end()) return corrupt("output '", name, "' is not a graph value");
       v = it->second;
     }

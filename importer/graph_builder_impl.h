@@ -90,6 +90,7 @@ class GraphBuilder {
   std::vector<ConstantPlan> constants_;
   std::unordered_map<std::string, int32_t> constant_index_;
   std::vector<NodeOp> node_ops_;
+  size_t skipped_symbolic_nodes_ = 0;
 };
 
 }  // namespace tir::importer

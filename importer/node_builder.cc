@@ -14,8 +14,10 @@ std::vector<std::string_view> split_top(std::string_view s, char sep) {
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
     else if (c == sep && depth == 0) {
       parts.push_back(s.substr(start, i - start));
       start = i + 1;
@@ -99,8 +101,8 @@ Status GraphBuilder::add_node_outputs(const Json& node, const std::string& node_
   };
   auto none = [&]() -> Status {
     const std::string name = node_name + "_none_" + std::to_string(out->size());
-    TIR_ASSIGN_OR_RETURN(const int32_t v, add_value(name, fb::ValueKind::None,
-                                                    fb::ValueSource::Activation, -1));
+    TIR_ASSIGN_OR_RETURN(const int32_t v,
+                         add_value(name, fb::ValueKind::None, fb::ValueSource::Activation, -1));
     out->push_back(v);
     return ok_status();
   };
@@ -147,6 +149,19 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
 
   const Json* inputs = json_get(node, "inputs");
   if (!inputs || !inputs->is_array()) return corrupt("node '", name, "' has no inputs");
+  // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
+  // its result is replaced by its expression over the root symbols (sym_int_values).
+  if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {
+    bool symbolic = true;
+    for (const Json& o : *outs)
+      symbolic =
+          symbolic && o.is_object() && o.size() == 1 &&
+          (o.contains("as_sym_int") || o.contains("as_sym_bool") || o.contains("as_sym_float"));
+    if (symbolic) {
+      ++skipped_symbolic_nodes_;
+      return ok_status();
+    }
+  }
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (schema) {
@@ -174,8 +189,7 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
     }
     for (const auto& [n, a] : given)
       if (!known.count(n))
-        return corrupt("node '", name, "' passes argument '", n, "', which ", op,
-                       " does not have");
+        return corrupt("node '", name, "' passes argument '", n, "', which ", op, " does not have");
   } else {
     // No schema (HOPs, _operator.*, custom ops): keep the arguments as given.
     int i = 0;
@@ -192,7 +206,8 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   }
   std::vector<int32_t> outs;
   TIR_RETURN_IF_ERROR(add_node_outputs(node, name, &outs));
-  const auto [module_path, module_type] = parse_nn_module_stack(metadata_string(node, "nn_module_stack"));
+  const auto [module_path, module_type] =
+      parse_nn_module_stack(metadata_string(node, "nn_module_stack"));
   const std::string source = short_source(metadata_string(node, "stack_trace"));
   nodes_.push_back(fb::CreateNode(*fbb_, fbb_->CreateString(name), fbb_->CreateString(op),
                                   fbb_->CreateVector(args), fbb_->CreateVector(outs),

@@ -55,9 +55,8 @@ Result<Program> read_program(const Pt2Archive& archive, const std::string& model
   const std::string weights = "data/weights/" + model_name + "_weights_config.json";
   const std::string constants = "data/constants/" + model_name + "_constants_config.json";
   if (!archive.has(weights) && archive.has("data/weights/" + model_name + ".pt"))
-    return make_error(StatusCode::kUnsupported, "'", p.file,
-                      "': pickled weights (data/weights/", model_name,
-                      ".pt, torch 2.8 layout) are not supported yet");
+    return make_error(StatusCode::kUnsupported, "'", p.file, "': pickled weights (data/weights/",
+                      model_name, ".pt, torch 2.8 layout) are not supported yet");
   p.weights_config = Json{{"config", Json::object()}};
   p.constants_config = Json{{"config", Json::object()}};
   if (archive.has(weights)) {
@@ -69,7 +68,8 @@ Result<Program> read_program(const Pt2Archive& archive, const std::string& model
   for (const auto* cfg : {&p.weights_config, &p.constants_config}) {
     const Json* c = json_get(*cfg, "config");
     if (!c || !c->is_object())
-      return make_error(StatusCode::kCorrupt, "'", p.file, "': a payload config has no 'config' object");
+      return make_error(StatusCode::kCorrupt, "'", p.file,
+                        "': a payload config has no 'config' object");
   }
   return p;
 }
@@ -109,17 +109,28 @@ const Json* json_get(const Json& j, std::string_view key) {
 
 DType dtype_from_serde(int64_t t) {
   switch (t) {
-    case 1: return DType::kUInt8;
-    case 2: return DType::kInt8;
-    case 3: return DType::kInt16;
-    case 4: return DType::kInt32;
-    case 5: return DType::kInt64;
-    case 6: return DType::kFloat16;
-    case 7: return DType::kFloat32;
-    case 8: return DType::kFloat64;
-    case 12: return DType::kBool;
-    case 13: return DType::kBFloat16;
-    default: return DType::kUndefined;
+    case 1:
+      return DType::kUInt8;
+    case 2:
+      return DType::kInt8;
+    case 3:
+      return DType::kInt16;
+    case 4:
+      return DType::kInt32;
+    case 5:
+      return DType::kInt64;
+    case 6:
+      return DType::kFloat16;
+    case 7:
+      return DType::kFloat32;
+    case 8:
+      return DType::kFloat64;
+    case 12:
+      return DType::kBool;
+    case 13:
+      return DType::kBFloat16;
+    default:
+      return DType::kUndefined;
   }
 }
 

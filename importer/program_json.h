@@ -4,11 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "importer/pt2_archive.h"
 #include "runtime/core/dtype.h"
@@ -26,11 +25,11 @@ Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member
 
 /// The parsed program of one model in an archive.
 struct Program {
-  std::string file;         // the archive path, for messages
-  std::string model_name;   // "model"
-  Json doc;                 // models/<name>.json
-  Json weights_config;      // data/weights/<name>_weights_config.json ({"config":{}} if absent)
-  Json constants_config;    // data/constants/<name>_constants_config.json
+  std::string file;        // the archive path, for messages
+  std::string model_name;  // "model"
+  Json doc;                // models/<name>.json
+  Json weights_config;     // data/weights/<name>_weights_config.json ({"config":{}} if absent)
+  Json constants_config;   // data/constants/<name>_constants_config.json
   std::string torch_version;
 };
 

@@ -95,12 +95,13 @@ Status Pt2Archive::check_layout() {
       constexpr std::string_view kPrefix = "models/", kSuffix = ".json";
       if (name.size() > kPrefix.size() + kSuffix.size() && name.starts_with(kPrefix) &&
           name.ends_with(kSuffix) && name.find('/', kPrefix.size()) == std::string::npos)
-        models_.push_back(name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size()));
+        models_.push_back(
+            name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size()));
     }
     std::sort(models_.begin(), models_.end());
     if (models_.empty())
-      return make_error(StatusCode::kNotFound, "no model (models/*.json, e.g. models/model.json) in '",
-                        path_, "'");
+      return make_error(StatusCode::kNotFound,
+                        "no model (models/*.json, e.g. models/model.json) in '", path_, "'");
     return ok_status();
   }
   if (has("serialized_exported_program.json") || has("version"))
@@ -142,8 +143,8 @@ Status Pt2Archive::stream(std::string_view member, uint64_t offset, uint64_t len
                       " bytes, cannot read ", length, " at offset ", offset);
   zip_file_t* f = zip_fopen_index(as_zip(zip_), index_.at(std::string(member)), 0);
   if (!f)
-    return make_error(StatusCode::kCorrupt, "'", path_, "': cannot open member '", member,
-                      "' (", zip_strerror(as_zip(zip_)), ")");
+    return make_error(StatusCode::kCorrupt, "'", path_, "': cannot open member '", member, "' (",
+                      zip_strerror(as_zip(zip_)), ")");
   std::vector<uint8_t> buf(std::min<uint64_t>(kChunkBytes, std::max<uint64_t>(offset + length, 1)));
   uint64_t pos = 0;
   const uint64_t end = offset + length;
@@ -153,8 +154,8 @@ Status Pt2Archive::stream(std::string_view member, uint64_t offset, uint64_t len
     const zip_int64_t got = zip_fread(f, buf.data(), want);
     if (got <= 0) {
       status = make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
-                          "' ends early or fails to read at byte ", pos, " (",
-                          zip_file_strerror(f), ")");
+                          "' ends early or fails to read at byte ", pos, " (", zip_file_strerror(f),
+                          ")");
       break;
     }
     const uint64_t lo = pos, hi = pos + static_cast<uint64_t>(got);

@@ -50,7 +50,7 @@ class Pt2Archive {
   Status check_layout();
 
   std::string path_;
-  void* zip_;  // zip_t*
+  void* zip_;                                        // zip_t*
   std::unordered_map<std::string, uint64_t> index_;  // relative name -> zip index
   std::unordered_map<std::string, uint64_t> sizes_;
   std::vector<std::string> models_;

@@ -45,7 +45,8 @@ class Parser {
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
       tok_.kind = Tok::kInt;
       tok_.text = text_.substr(start, pos_ - start);
-      auto [p, ec] = std::from_chars(tok_.text.data(), tok_.text.data() + tok_.text.size(), tok_.value);
+      auto [p, ec] =
+          std::from_chars(tok_.text.data(), tok_.text.data() + tok_.text.size(), tok_.value);
       if (ec != std::errc()) return fail("integer out of range");
       return ok_status();
     }
@@ -206,9 +207,12 @@ class Parser {
     const std::string name(tok_.text);
     TIR_RETURN_IF_ERROR(advance());
     if (!is("(")) {
-      if (name == "True" || name == "true") emit(ExprOp::Const, 1);
-      else if (name == "False" || name == "false") emit(ExprOp::Const, 0);
-      else emit(ExprOp::Sym, symbol_index_(name));
+      if (name == "True" || name == "true")
+        emit(ExprOp::Const, 1);
+      else if (name == "False" || name == "false")
+        emit(ExprOp::Const, 0);
+      else
+        emit(ExprOp::Sym, symbol_index_(name));
       return ok_status();
     }
     TIR_RETURN_IF_ERROR(advance());
@@ -229,17 +233,28 @@ class Parser {
       int arity;  // -1: n-ary fold, at least 1
     };
     static constexpr Fn kFns[] = {
-        {"Add", ExprOp::Add, -1},         {"Mul", ExprOp::Mul, -1},
-        {"Max", ExprOp::Max, -1},         {"Min", ExprOp::Min, -1},
-        {"And", ExprOp::And, -1},         {"Or", ExprOp::Or, -1},
-        {"FloorDiv", ExprOp::FloorDiv, 2}, {"CleanDiv", ExprOp::FloorDiv, 2},
-        {"CeilDiv", ExprOp::CeilDiv, 2},  {"Mod", ExprOp::Mod, 2},
-        {"PythonMod", ExprOp::Mod, 2},    {"Eq", ExprOp::Eq, 2},
-        {"Ne", ExprOp::Ne, 2},            {"Unequality", ExprOp::Ne, 2},
-        {"Equality", ExprOp::Eq, 2},      {"StrictLessThan", ExprOp::Lt, 2},
-        {"LessThan", ExprOp::Le, 2},      {"StrictGreaterThan", ExprOp::Gt, 2},
-        {"GreaterThan", ExprOp::Ge, 2},   {"Not", ExprOp::Not, 1},
-        {"Integer", ExprOp::Const, 1},    {"Identity", ExprOp::Const, 1},
+        {"Add", ExprOp::Add, -1},
+        {"Mul", ExprOp::Mul, -1},
+        {"Max", ExprOp::Max, -1},
+        {"Min", ExprOp::Min, -1},
+        {"And", ExprOp::And, -1},
+        {"Or", ExprOp::Or, -1},
+        {"FloorDiv", ExprOp::FloorDiv, 2},
+        {"CleanDiv", ExprOp::FloorDiv, 2},
+        {"CeilDiv", ExprOp::CeilDiv, 2},
+        {"Mod", ExprOp::Mod, 2},
+        {"PythonMod", ExprOp::Mod, 2},
+        {"Eq", ExprOp::Eq, 2},
+        {"Ne", ExprOp::Ne, 2},
+        {"Unequality", ExprOp::Ne, 2},
+        {"Equality", ExprOp::Eq, 2},
+        {"StrictLessThan", ExprOp::Lt, 2},
+        {"LessThan", ExprOp::Le, 2},
+        {"StrictGreaterThan", ExprOp::Gt, 2},
+        {"GreaterThan", ExprOp::Ge, 2},
+        {"Not", ExprOp::Not, 1},
+        {"Integer", ExprOp::Const, 1},
+        {"Identity", ExprOp::Const, 1},
     };
     if (name == "Pow" || name == "PowByNatural") {
       const size_t base_start = out_.size();

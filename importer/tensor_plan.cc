@@ -27,7 +27,8 @@ Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const
   if (!m || !m->is_object()) return unsupported("has no tensor_meta");
   TensorMeta t;
   const Json* dt = json_get(*m, "dtype");
-  t.dtype = dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
+  t.dtype =
+      dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
   if (t.dtype == DType::kUndefined)
     return unsupported("has unsupported dtype ", dt ? dt->dump() : "null");
   for (const char* key : {"sizes", "strides"}) {
@@ -40,7 +41,8 @@ Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const
       (key[1] == 'i' ? t.sizes : t.strides).push_back(v);
     }
   }
-  if (t.sizes.size() != t.strides.size()) return corrupt("has ", t.sizes.size(), " sizes and ", t.strides.size(), " strides");
+  if (t.sizes.size() != t.strides.size())
+    return corrupt("has ", t.sizes.size(), " sizes and ", t.strides.size(), " strides");
   if (const Json* off = json_get(*m, "storage_offset")) {
     const Json* i = off->is_object() ? json_get(*off, "as_int") : off;
     if (!i) return unsupported("has a symbolic storage offset");
@@ -51,7 +53,8 @@ Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const
   for (size_t i = t.sizes.size(); i-- > 0;) {
     if (t.sizes[i] < 0) return corrupt("has a negative size");
     if (t.sizes[i] != 1 && t.strides[i] != expect)
-      return unsupported("is a non-contiguous view (strides ", t.strides.size(), "-d), not supported yet");
+      return unsupported("is a non-contiguous view (strides ", t.strides.size(),
+                         "-d), not supported yet");
     if (t.sizes[i] != 0 && expect > INT64_MAX / 16 / t.sizes[i]) return corrupt("is too large");
     expect *= t.sizes[i];
   }
@@ -86,14 +89,15 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
   const Json& config = *json_get(p_.weights_config, "config");
   const Json* payload = json_get(config, fqn);
   if (!payload)
-    return corrupt("weight '", fqn, "' is not in data/weights/", p_.model_name, "_weights_config.json");
+    return corrupt("weight '", fqn, "' is not in data/weights/", p_.model_name,
+                   "_weights_config.json");
   const Json* path = json_get(*payload, "path_name");
   if (!path || !path->is_string()) return corrupt("weight '", fqn, "' has no path_name");
   TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p_.file, fqn));
   const std::string member = "data/weights/" + path->get<std::string>();
   // Tied weights: same blob, same view -> one entry. Different views of one blob stay apart.
-  std::string key = member + "|" + std::to_string(int(meta.dtype)) + "|" +
-                    std::to_string(meta.storage_offset);
+  std::string key =
+      member + "|" + std::to_string(int(meta.dtype)) + "|" + std::to_string(meta.storage_offset);
   for (int64_t s : meta.sizes) key += "," + std::to_string(s);
   if (auto it = weight_group_.find(key); it != weight_group_.end()) {
     WeightPlan& w = weights_[it->second];
@@ -125,7 +129,8 @@ Result<int32_t> GraphBuilder::constant_for(const std::string& fqn) {
   const Json* path = json_get(*payload, "path_name");
   if (!path || !path->is_string()) return corrupt("constant '", fqn, "' has no path_name");
   TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p_.file, fqn));
-  TIR_ASSIGN_OR_RETURN(TensorSource src, locate(archive_, "data/constants/" + path->get<std::string>(), meta, fqn));
+  TIR_ASSIGN_OR_RETURN(TensorSource src,
+                       locate(archive_, "data/constants/" + path->get<std::string>(), meta, fqn));
   ConstantPlan c;
   c.name = fqn;
   c.dtype = meta.dtype;

@@ -21,7 +21,7 @@ Status WeightWriter::add(const WeightEntrySpec& spec, uint64_t byte_size,
   WrittenWeight w;
   w.offset = file_->size();
   std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(),
-                                                                  &XXH3_freeState);
+                                                                 &XXH3_freeState);
   if (!state) return make_error(StatusCode::kInternal, "out of memory for a hash state");
   XXH3_64bits_reset(state.get());
   uint64_t got = 0;
@@ -51,14 +51,13 @@ Result<uint64_t> WeightWriter::finish() {
     const WeightEntrySpec& s = specs_[i];
     const WrittenWeight& w = written_[i];
     sig.add(s.name, s.dtype, s.shape);
-    entries.push_back(fb::CreateWeightEntry(
-        fbb, fbb.CreateString(s.name), fbb.CreateVectorOfStrings(s.aliases),
-        ir::to_fb_dtype(s.dtype), fbb.CreateVector(s.shape), w.offset, w.byte_size, w.byte_size,
-        fb::Compression::None, w.xxh3));
+    entries.push_back(
+        fb::CreateWeightEntry(fbb, fbb.CreateString(s.name), fbb.CreateVectorOfStrings(s.aliases),
+                              ir::to_fb_dtype(s.dtype), fbb.CreateVector(s.shape), w.offset,
+                              w.byte_size, w.byte_size, fb::Compression::None, w.xxh3));
   }
   const uint64_t signature = sig.finish();
-  fbb.Finish(fb::CreateWeightIndex(fbb, fbb.CreateVector(entries), signature,
-                                   ir::kWeightAlignment),
+  fbb.Finish(fb::CreateWeightIndex(fbb, fbb.CreateVector(entries), signature, ir::kWeightAlignment),
              fb::WeightIndexIdentifier());
   const uint64_t align = ir::kWeightAlignment;
   TIR_RETURN_IF_ERROR(file_->write_zeros((align - file_->size() % align) % align));
@@ -71,8 +70,7 @@ Result<uint64_t> WeightWriter::finish() {
   h.signature = signature;
   h.file_size = h.index_offset + h.index_size;
   TIR_RETURN_IF_ERROR(file_->write({fbb.GetBufferPointer(), fbb.GetSize()}));
-  TIR_RETURN_IF_ERROR(
-      file_->write_at(0, {reinterpret_cast<const uint8_t*>(&h), sizeof(h)}));
+  TIR_RETURN_IF_ERROR(file_->write_at(0, {reinterpret_cast<const uint8_t*>(&h), sizeof(h)}));
   TIR_RETURN_IF_ERROR(file_->sync());
   return signature;
 }

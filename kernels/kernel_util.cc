@@ -7,28 +7,42 @@ namespace {
 
 const char* kind_name(ArgKind k) {
   switch (k) {
-    case ArgKind::kNone: return "None";
-    case ArgKind::kInt: return "int";
-    case ArgKind::kFloat: return "float";
-    case ArgKind::kBool: return "bool";
-    case ArgKind::kInts: return "int[]";
-    case ArgKind::kFloats: return "float[]";
-    case ArgKind::kBools: return "bool[]";
-    case ArgKind::kString: return "str";
-    case ArgKind::kTensor: return "Tensor";
-    case ArgKind::kTensors: return "Tensor[]";
-    case ArgKind::kDType: return "ScalarType";
-    case ArgKind::kMemoryFormat: return "MemoryFormat";
-    case ArgKind::kLayout: return "Layout";
-    case ArgKind::kDevice: return "Device";
+    case ArgKind::kNone:
+      return "None";
+    case ArgKind::kInt:
+      return "int";
+    case ArgKind::kFloat:
+      return "float";
+    case ArgKind::kBool:
+      return "bool";
+    case ArgKind::kInts:
+      return "int[]";
+    case ArgKind::kFloats:
+      return "float[]";
+    case ArgKind::kBools:
+      return "bool[]";
+    case ArgKind::kString:
+      return "str";
+    case ArgKind::kTensor:
+      return "Tensor";
+    case ArgKind::kTensors:
+      return "Tensor[]";
+    case ArgKind::kDType:
+      return "ScalarType";
+    case ArgKind::kMemoryFormat:
+      return "MemoryFormat";
+    case ArgKind::kLayout:
+      return "Layout";
+    case ArgKind::kDevice:
+      return "Device";
   }
   return "?";
 }
 
 Result<const Arg*> get_arg(const KernelCall& call, size_t idx, std::string_view name) {
   if (idx >= call.args.size()) {
-    return op_error(call, StatusCode::kInvalidArgument, "missing argument '", name,
-                    "' (position ", idx, ", got ", call.args.size(), " args)");
+    return op_error(call, StatusCode::kInvalidArgument, "missing argument '", name, "' (position ",
+                    idx, ", got ", call.args.size(), " args)");
   }
   return &call.args[idx];
 }
@@ -46,8 +60,8 @@ Status check_arity(const KernelCall& call, size_t n_args, size_t n_outputs) {
                     call.args.size());
   }
   if (call.outputs.size() != n_outputs) {
-    return op_error(call, StatusCode::kInvalidArgument, "expected ", n_outputs,
-                    " outputs, got ", call.outputs.size());
+    return op_error(call, StatusCode::kInvalidArgument, "expected ", n_outputs, " outputs, got ",
+                    call.outputs.size());
   }
   return ok_status();
 }
@@ -58,13 +72,12 @@ Result<const Tensor*> optional_tensor_arg(const KernelCall& call, size_t idx,
   if (a->kind == ArgKind::kNone) return static_cast<const Tensor*>(nullptr);
   if (a->kind != ArgKind::kTensor) return wrong_kind(call, name, "a Tensor", a->kind);
   if (a->i < 0 || static_cast<size_t>(a->i) >= call.inputs.size()) {
-    return op_error(call, StatusCode::kInvalidArgument, "argument '", name,
-                    "' refers to input ", a->i, " of ", call.inputs.size());
+    return op_error(call, StatusCode::kInvalidArgument, "argument '", name, "' refers to input ",
+                    a->i, " of ", call.inputs.size());
   }
   const Tensor* t = &call.inputs[a->i];
   if (t->rank < 0 || t->rank > kMaxRank) {
-    return op_error(call, StatusCode::kInvalidArgument, "argument '", name, "' has rank ",
-                    t->rank);
+    return op_error(call, StatusCode::kInvalidArgument, "argument '", name, "' has rank ", t->rank);
   }
   for (int d = 0; d < t->rank; ++d) {
     if (t->sizes[d] < 0) {

@@ -47,10 +47,9 @@ Result<std::optional<std::span<const int64_t>>> optional_ints_arg(const KernelCa
                                                                   std::string_view name);
 
 /// ATen int[2] semantics: one value means both dims; empty uses `empty_default` if given.
-Result<std::array<int64_t, 2>> expand_param(const KernelCall& call, std::span<const int64_t> v,
-                                            std::string_view name,
-                                            std::optional<std::array<int64_t, 2>> empty_default =
-                                                std::nullopt);
+Result<std::array<int64_t, 2>> expand_param(
+    const KernelCall& call, std::span<const int64_t> v, std::string_view name,
+    std::optional<std::array<int64_t, 2>> empty_default = std::nullopt);
 
 /// Maps a possibly negative dim into [0, rank); rank 0 accepts -1 and 0 (as ATen does
 /// for dims of scalars, with `wrap_scalar`).

@@ -66,8 +66,8 @@ class GemmOneDnn final : public Kernel {
     const memory::desc dst_md({m, n}, memory::data_type::f32, memory::dims{n, 1});
     mode_ = Mode::kPlain;
     if (p_.c_input >= 0 && p_.beta != 0.0) {
-      mode_ = (p_.alpha == 1.0 && p_.beta == 1.0 && p_.c_row_stride == 0) ? Mode::kBias
-                                                                           : Mode::kSum;
+      mode_ =
+          (p_.alpha == 1.0 && p_.beta == 1.0 && p_.c_row_stride == 0) ? Mode::kBias : Mode::kSum;
     }
     memory::desc bias_md;
     if (mode_ == Mode::kBias) {

@@ -7,9 +7,8 @@
 // OMP_NUM_THREADS.
 #pragma once
 
-#include <span>
-
 #include <oneapi/dnnl/dnnl.hpp>
+#include <span>
 
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"

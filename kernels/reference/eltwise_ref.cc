@@ -18,10 +18,14 @@ void unary(const UnaryParams& p, const KernelCall& call, F f) {
 template <typename T>
 T apply(BinaryOp op, T a, T b, T alpha) {
   switch (op) {
-    case BinaryOp::kAdd: return a + alpha * b;
-    case BinaryOp::kSub: return a - alpha * b;
-    case BinaryOp::kMul: return a * b;
-    case BinaryOp::kDiv: return a / b;
+    case BinaryOp::kAdd:
+      return a + alpha * b;
+    case BinaryOp::kSub:
+      return a - alpha * b;
+    case BinaryOp::kMul:
+      return a * b;
+    case BinaryOp::kDiv:
+      return a / b;
   }
   return a;
 }
@@ -33,11 +37,11 @@ void binary(const BinaryParams& p, const KernelCall& call) {
   T* out = call.outputs[0].data_as<T>();
   const A alpha = static_cast<A>(p.alpha);
   if (p.b_scalar) {
-    const double bv = p.b_input >= 0 ? read_scalar_tensor(call.inputs[p.b_input], p.b_dtype)
-                                     : p.b_value;
+    const double bv =
+        p.b_input >= 0 ? read_scalar_tensor(call.inputs[p.b_input], p.b_dtype) : p.b_value;
     // float32 math ops see the scalar rounded to float32, as ATen does.
-    const A b = std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(bv))
-                                            : static_cast<A>(bv);
+    const A b =
+        std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(bv)) : static_cast<A>(bv);
     const int64_t n = p.plan.numel();
     for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(apply<A>(p.op, a[i], b, alpha));
     return;

@@ -8,9 +8,7 @@
 namespace tir::kernels {
 
 void ref_batch_norm(const BatchNormParams& p, const KernelCall& call, void*) {
-  auto vec = [&](int idx) {
-    return idx >= 0 ? call.inputs[idx].data_as<const float>() : nullptr;
-  };
+  auto vec = [&](int idx) { return idx >= 0 ? call.inputs[idx].data_as<const float>() : nullptr; };
   const float* x = vec(p.input);
   const float *w = vec(p.weight), *b = vec(p.bias), *mean = vec(p.mean), *var = vec(p.var);
   float* y = call.outputs[0].data_as<float>();

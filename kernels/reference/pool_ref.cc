@@ -66,8 +66,7 @@ void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call
 namespace {
 
 using MaxPoolRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d, ref_max_pool2d>;
-using MaxPoolIdxRef =
-    FnKernel<MaxPoolParams, pool_prepare_max_pool2d_with_indices, ref_max_pool2d>;
+using MaxPoolIdxRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d_with_indices, ref_max_pool2d>;
 using AdaptiveAvgRef =
     FnKernel<AdaptivePoolParams, pool_prepare_adaptive_avg_pool2d, ref_adaptive_avg_pool2d>;
 

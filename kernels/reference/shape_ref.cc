@@ -37,11 +37,20 @@ void ref_shape(const ViewParams& p, const KernelCall& call, void*) {
     return;
   }
   switch (p.elem_size) {
-    case 1: gather(p, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out)); break;
-    case 2: gather(p, static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out)); break;
-    case 4: gather(p, static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out)); break;
-    case 8: gather(p, static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out)); break;
-    default: break;
+    case 1:
+      gather(p, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
+      break;
+    case 2:
+      gather(p, static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out));
+      break;
+    case 4:
+      gather(p, static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out));
+      break;
+    case 8:
+      gather(p, static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out));
+      break;
+    default:
+      break;
   }
 }
 
@@ -58,8 +67,7 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
     {"aten::reshape", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
     {"aten::_unsafe_view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
-    {"aten::flatten.using_ints", kCpu, kAny, kRef,
-     &make_kernel<ShapeKernel<view_prepare_flatten>>},
+    {"aten::flatten.using_ints", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_flatten>>},
     {"aten::unsqueeze", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unsqueeze>>},
     {"aten::squeeze.dim", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_squeeze_dim>>},
     {"aten::alias", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},

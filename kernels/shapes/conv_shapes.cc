@@ -10,21 +10,23 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
   TIR_ASSIGN_OR_RETURN(const Tensor* wt, tensor_arg(call, 1, "weight"));
   TIR_ASSIGN_OR_RETURN(const Tensor* b, optional_tensor_arg(call, 2, "bias"));
-  for (const auto& [t, name] : {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
+  for (const auto& [t, name] :
+       {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
     if (t == nullptr) continue;
     TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
     TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   }
   const bool batched = x->rank == 4;
   if (!batched && !(allow_unbatched && x->rank == 3)) {
-    return op_error(call, x->rank == 3 || x->rank == 5 ? StatusCode::kUnsupported
-                                                       : StatusCode::kInvalidArgument,
-                    "input must be 4-D [N, C, H, W]", allow_unbatched ? " or 3-D [C, H, W]" : "",
-                    ", got ", shape_str(x->shape()));
+    return op_error(
+        call,
+        x->rank == 3 || x->rank == 5 ? StatusCode::kUnsupported : StatusCode::kInvalidArgument,
+        "input must be 4-D [N, C, H, W]", allow_unbatched ? " or 3-D [C, H, W]" : "", ", got ",
+        shape_str(x->shape()));
   }
   if (wt->rank != 4) {
-    return op_error(call, StatusCode::kInvalidArgument, "weight must be 4-D [OC, C/groups, KH, KW], got ",
-                    shape_str(wt->shape()));
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "weight must be 4-D [OC, C/groups, KH, KW], got ", shape_str(wt->shape()));
   }
   const int off = batched ? 0 : -1;
   p.n = batched ? x->sizes[0] : 1;
@@ -43,8 +45,7 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
                       "stride and dilation must be positive and padding non-negative");
     }
   }
-  if (p.c % p.groups != 0 || p.oc % p.groups != 0 || wt->sizes[1] * p.groups != p.c ||
-      p.oc == 0) {
+  if (p.c % p.groups != 0 || p.oc % p.groups != 0 || wt->sizes[1] * p.groups != p.c || p.oc == 0) {
     return op_error(call, StatusCode::kInvalidArgument, "weight ", shape_str(wt->shape()),
                     " does not match input ", shape_str(x->shape()), " with groups=", p.groups,
                     " (expected weight.size(1) * groups == input channels)");
@@ -73,7 +74,8 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
   return p;
 }
 
-Status read_int2(const KernelCall& call, size_t idx, const char* name, std::array<int64_t, 2>* out) {
+Status read_int2(const KernelCall& call, size_t idx, const char* name,
+                 std::array<int64_t, 2>* out) {
   TIR_ASSIGN_OR_RETURN(auto v, ints_arg(call, idx, name));
   TIR_ASSIGN_OR_RETURN(*out, expand_param(call, v, name));
   return ok_status();
@@ -101,8 +103,8 @@ Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo*
   }
   TIR_ASSIGN_OR_RETURN(auto stride, ints_arg(call, 3, "stride"));
   if (stride.size() != 2) {
-    return op_error(call, StatusCode::kUnsupported, "only 2-D convolution is supported (stride has ",
-                    stride.size(), " elements)");
+    return op_error(call, StatusCode::kUnsupported,
+                    "only 2-D convolution is supported (stride has ", stride.size(), " elements)");
   }
   TIR_RETURN_IF_ERROR(read_int2(call, 3, "stride", &p.stride));
   TIR_RETURN_IF_ERROR(read_int2(call, 4, "padding", &p.pad));

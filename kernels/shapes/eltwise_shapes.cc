@@ -17,11 +17,16 @@ Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareI
 
 double read_scalar_tensor(const Tensor& t, DType dtype) {
   switch (dtype) {
-    case DType::kFloat32: return *t.data_as<const float>();
-    case DType::kFloat64: return *t.data_as<const double>();
-    case DType::kInt32: return *t.data_as<const int32_t>();
-    case DType::kInt64: return static_cast<double>(*t.data_as<const int64_t>());
-    default: return 0.0;
+    case DType::kFloat32:
+      return *t.data_as<const float>();
+    case DType::kFloat64:
+      return *t.data_as<const double>();
+    case DType::kInt32:
+      return *t.data_as<const int32_t>();
+    case DType::kInt64:
+      return static_cast<double>(*t.data_as<const int64_t>());
+    default:
+      return 0.0;
   }
 }
 
@@ -79,8 +84,7 @@ Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo*
   TIR_ASSIGN_OR_RETURN(auto out, broadcast_shapes(call, a->shape(), b_shape));
   p.plan = make_broadcast_plan(out, a->shape(), p.b_scalar ? std::span<const int64_t>() : b_shape);
   p.same_shape = !p.b_scalar && a->shape().size() == out.size() && b_shape.size() == out.size() &&
-                 a->numel() == p.plan.numel() &&
-                 prod(b_shape, 0, b_shape.size()) == p.plan.numel();
+                 a->numel() == p.plan.numel() && prod(b_shape, 0, b_shape.size()) == p.plan.numel();
   call.outputs[0].dtype = a->dtype;
   call.outputs[0].set_shape(out);
   (void)out_info;

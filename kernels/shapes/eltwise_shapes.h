@@ -28,11 +28,11 @@ struct BinaryParams {
   double alpha = 1.0;
   BroadcastPlan plan;
   int a_input = -1;
-  int b_input = -1;                       // -1 when other is a scalar argument
-  bool b_scalar = false;                  // other is a scalar (argument or 0-d tensor)
-  double b_value = 0.0;                   // the scalar argument
-  DType b_dtype = DType::kUndefined;      // dtype of a 0-d tensor `other`
-  bool same_shape = false;                // fast path: a and b have the output's shape
+  int b_input = -1;                   // -1 when other is a scalar argument
+  bool b_scalar = false;              // other is a scalar (argument or 0-d tensor)
+  double b_value = 0.0;               // the scalar argument
+  DType b_dtype = DType::kUndefined;  // dtype of a 0-d tensor `other`
+  bool same_shape = false;            // fast path: a and b have the output's shape
 };
 
 /// Shared by add.Tensor, add_.Tensor, add.Scalar, sub.Tensor (alpha at position 2) and

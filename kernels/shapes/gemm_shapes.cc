@@ -101,8 +101,8 @@ Result<GemmParams> gemm_prepare_addmm(const KernelCall& call, PrepareInfo* out_i
   TIR_ASSIGN_OR_RETURN(p.alpha, scalar_arg(call, 4, "alpha"));
   TIR_RETURN_IF_ERROR(check_float_contiguous(call, *c, "self"));
   const int64_t mn[2] = {p.m, p.n};
-  TIR_ASSIGN_OR_RETURN(auto bshape, broadcast_shapes(call, c->shape(), mn));
-  if (bshape.size() != 2 || bshape[0] != p.m || bshape[1] != p.n) {
+  auto bshape = broadcast_shapes(call, c->shape(), mn);
+  if (!bshape.ok() || bshape->size() != 2 || (*bshape)[0] != p.m || (*bshape)[1] != p.n) {
     return op_error(call, StatusCode::kInvalidArgument, "self ", shape_str(c->shape()),
                     " does not broadcast to the product shape ", shape_str(mn));
   }

@@ -10,8 +10,8 @@ Result<BatchNormParams> bn_common(const KernelCall& call, size_t eps_pos) {
   TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   if (x->rank < 2) {
-    return op_error(call, StatusCode::kInvalidArgument, "input must have rank >= 2 [N, C, ...], got ",
-                    shape_str(x->shape()));
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "input must have rank >= 2 [N, C, ...], got ", shape_str(x->shape()));
   }
   BatchNormParams p;
   p.n = x->sizes[0];

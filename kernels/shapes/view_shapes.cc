@@ -31,8 +31,7 @@ ViewParams make_alias(const KernelCall& call, const Tensor& x, std::span<const i
 }
 
 // Copy with output dim d reading input dim perm[d].
-ViewParams make_permuted_copy(const KernelCall& call, const Tensor& x,
-                              std::span<const int> perm) {
+ViewParams make_permuted_copy(const KernelCall& call, const Tensor& x, std::span<const int> perm) {
   ViewParams p;
   p.copy = true;
   p.permute = true;
@@ -165,8 +164,8 @@ Result<ViewParams> view_prepare_permute(const KernelCall& call, PrepareInfo* out
   for (int i = 0; i < x->rank; ++i) {
     TIR_ASSIGN_OR_RETURN(perm[i], normalize_dim(call, dims[i], x->rank, "dims"));
     if (seen[perm[i]]) {
-      return op_error(call, StatusCode::kInvalidArgument, "dims ", shape_str(dims),
-                      " repeats dim ", perm[i]);
+      return op_error(call, StatusCode::kInvalidArgument, "dims ", shape_str(dims), " repeats dim ",
+                      perm[i]);
     }
     seen[perm[i]] = true;
   }

@@ -22,9 +22,8 @@ struct ViewParams {
   std::array<int64_t, kMaxRank> in_strides{};  // input stride of each output dim
 };
 
-Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_info);  // view,
-                                                                                      // reshape,
-                                                                                      // _unsafe_view
+/// view, reshape, _unsafe_view(self, size): one -1 is inferred; numel must match.
+Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo* out_info);

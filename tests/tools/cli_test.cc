@@ -82,7 +82,8 @@ TEST_P(FixtureCli, ImportThenRunMatchesTorchEager) {
 
 std::vector<nlohmann::json> runnable_fixtures() {
   std::vector<nlohmann::json> out;
-  for (const auto& f : testing::manifest()["fixtures"])
+  const nlohmann::json m = testing::manifest();
+  for (const auto& f : m["fixtures"])
     if (!f.contains("unsupported_ops")) out.push_back(f);
   return out;
 }

@@ -1,0 +1,36 @@
+// `tirc import`: a torch.export program (.pt2) -> a tir model (.tir) and weight file (.bin).
+// Both outputs are written under temporary names and renamed only when everything
+// succeeded, so a failed import leaves no files.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "runtime/core/status.h"
+
+namespace tir::importer {
+
+struct ImportOptions {
+  std::string input;          // the .pt2 file
+  std::string model_path;     // "" -> <input dir>/<stem>.tir
+  std::string weights_path;   // "" -> model_path with extension .bin
+  bool check_kernels = true;  // reject ops without a CPU kernel (see op_check.h)
+  /// Receives one line per phase; may be empty.
+  std::function<void(const std::string&)> progress;
+};
+
+struct ImportSummary {
+  std::string model_path, weights_path;
+  std::string torch_version;
+  size_t nodes = 0, values = 0, symbols = 0;
+  size_t weights = 0, weight_aliases = 0;
+  uint64_t weight_bytes = 0;  // tensor bytes in the weight file
+  size_t constants = 0;
+  uint64_t constant_bytes = 0;
+};
+
+/// Runs the whole import. Errors name the file and the node, argument or tensor.
+Result<ImportSummary> import_pt2(const ImportOptions& options);
+
+}  // namespace tir::importer

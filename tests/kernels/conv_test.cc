@@ -1,0 +1,164 @@
+// conv2d / convolution: oneDNN vs reference on random geometry (groups, stride, padding,
+// dilation, bias, unbatched), with and without weights known at prepare (packed path).
+// Tolerance 1e-4: C*KH*KW float products summed in a different order than the double
+// reference.
+#include <gtest/gtest.h>
+
+#include "tests/kernels/kernel_harness.h"
+
+namespace tir::kernels::testing {
+namespace {
+
+constexpr double kTol = 1e-4;
+
+int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+struct Geometry {
+  int64_t n, c, h, w, oc, kh, kw, groups, sh, sw, ph, pw, dh, dw;
+  bool bias;
+};
+
+Geometry random_geometry(std::mt19937& rng) {
+  Geometry g{};
+  g.groups = pick(rng, 1, 3) == 3 ? pick(rng, 2, 4) : 1;
+  g.n = pick(rng, 1, 3);
+  g.c = g.groups * pick(rng, 1, 6);
+  g.oc = g.groups * pick(rng, 1, 6);
+  g.kh = pick(rng, 1, 5);
+  g.kw = pick(rng, 1, 5);
+  g.dh = pick(rng, 1, 2);
+  g.dw = pick(rng, 1, 2);
+  g.sh = pick(rng, 1, 3);
+  g.sw = pick(rng, 1, 3);
+  g.ph = pick(rng, 0, 2);
+  g.pw = pick(rng, 0, 2);
+  g.h = (g.kh - 1) * g.dh + 1 + pick(rng, 0, 12);
+  g.w = (g.kw - 1) * g.dw + 1 + pick(rng, 0, 12);
+  g.bias = pick(rng, 0, 1) == 1;
+  return g;
+}
+
+CallBuilder conv_call(std::mt19937& rng, const Geometry& g, bool convolution, bool unbatched) {
+  CallBuilder cb(convolution ? "aten::convolution" : "aten::conv2d");
+  std::vector<int64_t> xs = {g.n, g.c, g.h, g.w};
+  if (unbatched) xs.erase(xs.begin());
+  cb.tensor(Buffer::random(rng, xs))
+      .tensor(Buffer::random(rng, {g.oc, g.c / g.groups, g.kh, g.kw}));
+  if (g.bias) {
+    cb.tensor(Buffer::random(rng, {g.oc}));
+  } else {
+    cb.none();
+  }
+  cb.ints({g.sh, g.sw}).ints({g.ph, g.pw}).ints({g.dh, g.dw});
+  if (convolution) cb.b(false).ints({0, 0});
+  cb.i(g.groups);
+  return cb;
+}
+
+TEST(Conv, Conv2dMatchesReference) {
+  std::mt19937 rng(test_seed());
+  for (int c = 0; c < 25; ++c) {
+    const Geometry g = random_geometry(rng);
+    SCOPED_TRACE("case " + std::to_string(c));
+    expect_opt_matches_ref(conv_call(rng, g, false, c % 5 == 4), kTol, kTol, 1, c % 2 == 0);
+  }
+}
+
+TEST(Conv, ConvolutionMatchesReference) {
+  std::mt19937 rng(test_seed());
+  for (int c = 0; c < 25; ++c) {
+    const Geometry g = random_geometry(rng);
+    SCOPED_TRACE("case " + std::to_string(c));
+    expect_opt_matches_ref(conv_call(rng, g, true, false), kTol, kTol, 1, c % 2 == 1);
+  }
+}
+
+TEST(Conv, ResNetShapes) {
+  std::mt19937 rng(test_seed());
+  const Geometry stem{1, 3, 32, 32, 16, 7, 7, 1, 2, 2, 3, 3, 1, 1, false};
+  const Geometry block{2, 16, 14, 14, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
+  const Geometry depthwise{1, 8, 9, 9, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, true};
+  for (const Geometry& g : {stem, block, depthwise}) {
+    expect_opt_matches_ref(conv_call(rng, g, false, false), kTol, kTol, 1, true);
+  }
+}
+
+TEST(Conv, OutputShapeAndClosedForm) {
+  // 1x1 input channel, 3x3 ones kernel, padding 1: each output counts in-bounds taps.
+  CallBuilder cb("aten::conv2d");
+  Buffer x = Buffer::f32({1, 1, 3, 3});
+  for (float& v : x.span<float>()) v = 1.f;
+  Buffer w = Buffer::f32({1, 1, 3, 3});
+  for (float& v : w.span<float>()) v = 1.f;
+  cb.tensor(x).tensor(w).none().ints({1, 1}).ints({1, 1}).ints({1, 1}).i(1);
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r = run_kernel(cb, {impl});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    ASSERT_EQ(r.outputs[0].shape(), (std::vector<int64_t>{1, 1, 3, 3}));
+    const float want[9] = {4, 6, 4, 6, 9, 6, 4, 6, 4};
+    for (int i = 0; i < 9; ++i) EXPECT_FLOAT_EQ(r.outputs[0].at<float>(i), want[i]);
+  }
+}
+
+TEST(Conv, WeightsSwappedAfterPrepareAreUsed) {
+  // The packed-weight path must notice a different weight pointer at run time.
+  std::mt19937 rng(test_seed());
+  const Geometry g{1, 16, 10, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, false};
+  CallBuilder cb = conv_call(rng, g, false, false);
+  const KernelEntry* e = KernelRegistry::global().find_exact(
+      "aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized);
+  ASSERT_NE(e, nullptr);
+  auto k = e->factory();
+  std::vector<Tensor> in = {cb.inputs()[0].tensor(), cb.inputs()[1].tensor()};
+  std::vector<Tensor> out(1);
+  KernelCall call{cb.op(), "n", cb.args(), in, out};
+  PrepareInfo info;
+  ASSERT_TRUE(k->prepare(call, &info).ok());
+  Buffer w2 = Buffer::random(rng, {16, 16, 3, 3});
+  in[1].data = w2.tensor().data;
+  Buffer y = Buffer::f32({1, 16, 10, 10});
+  out[0].data = y.tensor().data;
+  std::vector<uint64_t> scratch(info.scratch_bytes / 8 + 16);
+  void* s =
+      reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) & ~uintptr_t{63});
+  ASSERT_TRUE(k->run(call, s).ok());
+  CallBuilder ref("aten::conv2d");
+  ref.tensor(cb.inputs()[0]).tensor(w2).none().ints({1, 1}).ints({1, 1}).ints({1, 1}).i(1);
+  RunResult r = run_kernel(ref);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_TRUE(all_close(y, r.outputs[0], kTol, kTol));
+}
+
+TEST(Conv, RejectsBadArguments) {
+  auto base = [](std::vector<int64_t> xs, std::vector<int64_t> ws, int64_t groups) {
+    CallBuilder cb("aten::conv2d");
+    cb.tensor(Buffer::f32(xs)).tensor(Buffer::f32(ws)).none();
+    cb.ints({1, 1}).ints({0, 0}).ints({1, 1}).i(groups);
+    return cb;
+  };
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r = run_kernel(base({1, 3, 8, 8}, {4, 2, 3, 3}, 1), {impl});
+    EXPECT_EQ(r.status.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status.message().find("weight"), std::string::npos) << r.status.message();
+    r = run_kernel(base({1, 3, 2, 2}, {4, 3, 3, 3}, 1), {impl});
+    EXPECT_EQ(r.status.code(), StatusCode::kInvalidArgument) << r.status.message();
+    r = run_kernel(base({1, 4, 8, 8}, {4, 2, 3, 3}, 3), {impl});
+    EXPECT_EQ(r.status.code(), StatusCode::kInvalidArgument) << r.status.message();
+    CallBuilder tr("aten::convolution");
+    tr.tensor(Buffer::f32({1, 3, 8, 8})).tensor(Buffer::f32({3, 4, 3, 3})).none();
+    tr.ints({1, 1}).ints({0, 0}).ints({1, 1}).b(true).ints({0, 0}).i(1);
+    r = run_kernel(tr, {impl});
+    EXPECT_EQ(r.status.code(), StatusCode::kUnsupported);
+    EXPECT_NE(r.status.message().find("aten::convolution"), std::string::npos);
+    CallBuilder c1("aten::convolution");
+    c1.tensor(Buffer::f32({1, 3, 8})).tensor(Buffer::f32({4, 3, 3})).none();
+    c1.ints({1}).ints({0}).ints({1}).b(false).ints({0}).i(1);
+    r = run_kernel(c1, {impl});
+    EXPECT_EQ(r.status.code(), StatusCode::kUnsupported) << r.status.message();
+  }
+}
+
+}  // namespace
+}  // namespace tir::kernels::testing

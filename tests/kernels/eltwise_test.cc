@@ -1,0 +1,166 @@
+// Elementwise ops: closed-form values, broadcasting index mapping, scalar operands,
+// int64, and optimized vs reference on random broadcast shapes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "tests/kernels/kernel_harness.h"
+
+namespace tir::kernels::testing {
+namespace {
+
+TEST(Eltwise, ReluClosedForm) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const char* op : {"aten::relu", "aten::relu_"}) {
+    for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+      CallBuilder cb(op);
+      cb.tensor(Buffer::f32({5}, {-2, -0.f, 0, 3, nan}));
+      RunResult r = run_kernel(cb, {impl});
+      ASSERT_TRUE(r.status.ok()) << r.status.message();
+      EXPECT_FALSE(r.aliased(0));  // in-place ops are computed into their own output
+      EXPECT_EQ(r.outputs[0].at<float>(0), 0.f);
+      EXPECT_EQ(r.outputs[0].at<float>(3), 3.f);
+      EXPECT_TRUE(std::isnan(r.outputs[0].at<float>(4)));
+    }
+  }
+}
+
+TEST(Eltwise, SinCosMatchStd) {
+  std::mt19937 rng(test_seed());
+  for (const char* op : {"aten::sin", "aten::cos"}) {
+    for (int c = 0; c < 20; ++c) {
+      const int64_t n = std::uniform_int_distribution<int64_t>(1, 300)(rng);
+      Buffer x = Buffer::random(rng, {n}, -10, 10);
+      CallBuilder cb(op);
+      cb.tensor(x);
+      for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+        RunResult r = run_kernel(cb, {impl});
+        ASSERT_TRUE(r.status.ok()) << r.status.message();
+        for (int64_t i = 0; i < n; ++i) {
+          const float v = x.at<float>(i);
+          const double want = op[6] == 's' ? std::sin(v) : std::cos(v);
+          EXPECT_NEAR(r.outputs[0].at<float>(i), want, 2e-6) << op << " " << v;
+        }
+      }
+    }
+  }
+}
+
+TEST(Eltwise, BroadcastIndexMapping) {
+  // a[i, 0] = i, b[j] = 10*j: out[i, j] = a - 2*b = i - 20*j for sub with alpha 2.
+  CallBuilder cb("aten::sub.Tensor");
+  cb.tensor(Buffer::f32({3, 1}, {0, 1, 2})).tensor(Buffer::f32({4}, {0, 10, 20, 30})).i(2);
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r = run_kernel(cb, {impl});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    ASSERT_EQ(r.outputs[0].shape(), (std::vector<int64_t>{3, 4}));
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 4; ++j) EXPECT_FLOAT_EQ(r.outputs[0].at<float>(i * 4 + j), i - 20.f * j);
+    }
+  }
+}
+
+TEST(Eltwise, ScalarOperands) {
+  Buffer x = Buffer::f32({2, 2}, {1, 2, 3, 4});
+  CallBuilder add("aten::add.Scalar");
+  add.tensor(x).f(0.5).i(2);  // x + 2*0.5
+  CallBuilder mul("aten::mul.Scalar");
+  mul.tensor(x).f(-3);
+  CallBuilder mul_t("aten::mul.Tensor");  // export may pass a Python scalar as 'other'
+  mul_t.tensor(x).f(0.25);
+  CallBuilder div0("aten::div.Tensor");  // 0-d float64 tensor constant
+  Buffer two(DType::kFloat64, {});
+  *two.span<double>().data() = 2.0;
+  div0.tensor(x).tensor(two);
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult a = run_kernel(add, {impl}), m = run_kernel(mul, {impl});
+    RunResult t = run_kernel(mul_t, {impl}), d = run_kernel(div0, {impl});
+    ASSERT_TRUE(a.status.ok() && m.status.ok() && t.status.ok() && d.status.ok());
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_FLOAT_EQ(a.outputs[0].at<float>(i), i + 2.f);
+      EXPECT_FLOAT_EQ(m.outputs[0].at<float>(i), -3.f * (i + 1));
+      EXPECT_FLOAT_EQ(t.outputs[0].at<float>(i), 0.25f * (i + 1));
+      EXPECT_FLOAT_EQ(d.outputs[0].at<float>(i), 0.5f * (i + 1));
+      EXPECT_EQ(d.outputs[0].tensor().dtype, DType::kFloat32);
+    }
+  }
+}
+
+TEST(Eltwise, Int64AddMul) {
+  CallBuilder add("aten::add.Tensor");
+  add.tensor(Buffer::i64({3}, {1, 2, 3})).tensor(Buffer::i64({1}, {10})).i(3);
+  CallBuilder mul("aten::mul.Scalar");
+  mul.tensor(Buffer::i64({3}, {1, 2, 3})).i(-2);
+  {  // int64 has only the reference kernel (registry falls back to it)
+    RunResult a = run_kernel(add), m = run_kernel(mul);
+    ASSERT_TRUE(a.status.ok()) << a.status.message();
+    ASSERT_TRUE(m.status.ok()) << m.status.message();
+    EXPECT_EQ(a.outputs[0].tensor().dtype, DType::kInt64);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(a.outputs[0].at<int64_t>(i), i + 1 + 30);
+      EXPECT_EQ(m.outputs[0].at<int64_t>(i), -2 * (i + 1));
+    }
+  }
+}
+
+TEST(Eltwise, BinaryOptimizedMatchesReference) {
+  std::mt19937 rng(test_seed());
+  const char* ops[] = {"aten::add.Tensor", "aten::add_.Tensor", "aten::sub.Tensor",
+                       "aten::mul.Tensor", "aten::div.Tensor"};
+  for (const char* op : ops) {
+    for (int c = 0; c < 24; ++c) {
+      const int rank = std::uniform_int_distribution<int>(0, 4)(rng);
+      std::vector<int64_t> out, a, b;
+      for (int d = 0; d < rank; ++d)
+        out.push_back(std::uniform_int_distribution<int64_t>(1, 7)(rng));
+      a = out;
+      b = out;
+      // case kinds: same shape, b scalar-like, b row, random broadcast, b shorter rank
+      for (int d = 0; d < rank; ++d) {
+        if (c % 5 == 1) b[d] = 1;
+        if (c % 5 == 2 && d < rank - 1) b[d] = 1;
+        if (c % 5 == 3) {
+          if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) a[d] = 1;
+          if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) b[d] = 1;
+        }
+      }
+      if (c % 5 == 4 && !b.empty()) b.erase(b.begin());
+      CallBuilder cb(op);
+      cb.tensor(Buffer::random(rng, a)).tensor(Buffer::random(rng, b, 0.5f, 2.f));
+      const std::string name(op);
+      if (name.find("add") != std::string::npos || name.find("sub") != std::string::npos) {
+        cb.f(c % 2 ? 1.0 : -0.5);  // alpha
+      }
+      SCOPED_TRACE(std::string(op) + " " + shape_str(a) + " " + shape_str(b));
+      expect_opt_matches_ref(cb, 1e-5, 1e-6);
+    }
+  }
+}
+
+TEST(Eltwise, UnaryOptimizedMatchesReference) {
+  std::mt19937 rng(test_seed());
+  for (const char* op : {"aten::relu", "aten::relu_", "aten::sin", "aten::cos"}) {
+    for (int c = 0; c < 20; ++c) {
+      const int64_t n = std::uniform_int_distribution<int64_t>(1, 5000)(rng);
+      CallBuilder cb(op);
+      cb.tensor(Buffer::random(rng, {n}, -20, 20));
+      expect_opt_matches_ref(cb, 1e-5, 2e-6);
+    }
+  }
+}
+
+TEST(Eltwise, Rejects) {
+  CallBuilder bad("aten::add.Tensor");
+  bad.tensor(Buffer::f32({2, 3})).tensor(Buffer::f32({4})).i(1);
+  RunResult r = run_kernel(bad);
+  EXPECT_EQ(r.status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status.message().find("aten::add.Tensor"), std::string::npos);
+  EXPECT_NE(r.status.message().find("broadcast"), std::string::npos);
+  CallBuilder mixed("aten::mul.Tensor");
+  mixed.tensor(Buffer::f32({3})).tensor(Buffer::i64({3}));
+  EXPECT_EQ(run_kernel(mixed).status.code(), StatusCode::kUnsupported);
+}
+
+}  // namespace
+}  // namespace tir::kernels::testing

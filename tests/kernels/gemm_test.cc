@@ -1,0 +1,145 @@
+// linear / addmm / mm: oneDNN vs reference on random shapes, plus rejection of bad shapes.
+// Tolerance 1e-4: both sides accumulate K products, the reference in double and oneDNN in
+// float with a different summation order, so the float result can be ~K*eps off.
+#include <gtest/gtest.h>
+
+#include "tests/kernels/kernel_harness.h"
+
+namespace tir::kernels::testing {
+namespace {
+
+constexpr double kTol = 1e-4;
+
+int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+TEST(Gemm, LinearMatchesReference) {
+  std::mt19937 rng(test_seed());
+  for (int c = 0; c < 25; ++c) {
+    const int64_t k = pick(rng, 1, 70), n = pick(rng, 1, 70);
+    std::vector<int64_t> xs;
+    for (int64_t d = 0, r = pick(rng, 1, 3); d < r - 1; ++d) xs.push_back(pick(rng, 1, 6));
+    xs.push_back(k);
+    CallBuilder cb("aten::linear");
+    cb.tensor(Buffer::random(rng, xs)).tensor(Buffer::random(rng, {n, k}));
+    const int bias_kind = c % 3;  // none, [N], [1]
+    if (bias_kind == 0) cb.none();
+    if (bias_kind == 1) cb.tensor(Buffer::random(rng, {n}));
+    if (bias_kind == 2) cb.tensor(Buffer::random(rng, {1}));
+    SCOPED_TRACE("case " + std::to_string(c) + " x " + shape_str(xs) + " N " + std::to_string(n));
+    expect_opt_matches_ref(cb, kTol, kTol);
+  }
+}
+
+TEST(Gemm, LinearShapes) {
+  CallBuilder cb("aten::linear");
+  cb.tensor(Buffer::f32({2, 3, 4})).tensor(Buffer::f32({5, 4})).none();
+  RunResult r = run_kernel(cb);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].shape(), (std::vector<int64_t>{2, 3, 5}));
+  // 1-D input: [K] -> [N]; closed form with ones: every output = K + bias
+  CallBuilder one("aten::linear");
+  one.tensor(Buffer::f32({3}, {1, 1, 1}))
+      .tensor(Buffer::f32({2, 3}, {1, 1, 1, 1, 1, 1}))
+      .tensor(Buffer::f32({2}, {10, 20}));
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult o = run_kernel(one, {impl});
+    ASSERT_TRUE(o.status.ok()) << o.status.message();
+    EXPECT_EQ(o.outputs[0].shape(), (std::vector<int64_t>{2}));
+    EXPECT_FLOAT_EQ(o.outputs[0].at<float>(0), 13.f);
+    EXPECT_FLOAT_EQ(o.outputs[0].at<float>(1), 23.f);
+  }
+}
+
+TEST(Gemm, AddmmMatchesReference) {
+  std::mt19937 rng(test_seed());
+  const double scalars[] = {1.0, 0.5, 0.0, -2.0};
+  for (int c = 0; c < 25; ++c) {
+    const int64_t m = pick(rng, 1, 40), k = pick(rng, 1, 40), n = pick(rng, 1, 40);
+    std::vector<int64_t> self;
+    switch (c % 5) {
+      case 0:
+        self = {n};
+        break;
+      case 1:
+        self = {1, n};
+        break;
+      case 2:
+        self = {m, 1};
+        break;
+      case 3:
+        self = {m, n};
+        break;
+      default:
+        self = {};
+        break;
+    }
+    CallBuilder cb("aten::addmm");
+    cb.tensor(Buffer::random(rng, self))
+        .tensor(Buffer::random(rng, {m, k}))
+        .tensor(Buffer::random(rng, {k, n}));
+    const double beta = scalars[c % 4], alpha = scalars[(c / 4) % 4];
+    if (c % 2) {
+      cb.f(beta).f(alpha);
+    } else {
+      cb.i(static_cast<int64_t>(beta)).i(static_cast<int64_t>(alpha));
+    }
+    SCOPED_TRACE("case " + std::to_string(c) + " self " + shape_str(self));
+    expect_opt_matches_ref(cb, kTol, kTol);
+  }
+}
+
+TEST(Gemm, MmMatchesReference) {
+  std::mt19937 rng(test_seed());
+  for (int c = 0; c < 25; ++c) {
+    const int64_t m = pick(rng, 1, 80), k = pick(rng, 1, 80), n = pick(rng, 1, 80);
+    CallBuilder cb("aten::mm");
+    cb.tensor(Buffer::random(rng, {m, k})).tensor(Buffer::random(rng, {k, n}));
+    expect_opt_matches_ref(cb, kTol, kTol);
+  }
+}
+
+TEST(Gemm, ZeroSizedDims) {
+  CallBuilder cb("aten::linear");
+  cb.tensor(Buffer::f32({0, 4})).tensor(Buffer::f32({3, 4})).none();
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r = run_kernel(cb, {impl});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    EXPECT_EQ(r.outputs[0].shape(), (std::vector<int64_t>{0, 3}));
+  }
+}
+
+void expect_rejected(const CallBuilder& cb, std::string_view arg_word) {
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r = run_kernel(cb, {impl});
+    ASSERT_FALSE(r.status.ok());
+    EXPECT_NE(r.status.message().find(cb.op()), std::string::npos) << r.status.message();
+    EXPECT_NE(r.status.message().find(arg_word), std::string::npos) << r.status.message();
+  }
+}
+
+TEST(Gemm, RejectsBadShapes) {
+  CallBuilder lin("aten::linear");
+  lin.tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({3, 5})).none();
+  expect_rejected(lin, "in_features");
+  CallBuilder bias("aten::linear");
+  bias.tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({3, 4})).tensor(Buffer::f32({4}));
+  expect_rejected(bias, "bias");
+  CallBuilder mm("aten::mm");
+  mm.tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({3, 5}));
+  expect_rejected(mm, "mat2");
+  CallBuilder mm3("aten::mm");
+  mm3.tensor(Buffer::f32({2, 2, 4})).tensor(Buffer::f32({4, 5}));
+  expect_rejected(mm3, "2-D");
+  CallBuilder addmm("aten::addmm");
+  addmm.tensor(Buffer::f32({3, 3})).tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({4, 5}));
+  addmm.i(1).i(1);
+  expect_rejected(addmm, "self");
+  CallBuilder missing("aten::mm");
+  missing.tensor(Buffer::f32({2, 4}));
+  expect_rejected(missing, "arguments");
+}
+
+}  // namespace
+}  // namespace tir::kernels::testing

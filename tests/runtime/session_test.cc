@@ -1,0 +1,127 @@
+// The C++ API end to end: import each real torch fixture with the importer library, open a
+// Session on it, run, and compare with torch eager's outputs.
+#include "runtime/session.h"
+
+#include <gtest/gtest.h>
+
+#include "importer/import_pt2.h"
+#include "runtime/npy.h"
+#include "tests/common/test_util.h"
+
+namespace tir {
+namespace {
+
+using testing::TempDir;
+
+/// Imports `<fixture dir>/program.pt2` into tmp/m.tir + tmp/m.bin.
+void import_fixture(const std::string& dir, const TempDir& tmp) {
+  importer::ImportOptions o;
+  o.input = dir + "/program.pt2";
+  o.model_path = tmp.file("m.tir");
+  o.weights_path = tmp.file("m.bin");
+  const auto summary = importer::import_pt2(o);
+  ASSERT_TRUE(summary.ok()) << summary.status().message();
+}
+
+std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::json& list) {
+  std::vector<HostTensor> out;
+  for (const auto& e : list) {
+    auto t = npy_read(dir + "/" + e["file"].get<std::string>());
+    EXPECT_TRUE(t.ok()) << t.status().message();
+    if (t.ok()) out.push_back(std::move(t).value());
+  }
+  return out;
+}
+
+std::vector<Tensor> views(const std::vector<HostTensor>& hs) {
+  std::vector<Tensor> v;
+  for (const HostTensor& h : hs) v.push_back(h.view());
+  return v;
+}
+
+class FixtureSession : public ::testing::TestWithParam<nlohmann::json> {};
+
+TEST_P(FixtureSession, MatchesTorchEagerAndIsRepeatable) {
+  const nlohmann::json& f = GetParam();
+  const std::string dir = testing::fixture_dir() + "/" + f["dir"].get<std::string>();
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
+  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  ASSERT_EQ((*session)->inputs().size(), f["inputs"].size());
+  for (size_t k = 0; k < f["inputs"].size(); ++k)
+    EXPECT_EQ((*session)->inputs()[k].name, f["inputs"][k]["name"].get<std::string>());
+
+  const auto inputs = read_all(dir, f["inputs"]);
+  const auto expected = read_all(dir, f["outputs"]);
+  for (int round = 0; round < 2; ++round) {  // the second run reuses the cached plan
+    auto outputs = (*session)->run(views(inputs));
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+    ASSERT_EQ(outputs->size(), expected.size());
+    for (size_t k = 0; k < expected.size(); ++k)
+      EXPECT_TRUE(testing::all_close((*outputs)[k], expected[k].view(), f["rtol"], f["atol"]))
+          << "output " << k << " round " << round;
+  }
+  EXPECT_GT((*session)->num_nodes(), 0u);
+}
+
+std::vector<nlohmann::json> runnable_fixtures() {
+  std::vector<nlohmann::json> out;
+  const nlohmann::json m = testing::manifest();
+  for (const auto& f : m["fixtures"])
+    if (!f.contains("unsupported_ops")) out.push_back(f);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession, ::testing::ValuesIn(runnable_fixtures()),
+                         [](const auto& info) {
+                           return info.param["model"].template get<std::string>() + "_" +
+                                  info.param["dialect"].template get<std::string>();
+                         });
+
+TEST(Session, TwoSessionsShareOneWeightSet) {
+  TempDir tmp;
+  const std::string dir = testing::fixture_dir() + "/mlp/core";
+  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
+  auto weights = WeightSet::open(tmp.file("m.bin"));
+  ASSERT_TRUE(weights.ok()) << weights.status().message();
+  auto model = data_source_mmap(tmp.file("m.tir"));
+  ASSERT_TRUE(model.ok());
+  auto a = Session::create(*model, *weights);
+  auto b = Session::create(*model, *weights);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(&(*a)->weights(), &(*b)->weights());
+  const auto in = read_all(dir, {{{"file", "input_0.npy"}}});
+  auto oa = (*a)->run(views(in));
+  auto ob = (*b)->run(views(in));
+  ASSERT_TRUE(oa.ok() && ob.ok());
+  EXPECT_TRUE(testing::all_close((*oa)[0], (*ob)[0], 0, 0));
+}
+
+TEST(Session, UnknownMethodAndBadInputsAreErrors) {
+  TempDir tmp;
+  const std::string dir = testing::fixture_dir() + "/sincos/core";
+  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
+  SessionOptions o;
+  o.method = "decode";
+  auto bad = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("no method 'decode'"), std::string::npos);
+
+  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  ASSERT_TRUE(session.ok());
+  const auto in = read_all(dir, {{{"file", "input_0.npy"}}});
+  auto r = (*session)->run(views(in));  // one input of two
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("expected 2 inputs"), std::string::npos);
+}
+
+TEST(Session, MissingFilesAreNamed) {
+  auto s = Session::open("/nonexistent/m.tir", "/nonexistent/m.bin");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(s.status().message().find("/nonexistent/m.tir"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tir
