@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "importer/atomic_file.h"
+#include "runtime/core/atomic_file.h"
 #include "importer/graph_builder.h"
 #include "importer/op_check.h"
 #include "importer/program_json.h"

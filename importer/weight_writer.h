@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "importer/atomic_file.h"
+#include "runtime/core/atomic_file.h"
 #include "importer/pt2_archive.h"
 #include "ir/weight_file.h"
 #include "runtime/core/dtype.h"

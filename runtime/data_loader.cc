@@ -1,12 +1,13 @@
 #include "runtime/data_loader.h"
 
+#include "runtime/core/atomic_file.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -96,33 +97,10 @@ Result<std::vector<uint8_t>> read_file(const std::string& path) {
 }
 
 Status write_file_atomic(const std::string& path, std::span<const uint8_t> bytes) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return os_error("create", tmp);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      Status s = os_error("write", tmp);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return s;
-    }
-    done += static_cast<size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  if (::close(fd) != 0 || !synced) {
-    Status s = os_error("flush", tmp);
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    Status s = os_error("rename to", path);
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  return ok_status();
+  TIR_ASSIGN_OR_RETURN(auto file, AtomicFile::create(path));
+  TIR_RETURN_IF_ERROR(file->write(bytes));
+  TIR_RETURN_IF_ERROR(file->sync());
+  return file->commit();
 }
 
 }  // namespace tir

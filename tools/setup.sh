@@ -48,17 +48,24 @@ demo() {
 run_tests() {
   deps
   build
-  meson test -C build --print-errorlogs --num-processes "$JOBS"
+  local rc=0
+  meson test -C build --print-errorlogs --num-processes "$JOBS" || rc=$?
+  python3 tools/test_summary.py build || rc=1
+  return $rc
 }
 
 asan() {
+  local rc=0
   deps
   [ -f build-asan/build.ninja ] || meson setup build-asan --buildtype=debugoptimized \
     -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled
   meson compile -C build-asan -j "$JOBS"
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-asan --print-errorlogs --num-processes "$JOBS" --timeout-multiplier 3
+    meson test -C build-asan --print-errorlogs --num-processes "$JOBS" --timeout-multiplier 3 \
+    || rc=$?
+  python3 tools/test_summary.py build-asan || rc=1
+  return $rc
 }
 
 case "${1:-}" in

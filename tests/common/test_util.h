@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -25,6 +27,24 @@ inline nlohmann::json manifest() {
   std::ifstream f(fixture_dir() + "/manifest.json");
   return nlohmann::json::parse(f);
 }
+
+/// Manifest entries of every fixture that is expected to run (not the unsupported-op one).
+inline std::vector<nlohmann::json> runnable_fixtures() {
+  std::vector<nlohmann::json> out;
+  const nlohmann::json m = manifest();
+  for (const auto& f : m["fixtures"])
+    if (!f.contains("unsupported_ops")) out.push_back(f);
+  return out;
+}
+
+/// gtest parameter name of a fixture entry: "<model>_<dialect>".
+struct FixtureName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    return info.param["model"].template get<std::string>() + "_" +
+           info.param["dialect"].template get<std::string>();
+  }
+};
 
 /// A fresh empty directory under the system temp dir, removed on destruction.
 class TempDir {

@@ -65,19 +65,8 @@ TEST_P(FixtureSession, MatchesTorchEagerAndIsRepeatable) {
   EXPECT_GT((*session)->num_nodes(), 0u);
 }
 
-std::vector<nlohmann::json> runnable_fixtures() {
-  std::vector<nlohmann::json> out;
-  const nlohmann::json m = testing::manifest();
-  for (const auto& f : m["fixtures"])
-    if (!f.contains("unsupported_ops")) out.push_back(f);
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession, ::testing::ValuesIn(runnable_fixtures()),
-                         [](const auto& info) {
-                           return info.param["model"].template get<std::string>() + "_" +
-                                  info.param["dialect"].template get<std::string>();
-                         });
+INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession, ::testing::ValuesIn(testing::runnable_fixtures()),
+                         testing::FixtureName());
 
 TEST(Session, TwoSessionsShareOneWeightSet) {
   TempDir tmp;

@@ -80,19 +80,8 @@ TEST_P(FixtureCli, ImportThenRunMatchesTorchEager) {
   }
 }
 
-std::vector<nlohmann::json> runnable_fixtures() {
-  std::vector<nlohmann::json> out;
-  const nlohmann::json m = testing::manifest();
-  for (const auto& f : m["fixtures"])
-    if (!f.contains("unsupported_ops")) out.push_back(f);
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureCli, ::testing::ValuesIn(runnable_fixtures()),
-                         [](const auto& info) {
-                           return info.param["model"].template get<std::string>() + "_" +
-                                  info.param["dialect"].template get<std::string>();
-                         });
+INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureCli, ::testing::ValuesIn(testing::runnable_fixtures()),
+                         testing::FixtureName());
 
 /// Imports fixture `name` (training dialect) into `tmp` as m.tir/m.bin.
 void import_into(const TempDir& tmp, const std::string& name, const std::string& stem = "m") {

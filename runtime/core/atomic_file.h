@@ -10,7 +10,7 @@
 
 #include "runtime/core/status.h"
 
-namespace tir::importer {
+namespace tir {
 
 class AtomicFile {
  public:
@@ -43,4 +43,4 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-}  // namespace tir::importer
+}  // namespace tir

@@ -1,4 +1,4 @@
-#include "importer/atomic_file.h"
+#include "runtime/core/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-namespace tir::importer {
+namespace tir {
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::string& path) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
@@ -75,4 +75,4 @@ Status AtomicFile::commit() {
   return ok_status();
 }
 
-}  // namespace tir::importer
+}  // namespace tir
