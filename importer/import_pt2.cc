@@ -4,13 +4,13 @@
 
 #include <filesystem>
 
-#include "runtime/core/atomic_file.h"
 #include "importer/graph_builder.h"
 #include "importer/op_check.h"
 #include "importer/program_json.h"
 #include "importer/pt2_archive.h"
 #include "importer/weight_writer.h"
 #include "ir/model.h"
+#include "runtime/core/atomic_file.h"
 
 namespace tir::importer {
 namespace {

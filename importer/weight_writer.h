@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/atomic_file.h"
 #include "importer/pt2_archive.h"
 #include "ir/weight_file.h"
+#include "runtime/core/atomic_file.h"
 #include "runtime/core/dtype.h"
 #include "runtime/core/status.h"
 

@@ -9,10 +9,13 @@ namespace {
 int arity(fb::ExprOp op) {
   switch (op) {
     case fb::ExprOp::Const:
-    case fb::ExprOp::Sym: return 0;
+    case fb::ExprOp::Sym:
+      return 0;
     case fb::ExprOp::Neg:
-    case fb::ExprOp::Not: return 1;
-    default: return 2;
+    case fb::ExprOp::Not:
+      return 1;
+    default:
+      return 2;
   }
 }
 
@@ -32,8 +35,8 @@ Status check_sym_expr(const fb::SymExpr& expr, size_t num_symbols) {
     if (t->op() > fb::ExprOp::MAX)
       return make_error(StatusCode::kCorrupt, "unknown expression op ", int(t->op()));
     if (t->op() == fb::ExprOp::Sym && (t->value() < 0 || size_t(t->value()) >= num_symbols))
-      return make_error(StatusCode::kCorrupt, "expression uses symbol ", t->value(),
-                        " of ", num_symbols);
+      return make_error(StatusCode::kCorrupt, "expression uses symbol ", t->value(), " of ",
+                        num_symbols);
     const int n = arity(t->op());
     if (depth < n) return make_error(StatusCode::kCorrupt, "malformed symbolic expression");
     depth = depth - n + 1;
@@ -65,29 +68,60 @@ Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> 
     const int64_t a = stack[sp - 1];
     int64_t r = 0;
     switch (op) {
-      case fb::ExprOp::Add: r = a + b; break;
-      case fb::ExprOp::Sub: r = a - b; break;
-      case fb::ExprOp::Mul: r = a * b; break;
+      case fb::ExprOp::Add:
+        r = a + b;
+        break;
+      case fb::ExprOp::Sub:
+        r = a - b;
+        break;
+      case fb::ExprOp::Mul:
+        r = a * b;
+        break;
       case fb::ExprOp::FloorDiv:
       case fb::ExprOp::Mod:
       case fb::ExprOp::CeilDiv:
-        if (b == 0) return make_error(StatusCode::kInvalidArgument, "division by zero in ",
-                                      expr.text() ? expr.text()->str() : "expression");
-        if (op == fb::ExprOp::FloorDiv) r = floor_div(a, b);
-        else if (op == fb::ExprOp::Mod) r = a - floor_div(a, b) * b;
-        else r = -floor_div(-a, b);
+        if (b == 0)
+          return make_error(StatusCode::kInvalidArgument, "division by zero in ",
+                            expr.text() ? expr.text()->str() : "expression");
+        if (op == fb::ExprOp::FloorDiv)
+          r = floor_div(a, b);
+        else if (op == fb::ExprOp::Mod)
+          r = a - floor_div(a, b) * b;
+        else
+          r = -floor_div(-a, b);
         break;
-      case fb::ExprOp::Max: r = std::max(a, b); break;
-      case fb::ExprOp::Min: r = std::min(a, b); break;
-      case fb::ExprOp::Eq: r = a == b; break;
-      case fb::ExprOp::Ne: r = a != b; break;
-      case fb::ExprOp::Lt: r = a < b; break;
-      case fb::ExprOp::Le: r = a <= b; break;
-      case fb::ExprOp::Gt: r = a > b; break;
-      case fb::ExprOp::Ge: r = a >= b; break;
-      case fb::ExprOp::And: r = a && b; break;
-      case fb::ExprOp::Or: r = a || b; break;
-      default: return make_error(StatusCode::kCorrupt, "bad expression op");
+      case fb::ExprOp::Max:
+        r = std::max(a, b);
+        break;
+      case fb::ExprOp::Min:
+        r = std::min(a, b);
+        break;
+      case fb::ExprOp::Eq:
+        r = a == b;
+        break;
+      case fb::ExprOp::Ne:
+        r = a != b;
+        break;
+      case fb::ExprOp::Lt:
+        r = a < b;
+        break;
+      case fb::ExprOp::Le:
+        r = a <= b;
+        break;
+      case fb::ExprOp::Gt:
+        r = a > b;
+        break;
+      case fb::ExprOp::Ge:
+        r = a >= b;
+        break;
+      case fb::ExprOp::And:
+        r = a && b;
+        break;
+      case fb::ExprOp::Or:
+        r = a || b;
+        break;
+      default:
+        return make_error(StatusCode::kCorrupt, "bad expression op");
     }
     stack[sp - 1] = r;
   }

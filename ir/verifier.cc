@@ -28,8 +28,8 @@ class MethodVerifier {
  private:
   template <typename... P>
   Status fail(const P&... parts) const {
-    return make_error(StatusCode::kCorrupt, "'", file_, "' method '", str(m_.name()), "': ",
-                      parts...);
+    return make_error(StatusCode::kCorrupt, "'", file_, "' method '", str(m_.name()),
+                      "': ", parts...);
   }
 
   Status check_symbols() {
@@ -73,9 +73,13 @@ class MethodVerifier {
             return fail(where, " references constant ", v->index(), " of ", nconsts);
           defined_[i] = true;
           break;
-        case fb::ValueSource::UserInput: defined_[i] = true; break;
-        case fb::ValueSource::Activation: break;
-        default: return fail(where, " has an unknown source");
+        case fb::ValueSource::UserInput:
+          defined_[i] = true;
+          break;
+        case fb::ValueSource::Activation:
+          break;
+        default:
+          return fail(where, " has an unknown source");
       }
       if (v->kind() == fb::ValueKind::None) defined_[i] = true;
     }
@@ -93,9 +97,11 @@ class MethodVerifier {
   }
 
   Status check_arg(const fb::Argument* a, std::string_view node) {
-    const std::string where = "node '" + std::string(node) + "' arg '" + std::string(str(a->name())) + "'";
+    const std::string where =
+        "node '" + std::string(node) + "' arg '" + std::string(str(a->name())) + "'";
     switch (a->value_type()) {
-      case fb::ArgValue::NONE: return fail(where, " has no value");
+      case fb::ArgValue::NONE:
+        return fail(where, " has no value");
       case fb::ArgValue::TensorArg:
         return check_use(a->value_as_TensorArg()->value(), node, false);
       case fb::ArgValue::TensorsArg: {
@@ -104,7 +110,8 @@ class MethodVerifier {
           for (int32_t idx : *t->values()) TIR_RETURN_IF_ERROR(check_use(idx, node, t->optional()));
         return ok_status();
       }
-      case fb::ArgValue::SymIntArg: return check_expr(a->value_as_SymIntArg()->value(), where);
+      case fb::ArgValue::SymIntArg:
+        return check_expr(a->value_as_SymIntArg()->value(), where);
       case fb::ArgValue::SymIntsArg: {
         const fb::SymIntsArg* s = a->value_as_SymIntsArg();
         if (s->values())
@@ -132,8 +139,8 @@ class MethodVerifier {
           if (idx < 0 || size_t(idx) >= num_values_)
             return fail("node '", name, "' writes value ", idx, " of ", num_values_);
           if (defined_[idx])
-            return fail("node '", name, "' redefines value '",
-                        str(m_.values()->Get(idx)->name()), "'");
+            return fail("node '", name, "' redefines value '", str(m_.values()->Get(idx)->name()),
+                        "'");
           if (m_.values()->Get(idx)->source() != fb::ValueSource::Activation)
             return fail("node '", name, "' writes a non-activation value");
           defined_[idx] = true;

@@ -1,8 +1,8 @@
 #include "ir/weight_file.h"
 
-#include <cstring>
-
 #include <xxhash.h>
+
+#include <cstring>
 
 #include "ir/model.h"
 

@@ -21,19 +21,19 @@ namespace tir::kernels {
 /// Kinds of argument a node passes, after the runtime resolved symbolic ints.
 enum class ArgKind : uint8_t {
   kNone,
-  kInt,           // also ATen Scalar given as int, and SymInt
-  kFloat,         // also ATen Scalar given as float
+  kInt,    // also ATen Scalar given as int, and SymInt
+  kFloat,  // also ATen Scalar given as float
   kBool,
-  kInts,          // int[] / SymInt[]
+  kInts,  // int[] / SymInt[]
   kFloats,
-  kBools,         // stored in `ints` as 0/1
+  kBools,  // stored in `ints` as 0/1
   kString,
   kTensor,        // `i` indexes KernelCall::inputs
   kTensors,       // `ints` index KernelCall::inputs; -1 is None (Tensor?[])
   kDType,         // `i` is a tir::DType value
   kMemoryFormat,  // `i` is the torch serde MemoryFormat number
   kLayout,
-  kDevice,        // `s` is the device type ("cpu"), `i` the index or -1
+  kDevice,  // `s` is the device type ("cpu"), `i` the index or -1
 };
 
 /// One schema argument as a kernel sees it. Every argument of the operator schema is

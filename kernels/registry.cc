@@ -18,8 +18,8 @@ bool KernelRegistry::add(std::initializer_list<KernelEntry> entries) {
   return true;
 }
 
-const KernelEntry* KernelRegistry::find_exact(std::string_view op, DeviceType device,
-                                              DType dtype, KernelImpl impl) const {
+const KernelEntry* KernelRegistry::find_exact(std::string_view op, DeviceType device, DType dtype,
+                                              KernelImpl impl) const {
   for (const KernelEntry& e : entries_) {
     if (e.op == op && e.device == device && e.dtype == dtype && e.impl == impl) return &e;
   }

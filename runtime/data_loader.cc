@@ -1,7 +1,5 @@
 #include "runtime/data_loader.h"
 
-#include "runtime/core/atomic_file.h"
-
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -10,6 +8,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+
+#include "runtime/core/atomic_file.h"
 
 namespace tir {
 namespace {

@@ -28,8 +28,8 @@ struct PlanNode {
 struct Plan {
   std::vector<int64_t> symbols;
   std::vector<PlanNode> nodes;
-  std::vector<Tensor> values;      // dtype and shape of every value under this binding
-  std::vector<void*> value_data;   // data of every value (aliases filled while running)
+  std::vector<Tensor> values;     // dtype and shape of every value under this binding
+  std::vector<void*> value_data;  // data of every value (aliases filled while running)
   struct Free {
     void operator()(uint8_t* p) const { std::free(p); }
   };
@@ -49,7 +49,8 @@ DType key_dtype(const fb::Method& m, const fb::Node& n) {
   auto dtype_of = [&](int32_t v) { return ir::to_dtype(m.values()->Get(v)->dtype()); };
   if (n.args()) {
     for (const fb::Argument* a : *n.args()) {
-      if (a->value_type() == fb::ArgValue::TensorArg) return dtype_of(a->value_as_TensorArg()->value());
+      if (a->value_type() == fb::ArgValue::TensorArg)
+        return dtype_of(a->value_as_TensorArg()->value());
       if (a->value_type() == fb::ArgValue::TensorsArg && a->value_as_TensorsArg()->values())
         for (int32_t v : *a->value_as_TensorsArg()->values())
           if (v >= 0) return dtype_of(v);
@@ -98,11 +99,12 @@ Status MethodExecutor::bind_weights(std::shared_ptr<const WeightSet> weights) {
       const Tensor* t = weights->find(ir::str(w->name()));
       if (!t)
         return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
-                          "' does not match the model: it has no tensor '", ir::str(w->name()), "'");
+                          "' does not match the model: it has no tensor '", ir::str(w->name()),
+                          "'");
       const std::span<const int64_t> want(w->shape() ? w->shape()->data() : nullptr,
                                           w->shape() ? w->shape()->size() : 0);
-      if (t->dtype != ir::to_dtype(w->dtype()) || !std::equal(want.begin(), want.end(),
-                                                              t->shape().begin(), t->shape().end()))
+      if (t->dtype != ir::to_dtype(w->dtype()) ||
+          !std::equal(want.begin(), want.end(), t->shape().begin(), t->shape().end()))
         return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
                           "' does not match the model: tensor '", ir::str(w->name()), "' is ",
                           dtype_name(t->dtype), shape_str(t->shape()), ", the model expects ",
@@ -170,9 +172,18 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
       for (const fb::Argument* a : *n.args()) {
         Arg arg;
         switch (a->value_type()) {
-          case fb::ArgValue::IntArg: arg.kind = ArgKind::kInt; arg.i = a->value_as_IntArg()->value(); break;
-          case fb::ArgValue::FloatArg: arg.kind = ArgKind::kFloat; arg.f = a->value_as_FloatArg()->value(); break;
-          case fb::ArgValue::BoolArg: arg.kind = ArgKind::kBool; arg.i = a->value_as_BoolArg()->value(); break;
+          case fb::ArgValue::IntArg:
+            arg.kind = ArgKind::kInt;
+            arg.i = a->value_as_IntArg()->value();
+            break;
+          case fb::ArgValue::FloatArg:
+            arg.kind = ArgKind::kFloat;
+            arg.f = a->value_as_FloatArg()->value();
+            break;
+          case fb::ArgValue::BoolArg:
+            arg.kind = ArgKind::kBool;
+            arg.i = a->value_as_BoolArg()->value();
+            break;
           case fb::ArgValue::IntsArg: {
             arg.kind = ArgKind::kInts;
             const auto* vals = a->value_as_IntsArg()->values();
@@ -188,11 +199,18 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
           case fb::ArgValue::BoolsArg: {
             arg.kind = ArgKind::kBools;
             auto& store = pn.int_store.emplace_back();
-            if (const auto* vals = a->value_as_BoolsArg()->values()) store.assign(vals->begin(), vals->end());
+            if (const auto* vals = a->value_as_BoolsArg()->values())
+              store.assign(vals->begin(), vals->end());
             break;
           }
-          case fb::ArgValue::StringArg: arg.kind = ArgKind::kString; arg.s = ir::str(a->value_as_StringArg()->value()); break;
-          case fb::ArgValue::TensorArg: arg.kind = ArgKind::kTensor; arg.i = add_input(a->value_as_TensorArg()->value()); break;
+          case fb::ArgValue::StringArg:
+            arg.kind = ArgKind::kString;
+            arg.s = ir::str(a->value_as_StringArg()->value());
+            break;
+          case fb::ArgValue::TensorArg:
+            arg.kind = ArgKind::kTensor;
+            arg.i = add_input(a->value_as_TensorArg()->value());
+            break;
           case fb::ArgValue::TensorsArg: {
             arg.kind = ArgKind::kTensors;
             auto& store = pn.int_store.emplace_back();
@@ -200,10 +218,14 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
               for (int32_t v : *vals) store.push_back(v < 0 ? -1 : add_input(v));
             break;
           }
-          case fb::ArgValue::DTypeArg: arg.kind = ArgKind::kDType; arg.i = int64_t(a->value_as_DTypeArg()->value()); break;
+          case fb::ArgValue::DTypeArg:
+            arg.kind = ArgKind::kDType;
+            arg.i = int64_t(a->value_as_DTypeArg()->value());
+            break;
           case fb::ArgValue::SymIntArg: {
             arg.kind = ArgKind::kInt;
-            TIR_ASSIGN_OR_RETURN(arg.i, ir::eval_sym_expr(*a->value_as_SymIntArg()->value(), plan->symbols));
+            TIR_ASSIGN_OR_RETURN(
+                arg.i, ir::eval_sym_expr(*a->value_as_SymIntArg()->value(), plan->symbols));
             break;
           }
           case fb::ArgValue::SymIntsArg: {
@@ -216,14 +238,22 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
               }
             break;
           }
-          case fb::ArgValue::MemoryFormatArg: arg.kind = ArgKind::kMemoryFormat; arg.i = a->value_as_MemoryFormatArg()->value(); break;
-          case fb::ArgValue::LayoutArg: arg.kind = ArgKind::kLayout; arg.i = a->value_as_LayoutArg()->value(); break;
+          case fb::ArgValue::MemoryFormatArg:
+            arg.kind = ArgKind::kMemoryFormat;
+            arg.i = a->value_as_MemoryFormatArg()->value();
+            break;
+          case fb::ArgValue::LayoutArg:
+            arg.kind = ArgKind::kLayout;
+            arg.i = a->value_as_LayoutArg()->value();
+            break;
           case fb::ArgValue::DeviceArg:
             arg.kind = ArgKind::kDevice;
             arg.s = ir::str(a->value_as_DeviceArg()->type());
             arg.i = a->value_as_DeviceArg()->index();
             break;
-          default: arg.kind = ArgKind::kNone; break;
+          default:
+            arg.kind = ArgKind::kNone;
+            break;
         }
         pn.args.push_back(arg);
       }
@@ -232,7 +262,8 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
     size_t store_at = 0;
     for (size_t j = 0; j < pn.args.size(); ++j) {
       const fb::ArgValue t = n.args()->Get(j)->value_type();
-      if (t == fb::ArgValue::BoolsArg || t == fb::ArgValue::TensorsArg || t == fb::ArgValue::SymIntsArg)
+      if (t == fb::ArgValue::BoolsArg || t == fb::ArgValue::TensorsArg ||
+          t == fb::ArgValue::SymIntsArg)
         pn.args[j].ints = pn.int_store[store_at++];
     }
     const size_t nout = n.outputs() ? n.outputs()->size() : 0;
@@ -253,8 +284,8 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
         TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*val, plan->symbols));
         if (out.dtype != ir::to_dtype(val->dtype()) ||
             !std::equal(want.begin(), want.end(), out.shape().begin(), out.shape().end()))
-          return make_error(StatusCode::kInternal, node_context(n), ": kernel computes output ",
-                            k, " as ", dtype_name(out.dtype), shape_str(out.shape()),
+          return make_error(StatusCode::kInternal, node_context(n), ": kernel computes output ", k,
+                            " as ", dtype_name(out.dtype), shape_str(out.shape()),
                             " but the program records ", dtype_name(ir::to_dtype(val->dtype())),
                             shape_str(want));
       }
@@ -290,12 +321,16 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
   }
   const MemoryPlan mp = plan_memory(requests);
   plan->arena_bytes = mp.arena_bytes;
-  plan->arena.reset(static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, mp.arena_bytes + kArenaAlignment)));
-  if (!plan->arena) return make_error(StatusCode::kInternal, "cannot allocate ", mp.arena_bytes, " bytes");
+  plan->arena.reset(
+      static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, mp.arena_bytes + kArenaAlignment)));
+  if (!plan->arena)
+    return make_error(StatusCode::kInternal, "cannot allocate ", mp.arena_bytes, " bytes");
   for (size_t r = 0; r < requests.size(); ++r)
-    if (request_value[r] >= 0) plan->value_data[request_value[r]] = plan->arena.get() + mp.offsets[r];
+    if (request_value[r] >= 0)
+      plan->value_data[request_value[r]] = plan->arena.get() + mp.offsets[r];
   for (size_t i = 0; i < nodes_.size(); ++i)
-    if (scratch_request[i] != SIZE_MAX) plan->nodes[i].scratch_offset = mp.offsets[scratch_request[i]];
+    if (scratch_request[i] != SIZE_MAX)
+      plan->nodes[i].scratch_offset = mp.offsets[scratch_request[i]];
   return plan;
 }
 

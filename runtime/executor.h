@@ -56,7 +56,7 @@ class MethodExecutor {
   const ir::fb::Method& method_;
   std::shared_ptr<const WeightSet> weights_;
   std::vector<NodeInfo> nodes_;
-  std::vector<void*> fixed_data_;  // per value: weight/constant bytes, else nullptr
+  std::vector<void*> fixed_data_;           // per value: weight/constant bytes, else nullptr
   std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
   size_t max_plans_ = 8;
   std::vector<Tensor> outputs_;

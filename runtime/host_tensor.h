@@ -32,7 +32,9 @@ class HostTensor {
   const Tensor& view() const { return view_; }
   Tensor& view() { return view_; }
   template <typename T>
-  T* data() const { return static_cast<T*>(view_.data); }
+  T* data() const {
+    return static_cast<T*>(view_.data);
+  }
 
  private:
   struct Free {

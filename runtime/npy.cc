@@ -112,13 +112,22 @@ std::vector<uint8_t> npy_serialize(const Tensor& t) {
   for (const NpyDescr& d : kDescrs)
     if (d.dtype == t.dtype) descr = d.descr;
   std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (";
-  for (int i = 0; i < t.rank; ++i) header += std::to_string(t.sizes[i]) + (t.rank == 1 ? "," : i + 1 < t.rank ? ", " : "");
+  for (int i = 0; i < t.rank; ++i)
+    header += std::to_string(t.sizes[i]) + (t.rank == 1 ? "," : i + 1 < t.rank ? ", " : "");
   header += "), }";
   const size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                              uint8_t(header.size() & 0xff), uint8_t(header.size() >> 8)};
+  std::vector<uint8_t> out = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
+                              uint8_t(header.size() & 0xff),
+                              uint8_t(header.size() >> 8)};
   out.insert(out.end(), header.begin(), header.end());
   const auto* p = static_cast<const uint8_t*>(t.data);
   out.insert(out.end(), p, p + t.nbytes());

@@ -43,7 +43,8 @@ Result<std::vector<int64_t>> bind_symbols(const ir::fb::Method& method,
       if (pass == 0) {
         if (t.dtype != ir::to_dtype(v.dtype()))
           return make_error(StatusCode::kInvalidArgument, "input '", name, "' has dtype ",
-                            dtype_name(t.dtype), ", expected ", dtype_name(ir::to_dtype(v.dtype())));
+                            dtype_name(t.dtype), ", expected ",
+                            dtype_name(ir::to_dtype(v.dtype())));
         if (size_t(t.rank) != rank)
           return make_error(StatusCode::kInvalidArgument, "input '", name, "' has rank ", t.rank,
                             " (shape ", shape_str(t.shape()), "), expected rank ", rank);
@@ -89,8 +90,7 @@ Result<std::vector<int64_t>> bind_symbols(const ir::fb::Method& method,
   return symbols;
 }
 
-Result<std::vector<int64_t>> value_sizes(const ir::fb::Value& v,
-                                         std::span<const int64_t> symbols) {
+Result<std::vector<int64_t>> value_sizes(const ir::fb::Value& v, std::span<const int64_t> symbols) {
   std::vector<int64_t> sizes;
   if (!v.sizes()) return sizes;
   for (const ir::fb::Dim* d : *v.sizes()) {

@@ -31,8 +31,8 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_source(
     t.data = const_cast<uint8_t*>(file.stored_bytes(*e).data());  // read-only mapping
     const size_t idx = set->tensors_.size();
     if (!set->by_name_.emplace(name, idx).second)
-      return make_error(StatusCode::kCorrupt, "weight file '", source->name(),
-                        "': tensor name '", name, "' appears twice");
+      return make_error(StatusCode::kCorrupt, "weight file '", source->name(), "': tensor name '",
+                        name, "' appears twice");
     if (e->aliases())
       for (const flatbuffers::String* a : *e->aliases()) set->by_name_.emplace(a->str(), idx);
     set->tensors_.push_back(t);

@@ -51,8 +51,8 @@ Status load_inputs(const RunModuleOptions& o, const Session& s, std::vector<Host
   }
   for (size_t k = 0; k < n; ++k)
     if (!given[k])
-      return make_error(StatusCode::kInvalidArgument, "missing input '", s.inputs()[k].name,
-                        "' (", dtype_name(s.inputs()[k].dtype), shape_str(s.inputs()[k].shape),
+      return make_error(StatusCode::kInvalidArgument, "missing input '", s.inputs()[k].name, "' (",
+                        dtype_name(s.inputs()[k].dtype), shape_str(s.inputs()[k].shape),
                         "); pass -i ", s.inputs()[k].name, "=FILE.npy");
   return ok_status();
 }
@@ -64,12 +64,24 @@ std::string preview(const Tensor& t) {
   for (int64_t i = 0; i < n; ++i) {
     if (i) os << ", ";
     switch (t.dtype) {
-      case DType::kFloat32: os << t.data_as<float>()[i]; break;
-      case DType::kFloat64: os << t.data_as<double>()[i]; break;
-      case DType::kInt64: os << t.data_as<int64_t>()[i]; break;
-      case DType::kInt32: os << t.data_as<int32_t>()[i]; break;
-      case DType::kBool: os << (t.data_as<uint8_t>()[i] ? "true" : "false"); break;
-      default: os << "?"; break;
+      case DType::kFloat32:
+        os << t.data_as<float>()[i];
+        break;
+      case DType::kFloat64:
+        os << t.data_as<double>()[i];
+        break;
+      case DType::kInt64:
+        os << t.data_as<int64_t>()[i];
+        break;
+      case DType::kInt32:
+        os << t.data_as<int32_t>()[i];
+        break;
+      case DType::kBool:
+        os << (t.data_as<uint8_t>()[i] ? "true" : "false");
+        break;
+      default:
+        os << "?";
+        break;
     }
   }
   if (t.numel() > n) os << ", ...";
@@ -106,8 +118,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   if (!o.output_dir.empty()) {
     ::mkdir(o.output_dir.c_str(), 0755);  // an existing directory is fine
     for (size_t k = 0; k < outputs.size(); ++k)
-      TIR_RETURN_IF_ERROR(npy_write(o.output_dir + "/output_" + std::to_string(k) + ".npy",
-                                    outputs[k]));
+      TIR_RETURN_IF_ERROR(
+          npy_write(o.output_dir + "/output_" + std::to_string(k) + ".npy", outputs[k]));
   }
 
   if (o.json) {

@@ -1,7 +1,6 @@
 // tirrun: run a tir model on .npy inputs. See `tirrun --help` and DESIGN.md's CLI contract.
-#include <iostream>
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "tools/run_module.h"
 

@@ -24,11 +24,22 @@ enum class DType : int8_t {
 /// Bytes per element; 0 for kUndefined or an unknown value.
 constexpr size_t dtype_size(DType t) {
   switch (t) {
-    case DType::kUInt8: case DType::kInt8: case DType::kBool: return 1;
-    case DType::kInt16: case DType::kFloat16: case DType::kBFloat16: return 2;
-    case DType::kInt32: case DType::kFloat32: return 4;
-    case DType::kInt64: case DType::kFloat64: return 8;
-    case DType::kUndefined: return 0;
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kBool:
+      return 1;
+    case DType::kInt16:
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      return 2;
+    case DType::kInt32:
+    case DType::kFloat32:
+      return 4;
+    case DType::kInt64:
+    case DType::kFloat64:
+      return 8;
+    case DType::kUndefined:
+      return 0;
   }
   return 0;
 }
@@ -36,17 +47,28 @@ constexpr size_t dtype_size(DType t) {
 /// numpy-style name ("float32"), used in messages and .npy headers.
 constexpr std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::kUInt8: return "uint8";
-    case DType::kInt8: return "int8";
-    case DType::kInt16: return "int16";
-    case DType::kInt32: return "int32";
-    case DType::kInt64: return "int64";
-    case DType::kFloat16: return "float16";
-    case DType::kFloat32: return "float32";
-    case DType::kFloat64: return "float64";
-    case DType::kBool: return "bool";
-    case DType::kBFloat16: return "bfloat16";
-    case DType::kUndefined: return "undefined";
+    case DType::kUInt8:
+      return "uint8";
+    case DType::kInt8:
+      return "int8";
+    case DType::kInt16:
+      return "int16";
+    case DType::kInt32:
+      return "int32";
+    case DType::kInt64:
+      return "int64";
+    case DType::kFloat16:
+      return "float16";
+    case DType::kFloat32:
+      return "float32";
+    case DType::kFloat64:
+      return "float64";
+    case DType::kBool:
+      return "bool";
+    case DType::kBFloat16:
+      return "bfloat16";
+    case DType::kUndefined:
+      return "undefined";
   }
   return "unknown";
 }

@@ -23,13 +23,20 @@ enum class StatusCode {
 /// Name of a code, for logs.
 constexpr std::string_view status_code_name(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kInvalidArgument: return "invalid argument";
-    case StatusCode::kNotFound: return "not found";
-    case StatusCode::kUnsupported: return "unsupported";
-    case StatusCode::kCorrupt: return "corrupt";
-    case StatusCode::kIo: return "io";
-    case StatusCode::kInternal: return "internal";
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kInvalidArgument:
+      return "invalid argument";
+    case StatusCode::kNotFound:
+      return "not found";
+    case StatusCode::kUnsupported:
+      return "unsupported";
+    case StatusCode::kCorrupt:
+      return "corrupt";
+    case StatusCode::kIo:
+      return "io";
+    case StatusCode::kInternal:
+      return "internal";
   }
   return "?";
 }
@@ -71,9 +78,10 @@ Status make_error(StatusCode code, const Parts&... parts) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT
-    if (std::get<Status>(v_).ok()) v_ = Status(StatusCode::kInternal, "Result built from ok Status");
+    if (std::get<Status>(v_).ok())
+      v_ = Status(StatusCode::kInternal, "Result built from ok Status");
   }
 
   bool ok() const { return std::holds_alternative<T>(v_); }
@@ -99,9 +107,9 @@ class [[nodiscard]] Result {
 #define TIR_CONCAT_(a, b) TIR_CONCAT_INNER_(a, b)
 
 /// Returns the Status of `expr` from the enclosing function if it is an error.
-#define TIR_RETURN_IF_ERROR(expr)             \
-  do {                                        \
-    ::tir::Status tir_status_ = (expr);       \
+#define TIR_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::tir::Status tir_status_ = (expr);        \
     if (!tir_status_.ok()) return tir_status_; \
   } while (0)
 

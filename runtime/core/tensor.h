@@ -22,7 +22,7 @@ struct Tensor {
   int32_t rank = 0;
   std::array<int64_t, kMaxRank> sizes{};
   std::array<int64_t, kMaxRank> strides{};  // in elements, ATen dim order
-  void* data = nullptr;                      // null while only the shape is known
+  void* data = nullptr;                     // null while only the shape is known
 
   std::span<const int64_t> shape() const { return {sizes.data(), static_cast<size_t>(rank)}; }
   int64_t size(int dim) const { return sizes[dim < 0 ? dim + rank : dim]; }
@@ -34,7 +34,9 @@ struct Tensor {
   size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype); }
 
   template <typename T>
-  T* data_as() const { return static_cast<T*>(data); }
+  T* data_as() const {
+    return static_cast<T*>(data);
+  }
 
   /// Sets sizes and contiguous (row-major) strides.
   void set_shape(std::span<const int64_t> new_sizes) {

@@ -1,17 +1,17 @@
 // Shared test helpers: fixture paths, the fixture manifest, temp dirs, tolerant compare.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "runtime/core/tensor.h"
 
@@ -70,9 +70,9 @@ class TempDir {
 inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, double rtol,
                                             double atol) {
   if (a.dtype != b.dtype || !a.same_shape(b))
-    return ::testing::AssertionFailure() << "dtype/shape differ: " << dtype_name(a.dtype)
-                                         << shape_str(a.shape()) << " vs " << dtype_name(b.dtype)
-                                         << shape_str(b.shape());
+    return ::testing::AssertionFailure()
+           << "dtype/shape differ: " << dtype_name(a.dtype) << shape_str(a.shape()) << " vs "
+           << dtype_name(b.dtype) << shape_str(b.shape());
   if (a.dtype != DType::kFloat32)
     return std::memcmp(a.data, b.data, a.nbytes()) == 0
                ? ::testing::AssertionSuccess()
@@ -89,9 +89,9 @@ inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, do
     }
   }
   if (worst_i < 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "element " << worst_i << ": " << x[worst_i] << " vs "
-                                       << y[worst_i] << " (rtol " << rtol << ", atol " << atol
-                                       << ")";
+  return ::testing::AssertionFailure()
+         << "element " << worst_i << ": " << x[worst_i] << " vs " << y[worst_i] << " (rtol " << rtol
+         << ", atol " << atol << ")";
 }
 
 }  // namespace tir::testing

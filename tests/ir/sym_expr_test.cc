@@ -15,8 +15,10 @@ const fb::SymExpr* build(flatbuffers::FlatBufferBuilder& fbb, std::vector<fb::Ex
 TEST(SymExpr, EvaluatesPostfixWithPythonFloorSemantics) {
   flatbuffers::FlatBufferBuilder fbb;
   // (s0 - 7) // 2 with s0 = 4 -> floor(-3 / 2) = -2, as Python computes it.
-  const fb::SymExpr* e = build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 7},
-                                     {fb::ExprOp::Sub, 0}, {fb::ExprOp::Const, 2},
+  const fb::SymExpr* e = build(fbb, {{fb::ExprOp::Sym, 0},
+                                     {fb::ExprOp::Const, 7},
+                                     {fb::ExprOp::Sub, 0},
+                                     {fb::ExprOp::Const, 2},
                                      {fb::ExprOp::FloorDiv, 0}});
   ASSERT_TRUE(check_sym_expr(*e, 1).ok());
   const std::vector<int64_t> syms = {4};
@@ -27,8 +29,10 @@ TEST(SymExpr, EvaluatesPostfixWithPythonFloorSemantics) {
 
 TEST(SymExpr, ModuloAndMultiply) {
   flatbuffers::FlatBufferBuilder fbb;
-  const fb::SymExpr* e = build(fbb, {{fb::ExprOp::Const, 8}, {fb::ExprOp::Sym, 1},
-                                     {fb::ExprOp::Mul, 0}, {fb::ExprOp::Const, 5},
+  const fb::SymExpr* e = build(fbb, {{fb::ExprOp::Const, 8},
+                                     {fb::ExprOp::Sym, 1},
+                                     {fb::ExprOp::Mul, 0},
+                                     {fb::ExprOp::Const, 5},
                                      {fb::ExprOp::Mod, 0}});
   const std::vector<int64_t> syms = {0, 3};
   EXPECT_EQ(*eval_sym_expr(*e, syms), 24 % 5);
@@ -45,8 +49,8 @@ TEST(SymExpr, RejectsMalformedPrograms) {
 
 TEST(SymExpr, DivisionByZeroIsAnError) {
   flatbuffers::FlatBufferBuilder fbb;
-  const fb::SymExpr* e = build(fbb, {{fb::ExprOp::Const, 1}, {fb::ExprOp::Sym, 0},
-                                     {fb::ExprOp::FloorDiv, 0}});
+  const fb::SymExpr* e =
+      build(fbb, {{fb::ExprOp::Const, 1}, {fb::ExprOp::Sym, 0}, {fb::ExprOp::FloorDiv, 0}});
   const std::vector<int64_t> syms = {0};
   EXPECT_FALSE(eval_sym_expr(*e, syms).ok());
 }

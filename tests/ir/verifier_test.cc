@@ -1,6 +1,6 @@
-#include "ir/model.h"
-
 #include <gtest/gtest.h>
+
+#include "ir/model.h"
 
 namespace tir::ir {
 namespace {

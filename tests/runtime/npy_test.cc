@@ -1,8 +1,8 @@
 #include "runtime/npy.h"
-#include "runtime/data_loader.h"
 
 #include <gtest/gtest.h>
 
+#include "runtime/data_loader.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

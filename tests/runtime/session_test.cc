@@ -65,8 +65,8 @@ TEST_P(FixtureSession, MatchesTorchEagerAndIsRepeatable) {
   EXPECT_GT((*session)->num_nodes(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession, ::testing::ValuesIn(testing::runnable_fixtures()),
-                         testing::FixtureName());
+INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession,
+                         ::testing::ValuesIn(testing::runnable_fixtures()), testing::FixtureName());
 
 TEST(Session, TwoSessionsShareOneWeightSet) {
   TempDir tmp;

@@ -1,7 +1,6 @@
 // End-to-end tests of the two command-line tools, run as a user runs them: `tirc import`
 // then `tirrun`, on every real torch fixture, plus every bad-input path of the CLI.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <fstream>
@@ -63,10 +62,11 @@ TEST_P(FixtureCli, ImportThenRunMatchesTorchEager) {
                         " --weights " + q(tmp.file("m.bin")));
   ASSERT_EQ(imp.code, 0) << imp.err;
   // Inputs by name (exercises the name lookup); the positional form is tested below.
-  std::string args = q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -o " +
-                     q(tmp.file("out"));
+  std::string args =
+      q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -o " + q(tmp.file("out"));
   for (const auto& in : f["inputs"])
-    args += " -i " + in["name"].get<std::string>() + "=" + q(dir + "/" + in["file"].get<std::string>());
+    args +=
+        " -i " + in["name"].get<std::string>() + "=" + q(dir + "/" + in["file"].get<std::string>());
   const Proc run = tirrun(args);
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_NE(run.out.find("output 0"), std::string::npos) << run.out;
@@ -141,8 +141,8 @@ TEST(Cli, WeightFileOfAnotherModelIsRejected) {
   import_into(tmp, "mlp", "a");
   import_into(tmp, "branches", "b");
   const std::string dir = testing::fixture_dir() + "/mlp/training/";
-  const Proc p = tirrun(q(tmp.file("a.tir")) + " --weights " + q(tmp.file("b.bin")) + " -i x=" +
-                        q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
+  const Proc p = tirrun(q(tmp.file("a.tir")) + " --weights " + q(tmp.file("b.bin")) +
+                        " -i x=" + q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
   expect_one_error_line(p, "does not match the model");
   EXPECT_FALSE(std::filesystem::exists(tmp.file("out")));
 }
@@ -160,8 +160,8 @@ TEST(Cli, CorruptWeightByteIsCaughtByChecksum) {
     f.write(&c, 1);
   }
   const std::string dir = testing::fixture_dir() + "/mlp/training/";
-  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
-                        q(dir + "input_0.npy"));
+  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) +
+                        " -i x=" + q(dir + "input_0.npy"));
   expect_one_error_line(p, "checksum");
 }
 
@@ -169,8 +169,8 @@ TEST(Cli, MissingInputIsNamed) {
   TempDir tmp;
   import_into(tmp, "sincos");
   const std::string dir = testing::fixture_dir() + "/sincos/training/";
-  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
-                        q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
+  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) +
+                        " -i x=" + q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
   expect_one_error_line(p, "missing input 'y'");
   EXPECT_FALSE(std::filesystem::exists(tmp.file("out")));
 }
@@ -180,16 +180,16 @@ TEST(Cli, WrongShapeAndWrongDtypeAreNamed) {
   import_into(tmp, "mlp");
   HostTensor wrong_shape(DType::kFloat32, std::vector<int64_t>{4, 15});
   ASSERT_TRUE(npy_write(tmp.file("s.npy"), wrong_shape.view()).ok());
-  Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
-                  q(tmp.file("s.npy")));
+  Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) +
+                  " -i x=" + q(tmp.file("s.npy")));
   expect_one_error_line(p, "input 'x' dim 1 = 15: expected 16");
   HostTensor wrong_dtype(DType::kFloat64, std::vector<int64_t>{4, 16});
   ASSERT_TRUE(npy_write(tmp.file("d.npy"), wrong_dtype.view()).ok());
-  p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i x=" +
-             q(tmp.file("d.npy")));
+  p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) +
+             " -i x=" + q(tmp.file("d.npy")));
   expect_one_error_line(p, "input 'x' has dtype float64, expected float32");
-  p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " -i nope=" +
-             q(tmp.file("d.npy")));
+  p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) +
+             " -i nope=" + q(tmp.file("d.npy")));
   expect_one_error_line(p, "no input 'nope'");
 }
 
