@@ -60,7 +60,7 @@ asan() {
   [ -f build-asan/build.ninja ] || meson setup build-asan --buildtype=debugoptimized \
     -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled
   meson compile -C build-asan -j "$JOBS"
-  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-asan --print-errorlogs --num-processes "$JOBS" --timeout-multiplier 3 \
     || rc=$?
