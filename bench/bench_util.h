@@ -85,4 +85,22 @@ inline kernels::Arg ints_arg(const std::vector<int64_t>& storage) {
   return a;
 }
 
+/// The timed loop shared by every kernel benchmark: skips with `setup_error` when setup
+/// failed, else runs `pk` until the state stops. Returns false when the benchmark was skipped.
+inline bool time_kernel(benchmark::State& state, PreparedKernel& pk,
+                        const std::string& setup_error) {
+  if (!setup_error.empty()) {
+    state.SkipWithError(setup_error.c_str());
+    return false;
+  }
+  for (auto _ : state) {
+    if (!pk.run()) {
+      state.SkipWithError("run failed");
+      return false;
+    }
+    benchmark::ClobberMemory();
+  }
+  return true;
+}
+
 }  // namespace tir::bench

@@ -14,17 +14,7 @@ void run_conv(benchmark::State& state, kernels::KernelImpl impl) {
                                    {tensor_arg(0), tensor_arg(1), none_arg(), ints_arg(stride),
                                     ints_arg(pad), ints_arg(dil), int_arg(1)},
                                    impl);
-  if (!err.empty()) {
-    state.SkipWithError(err.c_str());
-    return;
-  }
-  for (auto _ : state) {
-    if (!pk.run()) {
-      state.SkipWithError("run failed");
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
+  if (!time_kernel(state, pk, err)) return;
   const Tensor& y = pk.output();
   const double flops = 2.0 * static_cast<double>(y.numel()) * static_cast<double>(c * k * k);
   state.counters["FLOP/s"] =

@@ -9,17 +9,7 @@ void run_linear(benchmark::State& state, kernels::KernelImpl impl) {
   PreparedKernel pk;
   const std::string err = pk.setup("aten::linear", {{m, k}, {n, k}, {n}},
                                    {tensor_arg(0), tensor_arg(1), tensor_arg(2)}, impl);
-  if (!err.empty()) {
-    state.SkipWithError(err.c_str());
-    return;
-  }
-  for (auto _ : state) {
-    if (!pk.run()) {
-      state.SkipWithError("run failed");
-      break;
-    }
-    benchmark::ClobberMemory();
-  }
+  if (!time_kernel(state, pk, err)) return;
   state.counters["FLOP/s"] = benchmark::Counter(static_cast<double>(2 * m * k * n),
                                                 benchmark::Counter::kIsIterationInvariantRate);
 }
