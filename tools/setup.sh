@@ -43,6 +43,8 @@ demo() {
   echo "== tirrun build/demo/model.tir"
   ./build/tools/tirrun build/demo/model.tir --weights build/demo/model.bin \
     -i x=examples/demo/input.npy -o build/demo/out --repeat 20
+  echo "== the same model through the C++ API (examples/embed.cc)"
+  ./build/examples/tir_embed build/demo/model.tir build/demo/model.bin examples/demo/input.npy
 }
 
 run_tests() {

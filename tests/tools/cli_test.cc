@@ -136,6 +136,18 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArchive{"unsupported_op/core/program.pt2", "aten::erfinv (x2"},
                       BadArchive{"missing/nothing.pt2", "nothing.pt2"}));
 
+TEST(Cli, LoadingAnOpWithoutKernelNamesOpAndNode) {
+  TempDir tmp;
+  const std::string dir = testing::fixture_dir() + "/unsupported_op/core/";
+  const Proc imp = tirc("import " + q(dir + "program.pt2") + " -o " + q(tmp.file("m.tir")) +
+                        " --weights " + q(tmp.file("m.bin")) + " --skip-kernel-check");
+  ASSERT_EQ(imp.code, 0) << imp.err;
+  const Proc p = tirrun(q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) +
+                        " -i x=" + q(dir + "input_0.npy") + " -o " + q(tmp.file("out")));
+  expect_one_error_line(p, "node 'erfinv': op aten::erfinv has no kernel");
+  EXPECT_FALSE(std::filesystem::exists(tmp.file("out")));
+}
+
 TEST(Cli, WeightFileOfAnotherModelIsRejected) {
   TempDir tmp;
   import_into(tmp, "mlp", "a");
