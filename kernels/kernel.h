@@ -63,14 +63,20 @@ struct KernelCall {
   std::span<Tensor> outputs;  // one per op return; prepare fills dtype and shape
 };
 
-inline constexpr int kMaxOutputs = 8;
+inline constexpr int kMaxOutputs = 16;
 
 /// What `prepare` reports back to the planner.
 struct PrepareInfo {
   size_t scratch_bytes = 0;  // per-run scratch, 64-byte aligned
   /// output k is a view of inputs[output_alias[k]] (same bytes, contiguous, new shape);
   /// the planner gives it no memory of its own. -1: the output has its own buffer.
-  std::array<int8_t, kMaxOutputs> output_alias = {-1, -1, -1, -1, -1, -1, -1, -1};
+  std::array<int8_t, kMaxOutputs> output_alias = no_alias();
+
+  static constexpr std::array<int8_t, kMaxOutputs> no_alias() {
+    std::array<int8_t, kMaxOutputs> a{};
+    for (int8_t& x : a) x = -1;
+    return a;
+  }
 };
 
 class Kernel {
