@@ -1,8 +1,8 @@
 #include "runtime/shape_binding.h"
 
+#include <optional>
 #include <string>
 
-#include "ir/model.h"
 #include "ir/sym_expr.h"
 
 namespace tir {
@@ -10,84 +10,148 @@ namespace {
 
 constexpr int64_t kUnbound = INT64_MIN;
 
-std::string symbol_rule(const ir::fb::Symbol& s) {
+std::string range_str(const ir::fb::Symbol& s) {
   std::string r = std::string(ir::str(s.name())) + " in [" + std::to_string(s.min()) + ", ";
   r += s.max() == INT64_MAX ? std::string("inf") : std::to_string(s.max());
   return r + "]";
 }
 
-/// The symbol index if `expr` is exactly one symbol, else -1.
-int64_t plain_symbol(const ir::fb::SymExpr& expr) {
-  if (expr.terms()->size() == 1 && expr.terms()->Get(0)->op() == ir::fb::ExprOp::Sym)
-    return expr.terms()->Get(0)->value();
-  return -1;
+/// For an expression over exactly one symbol that is affine in it (a*s + b, a != 0),
+/// returns {symbol, a, b}; otherwise nullopt. Affinity is checked at three points.
+struct Affine {
+  int64_t symbol, a, b;
+};
+std::optional<Affine> affine_form(const ir::fb::SymExpr& e, size_t nsym) {
+  int64_t sym = -1;
+  for (const ir::fb::ExprTerm* t : *e.terms()) {
+    if (t->op() != ir::fb::ExprOp::Sym) continue;
+    if (sym >= 0 && sym != t->value()) return std::nullopt;
+    sym = t->value();
+  }
+  if (sym < 0) return std::nullopt;
+  std::vector<int64_t> v(nsym, 0);
+  int64_t f[3];
+  for (int x = 0; x < 3; ++x) {
+    v[sym] = x + 1;  // 1, 2, 3: symbols are positive
+    auto r = ir::eval_sym_expr(e, v);
+    if (!r.ok()) return std::nullopt;
+    f[x] = *r;
+  }
+  const int64_t a = f[1] - f[0];
+  if (a == 0 || f[2] - f[1] != a) return std::nullopt;
+  return Affine{sym, a, f[0] - a};
 }
+
+class Binder {
+ public:
+  Binder(const ir::fb::Method& m, std::span<const Tensor> inputs)
+      : m_(m),
+        inputs_(inputs),
+        nsym_(m.symbols() ? m.symbols()->size() : 0),
+        symbols_(nsym_, kUnbound),
+        bound_by_(nsym_) {}
+
+  Result<std::vector<int64_t>> run() {
+    const size_t ninputs = m_.inputs() ? m_.inputs()->size() : 0;
+    if (inputs_.size() != ninputs)
+      return make_error(StatusCode::kInvalidArgument, "expected ", ninputs, " inputs, got ",
+                        inputs_.size());
+    for (size_t k = 0; k < ninputs; ++k) TIR_RETURN_IF_ERROR(check_kind(k));
+    for (size_t k = 0; k < ninputs; ++k) TIR_RETURN_IF_ERROR(bind_affine(k));
+    for (size_t k = 0; k < ninputs; ++k) TIR_RETURN_IF_ERROR(check_rest(k));
+    for (size_t i = 0; i < nsym_; ++i)
+      if (symbols_[i] == kUnbound) symbols_[i] = m_.symbols()->Get(i)->hint();
+    return symbols_;
+  }
+
+ private:
+  const ir::fb::Value& value(size_t k) const { return *m_.values()->Get(m_.inputs()->Get(k)); }
+  std::string where(size_t k, size_t d) const {
+    return "input '" + std::string(ir::str(value(k).name())) + "' dim " + std::to_string(d) +
+           " = " + std::to_string(inputs_[k].sizes[d]);
+  }
+
+  Status check_kind(size_t k) {
+    const ir::fb::Value& v = value(k);
+    const Tensor& t = inputs_[k];
+    const size_t rank = v.sizes() ? v.sizes()->size() : 0;
+    if (t.dtype != ir::to_dtype(v.dtype()))
+      return make_error(StatusCode::kInvalidArgument, "input '", ir::str(v.name()), "' has dtype ",
+                        dtype_name(t.dtype), ", expected ", dtype_name(ir::to_dtype(v.dtype())));
+    if (size_t(t.rank) != rank)
+      return make_error(StatusCode::kInvalidArgument, "input '", ir::str(v.name()), "' has rank ",
+                        t.rank, " (shape ", shape_str(t.shape()), "), expected rank ", rank);
+    for (size_t d = 0; d < rank; ++d) {
+      const ir::fb::Dim& dim = *v.sizes()->Get(d);
+      if (!dim.expr() && t.sizes[d] != dim.value())
+        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", dim.value(),
+                          " (input shape ", shape_str(t.shape()), ")");
+    }
+    return ok_status();
+  }
+
+  /// Binds every symbol that appears alone (affinely) in some input dim, checking its
+  /// divisibility, range, and agreement with inputs bound earlier.
+  Status bind_affine(size_t k) {
+    const ir::fb::Value& v = value(k);
+    for (size_t d = 0; v.sizes() && d < v.sizes()->size(); ++d) {
+      const ir::fb::SymExpr* e = v.sizes()->Get(d)->expr();
+      if (!e) continue;
+      const std::optional<Affine> f = affine_form(*e, nsym_);
+      if (!f) continue;
+      const ir::fb::Symbol& s = *m_.symbols()->Get(f->symbol);
+      const std::string rule = std::string(ir::str(e->text())) + " with " + range_str(s);
+      const int64_t actual = inputs_[k].sizes[d];
+      const int64_t num = actual - f->b;
+      if (num % f->a != 0)
+        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", rule,
+                          f->b == 0 ? " (not a multiple of " : " (not congruent modulo ", f->a,
+                          ")");
+      const int64_t value = num / f->a;
+      if (value < s.min() || value > s.max())
+        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", rule, " (",
+                          ir::str(s.name()), " = ", value,
+                          value < s.min() ? " is below the minimum)" : " is above the maximum)");
+      int64_t& slot = symbols_[f->symbol];
+      if (slot != kUnbound && slot != value)
+        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", rule, " (",
+                          ir::str(s.name()), " = ", slot, " from ", bound_by_[f->symbol], ")");
+      if (slot == kUnbound) bound_by_[f->symbol] = where(k, d);
+      slot = value;
+    }
+    return ok_status();
+  }
+
+  /// Checks the dims whose expressions involve several symbols, once all are bound.
+  Status check_rest(size_t k) {
+    const ir::fb::Value& v = value(k);
+    for (size_t d = 0; v.sizes() && d < v.sizes()->size(); ++d) {
+      const ir::fb::SymExpr* e = v.sizes()->Get(d)->expr();
+      if (!e) continue;
+      for (const ir::fb::ExprTerm* t : *e->terms())
+        if (t->op() == ir::fb::ExprOp::Sym && symbols_[t->value()] == kUnbound)
+          return make_error(StatusCode::kUnsupported, where(k, d), ": cannot bind a symbol from '",
+                            ir::str(e->text()), "'");
+      TIR_ASSIGN_OR_RETURN(int64_t want, ir::eval_sym_expr(*e, symbols_));
+      if (want != inputs_[k].sizes[d])
+        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ",
+                          ir::str(e->text()), " = ", want);
+    }
+    return ok_status();
+  }
+
+  const ir::fb::Method& m_;
+  std::span<const Tensor> inputs_;
+  size_t nsym_;
+  std::vector<int64_t> symbols_;
+  std::vector<std::string> bound_by_;
+};
 
 }  // namespace
 
 Result<std::vector<int64_t>> bind_symbols(const ir::fb::Method& method,
                                           std::span<const Tensor> inputs) {
-  const size_t nsym = method.symbols() ? method.symbols()->size() : 0;
-  std::vector<int64_t> symbols(nsym, kUnbound);
-  const size_t ninputs = method.inputs() ? method.inputs()->size() : 0;
-  if (inputs.size() != ninputs)
-    return make_error(StatusCode::kInvalidArgument, "expected ", ninputs, " inputs, got ",
-                      inputs.size());
-  // Pass 1: plain symbols bind directly; pass 2: every dim is checked.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (size_t k = 0; k < ninputs; ++k) {
-      const ir::fb::Value& v = *method.values()->Get(method.inputs()->Get(k));
-      const std::string_view name = ir::str(v.name());
-      const Tensor& t = inputs[k];
-      const size_t rank = v.sizes() ? v.sizes()->size() : 0;
-      if (pass == 0) {
-        if (t.dtype != ir::to_dtype(v.dtype()))
-          return make_error(StatusCode::kInvalidArgument, "input '", name, "' has dtype ",
-                            dtype_name(t.dtype), ", expected ",
-                            dtype_name(ir::to_dtype(v.dtype())));
-        if (size_t(t.rank) != rank)
-          return make_error(StatusCode::kInvalidArgument, "input '", name, "' has rank ", t.rank,
-                            " (shape ", shape_str(t.shape()), "), expected rank ", rank);
-      }
-      for (size_t d = 0; d < rank; ++d) {
-        const ir::fb::Dim& dim = *v.sizes()->Get(d);
-        const int64_t actual = t.sizes[d];
-        if (!dim.expr()) {
-          if (actual != dim.value())
-            return make_error(StatusCode::kInvalidArgument, "input '", name, "' dim ", d, " = ",
-                              actual, ": expected ", dim.value(), " (input shape ",
-                              shape_str(t.shape()), ")");
-          continue;
-        }
-        const int64_t sym = plain_symbol(*dim.expr());
-        if (pass == 0 && sym >= 0) {
-          const ir::fb::Symbol& s = *method.symbols()->Get(sym);
-          if (symbols[sym] != kUnbound && symbols[sym] != actual)
-            return make_error(StatusCode::kInvalidArgument, "input '", name, "' dim ", d, " = ",
-                              actual, ": ", ir::str(s.name()), " is already ", symbols[sym],
-                              " from another input");
-          if (actual < s.min() || actual > s.max())
-            return make_error(StatusCode::kInvalidArgument, "input '", name, "' dim ", d, " = ",
-                              actual, ": expected ", symbol_rule(s));
-          symbols[sym] = actual;
-        } else if (pass == 1 && sym < 0) {
-          const ir::fb::SymExpr& e = *dim.expr();
-          for (const ir::fb::ExprTerm* term : *e.terms())
-            if (term->op() == ir::fb::ExprOp::Sym && symbols[term->value()] == kUnbound)
-              return make_error(StatusCode::kUnsupported, "input '", name, "' dim ", d,
-                                ": cannot bind a symbol from '", ir::str(e.text()), "'");
-          TIR_ASSIGN_OR_RETURN(int64_t want, ir::eval_sym_expr(e, symbols));
-          if (want != actual)
-            return make_error(StatusCode::kInvalidArgument, "input '", name, "' dim ", d, " = ",
-                              actual, ": expected ", ir::str(e.text()), " = ", want);
-        }
-      }
-    }
-  }
-  for (size_t i = 0; i < nsym; ++i) {
-    if (symbols[i] == kUnbound) symbols[i] = method.symbols()->Get(i)->hint();
-  }
-  return symbols;
+  return Binder(method, inputs).run();
 }
 
 Result<std::vector<int64_t>> value_sizes(const ir::fb::Value& v, std::span<const int64_t> symbols) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -29,11 +30,23 @@ inline nlohmann::json manifest() {
 }
 
 /// Manifest entries of every fixture that is expected to run (not the unsupported-op one).
+/// Also those of tests/data/fixtures/legacy/manifest.json (archives of older torch
+/// releases), whose "dir" is made relative to the fixture root.
 inline std::vector<nlohmann::json> runnable_fixtures() {
   std::vector<nlohmann::json> out;
   const nlohmann::json m = manifest();
   for (const auto& f : m["fixtures"])
     if (!f.contains("unsupported_ops")) out.push_back(f);
+  std::ifstream legacy(fixture_dir() + "/legacy/manifest.json");
+  if (legacy) {
+    const nlohmann::json lm = nlohmann::json::parse(legacy);
+    for (nlohmann::json f : lm["fixtures"]) {
+      f["dir"] = "legacy/" + f["dir"].get<std::string>();
+      f["model"] = "legacy_" + f.value("torch_version", std::string("old")) + "_" +
+                   f["model"].get<std::string>();
+      out.push_back(f);
+    }
+  }
   return out;
 }
 
@@ -41,8 +54,11 @@ inline std::vector<nlohmann::json> runnable_fixtures() {
 struct FixtureName {
   template <typename Info>
   std::string operator()(const Info& info) const {
-    return info.param["model"].template get<std::string>() + "_" +
-           info.param["dialect"].template get<std::string>();
+    std::string name = info.param["model"].template get<std::string>() + "_" +
+                       info.param["dialect"].template get<std::string>();
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
   }
 };
 

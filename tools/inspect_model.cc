@@ -1,0 +1,106 @@
+#include "tools/inspect_model.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "ir/model.h"
+#include "runtime/data_loader.h"
+
+namespace tir::tools {
+namespace {
+
+using nlohmann::json;
+
+std::string dim_text(const ir::fb::Dim& d) {
+  return d.expr() ? std::string(ir::str(d.expr()->text())) : std::to_string(d.value());
+}
+
+json value_json(const ir::fb::Value& v) {
+  json dims = json::array();
+  if (v.sizes())
+    for (const ir::fb::Dim* d : *v.sizes()) {
+      if (d->expr())
+        dims.push_back(dim_text(*d));
+      else
+        dims.push_back(d->value());
+    }
+  return {
+      {"name", ir::str(v.name())}, {"dtype", dtype_name(ir::to_dtype(v.dtype()))}, {"shape", dims}};
+}
+
+json method_json(const ir::fb::Method& m) {
+  json j = {{"name", ir::str(m.name())}, {"nodes", m.nodes() ? m.nodes()->size() : 0}};
+  json symbols = json::array();
+  if (m.symbols())
+    for (const ir::fb::Symbol* s : *m.symbols())
+      symbols.push_back({{"name", ir::str(s->name())},
+                         {"min", s->min()},
+                         {"max", s->max() == INT64_MAX ? json(nullptr) : json(s->max())},
+                         {"hint", s->hint()}});
+  j["symbols"] = symbols;
+  for (const char* key : {"inputs", "outputs"}) {
+    json list = json::array();
+    const auto* idx = std::string(key) == "inputs" ? m.inputs() : m.outputs();
+    if (idx)
+      for (int32_t v : *idx) list.push_back(value_json(*m.values()->Get(v)));
+    j[key] = list;
+  }
+  std::map<std::string, int> ops;
+  if (m.nodes())
+    for (const ir::fb::Node* n : *m.nodes()) ++ops[std::string(ir::str(n->op()))];
+  j["ops"] = ops;
+  return j;
+}
+
+std::string shape_text(const json& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + (shape[i].is_string() ? shape[i].get<std::string>()
+                                                 : std::to_string(shape[i].get<int64_t>()));
+  return s + "]";
+}
+
+}  // namespace
+
+Status inspect_model(const InspectOptions& o, std::ostream& out) {
+  TIR_ASSIGN_OR_RETURN(auto src, data_source_mmap(o.model_path));
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(src->bytes(), o.model_path));
+  const ir::fb::Model& model = view.model();
+  json j = {{"file", o.model_path},
+            {"version", model.version()},
+            {"producer", ir::str(model.producer())}};
+  uint64_t weight_bytes = 0;
+  if (model.weights())
+    for (const ir::fb::WeightRef* w : *model.weights()) weight_bytes += w->byte_size();
+  j["weights"] = {{"count", model.weights() ? model.weights()->size() : 0},
+                  {"bytes", weight_bytes}};
+  j["constants"] = model.constants() ? model.constants()->size() : 0;
+  j["methods"] = json::array();
+  for (const ir::fb::Method* m : *model.methods()) j["methods"].push_back(method_json(*m));
+  if (o.json) {
+    out << j.dump(1) << "\n";
+    return ok_status();
+  }
+  out << o.model_path << ": " << j["producer"].get<std::string>() << "\n";
+  out << "weights: " << j["weights"]["count"] << " tensors, " << weight_bytes << " bytes; "
+      << j["constants"] << " constants\n";
+  for (const json& m : j["methods"]) {
+    out << "method " << m["name"].get<std::string>() << " (" << m["nodes"] << " nodes)\n";
+    for (const json& s : m["symbols"])
+      out << "  symbol " << s["name"].get<std::string>() << " in [" << s["min"] << ", "
+          << (s["max"].is_null() ? std::string("inf") : s["max"].dump()) << "]\n";
+    for (const json& in : m["inputs"])
+      out << "  input  " << in["name"].get<std::string>() << ": " << in["dtype"].get<std::string>()
+          << shape_text(in["shape"]) << "\n";
+    for (const json& outv : m["outputs"])
+      out << "  output " << outv["name"].get<std::string>() << ": "
+          << outv["dtype"].get<std::string>() << shape_text(outv["shape"]) << "\n";
+    out << "  ops:";
+    for (const auto& [op, n] : m["ops"].items()) out << " " << op << " x" << n.get<int>() << ";";
+    out << "\n";
+  }
+  return ok_status();
+}
+
+}  // namespace tir::tools
