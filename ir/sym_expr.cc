@@ -128,6 +128,98 @@ Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> 
   return stack[0];
 }
 
+std::string format_sym_expr(const fb::SymExpr& expr,
+                            const flatbuffers::Vector<flatbuffers::Offset<fb::Symbol>>* symbols) {
+  struct Part {
+    std::string text;
+    int prec;  // 0 comparison/logic, 1 additive, 2 multiplicative, 3 unary, 4 atom
+  };
+  std::vector<Part> st;
+  auto wrap = [](const Part& p, int prec) { return p.prec < prec ? "(" + p.text + ")" : p.text; };
+  for (const fb::ExprTerm* t : *expr.terms()) {
+    const fb::ExprOp op = t->op();
+    if (op == fb::ExprOp::Const) {
+      st.push_back({std::to_string(t->value()), t->value() < 0 ? 3 : 4});
+      continue;
+    }
+    if (op == fb::ExprOp::Sym) {
+      const bool named = symbols && size_t(t->value()) < symbols->size();
+      st.push_back(
+          {named ? symbols->Get(t->value())->name()->str() : "s?" + std::to_string(t->value()), 4});
+      continue;
+    }
+    if (arity(op) == 1) {
+      Part a = st.back();
+      st.pop_back();
+      st.push_back(op == fb::ExprOp::Neg ? Part{"-" + wrap(a, 3), 3}
+                                         : Part{"not " + wrap(a, 1), 0});
+      continue;
+    }
+    Part b = st.back();
+    st.pop_back();
+    Part a = st.back();
+    st.pop_back();
+    auto infix = [&](const char* sym, int prec) {
+      // Left-associative: the right side needs parens at equal precedence.
+      return Part{wrap(a, prec) + sym + (b.prec <= prec ? "(" + b.text + ")" : b.text), prec};
+    };
+    switch (op) {
+      case fb::ExprOp::Add:
+        st.push_back(infix(" + ", 1));
+        break;
+      case fb::ExprOp::Sub:
+        st.push_back(infix(" - ", 1));
+        break;
+      case fb::ExprOp::Mul:
+        st.push_back(infix("*", 2));
+        break;
+      case fb::ExprOp::FloorDiv:
+        st.push_back(infix("//", 2));
+        break;
+      case fb::ExprOp::Mod:
+        st.push_back(infix("%", 2));
+        break;
+      case fb::ExprOp::Max:
+        st.push_back({"max(" + a.text + ", " + b.text + ")", 4});
+        break;
+      case fb::ExprOp::Min:
+        st.push_back({"min(" + a.text + ", " + b.text + ")", 4});
+        break;
+      case fb::ExprOp::CeilDiv:
+        st.push_back({"ceildiv(" + a.text + ", " + b.text + ")", 4});
+        break;
+      case fb::ExprOp::Eq:
+        st.push_back(infix(" == ", 0));
+        break;
+      case fb::ExprOp::Ne:
+        st.push_back(infix(" != ", 0));
+        break;
+      case fb::ExprOp::Lt:
+        st.push_back(infix(" < ", 0));
+        break;
+      case fb::ExprOp::Le:
+        st.push_back(infix(" <= ", 0));
+        break;
+      case fb::ExprOp::Gt:
+        st.push_back(infix(" > ", 0));
+        break;
+      case fb::ExprOp::Ge:
+        st.push_back(infix(" >= ", 0));
+        break;
+      case fb::ExprOp::And:
+        st.push_back(infix(" and ", 0));
+        break;
+      case fb::ExprOp::Or:
+        st.push_back(infix(" or ", 0));
+        break;
+      default:
+        st.push_back({"?", 4});
+        break;
+    }
+  }
+  return st.empty() ? std::string() : st.back().text;
+}
+
 Result<int64_t> eval_dim(const fb::Dim& dim, std::span<const int64_t> symbols) {
   if (!dim.expr()) return dim.value();
   return eval_sym_expr(*dim.expr(), symbols);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "ir/tir_generated.h"
 #include "runtime/core/status.h"
@@ -16,6 +17,11 @@ Status check_sym_expr(const fb::SymExpr& expr, size_t num_symbols);
 /// Evaluates a verified expression with `symbols[i]` the value of symbol i. Division or
 /// modulo by zero is an error.
 Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> symbols);
+
+/// Infix text of a verified expression with symbols named from `symbols` (e.g.
+/// "8*s0", "(s0 + 1)//2"), for messages and `tirc inspect`.
+std::string format_sym_expr(const fb::SymExpr& expr,
+                            const flatbuffers::Vector<flatbuffers::Offset<fb::Symbol>>* symbols);
 
 /// The value of a dim: its static value, or its expression evaluated.
 Result<int64_t> eval_dim(const fb::Dim& dim, std::span<const int64_t> symbols);

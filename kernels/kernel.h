@@ -84,6 +84,8 @@ class Kernel {
   virtual ~Kernel() = default;
   /// Validates args and input shapes, fills every output's dtype and shape (contiguous
   /// strides), may build primitives and pack weights. Called again when shapes change.
+  /// Errors start with "node '<node>' (<op>): " (kernel_util.h op_error); the runtime
+  /// passes them on unchanged.
   virtual Status prepare(const KernelCall& call, PrepareInfo* out_info) = 0;
   /// Computes outputs. `scratch` has PrepareInfo::scratch_bytes bytes. Returns an error
   /// only for vendor failures.

@@ -17,10 +17,11 @@
 
 namespace tir::kernels {
 
-/// Error whose message starts with "<op> (node <node>): ".
+/// Error whose message starts with "node '<node>' (<op>): ", the form every runtime error
+/// about a node takes; the executor passes kernel errors on unchanged.
 template <typename... Parts>
 Status op_error(const KernelCall& call, StatusCode code, const Parts&... parts) {
-  return make_error(code, call.op, " (node ", call.node, "): ", parts...);
+  return make_error(code, "node '", call.node, "' (", call.op, "): ", parts...);
 }
 
 /// Checks that the call has `n` outputs (and at least `n_args` args).

@@ -273,8 +273,7 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
     pn.outputs.resize(nout);
     for (size_t k = 0; k < nout; ++k) pn.out_values.push_back(n.outputs()->Get(k));
     pn.call = {ir::str(n.op()), ir::str(n.name()), pn.args, pn.inputs, pn.outputs};
-    Status s = pn.kernel->prepare(pn.call, &pn.info);
-    if (!s.ok()) return s.with_context(node_context(n));
+    TIR_RETURN_IF_ERROR(pn.kernel->prepare(pn.call, &pn.info));  // names node and op
 
     for (size_t k = 0; k < nout; ++k) {
       const int32_t v = pn.out_values[k];
@@ -369,8 +368,9 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
       if (alias >= 0) data[pn.out_values[k]] = pn.inputs[alias].data;
       pn.outputs[k].data = data[pn.out_values[k]];
     }
+    ++kernel_calls_;
     Status s = pn.kernel->run(pn.call, arena + pn.scratch_offset);
-    if (!s.ok()) return s.with_context(node_context(*nodes_[i].node));
+    if (!s.ok()) return s;  // kernels name node and op (kernels/kernel_util.h op_error)
   }
   outputs_.clear();
   if (method_.outputs()) {

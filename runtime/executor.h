@@ -40,6 +40,8 @@ class MethodExecutor {
   size_t arena_bytes() const;
   size_t num_nodes() const { return nodes_.size(); }
   size_t num_cached_plans() const { return plans_.size(); }
+  /// Kernel `run` calls made so far (tests use it to show a rejected input ran nothing).
+  uint64_t kernel_calls() const { return kernel_calls_; }
 
  private:
   struct NodeInfo {
@@ -60,6 +62,7 @@ class MethodExecutor {
   std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
   size_t max_plans_ = 8;
   std::vector<Tensor> outputs_;
+  uint64_t kernel_calls_ = 0;
 };
 
 }  // namespace tir

@@ -67,6 +67,8 @@ Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
 
 size_t Session::arena_bytes() const { return executor_->arena_bytes(); }
 size_t Session::num_nodes() const { return executor_->num_nodes(); }
+size_t Session::num_cached_plans() const { return executor_->num_cached_plans(); }
+uint64_t Session::kernel_calls() const { return executor_->kernel_calls(); }
 
 void set_num_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);

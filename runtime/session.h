@@ -63,6 +63,10 @@ class Session {
   /// Activation arena bytes of the most recent plan.
   size_t arena_bytes() const;
   size_t num_nodes() const;
+  /// Input-shape bindings whose plan is cached.
+  size_t num_cached_plans() const;
+  /// Kernel calls made so far (a rejected input makes none).
+  uint64_t kernel_calls() const;
   const WeightSet& weights() const { return *weights_; }
 
  private:

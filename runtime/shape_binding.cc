@@ -70,6 +70,9 @@ class Binder {
     return "input '" + std::string(ir::str(value(k).name())) + "' dim " + std::to_string(d) +
            " = " + std::to_string(inputs_[k].sizes[d]);
   }
+  std::string binder(size_t k, size_t d) const {
+    return "input '" + std::string(ir::str(value(k).name())) + "' dim " + std::to_string(d);
+  }
 
   Status check_kind(size_t k) {
     const ir::fb::Value& v = value(k);
@@ -100,7 +103,9 @@ class Binder {
       const std::optional<Affine> f = affine_form(*e, nsym_);
       if (!f) continue;
       const ir::fb::Symbol& s = *m_.symbols()->Get(f->symbol);
-      const std::string rule = std::string(ir::str(e->text())) + " with " + range_str(s);
+      const bool plain = f->a == 1 && f->b == 0;
+      const std::string rule =
+          plain ? range_str(s) : ir::format_sym_expr(*e, m_.symbols()) + " with " + range_str(s);
       const int64_t actual = inputs_[k].sizes[d];
       const int64_t num = actual - f->b;
       if (num % f->a != 0)
@@ -109,14 +114,17 @@ class Binder {
                           ")");
       const int64_t value = num / f->a;
       if (value < s.min() || value > s.max())
-        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", rule, " (",
-                          ir::str(s.name()), " = ", value,
-                          value < s.min() ? " is below the minimum)" : " is above the maximum)");
+        return make_error(
+            StatusCode::kInvalidArgument, where(k, d), ": expected ", rule, " (",
+            plain ? "" : std::string(ir::str(s.name())) + " = " + std::to_string(value) + " is ",
+            value < s.min() ? "below the minimum)" : "above the maximum)");
       int64_t& slot = symbols_[f->symbol];
       if (slot != kUnbound && slot != value)
-        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", rule, " (",
-                          ir::str(s.name()), " = ", slot, " from ", bound_by_[f->symbol], ")");
-      if (slot == kUnbound) bound_by_[f->symbol] = where(k, d);
+        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ",
+                          ir::format_sym_expr(*e, m_.symbols()), " with ", ir::str(s.name()), " = ",
+                          slot, " as bound by ", bound_by_[f->symbol], " (inputs disagree on ",
+                          ir::str(s.name()), ")");
+      if (slot == kUnbound) bound_by_[f->symbol] = binder(k, d);
       slot = value;
     }
     return ok_status();
@@ -131,11 +139,11 @@ class Binder {
       for (const ir::fb::ExprTerm* t : *e->terms())
         if (t->op() == ir::fb::ExprOp::Sym && symbols_[t->value()] == kUnbound)
           return make_error(StatusCode::kUnsupported, where(k, d), ": cannot bind a symbol from '",
-                            ir::str(e->text()), "'");
+                            ir::format_sym_expr(*e, m_.symbols()), "'");
       TIR_ASSIGN_OR_RETURN(int64_t want, ir::eval_sym_expr(*e, symbols_));
       if (want != inputs_[k].sizes[d])
         return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ",
-                          ir::str(e->text()), " = ", want);
+                          ir::format_sym_expr(*e, m_.symbols()), " = ", want);
     }
     return ok_status();
   }

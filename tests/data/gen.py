@@ -12,11 +12,17 @@ ep.run_decompositions()) it writes fixtures/<model>/<dialect>/:
     output_<k>.npy    eager outputs of the original module (tuple outputs flattened)
 plus fixtures/bad/*.pt2 (corrupted copies of mlp/training for rejection tests) and
 fixtures/manifest.json describing everything (names, shapes, tolerances, ATen op
-counts read back from the saved models/model.json).
+counts read back from the saved models/model.json: "ops" for the top-level graph,
+"subgraph_ops" for graphs nested in higher-order ops, "other_targets" for non-ATen
+targets such as torch.ops.higher_order.wrap_with_set_grad_enabled).
 
-The script is deterministic (fixed seeds) and idempotent: it rebuilds the whole
-fixtures/ folder. Every saved program is reloaded with torch.export.load and
-checked against the eager outputs before anything is recorded.
+Models: models_small.py (hand-written) and models_families.py (tiny HF transformers and
+torchvision configurations). Inputs are float32 or int64 (token ids, attention masks).
+
+The script is deterministic (fixed seeds) and idempotent: it rebuilds everything it owns
+under fixtures/ (not legacy/ or dynamic/: gen_legacy.py, gen_dynamic.py). Every saved program is
+reloaded with torch.export.load and checked against the eager outputs before anything is
+recorded. bench/export_large.py reuses build() for the large benchmark models.
 """
 
 import collections
@@ -31,132 +37,20 @@ import zipfile
 
 import numpy as np
 import torch
-from torch import nn
 from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils import _pytree as pytree
+
+import models_families
+import models_small
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 DIALECTS = ("training", "core")
 ZIP_ALIGN = 64  # torch's PyTorchFileWriter aligns every record's data to 64 bytes
+NPY_DTYPES = (np.float32, np.int64)
 
-
-# ----------------------------------------------------------------------------- models
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(16, 32)
-        self.relu = nn.ReLU()
-        self.fc2 = nn.Linear(32, 8)
-
-    def forward(self, x):
-        return self.fc2(self.relu(self.fc1(x)))
-
-
-class SinCos(nn.Module):  # torch.export tutorial, first example
-    def forward(self, x, y):
-        return torch.sin(x) + torch.cos(y)
-
-
-class ConvModule(nn.Module):  # torch.export tutorial, in-place add of a kwarg
-    def __init__(self):
-        super().__init__()
-        self.conv = nn.Conv2d(3, 16, 3, padding=1)
-        self.relu = nn.ReLU()
-        self.maxpool = nn.MaxPool2d(kernel_size=3)
-
-    def forward(self, x, constant=None):
-        a = self.conv(x)
-        a.add_(constant)
-        return self.maxpool(self.relu(a))
-
-
-class Branches(nn.Module):  # torch.export tutorial's two-branch model, buffer registered
-    def __init__(self):
-        super().__init__()
-        self.branch1 = nn.Sequential(nn.Linear(64, 32), nn.ReLU())
-        self.branch2 = nn.Sequential(nn.Linear(128, 64), nn.ReLU())
-        self.register_buffer("buffer", torch.ones(32))
-
-    def forward(self, x1, x2):
-        out1 = self.branch1(x1)
-        out2 = self.branch2(x2)
-        return (out1 + self.buffer, out2)
-
-
-def conv3x3(cin, cout, stride=1):
-    return nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
-
-
-class BasicBlock(nn.Module):
-    def __init__(self, cin, cout, stride=1):
-        super().__init__()
-        self.conv1 = conv3x3(cin, cout, stride)
-        self.bn1 = nn.BatchNorm2d(cout)
-        self.relu = nn.ReLU(inplace=True)
-        self.conv2 = conv3x3(cout, cout)
-        self.bn2 = nn.BatchNorm2d(cout)
-        self.downsample = None
-        if stride != 1 or cin != cout:
-            self.downsample = nn.Sequential(
-                nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
-
-    def forward(self, x):
-        identity = x if self.downsample is None else self.downsample(x)
-        out = self.relu(self.bn1(self.conv1(x)))
-        out = self.bn2(self.conv2(out))
-        out += identity
-        return self.relu(out)
-
-
-class ResNetSmall(nn.Module):
-    def __init__(self, num_classes=10):
-        super().__init__()
-        self.conv1 = conv3x3(3, 8)
-        self.bn1 = nn.BatchNorm2d(8)
-        self.relu = nn.ReLU(inplace=True)
-        self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
-        self.layer1 = BasicBlock(8, 8)
-        self.layer2 = BasicBlock(8, 16, stride=2)
-        self.avgpool = nn.AdaptiveAvgPool2d(1)
-        self.fc = nn.Linear(16, num_classes)
-        with torch.no_grad():  # non-trivial eval-mode batch-norm statistics
-            for m in self.modules():
-                if isinstance(m, nn.BatchNorm2d):
-                    m.running_mean.uniform_(-0.5, 0.5)
-                    m.running_var.uniform_(0.5, 1.5)
-                    m.weight.uniform_(0.5, 1.5)
-                    m.bias.uniform_(-0.2, 0.2)
-
-    def forward(self, x):
-        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
-        x = self.layer2(self.layer1(x))
-        x = torch.flatten(self.avgpool(x), 1)
-        return self.fc(x)
-
-
-class UnsupportedOp(nn.Module):  # ops with no planned kernel: erfinv (twice), lgamma
-    def forward(self, x):
-        return torch.special.erfinv(x) + torch.special.erfinv(x * 0.5) + torch.lgamma(x)
-
-
-def randn(gen, *shape):
-    return torch.randn(*shape, generator=gen)
-
-
-# (name, module class, seed, inputs(generator) -> (args, kwargs), rtol = atol)
-MODELS = [
-    ("mlp", MLP, 1, lambda g: ((randn(g, 4, 16),), {}), 1e-5),
-    ("sincos", SinCos, 2, lambda g: ((randn(g, 10, 10), randn(g, 10, 10)), {}), 1e-5),
-    ("conv_constant", ConvModule, 3,
-     lambda g: ((randn(g, 1, 3, 32, 32),), {"constant": randn(g, 1, 16, 32, 32)}), 1e-5),
-    ("branches", Branches, 4, lambda g: ((randn(g, 8, 64), randn(g, 8, 128)), {}), 1e-5),
-    ("resnet_small", ResNetSmall, 5, lambda g: ((randn(g, 2, 3, 32, 32),), {}), 1e-5),
-    ("unsupported_op", UnsupportedOp, 6,
-     lambda g: ((torch.rand(3, 5, generator=g) * 0.9 + 0.05,), {}), 1e-5),
-]
-# Ops of unsupported_op that kernels do exist for; everything else is "unsupported".
-UNSUPPORTED_MODEL_SUPPORTED_OPS = {"aten::add.Tensor", "aten::mul.Tensor"}
+MODELS = models_small.MODELS + models_families.MODELS
+UNSUPPORTED_MODEL_SUPPORTED_OPS = models_small.UNSUPPORTED_MODEL_SUPPORTED_OPS
+SAVED_CHECKS = models_families.SAVED_CHECKS
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -169,25 +63,36 @@ def op_name(target):
     return "aten::" + name + ("" if overload == "default" else "." + overload)
 
 
-def read_model_json(path):
+def read_archive_json(path, rel):
     with zipfile.ZipFile(path) as z:
-        member = next(n for n in z.namelist() if n.split("/", 1)[-1] == "models/model.json")
+        member = next(n for n in z.namelist() if n.split("/", 1)[-1] == rel)
         return json.loads(z.read(member))
 
 
+def read_model_json(path):
+    return read_archive_json(path, "models/model.json")
+
+
 def count_ops(path):
-    """ATen op counts (and any non-ATen targets) in the saved graph."""
-    graph = read_model_json(path)["graph_module"]["graph"]
-    ops, other = collections.Counter(), collections.Counter()
-    for node in graph["nodes"]:
-        name = op_name(node["target"])
-        (ops if name else other)[name or node["target"]] += 1
-    return dict(sorted(ops.items())), dict(sorted(other.items()))
+    """ATen op counts of the saved top-level graph, of the graphs nested in higher-order ops
+    (all nesting levels together), and the non-ATen targets of both."""
+    ops, sub, other = collections.Counter(), collections.Counter(), collections.Counter()
+
+    def walk(graph, counter):
+        for node in graph["nodes"]:
+            name = op_name(node["target"])
+            (counter if name else other)[name or node["target"]] += 1
+            for inp in node["inputs"]:
+                if "as_graph" in inp["arg"]:
+                    walk(inp["arg"]["as_graph"]["graph"], sub)
+
+    walk(read_model_json(path)["graph_module"]["graph"], ops)
+    return dict(sorted(ops.items())), dict(sorted(sub.items())), dict(sorted(other.items()))
 
 
 def save_npy(path, t):
     arr = t.detach().cpu().numpy()
-    assert arr.dtype == np.float32, (path, arr.dtype)
+    assert arr.dtype in NPY_DTYPES, (path, arr.dtype)
     np.save(path, arr, allow_pickle=False)
     return {"file": os.path.basename(path), "dtype": str(arr.dtype), "shape": list(arr.shape)}
 
@@ -206,7 +111,7 @@ def check_close(got, want, tol, what):
 
 # ----------------------------------------------------------------------------- fixtures
 
-def build(name, cls, seed, make_inputs, tol):
+def build(name, cls, seed, make_inputs, tol, root=ROOT):
     torch.manual_seed(seed)
     module = cls().eval()
     args, kwargs = make_inputs(torch.Generator().manual_seed(1000 + seed))
@@ -220,12 +125,14 @@ def build(name, cls, seed, make_inputs, tol):
         if dialect == "core":
             ep = ep.run_decompositions()
         rel = f"{name}/{dialect}"
-        out_dir = os.path.join(ROOT, rel)
+        out_dir = os.path.join(root, rel)
         os.makedirs(out_dir)
         path = os.path.join(out_dir, "program.pt2")
         for node in ep.graph.nodes:  # provenance holding id(graph) values: not reproducible
             node.meta.pop("from_node", None)
         torch.export.save(ep, path)
+        if name in SAVED_CHECKS:
+            SAVED_CHECKS[name](read_archive_json(path, "data/weights/model_weights_config.json"))
 
         specs = ep.graph_signature.input_specs
         user_names = [s.arg.name for s in specs if s.kind == InputKind.USER_INPUT]
@@ -244,9 +151,11 @@ def build(name, cls, seed, make_inputs, tol):
             inputs.append({"name": in_name, **save_npy(os.path.join(out_dir, f"input_{k}.npy"), t)})
         outputs = [save_npy(os.path.join(out_dir, f"output_{k}.npy"), t)
                    for k, t in enumerate(eager)]
-        ops, other = count_ops(path)
+        ops, sub, other = count_ops(path)
         entry = {"model": name, "dialect": dialect, "dir": rel, "inputs": inputs,
                  "outputs": outputs, "rtol": tol, "atol": tol, "ops": ops}
+        if sub:
+            entry["subgraph_ops"] = sub
         if other:
             entry["other_targets"] = other
         if name == "unsupported_op":
@@ -322,36 +231,58 @@ def make_bad(src):
     return bad
 
 
+def dir_size(path):
+    return sum(os.path.getsize(os.path.join(d, n)) for d, _, files in os.walk(path) for n in files)
+
+
+def write_manifest(root, manifest):
+    text = json.dumps(manifest, indent=1)
+    text = re.sub(r"\[[\d,\s-]*\]", lambda m: "[" + ", ".join(re.findall(r"-?\d+", m.group(0))) + "]",
+                  text)  # keep shapes on one line
+    with open(os.path.join(root, "manifest.json"), "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+
+
+def print_summary(fixtures, root):
+    print(f"{'fixture':<20} {'dialect':<9} {'MB':>6}  ops")
+    for e in fixtures:
+        ops = ", ".join(f"{k}x{v}" if v > 1 else k for k, v in e["ops"].items())
+        size = dir_size(os.path.join(root, e["dir"])) / 1e6
+        print(f"{e['model']:<20} {e['dialect']:<9} {size:6.2f}  {ops}")
+        if "subgraph_ops" in e:
+            print(f"{'':<38} in subgraphs: {e['subgraph_ops']}")
+        if "other_targets" in e:
+            print(f"{'':<38} non-aten: {e['other_targets']}")
+
+
+def versions():
+    return {"torch_version": torch.__version__, "numpy_version": np.__version__,
+            **models_families.VERSIONS}
+
+
 def main():
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(1)
-    if os.path.isdir(ROOT):
-        shutil.rmtree(ROOT)
-    os.makedirs(ROOT)
+    os.makedirs(ROOT, exist_ok=True)
+    # Remove only what this script writes: fixtures/legacy/ (gen_legacy.py) and
+    # fixtures/dynamic/ (gen_dynamic.py) belong to other scripts.
+    for entry in [spec[0] for spec in MODELS] + ["bad", "manifest.json"]:
+        path = os.path.join(ROOT, entry)
+        if os.path.isdir(path):
+            shutil.rmtree(path)
+        elif os.path.exists(path):
+            os.remove(path)
 
     fixtures = []
     for spec in MODELS:
         fixtures += build(*spec)
     bad = make_bad(os.path.join(ROOT, "mlp", "training", "program.pt2"))
+    write_manifest(ROOT, {**versions(), "fixtures": fixtures, "bad": bad})
 
-    manifest = {"torch_version": torch.__version__, "numpy_version": np.__version__,
-                "fixtures": fixtures, "bad": bad}
-    text = json.dumps(manifest, indent=1)
-    text = re.sub(r"\[[\d,\s-]*\]", lambda m: "[" + ", ".join(re.findall(r"-?\d+", m.group(0))) + "]",
-                  text)  # keep shapes on one line
-    with open(os.path.join(ROOT, "manifest.json"), "w", encoding="utf-8") as f:
-        f.write(text + "\n")
-
-    total = sum(os.path.getsize(os.path.join(d, n))
-                for d, _, files in os.walk(ROOT) for n in files)
-    print(f"{'fixture':<16} {'dialect':<9} ops")
-    for e in fixtures:
-        ops = ", ".join(f"{k}x{v}" if v > 1 else k for k, v in e["ops"].items())
-        print(f"{e['model']:<16} {e['dialect']:<9} {ops}")
-        if "other_targets" in e:
-            print(f"{'':<26} non-aten: {e['other_targets']}")
+    print_summary(fixtures, ROOT)
     print(f"bad: {', '.join(b['file'] for b in bad)}")
-    print(f"wrote {ROOT} ({total / 1e6:.2f} MB)")
+    total = dir_size(ROOT)
+    print(f"wrote {ROOT} ({total / 1e6:.2f} MB in all, other scripts' folders included)")
 
 
 if __name__ == "__main__":
