@@ -31,9 +31,9 @@ int memory_format_from_name(std::string_view n) {  // torch serde MemoryFormat n
 Result<int32_t> GraphBuilder::tensor_ref(const Json& t, const std::string& where) {
   const Json* n = json_get(t, "name");
   if (!n || !n->is_string()) return corrupt(where, " has a tensor without a name");
-  auto it = value_index_.find(n->get<std::string>());
-  if (it == value_index_.end())
-    return corrupt(where, " uses unknown value '", n->get<std::string>(), "'");
+  const auto& names = scope_ ? *scope_ : value_index_;
+  auto it = names.find(n->get<std::string>());
+  if (it == names.end()) return corrupt(where, " uses unknown value '", n->get<std::string>(), "'");
   return it->second;
 }
 

@@ -1,5 +1,8 @@
 #include "importer/graph_builder.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "importer/graph_builder_impl.h"
 #include "ir/model.h"
 #include "runtime/core/tensor.h"
@@ -55,6 +58,13 @@ Result<flatbuffers::Offset<fb::SymExpr>> GraphBuilder::sym_expr(const std::strin
 Status GraphBuilder::read_symbols() {
   const Json& ranges = member_or_empty(p_.doc, "range_constraints");
   for (const auto& [name, r] : ranges.items()) {
+    // Keys such as "8*s69" constrain a derived expression; its range follows from the
+    // root symbol's, so only plain symbol names become symbols.
+    const bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+    if (!plain) continue;
     const int64_t idx = symbol_index(name);
     symbols_[idx].min = range_bound(json_get(r, "min_val"), 0);
     symbols_[idx].max = range_bound(json_get(r, "max_val"), INT64_MAX);
@@ -65,7 +75,9 @@ Status GraphBuilder::read_symbols() {
 
 Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
                                         fb::ValueSource source, int32_t index, DType scalar_dtype) {
-  if (value_index_.count(name)) return corrupt("value '", name, "' is defined twice");
+  const std::string key = scope_prefix_ + name;  // unique across inlined subgraphs
+  if (value_index_.count(key) || (scope_ && scope_->count(name)))
+    return corrupt("value '", key, "' is defined twice");
   DType dtype = scalar_dtype;
   std::vector<flatbuffers::Offset<fb::Dim>> dims;
   const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, name) : nullptr;
@@ -106,9 +118,10 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
     }
   }
   const auto idx = static_cast<int32_t>(values_.size());
-  values_.push_back(fb::CreateValue(*fbb_, fbb_->CreateString(name), kind, ir::to_fb_dtype(dtype),
+  values_.push_back(fb::CreateValue(*fbb_, fbb_->CreateString(key), kind, ir::to_fb_dtype(dtype),
                                     fbb_->CreateVector(dims), source, index));
-  value_index_.emplace(name, idx);
+  value_index_.emplace(key, idx);
+  if (scope_) scope_->emplace(name, idx);
   return idx;
 }
 

@@ -40,6 +40,9 @@ class GraphBuilder {
   Status read_nodes();
   Status read_outputs();
   Status add_node(const Json& node, size_t ordinal);
+  /// Splices the subgraph of a wrap_with_set_grad_enabled / wrap_with_autocast node into
+  /// the current graph (hop_inline.cc).
+  Status inline_hop(const Json& node, const std::string& name, const std::string& op);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.
@@ -78,6 +81,10 @@ class GraphBuilder {
 
   std::vector<flatbuffers::Offset<fb::Value>> values_;
   std::unordered_map<std::string, int32_t> value_index_;
+  // While a HOP subgraph is inlined: its value names -> value indices (the subgraph is a
+  // closed scope), and the prefix ("<hop node>.") that keeps its names unique.
+  std::unordered_map<std::string, int32_t>* scope_ = nullptr;
+  std::string scope_prefix_;
   std::unordered_map<std::string, const Json*> literals_;  // constant user inputs
   std::vector<SymbolRec> symbols_;
   std::unordered_map<std::string, int64_t> symbol_index_;

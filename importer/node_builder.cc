@@ -149,6 +149,13 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
 
   const Json* inputs = json_get(node, "inputs");
   if (!inputs || !inputs->is_array()) return corrupt("node '", name, "' has no inputs");
+  if (op == "higher_order::wrap_with_set_grad_enabled" || op == "higher_order::wrap_with_autocast")
+    return inline_hop(node, name, op);
+  if (op.starts_with("higher_order::"))
+    return unsupported("node '", name, "' is the higher-order op ", op,
+                       op == "higher_order::cond" ? " (data-dependent control flow)" : "",
+                       ", which is not supported yet; only wrap_with_set_grad_enabled and "
+                       "wrap_with_autocast are inlined");
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
   if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {
@@ -209,6 +216,7 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   const auto [module_path, module_type] =
       parse_nn_module_stack(metadata_string(node, "nn_module_stack"));
   const std::string source = short_source(metadata_string(node, "stack_trace"));
+  name = scope_prefix_ + name;  // unique across inlined subgraphs
   nodes_.push_back(fb::CreateNode(*fbb_, fbb_->CreateString(name), fbb_->CreateString(op),
                                   fbb_->CreateVector(args), fbb_->CreateVector(outs),
                                   fbb_->CreateString(module_path), fbb_->CreateString(module_type),

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace tir::importer {
 namespace {
@@ -29,11 +30,13 @@ Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member
   return doc;
 }
 
-Result<Program> read_program(const Pt2Archive& archive, const std::string& model_name) {
+Result<Program> read_program(Pt2Archive& archive, const std::string& model_name) {
   Program p;
   p.file = archive.path();
   p.model_name = model_name;
-  const std::string member = "models/" + model_name + ".json";
+  const bool legacy = archive.layout() == ArchiveLayout::kLegacyZip;
+  const std::string member =
+      legacy ? "serialized_exported_program.json" : "models/" + model_name + ".json";
   TIR_ASSIGN_OR_RETURN(p.doc, read_json_member(archive, member, kMaxModelJsonBytes));
   const Json* version = json_get(p.doc, "schema_version");
   const Json* major = version ? json_get(*version, "major") : nullptr;
@@ -41,12 +44,12 @@ Result<Program> read_program(const Pt2Archive& archive, const std::string& model
     return make_error(StatusCode::kCorrupt, "'", p.file, "': '", member,
                       "' has no schema_version.major");
   const Json* minor = json_get(*version, "minor");
-  if (major->get<int64_t>() != kSchemaMajor)
-    return make_error(StatusCode::kUnsupported, "'", p.file, "': schema version ",
-                      major->get<int64_t>(), ".",
-                      minor && minor->is_number_integer() ? std::to_string(minor->get<int64_t>())
-                                                          : std::string("x"),
-                      " is not supported (expected ", kSchemaMajor, ".x)");
+  if (major->get<int64_t>() < kOldestSchemaMajor || major->get<int64_t>() > kSchemaMajor)
+    return make_error(
+        StatusCode::kUnsupported, "'", p.file, "': schema version ", major->get<int64_t>(), ".",
+        minor && minor->is_number_integer() ? std::to_string(minor->get<int64_t>())
+                                            : std::string("x"),
+        " is not supported (expected ", kOldestSchemaMajor, ".x to ", kSchemaMajor, ".x)");
   if (const Json* tv = json_get(p.doc, "torch_version"); tv && tv->is_string())
     p.torch_version = tv->get<std::string>();
   else
@@ -54,9 +57,26 @@ Result<Program> read_program(const Pt2Archive& archive, const std::string& model
 
   const std::string weights = "data/weights/" + model_name + "_weights_config.json";
   const std::string constants = "data/constants/" + model_name + "_constants_config.json";
-  if (!archive.has(weights) && archive.has("data/weights/" + model_name + ".pt"))
-    return make_error(StatusCode::kUnsupported, "'", p.file, "': pickled weights (data/weights/",
-                      model_name, ".pt, torch 2.8 layout) are not supported yet");
+  p.weights_source = weights;
+  p.constants_source = constants;
+  // Older layouts: one torch.save of the whole state dict / constants dict.
+  const std::string weights_pt =
+      legacy ? "serialized_state_dict.pt" : "data/weights/" + model_name + ".pt";
+  const std::string constants_pt =
+      legacy ? "serialized_constants.pt" : "data/constants/" + model_name + ".pt";
+  for (auto [pt, table, source, config] :
+       {std::tuple(&weights_pt, &p.pickled_weights, &p.weights_source, &weights),
+        std::tuple(&constants_pt, &p.pickled_constants, &p.constants_source, &constants)}) {
+    if (archive.has(*config) || !archive.has(*pt)) continue;
+    TIR_ASSIGN_OR_RETURN(std::vector<SavedTensor> saved, read_torch_save(archive, *pt));
+    for (SavedTensor& t : saved) {
+      std::string name = t.tensor.name;
+      table->insert_or_assign(std::move(name), std::move(t));
+    }
+    *source = *pt;
+  }
+  if (legacy && !archive.has(weights_pt))
+    return make_error(StatusCode::kCorrupt, "'", p.file, "': legacy archive has no ", weights_pt);
   p.weights_config = Json{{"config", Json::object()}};
   p.constants_config = Json{{"config", Json::object()}};
   if (archive.has(weights)) {

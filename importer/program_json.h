@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "importer/pt2_archive.h"
+#include "importer/torch_save.h"
 #include "runtime/core/dtype.h"
 #include "runtime/core/status.h"
 
@@ -18,6 +20,8 @@ namespace tir::importer {
 using Json = nlohmann::json;
 
 inline constexpr int kSchemaMajor = 8;
+/// torch 2.5 writes schema 7.x; its JSON reads the same way for the ops we import.
+inline constexpr int kOldestSchemaMajor = 7;
 
 /// Parses a JSON member (at most `max_bytes`); errors name the archive and member.
 Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member,
@@ -30,11 +34,17 @@ struct Program {
   Json doc;                // models/<name>.json
   Json weights_config;     // data/weights/<name>_weights_config.json ({"config":{}} if absent)
   Json constants_config;   // data/constants/<name>_constants_config.json
+  /// Pickled weights/constants (torch <= 2.8: data/weights/<name>.pt, data/constants/
+  /// <name>.pt or the legacy serialized_state_dict.pt / serialized_constants.pt), by FQN.
+  std::unordered_map<std::string, SavedTensor> pickled_weights, pickled_constants;
+  std::string weights_source = "data/weights/model_weights_config.json";  // for messages
+  std::string constants_source = "data/constants/model_constants_config.json";
   std::string torch_version;
 };
 
-/// Reads the model JSON and configs of `model_name`, checks schema_version.major == 8.
-Result<Program> read_program(const Pt2Archive& archive, const std::string& model_name);
+/// Reads the model JSON and the weights/constants tables of `model_name`, checks
+/// schema_version.major == 8. Mounts the pickled state dicts of older layouts.
+Result<Program> read_program(Pt2Archive& archive, const std::string& model_name);
 
 /// A float field: a number, or "Infinity" / "-Infinity" / "NaN".
 Result<double> json_float(const Json& j);

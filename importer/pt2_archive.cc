@@ -44,6 +44,7 @@ Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open(const std::string& path) {
 }
 
 Pt2Archive::~Pt2Archive() {
+  mounted_.clear();  // nested zips read through this one's handle
   if (zip_) zip_discard(as_zip(zip_));
 }
 
@@ -104,9 +105,15 @@ Status Pt2Archive::check_layout() {
                         "no model (models/*.json, e.g. models/model.json) in '", path_, "'");
     return ok_status();
   }
-  if (has("serialized_exported_program.json") || has("version"))
+  if (has("serialized_exported_program.json")) {
+    layout_ = ArchiveLayout::kLegacyZip;
+    models_ = {"model"};
+    return ok_status();
+  }
+  if (has("version") || has("serialized_state_dict.json"))
     return make_error(StatusCode::kUnsupported, "'", path_,
-                      "': legacy archive layout (torch <= 2.8) is not supported yet");
+                      "': legacy archive without serialized_exported_program.json (torch < 2.3?)"
+                      " is not supported");
   if (has("data.pkl") || has("constants.pkl"))
     return make_error(StatusCode::kUnsupported, "'", path_,
                       "': a TorchScript archive, not a torch.export program");
@@ -114,7 +121,54 @@ Status Pt2Archive::check_layout() {
                     "': not a torch.export archive (no archive_format member)");
 }
 
+Status Pt2Archive::mount(std::string_view member) {
+  const std::string name(member);
+  if (mounted_.count(name)) return ok_status();
+  auto it = index_.find(name);
+  if (it == index_.end())
+    return make_error(StatusCode::kNotFound, "'", path_, "': no member '", member, "'");
+  // A window on the member's bytes; stored members stay seekable, so libzip reads the
+  // nested central directory in place.
+  zip_source_t* src = zip_source_zip(as_zip(zip_), as_zip(zip_), it->second, 0, 0, -1);
+  if (!src)
+    return make_error(StatusCode::kCorrupt, "'", path_, "': cannot open member '", member, "' (",
+                      zip_strerror(as_zip(zip_)), ")");
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_t* z = zip_open_from_source(src, ZIP_RDONLY, &err);
+  if (!z) {
+    const std::string text = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    zip_source_free(src);
+    return make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
+                      "' is not a torch.save zip (", text, ")");
+  }
+  zip_error_fini(&err);
+  std::unique_ptr<Pt2Archive> nested(new Pt2Archive(path_ + "!/" + name, z));
+  nested->layout_ = ArchiveLayout::kTorchSave;
+  TIR_RETURN_IF_ERROR(nested->index_members());
+  if (!nested->has("data.pkl"))
+    return make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
+                      "' is a zip without data.pkl, not a torch.save archive");
+  mounted_.emplace(name, std::move(nested));
+  return ok_status();
+}
+
+std::pair<const Pt2Archive*, std::string> Pt2Archive::route(std::string_view member) const {
+  if (const size_t bang = member.find("!/"); bang != std::string_view::npos) {
+    auto it = mounted_.find(std::string(member.substr(0, bang)));
+    if (it != mounted_.end()) return it->second->route(member.substr(bang + 2));
+  }
+  return {this, std::string(member)};
+}
+
+bool Pt2Archive::has(std::string_view member) const {
+  const auto [a, name] = route(member);
+  return a->index_.count(name) != 0;
+}
+
 Result<uint64_t> Pt2Archive::size(std::string_view member) const {
+  if (const auto [a, name] = route(member); a != this) return a->size(name);
   auto it = sizes_.find(std::string(member));
   if (it == sizes_.end())
     return make_error(StatusCode::kNotFound, "'", path_, "': no member '", member, "'");
@@ -137,6 +191,7 @@ Result<std::string> Pt2Archive::read(std::string_view member, uint64_t max_bytes
 
 Status Pt2Archive::stream(std::string_view member, uint64_t offset, uint64_t length,
                           const ChunkSink& sink) const {
+  if (const auto [a, name] = route(member); a != this) return a->stream(name, offset, length, sink);
   TIR_ASSIGN_OR_RETURN(const uint64_t n, size(member));
   if (offset > n || length > n - offset)
     return make_error(StatusCode::kCorrupt, "'", path_, "': member '", member, "' has ", n,

@@ -1,5 +1,6 @@
 // Weights and constants: payload configs (data/weights/<m>_weights_config.json,
-// data/constants/<m>_constants_config.json) -> where each tensor's bytes are.
+// data/constants/<m>_constants_config.json) or, for torch <= 2.8, the pickled state dicts
+// (Program::pickled_*) -> where each tensor's bytes are.
 #include <algorithm>
 
 #include "importer/graph_builder_impl.h"
@@ -12,6 +13,8 @@ struct TensorMeta {
   std::vector<int64_t> sizes, strides;
   int64_t storage_offset = 0;
 };
+
+Status check_contiguous(const TensorMeta& t, const std::string& file, const std::string& fqn);
 
 // Reads a PayloadMeta's tensor_meta; errors name the tensor.
 Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const std::string& fqn) {
@@ -49,16 +52,54 @@ Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const
     TIR_ASSIGN_OR_RETURN(t.storage_offset, json_int(*i));
   }
   if (t.storage_offset < 0) return corrupt("has a negative storage offset");
+  TIR_RETURN_IF_ERROR(check_contiguous(t, file, fqn));
+  return t;
+}
+
+// The tensor's bytes must be one contiguous range of its storage.
+Status check_contiguous(const TensorMeta& t, const std::string& file, const std::string& fqn) {
   int64_t expect = 1;
   for (size_t i = t.sizes.size(); i-- > 0;) {
-    if (t.sizes[i] < 0) return corrupt("has a negative size");
+    if (t.sizes[i] < 0)
+      return make_error(StatusCode::kCorrupt, "'", file, "': tensor '", fqn,
+                        "' has a negative size");
     if (t.sizes[i] != 1 && t.strides[i] != expect)
-      return unsupported("is a non-contiguous view (strides ", t.strides.size(),
-                         "-d), not supported yet");
-    if (t.sizes[i] != 0 && expect > INT64_MAX / 16 / t.sizes[i]) return corrupt("is too large");
+      return make_error(StatusCode::kUnsupported, "'", file, "': tensor '", fqn,
+                        "' is a non-contiguous view (strides ", t.strides.size(),
+                        "-d), not supported yet");
+    if (t.sizes[i] != 0 && expect > INT64_MAX / 16 / t.sizes[i])
+      return make_error(StatusCode::kCorrupt, "'", file, "': tensor '", fqn, "' is too large");
     expect *= t.sizes[i];
   }
-  return t;
+  return ok_status();
+}
+
+struct FoundTensor {
+  TensorMeta meta;
+  std::string member;
+};
+
+// A weight's or constant's metadata and blob, from the payload config or the pickle.
+Result<FoundTensor> find_tensor(const Program& p, const std::string& fqn, bool weight) {
+  const Json& config = *json_get(weight ? p.weights_config : p.constants_config, "config");
+  const char* what = weight ? "weight '" : "constant '";
+  const std::string& source = weight ? p.weights_source : p.constants_source;
+  if (const Json* payload = json_get(config, fqn)) {
+    const Json* path = json_get(*payload, "path_name");
+    if (!path || !path->is_string())
+      return make_error(StatusCode::kCorrupt, "'", p.file, "': ", what, fqn, "' has no path_name");
+    TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p.file, fqn));
+    return FoundTensor{std::move(meta),
+                       (weight ? "data/weights/" : "data/constants/") + path->get<std::string>()};
+  }
+  const auto& table = weight ? p.pickled_weights : p.pickled_constants;
+  auto it = table.find(fqn);
+  if (it == table.end())
+    return make_error(StatusCode::kCorrupt, "'", p.file, "': ", what, fqn, "' is not in ", source);
+  const PickledTensor& t = it->second.tensor;
+  FoundTensor f{TensorMeta{t.dtype, t.sizes, t.strides, t.storage_offset}, it->second.member};
+  TIR_RETURN_IF_ERROR(check_contiguous(f.meta, p.file, fqn));
+  return f;
 }
 
 // Locates the bytes of `meta` inside blob `member`.
@@ -86,15 +127,9 @@ Result<TensorSource> locate(const Pt2Archive& archive, const std::string& member
 }  // namespace
 
 Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer) {
-  const Json& config = *json_get(p_.weights_config, "config");
-  const Json* payload = json_get(config, fqn);
-  if (!payload)
-    return corrupt("weight '", fqn, "' is not in data/weights/", p_.model_name,
-                   "_weights_config.json");
-  const Json* path = json_get(*payload, "path_name");
-  if (!path || !path->is_string()) return corrupt("weight '", fqn, "' has no path_name");
-  TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p_.file, fqn));
-  const std::string member = "data/weights/" + path->get<std::string>();
+  TIR_ASSIGN_OR_RETURN(FoundTensor found, find_tensor(p_, fqn, /*weight=*/true));
+  const TensorMeta& meta = found.meta;
+  const std::string& member = found.member;
   // Tied weights: same blob, same view -> one entry. Different views of one blob stay apart.
   std::string key =
       member + "|" + std::to_string(int(meta.dtype)) + "|" + std::to_string(meta.storage_offset);
@@ -121,16 +156,9 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
 
 Result<int32_t> GraphBuilder::constant_for(const std::string& fqn) {
   if (auto it = constant_index_.find(fqn); it != constant_index_.end()) return it->second;
-  const Json& config = *json_get(p_.constants_config, "config");
-  const Json* payload = json_get(config, fqn);
-  if (!payload)
-    return corrupt("constant '", fqn, "' is not in data/constants/", p_.model_name,
-                   "_constants_config.json");
-  const Json* path = json_get(*payload, "path_name");
-  if (!path || !path->is_string()) return corrupt("constant '", fqn, "' has no path_name");
-  TIR_ASSIGN_OR_RETURN(TensorMeta meta, read_meta(*payload, p_.file, fqn));
-  TIR_ASSIGN_OR_RETURN(TensorSource src,
-                       locate(archive_, "data/constants/" + path->get<std::string>(), meta, fqn));
+  TIR_ASSIGN_OR_RETURN(FoundTensor found, find_tensor(p_, fqn, /*weight=*/false));
+  const TensorMeta& meta = found.meta;
+  TIR_ASSIGN_OR_RETURN(TensorSource src, locate(archive_, found.member, meta, fqn));
   ConstantPlan c;
   c.name = fqn;
   c.dtype = meta.dtype;

@@ -3,19 +3,20 @@
 #include <omp.h>
 
 #include "ir/model.h"
+#include "ir/sym_expr.h"
 #include "runtime/executor.h"
 
 namespace tir {
 namespace {
 
-IoSpec io_spec(const ir::fb::Value& v) {
+IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
   IoSpec s;
   s.name = std::string(ir::str(v.name()));
   s.dtype = ir::to_dtype(v.dtype());
   if (v.sizes()) {
     for (const ir::fb::Dim* d : *v.sizes()) {
       s.shape.push_back(d->expr() ? -1 : d->value());
-      s.dims.push_back(d->expr() ? std::string(ir::str(d->expr()->text()))
+      s.dims.push_back(d->expr() ? ir::format_sym_expr(*d->expr(), m.symbols())
                                  : std::to_string(d->value()));
     }
   }
@@ -49,9 +50,11 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   TIR_ASSIGN_OR_RETURN(s->executor_, MethodExecutor::create(view, *method, std::move(weights),
                                                             options.max_cached_plans));
   if (method->inputs())
-    for (int32_t v : *method->inputs()) s->inputs_.push_back(io_spec(*method->values()->Get(v)));
+    for (int32_t v : *method->inputs())
+      s->inputs_.push_back(io_spec(*method, *method->values()->Get(v)));
   if (method->outputs())
-    for (int32_t v : *method->outputs()) s->outputs_.push_back(io_spec(*method->values()->Get(v)));
+    for (int32_t v : *method->outputs())
+      s->outputs_.push_back(io_spec(*method, *method->values()->Get(v)));
   return s;
 }
 

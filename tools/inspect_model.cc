@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "ir/model.h"
+#include "ir/sym_expr.h"
 #include "runtime/data_loader.h"
 
 namespace tir::tools {
@@ -12,16 +13,12 @@ namespace {
 
 using nlohmann::json;
 
-std::string dim_text(const ir::fb::Dim& d) {
-  return d.expr() ? std::string(ir::str(d.expr()->text())) : std::to_string(d.value());
-}
-
-json value_json(const ir::fb::Value& v) {
+json value_json(const ir::fb::Method& m, const ir::fb::Value& v) {
   json dims = json::array();
   if (v.sizes())
     for (const ir::fb::Dim* d : *v.sizes()) {
       if (d->expr())
-        dims.push_back(dim_text(*d));
+        dims.push_back(ir::format_sym_expr(*d->expr(), m.symbols()));
       else
         dims.push_back(d->value());
     }
@@ -43,7 +40,7 @@ json method_json(const ir::fb::Method& m) {
     json list = json::array();
     const auto* idx = std::string(key) == "inputs" ? m.inputs() : m.outputs();
     if (idx)
-      for (int32_t v : *idx) list.push_back(value_json(*m.values()->Get(v)));
+      for (int32_t v : *idx) list.push_back(value_json(m, *m.values()->Get(v)));
     j[key] = list;
   }
   std::map<std::string, int> ops;

@@ -1,11 +1,16 @@
-// tirc: the tir compiler tool. Thin main over importer/ (see DESIGN.md "Command line").
+// tirc: the tir compiler tool. Thin main over importer/ and tools/ (DESIGN.md "Command line").
 //   tirc import PROGRAM.pt2 [-o model.tir] [--weights w.bin]
+//   tirc inspect model.tir [--json]
+//   tirc ops [--json | --markdown]
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "importer/import_pt2.h"
+#include "tools/inspect_model.h"
+#include "tools/op_coverage.h"
 
 namespace {
 
@@ -52,6 +57,14 @@ int main(int argc, char** argv) {
   bool skip_kernel_check = false;
   imp->add_flag("--skip-kernel-check", skip_kernel_check,
                 "import ops that have no CPU kernel (for inspection; tirrun will reject them)");
+  tir::tools::InspectOptions inspect;
+  CLI::App* ins = app.add_subcommand("inspect", "show a model's methods, symbols, inputs and ops");
+  ins->add_option("model", inspect.model_path, "model file (.tir)")->required();
+  ins->add_flag("--json", inspect.json, "print JSON");
+  bool ops_json = false, ops_markdown = false;
+  CLI::App* ops = app.add_subcommand("ops", "list the ATen ops tir has kernels for");
+  ops->add_flag("--json", ops_json, "print JSON");
+  ops->add_flag("--markdown", ops_markdown, "print the coverage page (docs/ops.md)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -60,5 +73,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check);
+  if (ins->parsed()) {
+    const tir::Status s = tir::tools::inspect_model(inspect, std::cout);
+    return s.ok() ? 0 : fail(s);
+  }
+  if (ops->parsed()) {
+    const auto format = ops_json       ? tir::tools::OpListFormat::kJson
+                        : ops_markdown ? tir::tools::OpListFormat::kMarkdown
+                                       : tir::tools::OpListFormat::kText;
+    const tir::Status s = tir::tools::list_ops(format, std::cout);
+    return s.ok() ? 0 : fail(s);
+  }
   return 1;
 }

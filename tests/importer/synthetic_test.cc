@@ -231,14 +231,27 @@ TEST(ImportSynthetic, MissingRequiredArgumentIsCorrupt) {
   EXPECT_EQ(out.num_entries(), 0u);
 }
 
-TEST(ImportSynthetic, LegacyLayoutIsUnsupported) {
+TEST(ImportSynthetic, LegacyLayoutWithoutSchemaVersionIsCorrupt) {
   TempDir src, out;
   const std::string pt2 = src.file("legacy.pt2");
   write_zip(pt2, {{"serialized_exported_program.json", "{}"}, {"version", "8.2"}});
   auto sum = run(out, pt2);
   ASSERT_FALSE(sum.ok());
-  EXPECT_EQ(sum.status().code(), StatusCode::kUnsupported);
-  EXPECT_NE(sum.status().message().find("legacy archive layout"), std::string::npos);
+  EXPECT_EQ(sum.status().code(), StatusCode::kCorrupt);
+  EXPECT_NE(sum.status().message().find("serialized_exported_program.json"), std::string::npos);
+  EXPECT_EQ(out.num_entries(), 0u);
+}
+
+TEST(ImportSynthetic, LegacyLayoutWithoutStateDictIsCorrupt) {
+  TempDir src, out;
+  const std::string pt2 = src.file("legacy.pt2");
+  write_zip(pt2, {{"serialized_exported_program.json",
+                   R"({"schema_version": {"major": 8, "minor": 2}, "graph_module": {}})"},
+                  {"version", "8.2"}});
+  auto sum = run(out, pt2);
+  ASSERT_FALSE(sum.ok());
+  EXPECT_EQ(sum.status().code(), StatusCode::kCorrupt);
+  EXPECT_NE(sum.status().message().find("serialized_state_dict.pt"), std::string::npos);
 }
 
 TEST(ImportSynthetic, MalformedJsonIsCorruptAndNamesTheMember) {

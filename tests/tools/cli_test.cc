@@ -205,6 +205,37 @@ TEST(Cli, WrongShapeAndWrongDtypeAreNamed) {
   expect_one_error_line(p, "no input 'nope'");
 }
 
+TEST(Cli, InspectShowsSymbolsRangesAndSymbolicShapes) {
+  TempDir tmp;
+  const std::string pt2 = testing::fixture_dir() + "/dynamic/seq8/training/program.pt2";
+  ASSERT_EQ(tirc("import " + q(pt2) + " -o " + q(tmp.file("m.tir"))).code, 0);
+  std::ifstream mf(testing::fixture_dir() + "/dynamic/manifest.json");
+  const nlohmann::json m = nlohmann::json::parse(mf);
+  std::string sym;  // torch's name for the root symbol, e.g. s69
+  for (const auto& f : m["fixtures"])
+    if (f["model"] == "seq8")
+      for (const auto& [name, range] : f["range_constraints"].items())
+        if (name.find('*') == std::string::npos) sym = name;
+  const Proc p = tirc("inspect " + q(tmp.file("m.tir")));
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.out.find("symbol " + sym + " in [2, 64]"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("input  x: float32[2, 8*" + sym + ", 16]"), std::string::npos) << p.out;
+  const Proc j = tirc("inspect --json " + q(tmp.file("m.tir")));
+  ASSERT_EQ(j.code, 0);
+  EXPECT_EQ(nlohmann::json::parse(j.out)["methods"][0]["symbols"][0]["max"], 64);
+  expect_one_error_line(tirc("inspect " + q(pt2)), "not a tir model");
+}
+
+TEST(Cli, OpsListMatchesTheCommittedCoveragePage) {
+  const Proc p = tirc("ops");
+  ASSERT_EQ(p.code, 0);
+  EXPECT_NE(p.out.find("aten::linear  cpu  float32  optimized"), std::string::npos) << p.out;
+  const Proc md = tirc("ops --markdown");
+  ASSERT_EQ(md.code, 0);
+  EXPECT_EQ(md.out, slurp(testing::test_data_dir() + "/../../docs/ops.md"))
+      << "docs/ops.md is stale: regenerate it with `tirc ops --markdown > docs/ops.md`";
+}
+
 TEST(Cli, HelpExitsZero) {
   EXPECT_EQ(tirrun("--help").code, 0);
   EXPECT_EQ(tirc("--help").code, 0);

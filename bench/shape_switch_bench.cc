@@ -1,0 +1,97 @@
+// Cost of changing input shapes on a dynamic-shape model. Both benchmarks alternate two
+// input shapes; "Cached" keeps both plans, "NewPlan" has a one-plan cache so every run
+// first builds a plan (kernels prepared, oneDNN primitives created, memory planned).
+// Models are the committed dynamic fixtures (imported at setup, outside the timed loop);
+// TIR_TEST_DATA overrides where the fixtures are.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "importer/import_pt2.h"
+#include "runtime/npy.h"
+#include "runtime/session.h"
+
+namespace tir::bench {
+namespace {
+
+struct Loaded {
+  std::unique_ptr<Session> session;
+  std::vector<HostTensor> small, large;  // one input set per shape
+  std::string error;
+};
+
+std::string fixture_root() {
+  const char* d = std::getenv("TIR_TEST_DATA");
+  return std::string(d ? d : TIR_SOURCE_ROOT "/tests/data") + "/fixtures/dynamic/";
+}
+
+/// Imports `model` (a dynamic fixture name) and loads its case 0 and case 2 inputs.
+Loaded load(const std::string& model, size_t max_plans) {
+  Loaded l;
+  const std::string dir = fixture_root() + model + "/training/";
+  const std::string tmp = std::filesystem::temp_directory_path() / ("tir_bench_" + model);
+  std::filesystem::create_directories(tmp);
+  importer::ImportOptions o;
+  o.input = dir + "program.pt2";
+  o.model_path = tmp + "/m.tir";
+  o.weights_path = tmp + "/m.bin";
+  if (auto r = importer::import_pt2(o); !r.ok()) return {nullptr, {}, {}, r.status().message()};
+  SessionOptions so;
+  so.max_cached_plans = max_plans;
+  auto s = Session::open(o.model_path, o.weights_path, so);
+  if (!s.ok()) return {nullptr, {}, {}, s.status().message()};
+  l.session = std::move(s).value();
+  for (auto [c, out] : {std::pair{0, &l.small}, std::pair{2, &l.large}}) {
+    for (size_t k = 0;; ++k) {
+      const std::string f =
+          dir + "case_" + std::to_string(c) + "_input_" + std::to_string(k) + ".npy";
+      if (!std::filesystem::exists(f)) break;
+      auto t = npy_read(f);
+      if (!t.ok()) return {nullptr, {}, {}, t.status().message()};
+      out->push_back(std::move(t).value());
+    }
+  }
+  return l;
+}
+
+std::vector<Tensor> views(const std::vector<HostTensor>& hs) {
+  std::vector<Tensor> v;
+  for (const HostTensor& h : hs) v.push_back(h.view());
+  return v;
+}
+
+/// Alternates two input shapes. With `rebuild` the plan cache holds one plan, so every run
+/// builds a new plan; otherwise both plans stay cached. The difference is the plan cost.
+void run_model(benchmark::State& state, const std::string& model, bool rebuild) {
+  Loaded l = load(model, /*max_plans=*/rebuild ? 1 : 8);
+  if (!l.session) {
+    state.SkipWithError(l.error.c_str());
+    return;
+  }
+  const std::vector<Tensor> a = views(l.small), b = views(l.large);
+  bool flip = false;
+  for (auto _ : state) {
+    auto r = l.session->run(flip ? a : b);
+    flip = !flip;
+    if (!r.ok()) {
+      state.SkipWithError(r.status().message().c_str());
+      return;
+    }
+  }
+}
+
+void BM_Cached_seq8(benchmark::State& s) { run_model(s, "seq8", false); }
+void BM_NewPlan_seq8(benchmark::State& s) { run_model(s, "seq8", true); }
+void BM_Cached_resnet(benchmark::State& s) { run_model(s, "resnet_dyn", false); }
+void BM_NewPlan_resnet(benchmark::State& s) { run_model(s, "resnet_dyn", true); }
+BENCHMARK(BM_Cached_seq8)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_NewPlan_seq8)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Cached_resnet)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_NewPlan_resnet)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace tir::bench
+
+BENCHMARK_MAIN();
