@@ -74,6 +74,8 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::detach", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
     {"aten::contiguous", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
     {"aten::dropout", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
+    {"aten::dropout_", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
+    {"aten::unflatten.int", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unflatten>>},
     {"aten::clone", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_clone>>},
     {"aten::permute", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_permute>>},
     {"aten::t", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_t>>},

@@ -130,6 +130,40 @@ Result<ViewParams> view_prepare_identity(const KernelCall& call, PrepareInfo* ou
   return make_alias(call, *x, x->shape(), out_info);
 }
 
+Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 3));
+  TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw, x->rank, "dim"));
+  TIR_ASSIGN_OR_RETURN(auto sizes, ints_arg(call, 2, "sizes"));
+  if (x->rank - 1 + static_cast<int64_t>(sizes.size()) > kMaxRank) {
+    return op_error(call, StatusCode::kUnsupported, "result rank exceeds ", kMaxRank);
+  }
+  std::vector<int64_t> split(sizes.begin(), sizes.end());
+  int infer = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < split.size(); ++i) {
+    if (split[i] == -1 && infer < 0) {
+      infer = static_cast<int>(i);
+    } else if (split[i] < 0) {
+      return op_error(call, StatusCode::kInvalidArgument, "argument 'sizes' ", shape_str(sizes),
+                      " is invalid");
+    } else {
+      known *= split[i];
+    }
+  }
+  if (infer >= 0 && known != 0) split[infer] = x->sizes[dim] / known;
+  int64_t product = 1;
+  for (int64_t v : split) product *= v;
+  if (product != x->sizes[dim]) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'sizes' ", shape_str(sizes),
+                    " does not multiply to dim ", dim, " of size ", x->sizes[dim]);
+  }
+  std::vector<int64_t> out(x->sizes.begin(), x->sizes.begin() + dim);
+  out.insert(out.end(), split.begin(), split.end());
+  out.insert(out.end(), x->sizes.begin() + dim + 1, x->sizes.begin() + x->rank);
+  return make_alias(call, *x, out, out_info);
+}
+
 Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 3));
   TIR_ASSIGN_OR_RETURN(bool train, bool_arg(call, 2, "train"));

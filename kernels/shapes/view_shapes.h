@@ -30,6 +30,8 @@ Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo*
 /// alias, detach, contiguous (any trailing args ignored): same shape, aliased.
 Result<ViewParams> view_prepare_identity(const KernelCall& call, PrepareInfo* out_info);
 /// dropout(input, p, train): identity when train is false.
+/// unflatten.int(self, dim, sizes): dim split into `sizes` (one may be -1); an alias.
+Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out_info);
 /// clone(self, memory_format): a contiguous copy.
 Result<ViewParams> view_prepare_clone(const KernelCall& call, PrepareInfo* out_info);

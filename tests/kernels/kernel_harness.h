@@ -93,11 +93,31 @@ class CallBuilder {
     args_.push_back(a);
     return *this;
   }
+  /// A Tensor[] / Tensor?[] argument; a null entry is None.
+  CallBuilder& tensors(const std::vector<const Buffer*>& list) {
+    std::vector<int64_t> idx;
+    for (const Buffer* b : list) {
+      idx.push_back(b ? static_cast<int64_t>(inputs_.size()) : -1);
+      if (b) inputs_.push_back(*b);
+    }
+    lists_.push_back(std::move(idx));
+    Arg a;
+    a.kind = ArgKind::kTensors;
+    a.ints = lists_.back();
+    args_.push_back(a);
+    return *this;
+  }
   CallBuilder& none() { return push(ArgKind::kNone, 0, 0); }
   CallBuilder& i(int64_t v) { return push(ArgKind::kInt, v, 0); }
   CallBuilder& f(double v) { return push(ArgKind::kFloat, 0, v); }
   CallBuilder& b(bool v) { return push(ArgKind::kBool, v ? 1 : 0, 0); }
   CallBuilder& dtype(DType d) { return push(ArgKind::kDType, static_cast<int64_t>(d), 0); }
+  /// A str argument; `v` must outlive the builder (pass a literal).
+  CallBuilder& str(std::string_view v) {
+    push(ArgKind::kString, 0, 0);
+    args_.back().s = v;
+    return *this;
+  }
   CallBuilder& ints(std::vector<int64_t> v) {
     lists_.push_back(std::move(v));
     Arg a;

@@ -1,0 +1,61 @@
+// Shared shape inference for data-movement ops whose outputs are strided windows of their
+// inputs: slice, select, narrow, split, chunk, unbind, cat, stack, expand, repeat,
+// transpose, squeeze, flip, roll. Every one becomes a list of `CopyRegion`s (a strided
+// copy from one input into one output); an output that is exactly its input's bytes is
+// aliased instead (PrepareInfo::output_alias) and gets no region. Any dtype.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/kernel.h"
+
+namespace tir::kernels {
+
+/// repeat needs two virtual dims per real dim.
+inline constexpr int kMaxCopyRank = 2 * kMaxRank;
+
+/// out[out_offset + sum(i_d * out_strides[d])] = in[in_offset + sum(i_d * in_strides[d])]
+/// for every index i in `sizes`. Strides are in elements and may be 0 (broadcast) or
+/// negative (flip). Dims are coalesced at prepare so the innermost run is as long as possible.
+struct CopyRegion {
+  int input = -1;  // index into KernelCall::inputs
+  int output = 0;  // index into KernelCall::outputs
+  int64_t in_offset = 0, out_offset = 0;
+  int rank = 0;
+  std::array<int64_t, kMaxCopyRank> sizes{};
+  std::array<int64_t, kMaxCopyRank> in_strides{};
+  std::array<int64_t, kMaxCopyRank> out_strides{};
+};
+
+struct CopyParams {
+  size_t elem_size = 0;
+  std::vector<CopyRegion> regions;
+};
+
+Result<CopyParams> copy_prepare_slice(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_select(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_narrow(const KernelCall& call, PrepareInfo* out_info);
+/// split.Tensor(self, split_size, dim): call.outputs.size() must equal the piece count.
+Result<CopyParams> copy_prepare_split(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_split_with_sizes(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_chunk(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_unbind(const KernelCall& call, PrepareInfo* out_info);
+/// cat(tensors, dim): same dtype required (no type promotion); legacy [0] inputs skipped.
+Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_info);
+/// expand(self, size, implicit): broadcast dims are materialised (outputs are contiguous).
+Result<CopyParams> copy_prepare_expand(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_expand_as(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_repeat(const KernelCall& call, PrepareInfo* out_info);
+/// transpose.int(self, dim0, dim1) and swapaxes(self, axis0, axis1).
+Result<CopyParams> copy_prepare_transpose(const KernelCall& call, PrepareInfo* out_info);
+/// squeeze(self) drops every size-1 dim; squeeze.dims(self, dims) the listed ones of size 1.
+Result<CopyParams> copy_prepare_squeeze(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_squeeze_dims(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_flip(const KernelCall& call, PrepareInfo* out_info);
+/// roll(self, shifts, dims): empty dims rolls the flattened tensor.
+Result<CopyParams> copy_prepare_roll(const KernelCall& call, PrepareInfo* out_info);
+
+}  // namespace tir::kernels

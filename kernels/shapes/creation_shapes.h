@@ -1,0 +1,70 @@
+// Shared shape inference and validation for dtype conversions (_to_copy, to.dtype,
+// to.dtype_layout, type_as, lift_fresh_copy), tensor creation (scalar_tensor, full,
+// zeros, ones and their _like/new_ forms) and the graph assertions export leaves in
+// (_assert_tensor_metadata, _assert_scalar, sym_constrain_range_for_size). Layout,
+// device, pin_memory and memory_format arguments are accepted and ignored: every tir
+// tensor is a contiguous CPU tensor.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernel.h"
+#include "kernels/shapes/dtype_util.h"
+
+namespace tir::kernels {
+
+/// y = x converted to `out` (a plain copy when the dtypes match). When `alias` is set
+/// the output is a view of the input and there is nothing to do.
+struct ConvertParams {
+  DType in = DType::kFloat32, out = DType::kFloat32;
+  int64_t numel = 0;
+  int input = -1;
+  bool alias = false;
+};
+
+/// _to_copy(self, *, dtype?, layout?, device?, pin_memory?, non_blocking, memory_format?)
+Result<ConvertParams> creation_prepare_to_copy(const KernelCall& call, PrepareInfo* out_info);
+/// to.dtype(self, dtype, non_blocking, copy, memory_format?): a view when the dtype
+/// already matches and copy=False, as torch returns self.
+Result<ConvertParams> creation_prepare_to_dtype(const KernelCall& call, PrepareInfo* out_info);
+/// to.device(self, device, dtype, non_blocking, copy, memory_format?): CPU only; a view
+/// when the dtype already matches and copy is false.
+Result<ConvertParams> creation_prepare_to_device(const KernelCall& call, PrepareInfo* out_info);
+/// to.dtype_layout(self, *, dtype?, layout?, device?, pin_memory?, non_blocking, copy,
+/// memory_format?)
+Result<ConvertParams> creation_prepare_to_dtype_layout(const KernelCall& call,
+                                                       PrepareInfo* out_info);
+/// type_as(self, other): self converted to other's dtype (a view when they match).
+Result<ConvertParams> creation_prepare_type_as(const KernelCall& call, PrepareInfo* out_info);
+/// lift_fresh_copy(self): a copy.
+Result<ConvertParams> creation_prepare_copy(const KernelCall& call, PrepareInfo* out_info);
+
+/// Every output element = `value` converted to `dtype`.
+struct FillParams {
+  DType dtype = DType::kFloat32;
+  int64_t numel = 0;
+  ScalarValue value;
+};
+
+enum class FillKind : uint8_t {
+  kScalarTensor,  // (s, *, dtype?, ...) -> [] float32 by default
+  kFull,          // (size, fill_value, *, dtype?, ...)
+  kZeros,         // (size, *, dtype?, ...)
+  kOnes,
+  kFullLike,   // (self, fill_value, *, dtype?, ...)
+  kZerosLike,  // (self, *, dtype?, ...)
+  kOnesLike,
+  kNewZeros,  // (self, size, *, dtype?, ...)
+  kNewOnes,
+};
+template <FillKind Kind>
+Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* out_info);
+
+/// Graph assertions: no outputs, nothing to run.
+struct AssertParams {};
+/// _assert_scalar(self, assert_msg): fails with the message when self is 0/False.
+Result<AssertParams> creation_prepare_assert_scalar(const KernelCall& call, PrepareInfo* out_info);
+/// _assert_tensor_metadata and sym_constrain_range_for_size: accepted as no-ops.
+Result<AssertParams> creation_prepare_noop(const KernelCall& call, PrepareInfo* out_info);
+
+}  // namespace tir::kernels

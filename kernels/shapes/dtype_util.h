@@ -1,0 +1,132 @@
+// Dtype helpers shared by the multi-dtype kernels (comparisons, where, casts, creation,
+// integer reductions): one dispatch over the supported element types, torch's type
+// promotion (torch.result_type), operands that may be tensors or Python scalars, and
+// broadcasting of up to three inputs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "kernels/kernel.h"
+#include "kernels/kernel_util.h"
+
+namespace tir::kernels {
+
+/// True for the element types these kernels handle: bool, int32, int64, float32, float64.
+constexpr bool dtype_supported(DType d) {
+  return d == DType::kBool || d == DType::kInt32 || d == DType::kInt64 || d == DType::kFloat32 ||
+         d == DType::kFloat64;
+}
+
+/// Calls f(T{}) with T the C++ type of `d` (one of dtype_supported); bool for kBool.
+template <typename F>
+void visit_dtype(DType d, F&& f) {
+  switch (d) {
+    case DType::kBool:
+      f(bool{});
+      break;
+    case DType::kInt32:
+      f(int32_t{});
+      break;
+    case DType::kInt64:
+      f(int64_t{});
+      break;
+    case DType::kFloat32:
+      f(float{});
+      break;
+    case DType::kFloat64:
+      f(double{});
+      break;
+    default:
+      break;
+  }
+}
+
+/// Error unless dtype_supported(t.dtype).
+Status require_supported_dtype(const KernelCall& call, const Tensor& t, std::string_view name);
+
+/// ATen promote_types over the supported dtypes (bool < int32 < int64 < float32 < float64).
+DType promote_types(DType a, DType b);
+
+/// A scalar value: kept as int64 for integral/bool values so large ints stay exact.
+struct ScalarValue {
+  bool is_float = false;
+  bool is_bool = false;
+  int64_t i = 0;
+  double f = 0.0;
+  double as_double() const { return is_float ? f : static_cast<double>(i); }
+  template <typename T>
+  T as() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return is_float ? f != 0.0 : i != 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(as_double());
+    } else {
+      return is_float ? static_cast<T>(f) : static_cast<T>(i);
+    }
+  }
+};
+/// ScalarValue of an int/float/bool argument.
+ScalarValue scalar_value(const Arg& a);
+/// ScalarValue of element 0 of a tensor of a supported dtype.
+ScalarValue read_scalar_value(const Tensor& t);
+
+/// One operand of a promoting op, as torch.result_type sees it.
+struct Operand {
+  enum class Kind : uint8_t { kTensor, kZeroDim, kScalar };
+  Kind kind = Kind::kTensor;
+  DType dtype = DType::kUndefined;  // for kScalar: kBool, kInt64 or kFloat64
+  int input = -1;                   // index into KernelCall::inputs; -1 for a scalar
+  std::span<const int64_t> shape;   // empty for scalars
+  ScalarValue value;                // for kScalar
+};
+
+/// The Tensor or Scalar argument at `idx` (a Tensor argument may arrive as a Python
+/// number); checks contiguity and dtype_supported.
+Result<Operand> operand_arg(const KernelCall& call, size_t idx, std::string_view name);
+
+/// torch.result_type: dimensioned tensors win over 0-d tensors, which win over Python
+/// scalars, unless a lower-priority operand is of a higher category (bool < int < float).
+/// A float scalar then gives float32 (the default dtype), an int scalar int64.
+DType result_type(std::span<const Operand> ops);
+
+/// Output shape and per-input element strides (0 = broadcast) for up to three inputs.
+struct NaryPlan {
+  int rank = 0;
+  int n = 0;
+  std::array<int64_t, kMaxRank> sizes{};
+  std::array<std::array<int64_t, kMaxRank>, 3> strides{};
+  int64_t numel() const {
+    int64_t v = 1;
+    for (int d = 0; d < rank; ++d) v *= sizes[d];
+    return v;
+  }
+};
+
+/// Broadcasts the shapes (numpy rules), or an error naming the op.
+Result<NaryPlan> make_nary_plan(const KernelCall& call,
+                                std::span<const std::span<const int64_t>> shapes);
+
+/// Calls f(out_index, std::array<int64_t, 3> input_indices) in row-major output order.
+template <typename F>
+void nary_for_each(const NaryPlan& p, F&& f) {
+  const int64_t total = p.numel();
+  std::array<int64_t, kMaxRank> idx{};
+  std::array<int64_t, 3> off{};
+  for (int64_t o = 0; o < total; ++o) {
+    f(o, off);
+    for (int d = p.rank - 1; d >= 0; --d) {
+      for (int k = 0; k < 3; ++k) off[k] += p.strides[k][d];
+      if (++idx[d] < p.sizes[d]) break;
+      for (int k = 0; k < 3; ++k) off[k] -= p.strides[k][d] * p.sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/// The optional ScalarType argument at `idx`: kUndefined when None.
+Result<DType> optional_dtype_arg(const KernelCall& call, size_t idx, std::string_view name);
+
+}  // namespace tir::kernels

@@ -1,0 +1,69 @@
+// Shared shape inference for gathering ops (index.Tensor, index_select, gather) and for
+// arange. Gathering ops copy any dtype; their index tensors are int64 or int32 (and bool
+// or uint8 masks for index.Tensor, only when the mask's bytes are known at prepare,
+// because the output size depends on them). Index values are range-checked in `run`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/kernel.h"
+
+namespace tir::kernels {
+
+/// Where one advanced index's values come from: an int tensor input or, for a
+/// converted bool mask, `owned` (the coordinates of its nonzeros along one dim).
+struct IndexSource {
+  int input = -1;
+  size_t elem_size = 8;  // 8: int64, 4: int32
+  std::vector<int64_t> owned;
+  int self_dim = 0;  // the dim of self it indexes
+  /// stride of this index in each output dim (0 where broadcast or not a batch dim)
+  std::array<int64_t, kMaxRank> out_strides{};
+};
+
+/// index.Tensor: output dims are walked in order; the last `inner` elements of each
+/// step are a contiguous run of self.
+struct IndexParams {
+  size_t elem_size = 0;
+  int self_input = -1;
+  int rank = 0;  // output dims before the contiguous tail
+  std::array<int64_t, kMaxRank> sizes{};
+  std::array<int64_t, kMaxRank> self_strides{};  // 0 for broadcast-index dims
+  int64_t inner = 1;
+  std::array<int64_t, kMaxRank> self_sizes{};  // for range checks
+  std::array<int64_t, kMaxRank> self_dim_stride{};
+  std::vector<IndexSource> sources;
+};
+
+/// index_select(self, dim, index[N]) and gather(self, dim, index).
+struct GatherParams {
+  size_t elem_size = 0;
+  int self_input = -1, index_input = -1;
+  size_t index_elem_size = 8;
+  int64_t outer = 1, dim_size = 1, inner = 1, n_index = 0;
+  // gather only: index shape / strides and self strides
+  int rank = 0;
+  int dim = 0;
+  std::array<int64_t, kMaxRank> index_sizes{};
+  std::array<int64_t, kMaxRank> self_strides{};
+};
+
+struct ArangeParams {
+  DType dtype = DType::kInt64;
+  double start = 0, step = 1;
+  int64_t istart = 0, istep = 1;  // exact values for integer outputs
+  int64_t n = 0;
+};
+
+Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info);
+Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info);
+Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* out_info);
+/// arange(end), arange.start(start, end), arange.start_step(start, end, step), each with
+/// dtype/layout/device/pin_memory. dtype None: int64 if every bound is an int, else float32.
+Result<ArangeParams> index_prepare_arange(const KernelCall& call, PrepareInfo* out_info);
+Result<ArangeParams> index_prepare_arange_start(const KernelCall& call, PrepareInfo* out_info);
+Result<ArangeParams> index_prepare_arange_start_step(const KernelCall& call, PrepareInfo* out_info);
+
+}  // namespace tir::kernels

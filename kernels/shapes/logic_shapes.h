@@ -1,0 +1,60 @@
+// Shared shape inference and validation for comparisons (eq/ne/lt/le/gt/ge), bitwise and
+// logical ops, where, masked_fill and triu/tril. These ops take bool, int32, int64,
+// float32 and float64 tensors, and Python scalars where the schema has a Tensor.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernel.h"
+#include "kernels/shapes/dtype_util.h"
+
+namespace tir::kernels {
+
+enum class LogicOp : uint8_t {
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kBitAnd,
+  kBitOr,
+  kBitNot,
+  kLogicalNot,
+  kWhere,       // out = operands[0] ? operands[1] : operands[2]
+  kMaskedFill,  // out = operands[1] ? value : operands[0]
+  kTriu,
+  kTril,
+};
+
+/// Operands in schema order, broadcast by `plan`. `compute` is the dtype comparisons
+/// and bitwise ops run in (torch.result_type of the operands); `out` the result dtype.
+struct LogicParams {
+  LogicOp op = LogicOp::kEq;
+  int n = 0;
+  std::array<Operand, 3> operands{};
+  NaryPlan plan;
+  DType compute = DType::kUndefined;
+  DType out = DType::kBool;
+  int64_t diagonal = 0;  // triu/tril; rows/cols are the last two output dims
+};
+
+/// eq/ne/lt/le/gt/ge .Tensor and .Scalar (self, other) -> bool.
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_compare(const KernelCall& call, PrepareInfo* out_info);
+/// bitwise_and/or.Tensor, __and__/__or__.Tensor (self, other): bool or integer operands.
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_bitwise(const KernelCall& call, PrepareInfo* out_info);
+/// bitwise_not(self) (bool or integer) and logical_not(self) -> bool.
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info);
+/// where.self(condition, self, other): condition bool; self/other promote.
+Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out_info);
+/// masked_fill.Scalar / .Tensor (self, mask, value): value a scalar or 0-d tensor; the
+/// result has self's dtype and the broadcast shape of self and mask.
+Result<LogicParams> logic_prepare_masked_fill(const KernelCall& call, PrepareInfo* out_info);
+/// triu/tril(self, diagonal=0) on rank >= 2.
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_triangle(const KernelCall& call, PrepareInfo* out_info);
+
+}  // namespace tir::kernels
