@@ -118,6 +118,12 @@ class CallBuilder {
     args_.back().s = v;
     return *this;
   }
+  /// A Device argument of type `type` ("cpu"); `type` must outlive the builder.
+  CallBuilder& device(std::string_view type) {
+    push(ArgKind::kDevice, -1, 0);
+    args_.back().s = type;
+    return *this;
+  }
   CallBuilder& ints(std::vector<int64_t> v) {
     lists_.push_back(std::move(v));
     Arg a;
