@@ -9,43 +9,6 @@
 namespace tir::kernels {
 namespace {
 
-// For each output o: step(input_offset) over its reduced elements, then finish(o).
-template <typename Step, typename Finish>
-void for_each_reduced(const ReduceParams& p, Step&& step, Finish&& finish) {
-  std::array<int64_t, kMaxRank> ks{}, kst{}, rs{}, rst{}, strides{};
-  int nk = 0, nr = 0;
-  int64_t stride = 1;
-  for (int d = p.rank - 1; d >= 0; --d) {
-    strides[d] = stride;
-    stride *= p.sizes[d];
-  }
-  for (int d = 0; d < p.rank; ++d) {
-    if (p.reduced[d]) {
-      rs[nr] = p.sizes[d];
-      rst[nr++] = strides[d];
-    } else {
-      ks[nk] = p.sizes[d];
-      kst[nk++] = strides[d];
-    }
-  }
-  for (int64_t o = 0; o < p.out_numel; ++o) {
-    int64_t base = 0, rem = o;
-    for (int d = nk - 1; d >= 0; --d) {
-      base += (rem % ks[d]) * kst[d];
-      rem /= ks[d];
-    }
-    for (int64_t r = 0; r < p.reduce_numel; ++r) {
-      int64_t off = base, rrem = r;
-      for (int d = nr - 1; d >= 0; --d) {
-        off += (rrem % rs[d]) * rst[d];
-        rrem /= rs[d];
-      }
-      step(off);
-    }
-    finish(o);
-  }
-}
-
 // Accumulator type for an output type: double for floats, uint64 (wrapping) for ints.
 template <typename T>
 using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;

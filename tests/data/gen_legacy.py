@@ -16,9 +16,8 @@ Layouts (see /work/shared/reference/pt2-format.md §0, §1.5, §1.6):
 For each model and dialect ("training" = torch.export.export, "core" = run_decompositions())
 it writes <ver>/<model>/<dialect>/program.pt2, input_<k>.npy, output_<k>.npy. For the MLP it
 also dumps every state-dict tensor as weight_<fqn>.npy so a test can compare the bytes the
-importer extracts with what the old torch saved. The model definitions are copies of those
-in tests/data/gen.py (same seeds), kept here so this script runs under old torch releases
-without depending on the newer script.
+importer extracts with what the old torch saved. The models come from models_small.py (shared
+with gen.py, same seeds); it imports nothing beyond torch, so it runs under old releases.
 """
 
 import collections
@@ -41,71 +40,7 @@ DIALECTS = ("training", "core")
 
 # ----------------------------------------------------------------------------- models
 
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(16, 32)
-        self.relu = nn.ReLU()
-        self.fc2 = nn.Linear(32, 8)
-
-    def forward(self, x):
-        return self.fc2(self.relu(self.fc1(x)))
-
-
-class SinCos(nn.Module):
-    def forward(self, x, y):
-        return torch.sin(x) + torch.cos(y)
-
-
-def conv3x3(cin, cout, stride=1):
-    return nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
-
-
-class BasicBlock(nn.Module):
-    def __init__(self, cin, cout, stride=1):
-        super().__init__()
-        self.conv1 = conv3x3(cin, cout, stride)
-        self.bn1 = nn.BatchNorm2d(cout)
-        self.relu = nn.ReLU(inplace=True)
-        self.conv2 = conv3x3(cout, cout)
-        self.bn2 = nn.BatchNorm2d(cout)
-        self.downsample = None
-        if stride != 1 or cin != cout:
-            self.downsample = nn.Sequential(
-                nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
-
-    def forward(self, x):
-        identity = x if self.downsample is None else self.downsample(x)
-        out = self.relu(self.bn1(self.conv1(x)))
-        out = self.bn2(self.conv2(out))
-        out += identity
-        return self.relu(out)
-
-
-class ResNetSmall(nn.Module):
-    def __init__(self, num_classes=10):
-        super().__init__()
-        self.conv1 = conv3x3(3, 8)
-        self.bn1 = nn.BatchNorm2d(8)
-        self.relu = nn.ReLU(inplace=True)
-        self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
-        self.layer1 = BasicBlock(8, 8)
-        self.layer2 = BasicBlock(8, 16, stride=2)
-        self.avgpool = nn.AdaptiveAvgPool2d(1)
-        self.fc = nn.Linear(16, num_classes)
-        with torch.no_grad():
-            for m in self.modules():
-                if isinstance(m, nn.BatchNorm2d):
-                    m.running_mean.uniform_(-0.5, 0.5)
-                    m.running_var.uniform_(0.5, 1.5)
-                    m.weight.uniform_(0.5, 1.5)
-                    m.bias.uniform_(-0.2, 0.2)
-
-    def forward(self, x):
-        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
-        x = self.layer2(self.layer1(x))
-        x = torch.flatten(self.avgpool(x), 1)
-        return self.fc(x)
+from models_small import MLP, ResNetSmall, SinCos, randn  # noqa: E402 (shared with gen.py)
 
 
 class NoGradBlock(nn.Module):
@@ -121,10 +56,6 @@ class NoGradBlock(nn.Module):
         with torch.no_grad():
             z = torch.relu(y) * 2.0
         return z + x
-
-
-def randn(gen, *shape):
-    return torch.randn(*shape, generator=gen)
 
 
 # (name, module class, seed, inputs(generator) -> (args, kwargs), rtol = atol)
