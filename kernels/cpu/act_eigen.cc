@@ -6,6 +6,7 @@
 #include <numbers>
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/reference/math_kernels.h"
 #include "kernels/registry.h"
@@ -13,16 +14,13 @@
 namespace tir::kernels {
 namespace {
 
-using Arr = Eigen::Map<Eigen::ArrayXf>;
-using CArr = Eigen::Map<const Eigen::ArrayXf>;
+using CArr = CArrF;
 constexpr int64_t kGrain = 1 << 14;
 
 template <typename F>
 void unary(const ActParams& p, const KernelCall& call, F f) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
-  parallel_chunks(p.numel, kGrain,
-                  [&](int64_t b, int64_t e) { Arr(y + b, e - b) = f(CArr(x + b, e - b)); });
+  eigen_unary(call.inputs[p.input].data_as<const float>(), call.outputs[0].data_as<float>(),
+              p.numel, kGrain, f);
 }
 
 void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {

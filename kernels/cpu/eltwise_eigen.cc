@@ -3,6 +3,7 @@
 // scalar and row/column broadcasts all reduce to vectorised 1-D loops.
 #include <Eigen/Core>
 
+#include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
@@ -10,16 +11,14 @@
 namespace tir::kernels {
 namespace {
 
-using Arr = Eigen::Map<Eigen::ArrayXf>;
-using CArr = Eigen::Map<const Eigen::ArrayXf>;
+using Arr = ArrF;
+using CArr = CArrF;
 constexpr int64_t kGrain = 1 << 15;
 
 template <typename F>
 void unary(const UnaryParams& p, const KernelCall& call, F f) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
-  parallel_chunks(p.numel, kGrain,
-                  [&](int64_t b, int64_t e) { Arr(y + b, e - b) = f(CArr(x + b, e - b)); });
+  eigen_unary(call.inputs[p.input].data_as<const float>(), call.outputs[0].data_as<float>(),
+              p.numel, kGrain, f);
 }
 
 void relu_opt(const UnaryParams& p, const KernelCall& call, void*) {
