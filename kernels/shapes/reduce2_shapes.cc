@@ -8,52 +8,6 @@
 namespace tir::kernels {
 namespace {
 
-// Fills the dims, the output shape and the blocked layout; as mean.dim does.
-Result<ReduceParams> plan_reduce(const KernelCall& call, const Tensor& x,
-                                 std::optional<std::span<const int64_t>> dims, bool keepdim,
-                                 std::vector<int64_t>* out_shape) {
-  ReduceParams p;
-  p.rank = x.rank;
-  for (int d = 0; d < p.rank; ++d) p.sizes[d] = x.sizes[d];
-  if (!dims || dims->empty()) {
-    for (int d = 0; d < p.rank; ++d) p.reduced[d] = true;
-  } else {
-    std::array<bool, kMaxRank + 1> seen{};
-    for (int64_t raw : *dims) {
-      TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, raw, p.rank, "dim"));
-      if (seen[d]) {
-        return op_error(call, StatusCode::kInvalidArgument, "dim ", d,
-                        " appears multiple times in the list of dims");
-      }
-      seen[d] = true;
-      if (d < p.rank) p.reduced[d] = true;
-    }
-  }
-  int first = -1, last = -1;
-  bool gap = false;
-  for (int d = 0; d < p.rank; ++d) {
-    if (p.reduced[d]) {
-      p.reduce_numel *= p.sizes[d];
-      if (first < 0) first = d;
-      if (last >= 0 && last != d - 1) gap = true;
-      last = d;
-      if (keepdim) out_shape->push_back(1);
-    } else {
-      out_shape->push_back(p.sizes[d]);
-    }
-  }
-  p.out_numel = prod(*out_shape, 0, out_shape->size());
-  p.blocked = !gap;
-  if (first >= 0) {
-    p.outer = prod(x.shape(), 0, first);
-    p.inner = prod(x.shape(), last + 1, p.rank);
-  } else {
-    p.outer = x.numel();
-  }
-  p.input = static_cast<int>(tensor_input_index(call, 0));
-  return p;
-}
-
 // torch sums and cumsums integers and bools in int64.
 DType accumulate_dtype(DType in, DType requested) {
   if (requested != DType::kUndefined) return requested;

@@ -6,21 +6,12 @@
 
 namespace tir::kernels {
 
-Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  TIR_ASSIGN_OR_RETURN(auto dims, optional_ints_arg(call, 1, "dim"));
-  TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
-  const Arg& dtype = call.args[3];
-  if (!dtype.is_none() &&
-      !(dtype.kind == ArgKind::kDType && static_cast<DType>(dtype.i) == DType::kFloat32)) {
-    return op_error(call, StatusCode::kUnsupported, "argument 'dtype' must be None or float32");
-  }
+Result<ReduceParams> plan_reduce(const KernelCall& call, const Tensor& x,
+                                 std::optional<std::span<const int64_t>> dims, bool keepdim,
+                                 std::vector<int64_t>* out_shape) {
   ReduceParams p;
-  p.rank = x->rank;
-  for (int d = 0; d < p.rank; ++d) p.sizes[d] = x->sizes[d];
+  p.rank = x.rank;
+  for (int d = 0; d < p.rank; ++d) p.sizes[d] = x.sizes[d];
   if (!dims || dims->empty()) {
     for (int d = 0; d < p.rank; ++d) p.reduced[d] = true;
   } else {
@@ -35,7 +26,6 @@ Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo
       if (d < p.rank) p.reduced[d] = true;
     }
   }
-  std::vector<int64_t> out;
   int first = -1, last = -1;
   bool gap = false;
   for (int d = 0; d < p.rank; ++d) {
@@ -44,20 +34,37 @@ Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo
       if (first < 0) first = d;
       if (last >= 0 && last != d - 1) gap = true;
       last = d;
-      if (keepdim) out.push_back(1);
+      if (keepdim) out_shape->push_back(1);
     } else {
-      out.push_back(p.sizes[d]);
+      out_shape->push_back(p.sizes[d]);
     }
   }
-  p.out_numel = prod(out, 0, out.size());
+  p.out_numel = prod(*out_shape, 0, out_shape->size());
   p.blocked = !gap;
   if (first >= 0) {
-    p.outer = prod(x->shape(), 0, first);
-    p.inner = prod(x->shape(), last + 1, p.rank);
+    p.outer = prod(x.shape(), 0, first);
+    p.inner = prod(x.shape(), last + 1, p.rank);
   } else {
-    p.outer = x->numel();
+    p.outer = x.numel();
   }
   p.input = static_cast<int>(tensor_input_index(call, 0));
+  return p;
+}
+
+Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_ASSIGN_OR_RETURN(auto dims, optional_ints_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
+  const Arg& dtype = call.args[3];
+  if (!dtype.is_none() &&
+      !(dtype.kind == ArgKind::kDType && static_cast<DType>(dtype.i) == DType::kFloat32)) {
+    return op_error(call, StatusCode::kUnsupported, "argument 'dtype' must be None or float32");
+  }
+  std::vector<int64_t> out;
+  TIR_ASSIGN_OR_RETURN(ReduceParams p, plan_reduce(call, *x, dims, keepdim, &out));
   call.outputs[0].dtype = DType::kFloat32;
   call.outputs[0].set_shape(out);
   (void)out_info;

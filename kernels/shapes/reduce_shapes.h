@@ -3,6 +3,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "kernels/kernel.h"
 
@@ -18,6 +21,12 @@ struct ReduceParams {
   int64_t outer = 1, inner = 1;
   int input = -1;
 };
+
+/// The reduction layout of `x` (self, argument 0) over `dims` (None or empty: all), with
+/// the output shape appended to `out_shape`; rejects repeated dims. Shared by every reduction.
+Result<ReduceParams> plan_reduce(const KernelCall& call, const Tensor& x,
+                                 std::optional<std::span<const int64_t>> dims, bool keepdim,
+                                 std::vector<int64_t>* out_shape);
 
 /// mean.dim(self, dim?, keepdim=False, *, dtype=None); empty or None dim = all dims.
 Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo* out_info);
