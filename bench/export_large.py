@@ -18,6 +18,8 @@ Needs the packages pinned in tests/data/requirements.txt; takes a few minutes an
                 input [1, 3, 224, 224]
     bert_base   HF BertModel(BertConfig()), 110M parameters, input_ids / attention_mask /
                 token_type_ids int64 [1, 128] -> last_hidden_state, pooler_output
+    mobilenet_v3_large  torchvision mobilenet_v3_large() (1000 classes), random batch-norm
+                statistics, input [1, 3, 224, 224]
 """
 
 import json
@@ -55,6 +57,10 @@ def bert_base():
     return fam.BertOutputs(fam.check_sdpa(BertModel(BertConfig(attn_implementation="sdpa"))))
 
 
+def mobilenet_v3_large():
+    return fam.randomize_constant_tensors(torchvision.models.mobilenet_v3_large())
+
+
 def bert_inputs(g):
     ids = torch.randint(0, BertConfig().vocab_size, (1, SEQ), generator=g)
     mask = torch.ones(1, SEQ, dtype=torch.int64)
@@ -71,6 +77,8 @@ MODELS = [
     ("resnet18", resnet18, 102,
      lambda g: ((torch.randn(1, 3, 224, 224, generator=g),), {}), TOL),
     ("bert_base", bert_base, 103, bert_inputs, TOL),
+    ("mobilenet_v3_large", mobilenet_v3_large, 104,
+     lambda g: ((torch.randn(1, 3, 224, 224, generator=g),), {}), TOL),
 ]
 gen.SAVED_CHECKS["gpt2_small"] = fam.check_tied_embedding
 

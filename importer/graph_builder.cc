@@ -10,13 +10,6 @@
 namespace tir::importer {
 namespace {
 
-const Json kEmptyObject = Json::object();
-
-const Json& member_or_empty(const Json& j, std::string_view key) {
-  const Json* m = json_get(j, key);
-  return m ? *m : kEmptyObject;
-}
-
 // A range bound: int, null / "Infinity" / huge (unbounded), or "-Infinity".
 int64_t range_bound(const Json* j, int64_t unbounded) {
   if (!j || j->is_null()) return unbounded;
@@ -74,7 +67,8 @@ Status GraphBuilder::read_symbols() {
 }
 
 Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
-                                        fb::ValueSource source, int32_t index, DType scalar_dtype) {
+                                        fb::ValueSource source, int32_t index, DType scalar_dtype,
+                                        flatbuffers::Offset<fb::SymExpr> expr) {
   const std::string key = scope_prefix_ + name;  // unique across inlined subgraphs
   if (value_index_.count(key) || (scope_ && scope_->count(name)))
     return corrupt("value '", key, "' is defined twice");
@@ -119,8 +113,9 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
   }
   const auto idx = static_cast<int32_t>(values_.size());
   values_.push_back(fb::CreateValue(*fbb_, fbb_->CreateString(key), kind, ir::to_fb_dtype(dtype),
-                                    fbb_->CreateVector(dims), source, index));
+                                    fbb_->CreateVector(dims), source, index, expr));
   value_index_.emplace(key, idx);
+  value_refs_.push_back({source, index});
   if (scope_) scope_->emplace(name, idx);
   return idx;
 }
@@ -150,10 +145,15 @@ Status GraphBuilder::read_inputs() {
         const Json* n = json_get(*a.second, a.first == "as_tensor" ? "name" : "as_name");
         if (!n || !n->is_string()) return unsupported("a constant symbolic user input");
         const bool tensor = a.first == "as_tensor";
+        flatbuffers::Offset<fb::SymExpr> expr = 0;  // what binding solves for a SymInt input
+        if (!tensor) {
+          const std::string name = n->get<std::string>();
+          TIR_ASSIGN_OR_RETURN(expr, named_sym(name, "user input '" + name + "'"));
+        }
         TIR_ASSIGN_OR_RETURN(
             const int32_t v,
             add_value(n->get<std::string>(), tensor ? fb::ValueKind::Tensor : fb::ValueKind::SymInt,
-                      fb::ValueSource::UserInput, -1));
+                      fb::ValueSource::UserInput, -1, DType::kInt64, expr));
         inputs_.push_back(v);
       } else {
         return unsupported("user input of kind ", a.first, " is not supported yet");
@@ -267,27 +267,35 @@ Result<GraphPlan> GraphBuilder::build(const std::string& method_name) {
   for (const SymbolRec& s : symbols_)
     symbols.push_back(fb::CreateSymbol(*fbb_, fbb_->CreateString(s.name), s.min, s.max, s.hint));
   GraphPlan plan;
-  plan.method = fb::CreateMethod(*fbb_, fbb_->CreateString(method_name),
-                                 fbb_->CreateVector(values_), fbb_->CreateVector(nodes_),
-                                 fbb_->CreateVector(inputs_), fbb_->CreateVector(outputs_),
-                                 fbb_->CreateVector(mutations_), fbb_->CreateVector(symbols));
+  plan.method = fb::CreateMethod(
+      *fbb_, fbb_->CreateString(method_name), fbb_->CreateVector(values_),
+      fbb_->CreateVector(nodes_), fbb_->CreateVector(inputs_), fbb_->CreateVector(outputs_),
+      fbb_->CreateVector(mutations_), fbb_->CreateVector(symbols), fbb_->CreateVector(subgraphs_));
   plan.num_values = values_.size();
-  plan.weights = std::move(weights_);
-  plan.constants = std::move(constants_);
+  plan.num_nodes = nodes_.size();
   plan.node_ops = std::move(node_ops_);
-  plan.fbb = std::move(fbb_);
   return plan;
 }
 
-Result<GraphPlan> build_graph(const Program& program, const Pt2Archive& archive,
-                              const std::string& method_name) {
+Result<GraphPlan> build_method(const Program& program, const Pt2Archive& archive, int archive_index,
+                               const std::string& method_name, ModelTables* tables) {
   try {
-    GraphBuilder b(program, archive);
+    GraphBuilder b(program, archive, archive_index, *tables);
     return b.build(method_name);
   } catch (const Json::exception& e) {  // a field of an unexpected JSON type
     return make_error(StatusCode::kCorrupt, "'", program.file, "': malformed program JSON (",
                       e.what(), ")");
   }
+}
+
+Result<GraphPlan> build_graph(const Program& program, const Pt2Archive& archive,
+                              const std::string& method_name) {
+  ModelTables tables;
+  TIR_ASSIGN_OR_RETURN(GraphPlan plan, build_method(program, archive, 0, method_name, &tables));
+  plan.weights = std::move(tables.weights);
+  plan.constants = std::move(tables.constants);
+  plan.fbb = std::move(tables.fbb);
+  return plan;
 }
 
 }  // namespace tir::importer

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "importer/program_json.h"
@@ -22,6 +23,7 @@ struct TensorSource {
   uint64_t offset = 0;
   uint64_t byte_size = 0;
   bool zeros = false;
+  int archive = 0;  // which of the import's archives holds it (ModelTables)
 };
 
 /// One weight-file entry: a parameter or persistent buffer (tied names are aliases).
@@ -49,9 +51,31 @@ struct GraphPlan {
   flatbuffers::Offset<fb::Method> method;
   std::vector<WeightPlan> weights;      // input_specs order, one per storage group
   std::vector<ConstantPlan> constants;  // input_specs order
-  std::vector<NodeOp> node_ops;         // node order
+  std::vector<NodeOp> node_ops;         // node order, nodes of cond branches included
   size_t num_values = 0;
+  size_t num_nodes = 0;  // of the method itself, without its subgraphs
 };
+
+/// What the methods of one model share: one FlatBufferBuilder, one weight list in which a
+/// weight appears once however many methods use it (by name; import_pt2 checks that
+/// same-name weights of different archives hold the same bytes), and the constants.
+struct ModelTables {
+  std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb =
+      std::make_unique<flatbuffers::FlatBufferBuilder>();
+  std::vector<WeightPlan> weights;
+  std::unordered_map<std::string, int32_t> weight_group;  // "<archive>#<storage view>"
+  std::unordered_map<std::string, int32_t> weight_name;   // fqn or alias -> weights index
+  /// Weights met again in another archive: (weights index, the other archive's copy).
+  std::vector<std::pair<int32_t, TensorSource>> shared_weights;
+  std::vector<ConstantPlan> constants;
+  std::unordered_map<std::string, int32_t> constant_index;  // "<archive>#<fqn>"
+};
+
+/// Adds method `method_name`, built from `program` (read from the import's archive number
+/// `archive_index`), to `tables`. The returned plan's weights and constants stay in
+/// `tables`.
+Result<GraphPlan> build_method(const Program& program, const Pt2Archive& archive, int archive_index,
+                               const std::string& method_name, ModelTables* tables);
 
 /// Builds method `method_name` from `program`. Member sizes of `archive` bound the weight
 /// and constant sources. Errors name the archive and the node, argument or tensor.

@@ -22,8 +22,16 @@ struct SymbolRec {
 
 class GraphBuilder {
  public:
-  GraphBuilder(const Program& p, const Pt2Archive& archive)
-      : p_(p), archive_(archive), fbb_(std::make_unique<flatbuffers::FlatBufferBuilder>()) {}
+  GraphBuilder(const Program& p, const Pt2Archive& archive, int archive_index, ModelTables& t)
+      : p_(p),
+        archive_(archive),
+        archive_index_(archive_index),
+        fbb_(t.fbb.get()),
+        tables_(t),
+        weights_(t.weights),
+        weight_group_(t.weight_group),
+        constants_(t.constants),
+        constant_index_(t.constant_index) {}
   Result<GraphPlan> build(const std::string& method_name);
 
   // ---- graph_builder.cc
@@ -43,11 +51,16 @@ class GraphBuilder {
   /// Splices the subgraph of a wrap_with_set_grad_enabled / wrap_with_autocast node into
   /// the current graph (hop_inline.cc).
   Status inline_hop(const Json& node, const std::string& name, const std::string& op);
+  /// The arguments of a torch.cond node: (pred, true_fn, false_fn, operands), its two
+  /// branches built as subgraphs of the current method (hop_cond.cc).
+  Status cond_args(const Json& node, const std::string& name, std::vector<ArgOffset>* out);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.
+  /// `expr`: a SymInt user input's expression (Value.expr).
   Result<int32_t> add_value(const std::string& name, fb::ValueKind kind, fb::ValueSource source,
-                            int32_t index, DType scalar_dtype = DType::kInt64);
+                            int32_t index, DType scalar_dtype = DType::kInt64,
+                            flatbuffers::Offset<fb::SymExpr> expr = 0);
   Result<flatbuffers::Offset<fb::SymExpr>> sym_expr(const std::string& text,
                                                     std::vector<SymTerm>* out_terms = nullptr);
   int64_t symbol_index(std::string_view name);
@@ -73,7 +86,9 @@ class GraphBuilder {
 
   const Program& p_;
   const Pt2Archive& archive_;
-  std::unique_ptr<flatbuffers::FlatBufferBuilder> fbb_;
+  const int archive_index_;
+  flatbuffers::FlatBufferBuilder* fbb_;
+  ModelTables& tables_;
   const Json* graph_ = nullptr;
   const Json* tensor_values_ = nullptr;
   const Json* sym_int_values_ = nullptr;
@@ -90,12 +105,20 @@ class GraphBuilder {
   std::unordered_map<std::string, int64_t> symbol_index_;
   std::vector<flatbuffers::Offset<fb::Node>> nodes_;
   std::vector<int32_t> inputs_, outputs_;
+  /// Per value of the method being built: where its data comes from (cond operands that are
+  /// weights or constants bind by name inside the branch instead of being passed).
+  struct ValueRef {
+    fb::ValueSource source;
+    int32_t index;
+  };
+  std::vector<ValueRef> value_refs_;
+  std::vector<flatbuffers::Offset<fb::Method>> subgraphs_;  // cond branches of this method
   std::vector<flatbuffers::Offset<fb::BufferMutation>> mutations_;
 
-  std::vector<WeightPlan> weights_;
-  std::unordered_map<std::string, int32_t> weight_group_;  // group key -> weights_ index
-  std::vector<ConstantPlan> constants_;
-  std::unordered_map<std::string, int32_t> constant_index_;
+  std::vector<WeightPlan>& weights_;                        // tables_.weights
+  std::unordered_map<std::string, int32_t>& weight_group_;  // group key -> weights_ index
+  std::vector<ConstantPlan>& constants_;
+  std::unordered_map<std::string, int32_t>& constant_index_;
   std::vector<NodeOp> node_ops_;
   size_t skipped_symbolic_nodes_ = 0;
 };

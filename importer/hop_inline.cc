@@ -9,16 +9,7 @@
 #include "importer/graph_builder_impl.h"
 
 namespace tir::importer {
-namespace {
-
-const Json kEmptyObject = Json::object();
-
-const Json& member_or_empty(const Json& j, std::string_view key) {
-  const Json* m = json_get(j, key);
-  return m ? *m : kEmptyObject;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Status GraphBuilder::inline_hop(const Json& node, const std::string& name, const std::string& op) {
   const Json& inputs = *json_get(node, "inputs");

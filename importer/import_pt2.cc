@@ -1,13 +1,16 @@
 #include "importer/import_pt2.h"
 
 #include <unistd.h>
+#include <xxhash.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "importer/graph_builder.h"
 #include "importer/op_check.h"
 #include "importer/program_json.h"
 #include "importer/pt2_archive.h"
+#include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
 #include "ir/model.h"
 #include "runtime/core/atomic_file.h"
@@ -18,28 +21,32 @@ namespace {
 constexpr uint64_t kMaxConstantBytes = uint64_t{1} << 30;
 constexpr char kProducer[] = "tirc 0.1.0";
 
-Status stream_tensor(const Pt2Archive& archive, const TensorSource& src, const ChunkSink& sink) {
-  if (!src.zeros) return archive.stream(src.member, src.offset, src.byte_size, sink);
-  static const std::vector<uint8_t> kZeros(size_t{1} << 16, 0);
-  for (uint64_t left = src.byte_size; left > 0;) {
-    const size_t n = left < kZeros.size() ? size_t(left) : kZeros.size();
-    TIR_RETURN_IF_ERROR(sink({kZeros.data(), n}));
-    left -= n;
-  }
-  return ok_status();
-}
-
 void say(const ImportOptions& o, const std::string& line) {
   if (o.progress) o.progress(line);
+}
+
+/// xxh3 of a tensor's bytes in its archive.
+Result<uint64_t> source_hash(const Pt2Archive& archive, const TensorSource& src) {
+  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(),
+                                                                 &XXH3_freeState);
+  XXH3_64bits_reset(state.get());
+  TIR_RETURN_IF_ERROR(stream_tensor_source(archive, src, [&](std::span<const uint8_t> chunk) {
+    XXH3_64bits_update(state.get(), chunk.data(), chunk.size());
+    return ok_status();
+  }));
+  return uint64_t{XXH3_64bits_digest(state.get())};
 }
 
 }  // namespace
 
 Result<ImportSummary> import_pt2(const ImportOptions& o) {
   namespace fs = std::filesystem;
+  std::vector<MethodSource> sources = o.methods;
+  if (sources.empty()) sources.push_back({"forward", o.input});
   ImportSummary sum;
-  sum.model_path =
-      o.model_path.empty() ? fs::path(o.input).replace_extension(".tir").string() : o.model_path;
+  sum.model_path = o.model_path.empty()
+                       ? fs::path(sources[0].path).replace_extension(".tir").string()
+                       : o.model_path;
   sum.weights_path = o.weights_path.empty()
                          ? fs::path(sum.model_path).replace_extension(".bin").string()
                          : o.weights_path;
@@ -47,63 +54,88 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
     return make_error(StatusCode::kInvalidArgument, "model and weights would both be written to '",
                       sum.model_path, "'");
 
-  TIR_ASSIGN_OR_RETURN(std::unique_ptr<Pt2Archive> archive, Pt2Archive::open(o.input));
-  if (archive->model_names().size() != 1) {
-    std::string names;
-    for (const std::string& n : archive->model_names()) names += (names.empty() ? "" : ", ") + n;
-    return make_error(StatusCode::kUnsupported, "'", o.input, "': archive holds ",
-                      archive->model_names().size(), " models (", names,
-                      "); importing several is not supported yet");
+  ModelTables tables;
+  std::vector<std::unique_ptr<Pt2Archive>> archives;
+  std::vector<NodeOp> node_ops;
+  std::vector<flatbuffers::Offset<fb::Method>> methods;
+  for (const MethodSource& source : sources) {
+    TIR_ASSIGN_OR_RETURN(std::unique_ptr<Pt2Archive> archive, Pt2Archive::open(source.path));
+    const int index = static_cast<int>(archives.size());
+    const bool several = archive->model_names().size() > 1;
+    for (const std::string& model : archive->model_names()) {
+      const std::string name = several ? model : source.name;
+      if (std::find(sum.methods.begin(), sum.methods.end(), name) != sum.methods.end())
+        return make_error(StatusCode::kInvalidArgument, "'", source.path, "': method name '", name,
+                          "' is used twice; name the programs with NAME=FILE.pt2");
+      TIR_ASSIGN_OR_RETURN(Program program, read_program(*archive, model));
+      sum.torch_version = program.torch_version;
+      say(o, "read '" + source.path + "' (model '" + program.model_name + "', torch " +
+                 program.torch_version + ")");
+      TIR_ASSIGN_OR_RETURN(GraphPlan plan, build_method(program, *archive, index, name, &tables));
+      say(o, "built method '" + name + "': " + std::to_string(plan.num_nodes) + " nodes, " +
+                 std::to_string(plan.num_values) + " values");
+      sum.methods.push_back(name);
+      sum.nodes += plan.num_nodes;
+      sum.values += plan.num_values;
+      methods.push_back(plan.method);
+      node_ops.insert(node_ops.end(), plan.node_ops.begin(), plan.node_ops.end());
+    }
+    archives.push_back(std::move(archive));
   }
-  TIR_ASSIGN_OR_RETURN(Program program, read_program(*archive, archive->model_names()[0]));
-  sum.torch_version = program.torch_version;
-  say(o, "read '" + o.input + "' (model '" + program.model_name + "', torch " +
-             program.torch_version + ")");
-
-  TIR_ASSIGN_OR_RETURN(GraphPlan plan, build_graph(program, *archive, "forward"));
-  sum.nodes = plan.node_ops.size();
-  sum.values = plan.num_values;
-  say(o, "built graph: " + std::to_string(sum.nodes) + " nodes, " + std::to_string(sum.values) +
-             " values");
   if (o.check_kernels) {
-    TIR_RETURN_IF_ERROR(check_ops(plan.node_ops, o.input));
+    TIR_RETURN_IF_ERROR(
+        check_ops(node_ops, sources.size() == 1 ? sources[0].path : sum.model_path));
     say(o, "checked ops: every op has a CPU kernel");
   }
+  // A weight several programs name is stored once, so it must be the same tensor in each.
+  for (const auto& [idx, other] : tables.shared_weights) {
+    const WeightPlan& w = tables.weights[idx];
+    TIR_ASSIGN_OR_RETURN(uint64_t first, source_hash(*archives[w.source.archive], w.source));
+    TIR_ASSIGN_OR_RETURN(uint64_t again, source_hash(*archives[other.archive], other));
+    if (first != again)
+      return make_error(StatusCode::kInvalidArgument, "'", sources[other.archive].path,
+                        "': weight '", w.spec.name, "' has other values than in '",
+                        sources[w.source.archive].path,
+                        "' (one weight file holds each weight once; import them separately)");
+  }
+  sum.shared_weights = tables.shared_weights.size();
 
-  // Weights stream straight from the archive into the weight file.
+  // Weights stream straight from the archives into the weight file.
   TIR_ASSIGN_OR_RETURN(std::unique_ptr<WeightWriter> ww, WeightWriter::create(sum.weights_path));
-  for (const WeightPlan& w : plan.weights) {
+  for (const WeightPlan& w : tables.weights) {
     TIR_RETURN_IF_ERROR(ww->add(w.spec, w.source.byte_size, [&](const ChunkSink& sink) {
-      return stream_tensor(*archive, w.source, sink);
+      return stream_tensor_source(*archives[w.source.archive], w.source, sink);
     }));
     sum.weight_bytes += w.source.byte_size;
     sum.weight_aliases += w.spec.aliases.size();
   }
   TIR_ASSIGN_OR_RETURN(const uint64_t signature, ww->finish());
-  sum.weights = plan.weights.size();
+  sum.weights = tables.weights.size();
   say(o, "wrote weights: " + std::to_string(sum.weights) + " tensors, " +
              std::to_string(sum.weight_bytes) + " bytes");
 
-  flatbuffers::FlatBufferBuilder& fbb = *plan.fbb;
+  flatbuffers::FlatBufferBuilder& fbb = *tables.fbb;
   std::vector<flatbuffers::Offset<fb::WeightRef>> refs;
-  for (size_t i = 0; i < plan.weights.size(); ++i) {
-    const WeightPlan& w = plan.weights[i];
+  for (size_t i = 0; i < tables.weights.size(); ++i) {
+    const WeightPlan& w = tables.weights[i];
     refs.push_back(fb::CreateWeightRef(
         fbb, fbb.CreateString(w.spec.name), fbb.CreateVectorOfStrings(w.spec.aliases),
         ir::to_fb_dtype(w.spec.dtype), fbb.CreateVector(w.spec.shape), w.source.byte_size,
         ww->written()[i].xxh3, w.is_buffer));
   }
   std::vector<flatbuffers::Offset<fb::Constant>> consts;
-  for (const ConstantPlan& c : plan.constants) {
+  for (const ConstantPlan& c : tables.constants) {
     if (c.source.byte_size > kMaxConstantBytes)
-      return make_error(StatusCode::kUnsupported, "'", o.input, "': constant '", c.name, "' has ",
-                        c.source.byte_size, " bytes, too large to store in the model");
+      return make_error(StatusCode::kUnsupported, "'", sources[c.source.archive].path,
+                        "': constant '", c.name, "' has ", c.source.byte_size,
+                        " bytes, too large to store in the model");
     std::vector<uint8_t> bytes;
     bytes.reserve(size_t(c.source.byte_size));
-    TIR_RETURN_IF_ERROR(stream_tensor(*archive, c.source, [&](std::span<const uint8_t> chunk) {
-      bytes.insert(bytes.end(), chunk.begin(), chunk.end());
-      return ok_status();
-    }));
+    TIR_RETURN_IF_ERROR(stream_tensor_source(
+        *archives[c.source.archive], c.source, [&](std::span<const uint8_t> chunk) {
+          bytes.insert(bytes.end(), chunk.begin(), chunk.end());
+          return ok_status();
+        }));
     const auto name = fbb.CreateString(c.name);
     const auto shape = fbb.CreateVector(c.shape);
     // force_align: 64 exceeds FLATBUFFERS_MAX_ALIGNMENT (32) of flatbuffers 2.0.8, whose
@@ -114,8 +146,7 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
     sum.constant_bytes += bytes.size();
   }
   sum.constants = consts.size();
-  const std::vector<flatbuffers::Offset<fb::Method>> methods = {plan.method};
-  const std::string producer = std::string(kProducer) + " from torch " + program.torch_version;
+  const std::string producer = std::string(kProducer) + " from torch " + sum.torch_version;
   fbb.Finish(
       fb::CreateModel(fbb, ir::kModelVersion, fbb.CreateString(producer), fbb.CreateVector(methods),
                       fbb.CreateVector(refs), fbb.CreateVector(consts), signature),

@@ -6,13 +6,23 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "runtime/core/status.h"
 
 namespace tir::importer {
 
+/// One program of a several-method import: method `name` from the .pt2 at `path`.
+struct MethodSource {
+  std::string name;
+  std::string path;
+};
+
 struct ImportOptions {
-  std::string input;          // the .pt2 file
+  std::string input;  // the .pt2 file (method "forward"), when `methods` is empty
+  /// Several programs, one method each (an archive holding several models gives one method
+  /// per model, named after it), into one model whose weight file holds each weight once.
+  std::vector<MethodSource> methods;
   std::string model_path;     // "" -> <input dir>/<stem>.tir
   std::string weights_path;   // "" -> model_path with extension .bin
   bool check_kernels = true;  // reject ops without a CPU kernel (see op_check.h)
@@ -23,7 +33,9 @@ struct ImportOptions {
 struct ImportSummary {
   std::string model_path, weights_path;
   std::string torch_version;
-  size_t nodes = 0, values = 0, symbols = 0;
+  std::vector<std::string> methods;
+  size_t nodes = 0, values = 0, symbols = 0;  // summed over methods
+  size_t shared_weights = 0;                  // weights met again in a later program
   size_t weights = 0, weight_aliases = 0;
   uint64_t weight_bytes = 0;  // tensor bytes in the weight file
   size_t constants = 0;

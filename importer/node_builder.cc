@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "importer/graph_builder_impl.h"
+#include "ir/model.h"
 
 namespace tir::importer {
 namespace {
@@ -151,11 +152,10 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   if (!inputs || !inputs->is_array()) return corrupt("node '", name, "' has no inputs");
   if (op == "higher_order::wrap_with_set_grad_enabled" || op == "higher_order::wrap_with_autocast")
     return inline_hop(node, name, op);
-  if (op.starts_with("higher_order::"))
+  if (op.starts_with("higher_order::") && op != ir::kCondOp)
     return unsupported("node '", name, "' is the higher-order op ", op,
-                       op == "higher_order::cond" ? " (data-dependent control flow)" : "",
-                       ", which is not supported yet; only wrap_with_set_grad_enabled and "
-                       "wrap_with_autocast are inlined");
+                       ", which is not supported yet; only cond runs, and "
+                       "wrap_with_set_grad_enabled and wrap_with_autocast are inlined");
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
   if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {
@@ -171,7 +171,9 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   }
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
-  if (schema) {
+  if (op == ir::kCondOp) {
+    TIR_RETURN_IF_ERROR(cond_args(node, name, &args));
+  } else if (schema) {
     std::unordered_map<std::string, const Json*> given;
     for (const Json& in : *inputs) {
       const Json* n = json_get(in, "name");

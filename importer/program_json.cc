@@ -1,5 +1,6 @@
 #include "importer/program_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -12,11 +13,45 @@ constexpr uint64_t kMaxConfigBytes = uint64_t{512} << 20;
 
 }  // namespace
 
+std::string quote_nonfinite_literals(std::string_view text) {
+  static constexpr std::string_view kTokens[] = {"-Infinity", "Infinity", "NaN"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    // Outside strings letters only start true/false/null, so these tokens are unambiguous.
+    const auto token =
+        std::find_if(std::begin(kTokens), std::end(kTokens),
+                     [&](std::string_view t) { return text.substr(i).starts_with(t); });
+    if (token == std::end(kTokens)) {
+      out += c;
+      continue;
+    }
+    out.append("\"").append(*token).append("\"");
+    i += token->size() - 1;
+  }
+  return out;
+}
+
 Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member,
                               uint64_t max_bytes) {
   TIR_ASSIGN_OR_RETURN(std::string text, archive.read(member, max_bytes));
   Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
+    // torch <= 2.7 wrote non-finite floats as Python's bare Infinity / NaN.
+    Json quoted = Json::parse(quote_nonfinite_literals(text), nullptr, false);
+    if (!quoted.is_discarded()) return quoted;
     // Parse again with exceptions only to get the position in the message.
     try {
       (void)Json::parse(text);
@@ -125,6 +160,12 @@ const Json* json_get(const Json& j, std::string_view key) {
   if (!j.is_object()) return nullptr;
   auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
+}
+
+const Json& member_or_empty(const Json& j, std::string_view key) {
+  static const Json kEmptyObject = Json::object();
+  const Json* m = json_get(j, key);
+  return m ? *m : kEmptyObject;
 }
 
 DType dtype_from_serde(int64_t t) {

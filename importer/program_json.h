@@ -20,10 +20,18 @@ namespace tir::importer {
 using Json = nlohmann::json;
 
 inline constexpr int kSchemaMajor = 8;
-/// torch 2.5 writes schema 7.x; its JSON reads the same way for the ops we import.
-inline constexpr int kOldestSchemaMajor = 7;
+/// torch 2.3 writes schema 5.x and 2.5 7.x; their JSON reads the same way for the ops we
+/// import (5.x lacks torch_version, and its nodes' inputs lack "kind").
+inline constexpr int kOldestSchemaMajor = 5;
 
-/// Parses a JSON member (at most `max_bytes`); errors name the archive and member.
+/// `text` with the bare Infinity / -Infinity / NaN tokens outside strings quoted ("Infinity"),
+/// as json_float reads them: Python's json writes non-finite floats bare, and so did torch's
+/// serializer before 2.8 (e.g. the -inf of a masked_fill in the core-ATen IR).
+std::string quote_nonfinite_literals(std::string_view text);
+
+/// Parses a JSON member (at most `max_bytes`); errors name the archive and member. Members
+/// that are not strict JSON only by bare non-finite floats are read through
+/// quote_nonfinite_literals.
 Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member,
                               uint64_t max_bytes);
 
@@ -54,6 +62,8 @@ Result<int64_t> json_int(const Json& j);
 Result<std::pair<std::string, const Json*>> json_union(const Json& j);
 /// The member of object `j` named `key`, or nullptr (also when `j` is not an object).
 const Json* json_get(const Json& j, std::string_view key);
+/// The member of object `j` named `key`, or an empty object.
+const Json& member_or_empty(const Json& j, std::string_view key);
 
 /// serde ScalarType (pt2-format.md §3.3) -> tir DType; kUndefined if unsupported.
 DType dtype_from_serde(int64_t scalar_type);

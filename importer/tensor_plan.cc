@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "importer/graph_builder_impl.h"
+#include "runtime/core/tensor.h"
 
 namespace tir::importer {
 namespace {
@@ -131,17 +132,32 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
   const TensorMeta& meta = found.meta;
   const std::string& member = found.member;
   // Tied weights: same blob, same view -> one entry. Different views of one blob stay apart.
-  std::string key =
-      member + "|" + std::to_string(int(meta.dtype)) + "|" + std::to_string(meta.storage_offset);
+  std::string key = std::to_string(archive_index_) + "#" + member + "|" +
+                    std::to_string(int(meta.dtype)) + "|" + std::to_string(meta.storage_offset);
   for (int64_t s : meta.sizes) key += "," + std::to_string(s);
   if (auto it = weight_group_.find(key); it != weight_group_.end()) {
     WeightPlan& w = weights_[it->second];
     if (w.spec.name != fqn &&
-        std::find(w.spec.aliases.begin(), w.spec.aliases.end(), fqn) == w.spec.aliases.end())
+        std::find(w.spec.aliases.begin(), w.spec.aliases.end(), fqn) == w.spec.aliases.end()) {
       w.spec.aliases.push_back(fqn);
+      tables_.weight_name.emplace(fqn, it->second);
+    }
     return it->second;
   }
   TIR_ASSIGN_OR_RETURN(TensorSource src, locate(archive_, member, meta, fqn));
+  src.archive = archive_index_;
+  // The same name from an earlier method's archive: one entry, if it is the same tensor.
+  if (auto it = tables_.weight_name.find(fqn); it != tables_.weight_name.end()) {
+    const WeightPlan& w = weights_[it->second];
+    if (w.spec.dtype != meta.dtype || w.spec.shape != meta.sizes)
+      return make_error(StatusCode::kInvalidArgument, "'", p_.file, "': weight '", fqn, "' is ",
+                        dtype_name(meta.dtype), shape_str(meta.sizes),
+                        " here but an earlier program has it as ", dtype_name(w.spec.dtype),
+                        shape_str(w.spec.shape));
+    tables_.shared_weights.emplace_back(it->second, std::move(src));
+    weight_group_.emplace(key, it->second);
+    return it->second;
+  }
   WeightPlan w;
   w.spec.name = fqn;
   w.spec.dtype = meta.dtype;
@@ -151,14 +167,17 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
   const auto idx = static_cast<int32_t>(weights_.size());
   weights_.push_back(std::move(w));
   weight_group_.emplace(key, idx);
+  tables_.weight_name.emplace(fqn, idx);
   return idx;
 }
 
 Result<int32_t> GraphBuilder::constant_for(const std::string& fqn) {
-  if (auto it = constant_index_.find(fqn); it != constant_index_.end()) return it->second;
+  const std::string key = std::to_string(archive_index_) + "#" + fqn;
+  if (auto it = constant_index_.find(key); it != constant_index_.end()) return it->second;
   TIR_ASSIGN_OR_RETURN(FoundTensor found, find_tensor(p_, fqn, /*weight=*/false));
   const TensorMeta& meta = found.meta;
   TIR_ASSIGN_OR_RETURN(TensorSource src, locate(archive_, found.member, meta, fqn));
+  src.archive = archive_index_;
   ConstantPlan c;
   c.name = fqn;
   c.dtype = meta.dtype;
@@ -166,7 +185,7 @@ Result<int32_t> GraphBuilder::constant_for(const std::string& fqn) {
   c.source = std::move(src);
   const auto idx = static_cast<int32_t>(constants_.size());
   constants_.push_back(std::move(c));
-  constant_index_.emplace(fqn, idx);
+  constant_index_.emplace(key, idx);
   return idx;
 }
 

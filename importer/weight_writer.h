@@ -23,12 +23,22 @@ struct WeightEntrySpec {
   std::vector<std::string> aliases;  // tied names sharing the storage
   DType dtype = DType::kUndefined;
   std::vector<int64_t> shape;
+  /// Element type of the bytes the producer feeds when narrower than `dtype` (a float32
+  /// tensor stored as float16/bfloat16, see ir/weight_file.h); kUndefined: same as `dtype`.
+  DType stored_dtype = DType::kUndefined;
 };
 
 struct WrittenWeight {
   uint64_t offset = 0;
-  uint64_t byte_size = 0;
-  uint64_t xxh3 = 0;
+  uint64_t byte_size = 0;    // produced bytes
+  uint64_t stored_size = 0;  // bytes in the file (compressed size when compressing)
+  uint64_t xxh3 = 0;         // of the produced bytes
+};
+
+struct WeightWriterOptions {
+  /// zstd-compress each tensor (one frame per tensor, decompressed at open).
+  bool zstd = false;
+  int zstd_level = 3;
 };
 
 /// Feeds a tensor's bytes, in order, into the sink it is given.
@@ -36,7 +46,8 @@ using ByteProducer = std::function<Status(const ChunkSink& sink)>;
 
 class WeightWriter {
  public:
-  static Result<std::unique_ptr<WeightWriter>> create(const std::string& path);
+  static Result<std::unique_ptr<WeightWriter>> create(const std::string& path,
+                                                      const WeightWriterOptions& options = {});
 
   /// Appends one tensor of `byte_size` bytes produced by `produce`; the byte count must
   /// match exactly. xxh3 is computed while streaming.
@@ -50,8 +61,14 @@ class WeightWriter {
   uint64_t file_size() const { return file_->size(); }
 
  private:
-  explicit WeightWriter(std::unique_ptr<AtomicFile> f) : file_(std::move(f)) {}
+  WeightWriter(std::unique_ptr<AtomicFile> f, const WeightWriterOptions& o)
+      : file_(std::move(f)), options_(o) {}
+  /// Writes `chunk` through the zstd stream (end = finish the frame).
+  Status write_compressed(std::span<const uint8_t> chunk, bool end);
   std::unique_ptr<AtomicFile> file_;
+  WeightWriterOptions options_;
+  std::shared_ptr<void> zstd_;  // ZSTD_CCtx, created on first use
+  std::vector<uint8_t> zstd_out_;
   std::vector<WeightEntrySpec> specs_;
   std::vector<WrittenWeight> written_;
 };

@@ -17,7 +17,11 @@ namespace tir::ir {
 namespace fb = ::tir::fb;
 
 /// Version written into Model.version; a reader rejects a larger major (version / 100).
-inline constexpr uint32_t kModelVersion = 100;
+/// 101: Method.subgraphs and GraphArg (higher_order::cond).
+inline constexpr uint32_t kModelVersion = 101;
+
+/// torch.cond: args (pred, true_graph, false_graph, operands); runs one branch subgraph.
+inline constexpr std::string_view kCondOp = "higher_order::cond";
 
 inline DType to_dtype(fb::DType d) { return static_cast<DType>(static_cast<int8_t>(d)); }
 inline fb::DType to_fb_dtype(DType d) { return static_cast<fb::DType>(static_cast<int8_t>(d)); }

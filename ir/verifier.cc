@@ -9,17 +9,30 @@
 namespace tir::ir {
 namespace {
 
+// Subgraphs nest (a cond inside a branch); deeper nesting than this is rejected.
+constexpr int kMaxSubgraphDepth = 16;
+
 class MethodVerifier {
  public:
+  /// A top-level method; `parent` is null.
   MethodVerifier(const fb::Model& model, const fb::Method& m, std::string_view file)
-      : model_(model), m_(m), file_(file) {}
+      : model_(model), m_(m), file_(file), where_("method '" + std::string(str(m.name())) + "'") {}
+  /// A subgraph of `parent`: it uses the top-level method's symbols.
+  MethodVerifier(const MethodVerifier& parent, const fb::Method& sub)
+      : model_(parent.model_),
+        m_(sub),
+        file_(parent.file_),
+        where_(parent.where_ + " subgraph '" + std::string(str(sub.name())) + "'"),
+        depth_(parent.depth_ + 1),
+        num_symbols_(parent.num_symbols_) {}
 
   Status run() {
     num_values_ = m_.values() ? m_.values()->size() : 0;
-    num_symbols_ = m_.symbols() ? m_.symbols()->size() : 0;
+    if (depth_ == 0) num_symbols_ = m_.symbols() ? m_.symbols()->size() : 0;
     defined_.assign(num_values_, false);
     TIR_RETURN_IF_ERROR(check_symbols());
     TIR_RETURN_IF_ERROR(check_values());
+    TIR_RETURN_IF_ERROR(check_subgraphs());
     TIR_RETURN_IF_ERROR(check_nodes());
     TIR_RETURN_IF_ERROR(check_io());
     return ok_status();
@@ -28,11 +41,80 @@ class MethodVerifier {
  private:
   template <typename... P>
   Status fail(const P&... parts) const {
-    return make_error(StatusCode::kCorrupt, "'", file_, "' method '", str(m_.name()),
-                      "': ", parts...);
+    return make_error(StatusCode::kCorrupt, "'", file_, "' ", where_, ": ", parts...);
+  }
+
+  Status check_subgraphs() {
+    if (!m_.subgraphs()) return ok_status();
+    if (depth_ >= kMaxSubgraphDepth)
+      return fail("subgraphs nest deeper than ", kMaxSubgraphDepth, " levels");
+    for (const fb::Method* sub : *m_.subgraphs()) {
+      if ((sub->symbols() && sub->symbols()->size() > 0) ||
+          (sub->mutations() && sub->mutations()->size() > 0))
+        return fail("subgraph '", str(sub->name()), "' has symbols or mutations of its own");
+      TIR_RETURN_IF_ERROR(MethodVerifier(*this, *sub).run());
+    }
+    return ok_status();
+  }
+
+  const fb::Value& value(const fb::Method& m, int32_t v) const { return *m.values()->Get(v); }
+  static size_t rank(const fb::Value& v) { return v.sizes() ? v.sizes()->size() : 0; }
+
+  /// Checks that `a` (a value of this method) and `b` (of subgraph `sub`) agree in kind,
+  /// dtype and rank.
+  Status check_same_type(int32_t a, const fb::Method& sub, int32_t b, std::string_view what) {
+    const fb::Value& va = value(m_, a);
+    const fb::Value& vb = value(sub, b);
+    if (va.kind() != vb.kind() || va.dtype() != vb.dtype() || rank(va) != rank(vb))
+      return fail(what, ": '", str(va.name()), "' is ", dtype_name(to_dtype(va.dtype())),
+                  " of rank ", rank(va), ", subgraph '", str(sub.name()), "' has '", str(vb.name()),
+                  "' ", dtype_name(to_dtype(vb.dtype())), " of rank ", rank(vb));
+    return ok_status();
+  }
+
+  /// higher_order::cond: (pred, true_graph, false_graph, operands); each branch takes the
+  /// operands as its inputs and returns the node's outputs, with the same dtypes and ranks.
+  Status check_cond(const fb::Node& n, std::string_view name) {
+    const size_t nargs = n.args() ? n.args()->size() : 0;
+    if (nargs != 4)
+      return fail("node '", name, "' (", kCondOp, ") has ", nargs,
+                  " arguments, expected 4 (pred, true_graph, false_graph, operands)");
+    const fb::ArgValue pred = n.args()->Get(0)->value_type();
+    if (pred != fb::ArgValue::TensorArg && pred != fb::ArgValue::SymIntArg &&
+        pred != fb::ArgValue::BoolArg)
+      return fail("node '", name, "' has a predicate of kind ", fb::EnumNameArgValue(pred),
+                  ", expected a tensor or a symbolic bool");
+    const fb::TensorsArg* operands = n.args()->Get(3)->value_as_TensorsArg();
+    if (!operands || operands->optional())
+      return fail("node '", name, "' argument 3 is not a list of operand tensors");
+    const size_t noperands = operands->values() ? operands->values()->size() : 0;
+    const size_t nout = n.outputs() ? n.outputs()->size() : 0;
+    for (int b = 1; b <= 2; ++b) {
+      const fb::GraphArg* g = n.args()->Get(b)->value_as_GraphArg();
+      if (!g) return fail("node '", name, "' argument ", b, " is not a subgraph");
+      const fb::Method& sub = *m_.subgraphs()->Get(g->index());  // range checked in check_arg
+      const size_t nin = sub.inputs() ? sub.inputs()->size() : 0;
+      const size_t nres = sub.outputs() ? sub.outputs()->size() : 0;
+      if (nin != noperands)
+        return fail("node '", name, "' passes ", noperands, " operands to subgraph '",
+                    str(sub.name()), "', which has ", nin, " inputs");
+      if (nres != nout)
+        return fail("node '", name, "' has ", nout, " outputs, subgraph '", str(sub.name()),
+                    "' returns ", nres);
+      for (size_t i = 0; i < nin; ++i)
+        TIR_RETURN_IF_ERROR(
+            check_same_type(operands->values()->Get(i), sub, sub.inputs()->Get(i),
+                            "node '" + std::string(name) + "' operand " + std::to_string(i)));
+      for (size_t k = 0; k < nout; ++k)
+        TIR_RETURN_IF_ERROR(
+            check_same_type(n.outputs()->Get(k), sub, sub.outputs()->Get(k),
+                            "node '" + std::string(name) + "' output " + std::to_string(k)));
+    }
+    return ok_status();
   }
 
   Status check_symbols() {
+    if (depth_ > 0) return ok_status();  // a subgraph's are the top-level method's
     for (size_t i = 0; i < num_symbols_; ++i) {
       const fb::Symbol* s = m_.symbols()->Get(i);
       if (s->min() > s->max()) return fail("symbol '", str(s->name()), "' has min > max");
@@ -62,6 +144,7 @@ class MethodVerifier {
           TIR_RETURN_IF_ERROR(check_expr(d->expr(), where));
         }
       }
+      TIR_RETURN_IF_ERROR(check_expr(v->expr(), where));
       switch (v->source()) {
         case fb::ValueSource::Weight:
           if (v->index() < 0 || size_t(v->index()) >= nweights)
@@ -121,6 +204,13 @@ class MethodVerifier {
       case fb::ArgValue::DTypeArg:
         if (!dtype_valid(int(a->value_as_DTypeArg()->value()))) return fail(where, " bad dtype");
         return ok_status();
+      case fb::ArgValue::GraphArg: {
+        const int32_t g = a->value_as_GraphArg()->index();
+        const size_t nsub = m_.subgraphs() ? m_.subgraphs()->size() : 0;
+        if (g < 0 || size_t(g) >= nsub)
+          return fail(where, " references subgraph ", g, " of ", nsub);
+        return ok_status();
+      }
       default:
         if (a->value_type() > fb::ArgValue::MAX) return fail(where, " has an unknown type");
         return ok_status();
@@ -146,6 +236,14 @@ class MethodVerifier {
           defined_[idx] = true;
         }
       }
+      if (str(n->op()) == kCondOp) {
+        TIR_RETURN_IF_ERROR(check_cond(*n, name));
+      } else if (n->args()) {
+        for (const fb::Argument* a : *n->args())
+          if (a->value_type() == fb::ArgValue::GraphArg)
+            return fail("node '", name, "' (", str(n->op()), ") passes a subgraph; only ", kCondOp,
+                        " runs subgraphs");
+      }
     }
     return ok_status();
   }
@@ -168,6 +266,8 @@ class MethodVerifier {
   const fb::Model& model_;
   const fb::Method& m_;
   std::string_view file_;
+  std::string where_;  // "method 'forward'" or "method 'forward' subgraph 'cond.true_graph_0'"
+  int depth_ = 0;
   size_t num_values_ = 0, num_symbols_ = 0;
   std::vector<bool> defined_;
 };

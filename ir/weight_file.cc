@@ -30,6 +30,11 @@ uint64_t SignatureBuilder::finish() const {
 
 uint64_t content_hash(const void* data, size_t size) { return XXH3_64bits(data, size); }
 
+DType entry_stored_dtype(const fb::WeightEntry& e) {
+  return e.stored_dtype() == fb::DType::Undefined ? to_dtype(e.dtype())
+                                                  : to_dtype(e.stored_dtype());
+}
+
 Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::string_view path) {
   auto corrupt = [&](auto... parts) {
     return make_error(StatusCode::kCorrupt, "weight file '", path, "': ", parts...);
@@ -69,7 +74,15 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
           return corrupt("tensor '", name, "' has a bad shape");
         numel *= d;
       }
-      const uint64_t expect = static_cast<uint64_t>(numel) * dtype_size(to_dtype(e->dtype()));
+      const DType stored = entry_stored_dtype(*e);
+      if (stored != to_dtype(e->dtype()) &&
+          !(to_dtype(e->dtype()) == DType::kFloat32 &&
+            (stored == DType::kFloat16 || stored == DType::kBFloat16)))
+        return corrupt("tensor '", name, "' is ", dtype_name(to_dtype(e->dtype())), " stored as ",
+                       dtype_name(stored), " (only float32 may be narrowed)");
+      if (e->compression() != fb::Compression::None && e->compression() != fb::Compression::Zstd)
+        return corrupt("tensor '", name, "' has unknown compression ", int(e->compression()));
+      const uint64_t expect = static_cast<uint64_t>(numel) * dtype_size(stored);
       if (e->byte_size() != expect)
         return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
                        expect);

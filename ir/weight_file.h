@@ -8,8 +8,16 @@
 //                  tensor its name, aliases, dtype, shape, offset, stored size, byte size,
 //                  compression and xxh3-64 of the (decompressed) bytes
 // The index sits at the end so the writer can stream tensors in one pass and patch the
-// header last. `signature` is weight_signature() over the index in file order; the .tir
-// records the same value so a mismatched pair is caught at bind time.
+// header last.
+//
+// Compression and narrow storage (`tirc weights pack`): an entry may be zstd-compressed
+// (compression = Zstd, stored_size = compressed bytes) and/or hold a Float32 tensor as
+// Float16/BFloat16 (stored_dtype). `dtype` is always the logical dtype the model expects, so
+// the signature of a packed file equals the original's; `byte_size` and `xxh3` describe the
+// stored element bytes after decompression. Readers inflate and widen at open into memory
+// they own (widening fp16/bf16 to fp32 is exact); plain entries stay zero-copy views. `signature`
+// is weight_signature() over the index in file order; the .tir records the same value so a
+// mismatched pair is caught at bind time.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +59,9 @@ class SignatureBuilder {
  private:
   void* state_;
 };
+
+/// The element type of an entry's stored bytes: `stored_dtype` when set, else `dtype`.
+DType entry_stored_dtype(const fb::WeightEntry& e);
 
 /// xxh3-64 of a byte range.
 uint64_t content_hash(const void* data, size_t size);

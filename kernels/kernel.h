@@ -34,6 +34,7 @@ enum class ArgKind : uint8_t {
   kMemoryFormat,  // `i` is the torch serde MemoryFormat number
   kLayout,
   kDevice,  // `s` is the device type ("cpu"), `i` the index or -1
+  kGraph,   // `i` is a subgraph index for KernelCall::subgraphs (control flow)
 };
 
 /// One schema argument as a kernel sees it. Every argument of the operator schema is
@@ -52,6 +53,22 @@ struct Arg {
   double scalar() const { return kind == ArgKind::kFloat ? f : static_cast<double>(i); }
 };
 
+/// Runs the subgraphs of a control-flow node (the branches of higher_order::cond). The
+/// runtime implements it, one per prepared node, bound to that plan's symbol binding, so
+/// kernels/ never depends on runtime/. Ordinary kernels never see one.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  /// Prepares subgraph `index` (a kGraph argument) for `inputs` (dtypes and shapes; data may
+  /// be null) and fills `out_outputs` (one per subgraph output) with dtypes and contiguous
+  /// shapes. Called from the node's `prepare`.
+  virtual Status prepare(int64_t index, std::span<const Tensor> inputs,
+                         std::span<Tensor> out_outputs) = 0;
+  /// Runs prepared subgraph `index` on `inputs` and writes its results into `outputs`
+  /// (placed by the caller's planner, shaped as `prepare` said). Called from `run`.
+  virtual Status run(int64_t index, std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
+};
+
 /// Everything a kernel call sees. Input tensors are listed in the order their arguments
 /// appear; during `prepare` activations have data == nullptr while weights and constants
 /// already point at their bytes (so a kernel may pack them).
@@ -60,7 +77,8 @@ struct KernelCall {
   std::string_view node;  // FX node name, for messages
   std::span<const Arg> args;
   std::span<Tensor> inputs;
-  std::span<Tensor> outputs;  // one per op return; prepare fills dtype and shape
+  std::span<Tensor> outputs;            // one per op return; prepare fills dtype and shape
+  SubgraphRunner* subgraphs = nullptr;  // set for control-flow nodes only
 };
 
 inline constexpr int kMaxOutputs = 16;

@@ -135,6 +135,22 @@ class FnKernel final : public Kernel {
   Params params_{};
 };
 
+/// Like FnKernel, but `run` may fail: for ops whose index values are only known at run
+/// time and are range-checked there.
+template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*),
+          Status (*RunFn)(const Params&, const KernelCall&)>
+class CheckedKernel final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(params_, PrepareFn(call, out_info));
+    return ok_status();
+  }
+  Status run(const KernelCall& call, void*) override { return RunFn(params_, call); }
+
+ private:
+  Params params_{};
+};
+
 /// Kernel whose output aliases its input: run has nothing to do.
 template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*)>
 class AliasKernel final : public Kernel {

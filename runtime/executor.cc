@@ -5,8 +5,12 @@
 #include <cstring>
 
 #include "ir/sym_expr.h"
+#include "runtime/control_flow.h"
 #include "runtime/memory_planner.h"
+#include "runtime/profiler.h"
+#include "runtime/session_state.h"
 #include "runtime/shape_binding.h"
+#include "runtime/weight_binding.h"
 
 namespace tir {
 
@@ -23,10 +27,12 @@ struct PlanNode {
   kernels::PrepareInfo info;
   kernels::KernelCall call;
   size_t scratch_offset = 0;
+  std::unique_ptr<kernels::SubgraphRunner> subgraphs;  // control-flow nodes only
 };
 
 struct Plan {
   std::vector<int64_t> symbols;
+  uint64_t bind_count = 0;  // MethodExecutor::bind_count_ when the weight pointers were set
   std::vector<PlanNode> nodes;
   std::vector<Tensor> values;     // dtype and shape of every value under this binding
   std::vector<void*> value_data;  // data of every value (aliases filled while running)
@@ -60,6 +66,48 @@ DType key_dtype(const fb::Method& m, const fb::Node& n) {
   return DType::kUndefined;
 }
 
+/// "aten::index_copy_" and "aten::add_.Tensor" write into their first argument (dunder
+/// names such as "aten::__and__.Tensor" do not).
+bool is_inplace(std::string_view op) {
+  const size_t colons = op.find("::");
+  std::string_view base = op.substr(colons == std::string_view::npos ? 0 : colons + 2);
+  base = base.substr(0, base.find('.'));
+  return base.size() > 1 && base.back() == '_' && !base.starts_with("__");
+}
+
+/// The weight values (buffers) `method` writes: targets of in-place ops, and the buffers of
+/// its BUFFER_MUTATION outputs (bound by name).
+std::vector<std::pair<int32_t, std::string>> mutated_buffers(const ir::ModelView& model,
+                                                             const fb::Method& method) {
+  const fb::Model& m = model.model();
+  std::vector<std::pair<int32_t, std::string>> out;
+  auto add = [&](int32_t v) {
+    for (const auto& [seen, name] : out)
+      if (seen == v) return;
+    const fb::Value* val = method.values()->Get(v);
+    if (val->source() == fb::ValueSource::Weight)
+      out.emplace_back(v, std::string(ir::str(m.weights()->Get(val->index())->name())));
+  };
+  if (method.nodes())
+    for (const fb::Node* n : *method.nodes())
+      if (is_inplace(ir::str(n->op())) && n->args() && n->args()->size() > 0 &&
+          n->args()->Get(0)->value_type() == fb::ArgValue::TensorArg)
+        add(n->args()->Get(0)->value_as_TensorArg()->value());
+  if (method.mutations() && method.values())
+    for (const fb::BufferMutation* mu : *method.mutations())
+      for (size_t v = 0; v < method.values()->size(); ++v) {
+        const fb::Value* val = method.values()->Get(v);
+        if (val->source() != fb::ValueSource::Weight) continue;
+        const fb::WeightRef* w = m.weights()->Get(val->index());
+        bool named = ir::str(w->name()) == ir::str(mu->buffer());
+        if (w->aliases())
+          for (const flatbuffers::String* a : *w->aliases())
+            named = named || a->string_view() == ir::str(mu->buffer());
+        if (named) add(int32_t(v));
+      }
+  return out;
+}
+
 }  // namespace
 
 MethodExecutor::MethodExecutor(const ir::ModelView& model, const fb::Method& method)
@@ -68,7 +116,7 @@ MethodExecutor::~MethodExecutor() = default;
 
 Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
     const ir::ModelView& model, const fb::Method& method, std::shared_ptr<const WeightSet> weights,
-    size_t max_cached_plans) {
+    size_t max_cached_plans, SessionState* state) {
   std::unique_ptr<MethodExecutor> ex(new MethodExecutor(model, method));
   ex->max_plans_ = std::max<size_t>(1, max_cached_plans);
   TIR_RETURN_IF_ERROR(kernels::KernelRegistry::global().registration_status());
@@ -86,50 +134,69 @@ Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
       ex->nodes_.push_back({n, k});
     }
   }
-  TIR_RETURN_IF_ERROR(ex->bind_weights(std::move(weights)));
+  TIR_RETURN_IF_ERROR(check_weights(model, *weights));
+  ex->state_ = state;
+  if (state) ex->state_values_ = mutated_buffers(model, method);
+  TIR_RETURN_IF_ERROR(ex->rebind_weights(std::move(weights)));
   return ex;
 }
 
-Status MethodExecutor::bind_weights(std::shared_ptr<const WeightSet> weights) {
-  const fb::Model& m = model_.model();
-  const size_t nvalues = method_.values() ? method_.values()->size() : 0;
-  if (m.weights() && m.weights()->size() > 0 && weights->signature() != m.weight_signature()) {
-    // Name the first tensor that differs, so the user knows what to fix.
-    for (const fb::WeightRef* w : *m.weights()) {
-      const Tensor* t = weights->find(ir::str(w->name()));
-      if (!t)
-        return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
-                          "' does not match the model: it has no tensor '", ir::str(w->name()),
-                          "'");
-      const std::span<const int64_t> want(w->shape() ? w->shape()->data() : nullptr,
-                                          w->shape() ? w->shape()->size() : 0);
-      if (t->dtype != ir::to_dtype(w->dtype()) ||
-          !std::equal(want.begin(), want.end(), t->shape().begin(), t->shape().end()))
-        return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
-                          "' does not match the model: tensor '", ir::str(w->name()), "' is ",
-                          dtype_name(t->dtype), shape_str(t->shape()), ", the model expects ",
-                          dtype_name(ir::to_dtype(w->dtype())), shape_str(want));
-    }
-    return make_error(StatusCode::kInvalidArgument, "weight file '", weights->path(),
-                      "' does not match the model (signature differs: the file has other "
-                      "tensors or another order)");
-  }
-  fixed_data_.assign(nvalues, nullptr);
-  for (size_t v = 0; v < nvalues; ++v) {
-    const fb::Value* val = method_.values()->Get(v);
-    if (val->source() == fb::ValueSource::Weight) {
-      const fb::WeightRef* w = m.weights()->Get(val->index());
-      const Tensor* t = weights->find(ir::str(w->name()));
-      if (!t)
-        return make_error(StatusCode::kNotFound, "weight '", ir::str(w->name()),
-                          "' is missing from '", weights->path(), "'");
-      fixed_data_[v] = t->data;
-    } else if (val->source() == fb::ValueSource::Constant) {
-      const fb::Constant* c = m.constants()->Get(val->index());
-      fixed_data_[v] = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
-    }
-  }
+Status MethodExecutor::rebind_weights(std::shared_ptr<const WeightSet> weights) {
+  TIR_ASSIGN_OR_RETURN(fixed_data_, resolve_fixed_data(model_, method_, *weights));
   weights_ = std::move(weights);
+  ++bind_count_;
+  return bind_state();
+}
+
+Status MethodExecutor::bind_state() {
+  if (!state_) return ok_status();
+  for (const auto& [v, name] : state_values_) {
+    const Tensor* initial = weights_->find(name);
+    if (!initial)
+      return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '",
+                        weights_->path(), "'");
+    TIR_ASSIGN_OR_RETURN(Tensor * buf, state_->buffer(name, *initial));
+    fixed_data_[v] = buf->data;
+  }
+  if (write_back_.empty() && method_.mutations())
+    for (const fb::BufferMutation* mu : *method_.mutations()) {
+      const std::string name(ir::str(mu->buffer()));
+      const Tensor* initial = weights_->find(name);
+      if (!initial)
+        return make_error(StatusCode::kNotFound, "method '", ir::str(method_.name()),
+                          "' mutates buffer '", name, "', which is not a weight of the model");
+      TIR_ASSIGN_OR_RETURN(Tensor * buf, state_->buffer(name, *initial));
+      write_back_.emplace_back(mu->value(), buf);
+    }
+  return ok_status();
+}
+
+Status MethodExecutor::refresh_weights(Plan& plan) {
+  std::vector<bool> changed(fixed_data_.size(), false);
+  bool any = false;
+  for (size_t v = 0; v < fixed_data_.size(); ++v) {
+    if (fixed_data_[v] == nullptr || plan.value_data[v] == fixed_data_[v]) continue;
+    plan.value_data[v] = plan.values[v].data = fixed_data_[v];
+    changed[v] = any = true;
+  }
+  // Kernels may pack weights in prepare (oneDNN conv): prepare again the nodes that read a
+  // changed weight, so they pack the new one. Same shapes, so the plan's memory still fits.
+  for (size_t i = 0; any && i < plan.nodes.size(); ++i) {
+    PlanNode& pn = plan.nodes[i];
+    bool reads_changed = false;
+    for (size_t s = 0; s < pn.in_values.size(); ++s) {
+      if (!changed[pn.in_values[s]]) continue;
+      pn.inputs[s].data = fixed_data_[pn.in_values[s]];
+      reads_changed = true;
+    }
+    if (!reads_changed) continue;
+    kernels::PrepareInfo info;
+    TIR_RETURN_IF_ERROR(pn.kernel->prepare(pn.call, &info));
+    if (info.scratch_bytes > pn.info.scratch_bytes)
+      return make_error(StatusCode::kInternal, node_context(*nodes_[i].node),
+                        ": needs more scratch after a weight swap");
+  }
+  plan.bind_count = bind_count_;
   return ok_status();
 }
 
@@ -137,6 +204,7 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
                                                          std::span<const Tensor> inputs) {
   auto plan = std::make_unique<Plan>();
   plan->symbols = std::move(symbols);
+  plan->bind_count = bind_count_;
   const size_t nvalues = method_.values() ? method_.values()->size() : 0;
   plan->values.resize(nvalues);
   plan->value_data = fixed_data_;
@@ -251,6 +319,10 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
             arg.s = ir::str(a->value_as_DeviceArg()->type());
             arg.i = a->value_as_DeviceArg()->index();
             break;
+          case fb::ArgValue::GraphArg:
+            arg.kind = ArgKind::kGraph;
+            arg.i = a->value_as_GraphArg()->index();
+            break;
           default:
             arg.kind = ArgKind::kNone;
             break;
@@ -273,6 +345,12 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
     pn.outputs.resize(nout);
     for (size_t k = 0; k < nout; ++k) pn.out_values.push_back(n.outputs()->Get(k));
     pn.call = {ir::str(n.op()), ir::str(n.name()), pn.args, pn.inputs, pn.outputs};
+    if (std::any_of(pn.args.begin(), pn.args.end(),
+                    [](const Arg& a) { return a.kind == ArgKind::kGraph; })) {
+      pn.subgraphs = make_subgraph_runner(
+          {&model_, &method_, &weights_, plan->symbols, &kernel_calls_, state_});
+      pn.call.subgraphs = pn.subgraphs.get();
+    }
     TIR_RETURN_IF_ERROR(pn.kernel->prepare(pn.call, &pn.info));  // names node and op
 
     for (size_t k = 0; k < nout; ++k) {
@@ -333,14 +411,19 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
   return plan;
 }
 
-Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {
-  TIR_ASSIGN_OR_RETURN(auto symbols, bind_symbols(method_, inputs));
+Plan* MethodExecutor::find_plan(std::span<const int64_t> symbols) {
   for (auto it = plans_.begin(); it != plans_.end(); ++it) {
-    if ((*it)->symbols == symbols) {
+    if (std::equal((*it)->symbols.begin(), (*it)->symbols.end(), symbols.begin(), symbols.end())) {
       plans_.splice(plans_.begin(), plans_, it);
       return plans_.front().get();
     }
   }
+  return nullptr;
+}
+
+Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {
+  TIR_ASSIGN_OR_RETURN(auto symbols, bind_symbols(method_, inputs));
+  if (Plan* cached = find_plan(symbols)) return cached;
   TIR_ASSIGN_OR_RETURN(auto plan, build_plan(std::move(symbols), inputs));
   plans_.push_front(std::move(plan));
   while (plans_.size() > max_plans_) plans_.pop_back();
@@ -357,6 +440,45 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
       return make_error(StatusCode::kUnsupported, "input ", k, " is not contiguous");
   }
   TIR_ASSIGN_OR_RETURN(Plan * plan, plan_for(inputs));
+  return execute(plan, inputs);
+}
+
+Status MethodExecutor::prepare_subgraph(std::span<const int64_t> symbols,
+                                        std::span<const Tensor> inputs) {
+  const size_t ninputs = method_.inputs() ? method_.inputs()->size() : 0;
+  if (inputs.size() != ninputs)
+    return make_error(StatusCode::kInternal, "subgraph '", ir::str(method_.name()), "' takes ",
+                      ninputs, " inputs, got ", inputs.size());
+  for (size_t k = 0; k < ninputs; ++k) {
+    const fb::Value& v = *method_.values()->Get(method_.inputs()->Get(k));
+    TIR_ASSIGN_OR_RETURN(auto want, value_sizes(v, symbols));
+    if (inputs[k].dtype != ir::to_dtype(v.dtype()) ||
+        !std::equal(want.begin(), want.end(), inputs[k].shape().begin(), inputs[k].shape().end()))
+      return make_error(StatusCode::kInternal, "subgraph '", ir::str(method_.name()), "' input '",
+                        ir::str(v.name()), "' is ", dtype_name(inputs[k].dtype),
+                        shape_str(inputs[k].shape()), ", the program records ",
+                        dtype_name(ir::to_dtype(v.dtype())), shape_str(want));
+  }
+  if (find_plan(symbols)) return ok_status();
+  TIR_ASSIGN_OR_RETURN(auto plan,
+                       build_plan(std::vector<int64_t>(symbols.begin(), symbols.end()), inputs));
+  plans_.push_front(std::move(plan));
+  while (plans_.size() > max_plans_) plans_.pop_back();
+  return ok_status();
+}
+
+Result<std::span<const Tensor>> MethodExecutor::run_subgraph(std::span<const int64_t> symbols,
+                                                             std::span<const Tensor> inputs) {
+  Plan* plan = find_plan(symbols);
+  if (!plan)
+    return make_error(StatusCode::kInternal, "subgraph '", ir::str(method_.name()),
+                      "' was not prepared for this binding");
+  return execute(plan, inputs);
+}
+
+Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
+                                                        std::span<const Tensor> inputs) {
+  if (plan->bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(*plan));
   std::vector<void*>& data = plan->value_data;
   for (size_t k = 0; k < inputs.size(); ++k) data[method_.inputs()->Get(k)] = inputs[k].data;
   uint8_t* arena = plan->arena.get();
@@ -369,9 +491,17 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
       pn.outputs[k].data = data[pn.out_values[k]];
     }
     ++kernel_calls_;
+    const auto t0 = profiler_ ? Profiler::Clock::now() : Profiler::Clock::time_point{};
     Status s = pn.kernel->run(pn.call, arena + pn.scratch_offset);
+    if (profiler_) [[unlikely]] {
+      const fb::Node& n = *nodes_[i].node;
+      profiler_->record(ir::str(n.name()), ir::str(n.op()), ir::str(n.module_path()), int32_t(i),
+                        t0, Profiler::Clock::now(), pn.outputs);
+    }
     if (!s.ok()) return s;  // kernels name node and op (kernels/kernel_util.h op_error)
   }
+  for (const auto& [v, buffer] : write_back_)  // what the program wrote to its buffers
+    if (data[v] != buffer->data) std::memmove(buffer->data, data[v], buffer->nbytes());
   outputs_.clear();
   if (method_.outputs()) {
     for (int32_t v : *method_.outputs()) {

@@ -20,6 +20,8 @@
 
 namespace tir {
 
+class Profiler;
+class SessionState;
 struct Plan;
 
 class MethodExecutor {
@@ -28,7 +30,8 @@ class MethodExecutor {
   static Result<std::unique_ptr<MethodExecutor>> create(const ir::ModelView& model,
                                                         const ir::fb::Method& method,
                                                         std::shared_ptr<const WeightSet> weights,
-                                                        size_t max_cached_plans);
+                                                        size_t max_cached_plans,
+                                                        SessionState* state = nullptr);
   ~MethodExecutor();
 
   /// Runs on `inputs` (signature order). The returned tensors view memory owned by the
@@ -36,12 +39,30 @@ class MethodExecutor {
   /// Not thread-safe: one run at a time per executor.
   Result<std::span<const Tensor>> run(std::span<const Tensor> inputs);
 
+  /// A subgraph (a cond branch, runtime/control_flow.h) has no symbols of its own: it runs
+  /// under the enclosing method's binding `symbols`. Builds the plan for them unless cached;
+  /// `inputs` give dtypes and shapes (data may be null).
+  Status prepare_subgraph(std::span<const int64_t> symbols, std::span<const Tensor> inputs);
+  /// Runs a subgraph with the plan prepare_subgraph built for `symbols` (no allocation).
+  Result<std::span<const Tensor>> run_subgraph(std::span<const int64_t> symbols,
+                                               std::span<const Tensor> inputs);
+
+  /// Points the executor at another weight set, already checked against the model
+  /// (runtime/weight_binding.h check_weights). Cheap: pointers are re-resolved now; a cached
+  /// plan re-prepares, on its next run, only the nodes whose weight pointers changed.
+  Status rebind_weights(std::shared_ptr<const WeightSet> weights);
+  const WeightSet& weights() const { return *weights_; }
+
   const ir::fb::Method& method() const { return method_; }
   size_t arena_bytes() const;
   size_t num_nodes() const { return nodes_.size(); }
   size_t num_cached_plans() const { return plans_.size(); }
-  /// Kernel `run` calls made so far (tests use it to show a rejected input ran nothing).
+  /// Kernel `run` calls made so far, those in cond branches included (tests use it to show
+  /// a rejected input ran nothing, and which branch ran).
   uint64_t kernel_calls() const { return kernel_calls_; }
+  /// Records every node of later runs into `profiler` (not owned; nullptr turns it off).
+  void set_profiler(Profiler* profiler) { profiler_ = profiler; }
+  Profiler* profiler() const { return profiler_; }
 
  private:
   struct NodeInfo {
@@ -49,8 +70,10 @@ class MethodExecutor {
     const kernels::KernelEntry* kernel;
   };
   MethodExecutor(const ir::ModelView& model, const ir::fb::Method& method);
-  Status bind_weights(std::shared_ptr<const WeightSet> weights);
+  Status refresh_weights(Plan& plan);
   Result<Plan*> plan_for(std::span<const Tensor> inputs);
+  Plan* find_plan(std::span<const int64_t> symbols);  // moves it to the front; nullptr if none
+  Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs);
   Result<std::unique_ptr<Plan>> build_plan(std::vector<int64_t> symbols,
                                            std::span<const Tensor> inputs);
 
@@ -63,6 +86,14 @@ class MethodExecutor {
   size_t max_plans_ = 8;
   std::vector<Tensor> outputs_;
   uint64_t kernel_calls_ = 0;
+  Profiler* profiler_ = nullptr;
+  /// Buffers the method mutates live in `state_` (runtime/session_state.h): the weight
+  /// values read from there, and each mutation output is copied back after a run.
+  SessionState* state_ = nullptr;
+  std::vector<std::pair<int32_t, std::string>> state_values_;  // weight value -> buffer
+  std::vector<std::pair<int32_t, Tensor*>> write_back_;        // mutation value -> buffer
+  Status bind_state();
+  uint64_t bind_count_ = 0;  // bumped by every rebind; a plan records the one it matches
 };
 
 }  // namespace tir

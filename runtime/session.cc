@@ -5,6 +5,8 @@
 #include "ir/model.h"
 #include "ir/sym_expr.h"
 #include "runtime/executor.h"
+#include "runtime/profiler.h"
+#include "runtime/weight_binding.h"
 
 namespace tir {
 namespace {
@@ -25,6 +27,12 @@ IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
 
 }  // namespace
 
+struct Session::Context {
+  std::unique_ptr<MethodExecutor> executor;
+  uint64_t generation = 0;  // of the weights the executor is bound to
+};
+
+Session::Session() = default;
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::open(const std::string& model_path,
@@ -45,10 +53,15 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
                       options.method, "' (it has: ", view.method_names(), ")");
   std::unique_ptr<Session> s(new Session());
   s->model_ = std::move(model);
-  s->weights_ = weights;
+  s->view_ = std::make_unique<ir::ModelView>(view);
+  s->method_ = method;
+  s->options_ = options;
+  if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
-  TIR_ASSIGN_OR_RETURN(s->executor_, MethodExecutor::create(view, *method, std::move(weights),
-                                                            options.max_cached_plans));
+  s->weights_ = std::move(weights);
+  // The first context is built now, so an op without a kernel or a weight file that does
+  // not fit fails at open, not at the first run.
+  TIR_RETURN_IF_ERROR(s->context().status());
   if (method->inputs())
     for (int32_t v : *method->inputs())
       s->inputs_.push_back(io_spec(*method, *method->values()->Get(v)));
@@ -58,6 +71,57 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   return s;
 }
 
+Result<Session::Context*> Session::context() {
+  std::shared_ptr<const WeightSet> weights;
+  uint64_t generation = 0;
+  Context* ctx = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    weights = weights_;
+    generation = generation_;
+    auto& slot = contexts_[std::this_thread::get_id()];
+    if (!slot) {
+      auto made = MethodExecutor::create(*view_, *method_, weights, options_.max_cached_plans,
+                                         options_.state.get());
+      if (!made.ok()) {
+        contexts_.erase(std::this_thread::get_id());
+        return made.status();
+      }
+      slot = std::make_unique<Context>();
+      slot->executor = std::move(*made);
+      slot->generation = generation;
+    }
+    ctx = slot.get();
+  }
+  // Only this thread uses its context, so rebinding needs no lock.
+  if (ctx->generation != generation) {
+    TIR_RETURN_IF_ERROR(ctx->executor->rebind_weights(std::move(weights)));
+    ctx->generation = generation;
+  }
+  return ctx;
+}
+
+Status Session::swap_weights(std::shared_ptr<const WeightSet> weights) {
+  if (!weights) return make_error(StatusCode::kInvalidArgument, "swap_weights: no weight set");
+  TIR_RETURN_IF_ERROR(check_weights(*view_, *weights));
+  std::lock_guard lock(mu_);
+  weights_ = std::move(weights);
+  ++generation_;
+  return ok_status();
+}
+
+Status Session::reset_state() { return options_.state->reset(*weights()); }
+
+std::shared_ptr<const WeightSet> Session::weights() const {
+  std::lock_guard lock(mu_);
+  return weights_;
+}
+
+uint64_t Session::weights_generation() const {
+  std::lock_guard lock(mu_);
+  return generation_;
+}
+
 int Session::input_index(std::string_view name) const {
   for (size_t i = 0; i < inputs_.size(); ++i)
     if (inputs_[i].name == name) return static_cast<int>(i);
@@ -65,13 +129,31 @@ int Session::input_index(std::string_view name) const {
 }
 
 Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
-  return executor_->run(inputs);
+  TIR_ASSIGN_OR_RETURN(Context * ctx, context());
+  Profiler* profiler = ctx->executor->profiler();
+  if (!profiler) return ctx->executor->run(inputs);
+  profiler->begin_run();
+  auto outputs = ctx->executor->run(inputs);
+  profiler->end_run();
+  return outputs;
 }
 
-size_t Session::arena_bytes() const { return executor_->arena_bytes(); }
-size_t Session::num_nodes() const { return executor_->num_nodes(); }
-size_t Session::num_cached_plans() const { return executor_->num_cached_plans(); }
-uint64_t Session::kernel_calls() const { return executor_->kernel_calls(); }
+Status Session::set_profiler(Profiler* profiler) {
+  TIR_ASSIGN_OR_RETURN(Context * ctx, context());
+  ctx->executor->set_profiler(profiler);
+  return ok_status();
+}
+
+const MethodExecutor& Session::executor() const {
+  std::lock_guard lock(mu_);
+  const auto it = contexts_.find(std::this_thread::get_id());
+  return *(it != contexts_.end() ? it : contexts_.begin())->second->executor;
+}
+
+size_t Session::arena_bytes() const { return executor().arena_bytes(); }
+size_t Session::num_nodes() const { return executor().num_nodes(); }
+size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
+uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
 
 void set_num_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);

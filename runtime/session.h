@@ -4,28 +4,46 @@
 //   if (!session.ok()) { /* session.status().message() */ }
 //   auto outputs = (*session)->run(inputs);  // inputs in signature order
 //
-// A Session is not thread-safe; use one per thread (they can share a WeightSet).
+// A Session is thread-safe: each calling thread runs in its own execution context (plans,
+// activation arena), so several threads can run one session at once, and another thread may
+// call swap_weights meanwhile. Views returned by run stay valid until the same thread's next
+// run on this session.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/core/status.h"
 #include "runtime/core/tensor.h"
 #include "runtime/data_loader.h"
+#include "runtime/session_state.h"
 #include "runtime/weight_set.h"
 
 namespace tir {
 
 class MethodExecutor;
+class Profiler;
+namespace ir {
+class ModelView;
+}
+namespace fb {
+struct Method;  // ir/tir.fbs
+}
 
 struct SessionOptions {
   std::string method = "forward";
   WeightSetOptions weights;
   /// Distinct input-shape bindings whose memory plan is kept (least recently used go).
   size_t max_cached_plans = 8;
+  /// Where the buffers the method mutates live between runs (runtime/session_state.h). Give
+  /// the sessions of several methods of one model the same state to share them (a KV cache
+  /// filled by `prefill`, extended by `decode`); null: the session makes its own.
+  std::shared_ptr<SessionState> state;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
@@ -56,10 +74,24 @@ class Session {
   int input_index(std::string_view name) const;
 
   /// Runs the method. Inputs are checked (count, dtype, shape, symbol ranges) before any
-  /// kernel runs. The returned views stay valid until the next run or destruction.
+  /// kernel runs. The returned views stay valid until this thread's next run or destruction.
   Result<std::span<const Tensor>> run(std::span<const Tensor> inputs);
 
+  /// Installs another weight set for this model (a fresh file, safetensors, an overlay).
+  /// It is checked against the model first (missing, extra, dtype, shape: the error names
+  /// the tensor) and the current set stays on failure. Runs already in flight finish on the
+  /// set they started with; every later run uses the new one. Cost: the check plus, on each
+  /// context's next run, re-resolving weight pointers and re-preparing only the nodes whose
+  /// weights changed.
+  Status swap_weights(std::shared_ptr<const WeightSet> weights);
+
+  /// Profiles the calling thread's later runs on this session into `profiler`: one event
+  /// per node (runtime/profiler.h). Not owned: it must outlive those runs or be unset
+  /// (nullptr) first. Without a profiler the run loop pays one predictable branch per node.
+  Status set_profiler(Profiler* profiler);
+
   const std::string& method_name() const { return method_name_; }
+  // The statistics below are those of the calling thread's context.
   /// Activation arena bytes of the most recent plan.
   size_t arena_bytes() const;
   size_t num_nodes() const;
@@ -67,15 +99,35 @@ class Session {
   size_t num_cached_plans() const;
   /// Kernel calls made so far (a rejected input makes none).
   uint64_t kernel_calls() const;
-  const WeightSet& weights() const { return *weights_; }
+  /// The weight set later runs use.
+  std::shared_ptr<const WeightSet> weights() const;
+  /// Number of successful swap_weights calls so far.
+  uint64_t weights_generation() const;
+
+  /// The mutable buffers carried between runs (shared with the sessions given the same one).
+  const std::shared_ptr<SessionState>& state() const { return options_.state; }
+  /// Puts the mutated buffers back to their values in the current weights.
+  Status reset_state();
 
  private:
-  Session() = default;
+  struct Context;
+  Session();
+  /// The calling thread's context, created on first use, with the current weights bound.
+  Result<Context*> context();
+  /// The calling thread's executor, else the first one (for the statistics).
+  const MethodExecutor& executor() const;
+
   std::shared_ptr<const DataSource> model_;
-  std::shared_ptr<const WeightSet> weights_;
-  std::unique_ptr<MethodExecutor> executor_;
+  std::unique_ptr<ir::ModelView> view_;
+  const fb::Method* method_ = nullptr;
+  SessionOptions options_;
   std::string method_name_;
   std::vector<IoSpec> inputs_, outputs_;
+
+  mutable std::mutex mu_;  // guards the members below
+  std::shared_ptr<const WeightSet> weights_;
+  uint64_t generation_ = 0;
+  std::unordered_map<std::thread::id, std::unique_ptr<Context>> contexts_;
 };
 
 /// Sets the number of CPU threads kernels use (OpenMP / oneDNN). 0 keeps the default.

@@ -66,15 +66,50 @@ class Binder {
 
  private:
   const ir::fb::Value& value(size_t k) const { return *m_.values()->Get(m_.inputs()->Get(k)); }
-  std::string where(size_t k, size_t d) const {
-    return "input '" + std::string(ir::str(value(k).name())) + "' dim " + std::to_string(d) +
-           " = " + std::to_string(inputs_[k].sizes[d]);
+  bool is_sym_int(size_t k) const { return value(k).kind() == ir::fb::ValueKind::SymInt; }
+
+  /// One bindable integer of input k: dim d of a tensor, or (d = -1) a SymInt input's value.
+  struct Slot {
+    const ir::fb::SymExpr* expr;
+    int64_t actual;
+    int d;
+  };
+  std::vector<Slot> slots(size_t k) const {
+    const ir::fb::Value& v = value(k);
+    if (is_sym_int(k)) return {{v.expr(), *static_cast<const int64_t*>(inputs_[k].data), -1}};
+    std::vector<Slot> out;
+    for (size_t d = 0; v.sizes() && d < v.sizes()->size(); ++d)
+      if (const ir::fb::SymExpr* e = v.sizes()->Get(d)->expr())
+        out.push_back({e, inputs_[k].sizes[d], int(d)});
+    return out;
   }
-  std::string binder(size_t k, size_t d) const {
-    return "input '" + std::string(ir::str(value(k).name())) + "' dim " + std::to_string(d);
+  std::string binder(size_t k, int d) const {
+    const std::string in = "input '" + std::string(ir::str(value(k).name())) + "'";
+    return d < 0 ? in : in + " dim " + std::to_string(d);
+  }
+  std::string where(size_t k, int d) const {
+    return binder(k, d) + " = " +
+           std::to_string(d < 0 ? *static_cast<const int64_t*>(inputs_[k].data)
+                                : inputs_[k].sizes[d]);
+  }
+
+  /// A SymInt user input comes as a 0-dim int64 tensor holding its value.
+  Status check_sym_int(size_t k) {
+    const ir::fb::Value& v = value(k);
+    const Tensor& t = inputs_[k];
+    if (t.dtype != DType::kInt64 || t.rank != 0 || !t.data)
+      return make_error(StatusCode::kInvalidArgument, "input '", ir::str(v.name()),
+                        "' is an integer (SymInt): expected a 0-dim int64 tensor, got ",
+                        dtype_name(t.dtype), shape_str(t.shape()));
+    if (!v.expr())
+      return make_error(StatusCode::kUnsupported, "input '", ir::str(v.name()),
+                        "' is an integer (SymInt) without an expression in the model (imported "
+                        "by an older tirc: import it again)");
+    return ok_status();
   }
 
   Status check_kind(size_t k) {
+    if (is_sym_int(k)) return check_sym_int(k);
     const ir::fb::Value& v = value(k);
     const Tensor& t = inputs_[k];
     const size_t rank = v.sizes() ? v.sizes()->size() : 0;
@@ -87,26 +122,22 @@ class Binder {
     for (size_t d = 0; d < rank; ++d) {
       const ir::fb::Dim& dim = *v.sizes()->Get(d);
       if (!dim.expr() && t.sizes[d] != dim.value())
-        return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", dim.value(),
-                          " (input shape ", shape_str(t.shape()), ")");
+        return make_error(StatusCode::kInvalidArgument, where(k, int(d)), ": expected ",
+                          dim.value(), " (input shape ", shape_str(t.shape()), ")");
     }
     return ok_status();
   }
 
-  /// Binds every symbol that appears alone (affinely) in some input dim, checking its
-  /// divisibility, range, and agreement with inputs bound earlier.
+  /// Binds every symbol that appears alone (affinely) in some input dim or SymInt input,
+  /// checking its divisibility, range, and agreement with inputs bound earlier.
   Status bind_affine(size_t k) {
-    const ir::fb::Value& v = value(k);
-    for (size_t d = 0; v.sizes() && d < v.sizes()->size(); ++d) {
-      const ir::fb::SymExpr* e = v.sizes()->Get(d)->expr();
-      if (!e) continue;
+    for (const auto& [e, actual, d] : slots(k)) {
       const std::optional<Affine> f = affine_form(*e, nsym_);
       if (!f) continue;
       const ir::fb::Symbol& s = *m_.symbols()->Get(f->symbol);
       const bool plain = f->a == 1 && f->b == 0;
       const std::string rule =
           plain ? range_str(s) : ir::format_sym_expr(*e, m_.symbols()) + " with " + range_str(s);
-      const int64_t actual = inputs_[k].sizes[d];
       const int64_t num = actual - f->b;
       if (num % f->a != 0)
         return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ", rule,
@@ -132,16 +163,13 @@ class Binder {
 
   /// Checks the dims whose expressions involve several symbols, once all are bound.
   Status check_rest(size_t k) {
-    const ir::fb::Value& v = value(k);
-    for (size_t d = 0; v.sizes() && d < v.sizes()->size(); ++d) {
-      const ir::fb::SymExpr* e = v.sizes()->Get(d)->expr();
-      if (!e) continue;
+    for (const auto& [e, actual, d] : slots(k)) {
       for (const ir::fb::ExprTerm* t : *e->terms())
         if (t->op() == ir::fb::ExprOp::Sym && symbols_[t->value()] == kUnbound)
           return make_error(StatusCode::kUnsupported, where(k, d), ": cannot bind a symbol from '",
                             ir::format_sym_expr(*e, m_.symbols()), "'");
       TIR_ASSIGN_OR_RETURN(int64_t want, ir::eval_sym_expr(*e, symbols_));
-      if (want != inputs_[k].sizes[d])
+      if (want != actual)
         return make_error(StatusCode::kInvalidArgument, where(k, d), ": expected ",
                           ir::format_sym_expr(*e, m_.symbols()), " = ", want);
     }

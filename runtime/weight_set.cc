@@ -1,8 +1,57 @@
 #include "runtime/weight_set.h"
 
+#include <zstd.h>
+
+#include <cstdlib>
+#include <cstring>
+
 #include "ir/model.h"
+#include "runtime/core/float16.h"
+#include "runtime/safetensors.h"
 
 namespace tir {
+namespace {
+
+Tensor make_view(DType dtype, std::span<const int64_t> shape, const void* data) {
+  Tensor t;
+  t.dtype = dtype;
+  t.set_shape(shape);
+  t.data = const_cast<void*>(data);  // weights are read-only; the mapping is MAP_PRIVATE
+  return t;
+}
+
+/// Widens `count` fp16/bf16 values to float32.
+void widen(DType stored, const uint8_t* src, float* dst, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint16_t h;
+    std::memcpy(&h, src + 2 * i, 2);
+    dst[i] = stored == DType::kBFloat16 ? bf16_to_float(h) : fp16_to_float(h);
+  }
+}
+
+}  // namespace
+
+Status WeightSet::Table::add(const std::string& name, std::vector<std::string> other_names,
+                             const Tensor& t) {
+  const size_t idx = tensors.size();
+  if (!by_name.emplace(name, idx).second)
+    return Status(StatusCode::kCorrupt, "tensor name '" + name + "' appears twice");
+  for (const std::string& a : other_names) by_name.emplace(a, idx);
+  tensors.push_back(t);
+  names.push_back(name);
+  aliases.push_back(std::move(other_names));
+  total_bytes += t.nbytes();
+  return ok_status();
+}
+
+uint8_t* WeightSet::allocate(size_t bytes) {
+  const size_t rounded = (bytes + 63) / 64 * 64 + 64;
+  std::shared_ptr<uint8_t> buf(static_cast<uint8_t*>(std::aligned_alloc(64, rounded)), std::free);
+  if (!buf) return nullptr;
+  owned_bytes_ += bytes;
+  keep_.push_back(buf);
+  return buf.get();
+}
 
 Result<std::shared_ptr<const WeightSet>> WeightSet::open(const std::string& path,
                                                          const WeightSetOptions& options) {
@@ -12,39 +61,152 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::open(const std::string& path
 
 Result<std::shared_ptr<const WeightSet>> WeightSet::from_source(
     std::shared_ptr<const DataSource> source, const WeightSetOptions& options) {
-  TIR_ASSIGN_OR_RETURN(ir::WeightFileView file,
-                       ir::WeightFileView::open(source->bytes(), source->name()));
-  std::shared_ptr<WeightSet> set(new WeightSet(source, file));
+  const std::span<const uint8_t> bytes = source->bytes();
+  if (bytes.size() >= sizeof(ir::kWeightFileMagic) &&
+      std::memcmp(bytes.data(), ir::kWeightFileMagic, sizeof(ir::kWeightFileMagic)) == 0)
+    return from_tir(std::move(source), options);
+  if (safetensors_sniff(bytes)) return from_safetensors(std::move(source));
+  return make_error(StatusCode::kCorrupt, "weight file '", source->name(),
+                    "': neither a tir weight file nor safetensors (bad magic)");
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
+    std::shared_ptr<const DataSource> source, const WeightSetOptions& options) {
+  const std::string& path = source->name();
+  TIR_ASSIGN_OR_RETURN(ir::WeightFileView file, ir::WeightFileView::open(source->bytes(), path));
+  std::shared_ptr<WeightSet> set(new WeightSet());
+  set->keep_.push_back(source);
+  set->path_ = path;
+  set->signature_ = file.signature();
+  set->format_ = WeightFormat::kTir;
+  auto fail = [&](const std::string& name, auto&&... parts) {
+    return make_error(StatusCode::kCorrupt, "weight file '", path, "': tensor '", name, "' ",
+                      parts...);
+  };
   if (!file.index().entries()) return std::shared_ptr<const WeightSet>(set);
   for (const ir::fb::WeightEntry* e : *file.index().entries()) {
     const std::string name(ir::str(e->name()));
-    if (e->compression() != ir::fb::Compression::None)
-      return make_error(StatusCode::kUnsupported, "weight file '", source->name(), "': tensor '",
-                        name, "' is compressed; compressed weights are not supported yet");
-    if (options.verify_checksums)
-      TIR_RETURN_IF_ERROR(ir::verify_entry_checksum(file, *e, source->name()));
-    Tensor t;
-    t.dtype = ir::to_dtype(e->dtype());
-    std::vector<int64_t> shape;
-    if (e->shape()) shape.assign(e->shape()->begin(), e->shape()->end());
-    t.set_shape(shape);
-    t.data = const_cast<uint8_t*>(file.stored_bytes(*e).data());  // read-only mapping
-    const size_t idx = set->tensors_.size();
-    if (!set->by_name_.emplace(name, idx).second)
-      return make_error(StatusCode::kCorrupt, "weight file '", source->name(), "': tensor name '",
-                        name, "' appears twice");
+    const DType dtype = ir::to_dtype(e->dtype()), stored = ir::entry_stored_dtype(*e);
+    const std::span<const int64_t> shape(e->shape() ? e->shape()->data() : nullptr,
+                                         e->shape() ? e->shape()->size() : 0);
+    if (shape.size() > size_t(kMaxRank)) return fail(name, "has more than ", kMaxRank, " dims");
+    std::span<const uint8_t> raw = file.stored_bytes(*e);
+    const bool plain = e->compression() == ir::fb::Compression::None && stored == dtype;
+    if (plain) {
+      if (options.verify_checksums) TIR_RETURN_IF_ERROR(ir::verify_entry_checksum(file, *e, path));
+    } else {
+      std::vector<uint8_t> narrow;  // inflated bytes that are widened below, then dropped
+      if (e->compression() == ir::fb::Compression::Zstd) {
+        if (stored != dtype) narrow.resize(e->byte_size());
+        uint8_t* out = stored != dtype ? narrow.data() : set->allocate(e->byte_size());
+        if (!out) return fail(name, "needs ", e->byte_size(), " bytes: out of memory");
+        const size_t got = ZSTD_decompress(out, e->byte_size(), raw.data(), raw.size());
+        if (ZSTD_isError(got))
+          return fail(name, "does not decompress (zstd: ", ZSTD_getErrorName(got), ")");
+        if (got != e->byte_size())
+          return fail(name, "decompresses to ", got, " bytes, expected ", e->byte_size());
+        raw = {out, got};
+      }
+      if (ir::content_hash(raw.data(), raw.size()) != e->xxh3())
+        return fail(name, "fails its checksum");
+      if (stored != dtype) {
+        const size_t count = raw.size() / dtype_size(stored);
+        uint8_t* out = set->allocate(count * sizeof(float));
+        if (!out) return fail(name, "needs ", count * sizeof(float), " bytes: out of memory");
+        widen(stored, raw.data(), reinterpret_cast<float*>(out), count);
+        raw = {out, count * sizeof(float)};
+      }
+    }
+    std::vector<std::string> aliases;
     if (e->aliases())
-      for (const flatbuffers::String* a : *e->aliases()) set->by_name_.emplace(a->str(), idx);
-    set->tensors_.push_back(t);
-    set->names_.push_back(name);
-    set->total_bytes_ += e->byte_size();
+      for (const flatbuffers::String* a : *e->aliases()) aliases.push_back(a->str());
+    if (Status s = set->table_->add(name, std::move(aliases), make_view(dtype, shape, raw.data()));
+        !s.ok())
+      return make_error(StatusCode::kCorrupt, "weight file '", path, "': ", s.message());
   }
   return std::shared_ptr<const WeightSet>(set);
 }
 
+Result<std::shared_ptr<const WeightSet>> WeightSet::from_safetensors(
+    std::shared_ptr<const DataSource> source) {
+  TIR_ASSIGN_OR_RETURN(SafetensorsFile file, safetensors_parse(source->bytes(), source->name()));
+  std::shared_ptr<WeightSet> set(new WeightSet());
+  set->keep_.push_back(source);
+  set->path_ = source->name();
+  set->format_ = WeightFormat::kSafetensors;
+  for (const SafetensorsEntry& e : file.entries) {
+    const void* data = e.bytes.data();
+    if (reinterpret_cast<uintptr_t>(data) % dtype_size(e.dtype) != 0) {
+      uint8_t* copy = set->allocate(e.bytes.size());
+      if (!copy)
+        return make_error(StatusCode::kInternal, "safetensors file '", set->path_, "': tensor '",
+                          e.name, "' needs ", e.bytes.size(), " bytes: out of memory");
+      std::memcpy(copy, e.bytes.data(), e.bytes.size());
+      data = copy;
+    }
+    TIR_RETURN_IF_ERROR(set->table_->add(e.name, {}, make_view(e.dtype, e.shape, data)));
+  }
+  return std::shared_ptr<const WeightSet>(set);
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::overlay(
+    std::shared_ptr<const WeightSet> base,
+    std::span<const std::shared_ptr<const WeightSet>> deltas) {
+  if (!base) return make_error(StatusCode::kInvalidArgument, "overlay: no base weight set");
+  std::shared_ptr<WeightSet> set(new WeightSet());
+  set->table_ = base->table_;
+  set->replaced_ = base->replaced_;
+  set->signature_ = base->signature_;
+  set->path_ = base->path_;
+  set->format_ = WeightFormat::kOverlay;
+  set->owned_bytes_ = base->owned_bytes_;
+  set->keep_.push_back(base);
+  const Table& table = *set->table_;
+  for (const std::shared_ptr<const WeightSet>& delta : deltas) {
+    if (!delta) return make_error(StatusCode::kInvalidArgument, "overlay: a delta set is null");
+    for (size_t i = 0; i < delta->size(); ++i) {
+      const std::string& name = delta->names()[i];
+      const auto it = table.by_name.find(name);
+      if (it == table.by_name.end())
+        return make_error(StatusCode::kInvalidArgument, "overlay '", delta->path(), "': tensor '",
+                          name, "' is not in the base weights '", base->path(), "'");
+      const Tensor& want = table.tensors[it->second];
+      const Tensor& got = delta->tensor(i);
+      if (got.dtype != want.dtype || !got.same_shape(want))
+        return make_error(StatusCode::kInvalidArgument, "overlay '", delta->path(), "': tensor '",
+                          name, "' is ", dtype_name(got.dtype), shape_str(got.shape()),
+                          ", the base has ", dtype_name(want.dtype), shape_str(want.shape()));
+      set->replaced_[it->second] = got;
+    }
+    set->path_ += " + " + delta->path();
+    set->owned_bytes_ += delta->owned_bytes_;
+    set->keep_.push_back(delta);
+  }
+  return std::shared_ptr<const WeightSet>(set);
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::open_layers(std::span<const std::string> paths,
+                                                                const WeightSetOptions& options) {
+  if (paths.empty()) return make_error(StatusCode::kInvalidArgument, "no weight file given");
+  TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> base, open(paths[0], options));
+  if (paths.size() == 1) return base;
+  std::vector<std::shared_ptr<const WeightSet>> deltas;
+  for (size_t i = 1; i < paths.size(); ++i) {
+    TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> d, open(paths[i], options));
+    deltas.push_back(std::move(d));
+  }
+  return overlay(std::move(base), deltas);
+}
+
+const Tensor& WeightSet::tensor(size_t i) const {
+  if (!replaced_.empty())
+    if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second;
+  return table_->tensors[i];
+}
+
 const Tensor* WeightSet::find(std::string_view name) const {
-  const auto it = by_name_.find(std::string(name));
-  return it == by_name_.end() ? nullptr : &tensors_[it->second];
+  const auto it = table_->by_name.find(name);
+  return it == table_->by_name.end() ? nullptr : &tensor(it->second);
 }
 
 }  // namespace tir

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "runtime/npy.h"
+#include "runtime/profiler.h"
 #include "runtime/session.h"
 
 namespace tir::tools {
@@ -96,7 +97,11 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.method = o.method;
   so.weights.verify_checksums = o.verify_checksums;
   const auto t_load = Clock::now();
-  TIR_ASSIGN_OR_RETURN(auto session, Session::open(o.model_path, o.weights_path, so));
+  std::vector<std::string> layers = {o.weights_path};
+  layers.insert(layers.end(), o.overlay_paths.begin(), o.overlay_paths.end());
+  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open_layers(layers, so.weights));
+  TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(o.model_path));
+  TIR_ASSIGN_OR_RETURN(auto session, Session::create(std::move(model), std::move(weights), so));
   const double load_ms = ms_since(t_load);
 
   std::vector<HostTensor> inputs;
@@ -104,16 +109,31 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   std::vector<Tensor> views;
   for (const HostTensor& h : inputs) views.push_back(h.view());
 
+  // The profile covers the repeated runs (steady state), else the first one.
+  Profiler profiler;
+  const bool profile = !o.profile_path.empty();
+  if (profile && o.repeat == 0) TIR_RETURN_IF_ERROR(session->set_profiler(&profiler));
   const auto t_first = Clock::now();
   TIR_ASSIGN_OR_RETURN(auto outputs, session->run(views));
   const double first_ms = ms_since(t_first);
+  // Wall clock at the first output, so a harness that spawned this process can measure its
+  // cold start (process start to first output) on the same clock.
+  const double first_output_unix_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  if (profile && o.repeat > 0) TIR_RETURN_IF_ERROR(session->set_profiler(&profiler));
   std::vector<double> times;
   for (int r = 0; r < o.repeat; ++r) {
     const auto t0 = Clock::now();
     TIR_ASSIGN_OR_RETURN(outputs, session->run(views));
     times.push_back(ms_since(t0));
   }
+  const std::vector<double> times_in_order = times;
   std::sort(times.begin(), times.end());
+  if (profile) {
+    TIR_RETURN_IF_ERROR(session->set_profiler(nullptr));
+    TIR_RETURN_IF_ERROR(profiler.write_chrome_trace(o.profile_path));
+  }
 
   if (!o.output_dir.empty()) {
     ::mkdir(o.output_dir.c_str(), 0755);  // an existing directory is fine
@@ -125,9 +145,18 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   if (o.json) {
     out << "{\"method\": \"" << session->method_name() << "\", \"nodes\": " << session->num_nodes()
         << ", \"arena_bytes\": " << session->arena_bytes() << ", \"load_ms\": " << load_ms
-        << ", \"first_run_ms\": " << first_ms;
+        << ", \"first_run_ms\": " << first_ms << std::setprecision(16)
+        << ", \"first_output_unix_ms\": " << first_output_unix_ms << std::setprecision(6)
+        << ", \"times_ms\": [";
+    for (size_t r = 0; r < times_in_order.size(); ++r) out << (r ? ", " : "") << times_in_order[r];
+    out << "]";
     if (!times.empty())
-      out << ", \"median_ms\": " << times[times.size() / 2] << ", \"min_ms\": " << times.front();
+      out << ", \"median_ms\": " << times[times.size() / 2] << ", \"min_ms\": " << times.front()
+          << ", \"max_ms\": " << times.back();
+    if (profile)
+      out << ", \"profile\": {\"trace\": \"" << o.profile_path
+          << "\", \"runs\": " << profiler.num_runs() << ", \"run_ms\": " << profiler.run_ms()
+          << ", \"node_ms\": " << profiler.node_ms() << "}";
     out << ", \"outputs\": [";
     for (size_t k = 0; k < outputs.size(); ++k)
       out << (k ? ", " : "") << "{\"dtype\": \"" << dtype_name(outputs[k].dtype)
@@ -137,8 +166,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   }
   out << "model   " << o.model_path << " (method " << session->method_name() << ", "
       << session->num_nodes() << " nodes, arena " << session->arena_bytes() << " bytes)\n";
-  out << "weights " << o.weights_path << " (" << session->weights().size() << " tensors, "
-      << session->weights().total_bytes() << " bytes)\n";
+  out << "weights " << session->weights()->path() << " (" << session->weights()->size()
+      << " tensors, " << session->weights()->total_bytes() << " bytes)\n";
   for (size_t k = 0; k < outputs.size(); ++k) {
     out << "output " << k << "  " << dtype_name(outputs[k].dtype) << shape_str(outputs[k].shape())
         << "  [" << preview(outputs[k]) << "]";
@@ -151,6 +180,11 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
     out << ", " << times.size() << " runs: median " << times[times.size() / 2] << " ms, min "
         << times.front() << " ms, max " << times.back() << " ms";
   out << "\n";
+  if (profile) {
+    out << "\n";
+    profiler.print_tables(out, size_t(o.profile_top));
+    out << "trace   " << o.profile_path << "\n";
+  }
   return ok_status();
 }
 

@@ -14,6 +14,7 @@ namespace tir::tools {
 struct RunModuleOptions {
   std::string model_path;
   std::string weights_path;
+  std::vector<std::string> overlay_paths;  // partial sets over weights_path, later wins
   std::string method = "forward";
   std::vector<std::string> named_inputs;       // "NAME=FILE.npy"
   std::vector<std::string> positional_inputs;  // "FILE.npy", in signature order
@@ -22,6 +23,8 @@ struct RunModuleOptions {
   int threads = 0;
   bool json = false;
   bool verify_checksums = true;
+  std::string profile_path;  // non-empty: write a Chrome trace of the timed runs here
+  int profile_top = 15;      // rows per profile table
 };
 
 /// Runs the whole job, printing the summary to `out`. Errors name the file, input or node.

@@ -4,6 +4,7 @@
 #   bash tools/setup.sh demo   install what is missing, build, import + run the demo model
 #   bash tools/setup.sh test   install what is missing, build, run the whole test suite
 #   bash tools/setup.sh asan   the test suite again under AddressSanitizer + UBSan
+#   bash tools/setup.sh tsan   the weight-swap stress test under ThreadSanitizer
 #   bash tools/setup.sh deps | build
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,11 +71,24 @@ asan() {
   return $rc
 }
 
+# The weight-swap stress test under ThreadSanitizer (several threads run one session while
+# another swaps its weights). Kernels run single-threaded there: libgomp is not
+# instrumented, so TSan cannot see its synchronization.
+tsan() {
+  deps
+  [ -f build-tsan/build.ninja ] || meson setup build-tsan --buildtype=debugoptimized \
+    -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled -Dbench=disabled
+  meson compile -C build-tsan -j "$JOBS" tests/runtime/runtime_test
+  TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    build-tsan/tests/runtime/runtime_test --gtest_filter='*SwapWeights*'
+}
+
 case "${1:-}" in
   deps) deps ;;
   build) deps; build ;;
   demo) demo ;;
   test) run_tests ;;
   asan) asan ;;
-  *) echo "usage: bash tools/setup.sh demo|test|asan|deps|build" >&2; exit 2 ;;
+  tsan) tsan ;;
+  *) echo "usage: bash tools/setup.sh demo|test|asan|tsan|deps|build" >&2; exit 2 ;;
 esac

@@ -1,9 +1,15 @@
 // tirc: the tir compiler tool. Thin main over importer/ and tools/ (DESIGN.md "Command line").
-//   tirc import PROGRAM.pt2 [-o model.tir] [--weights w.bin]
+//   tirc import PROGRAM.pt2 [MORE.pt2 | NAME=FILE.pt2 ...] [-o model.tir] [--weights w.bin]
 //   tirc inspect model.tir [--json]
 //   tirc ops [--json | --markdown]
+//   tirc weights pack SRC -o w.bin [--dtype bf16|fp16] [--compress zstd]
+//   tirc weights diff A B
+//   tirc weights extract PROGRAM.pt2 -o w.bin
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -11,6 +17,7 @@
 #include "importer/import_pt2.h"
 #include "tools/inspect_model.h"
 #include "tools/op_coverage.h"
+#include "tools/weights_tool.h"
 
 namespace {
 
@@ -22,11 +29,21 @@ int fail(const tir::Status& s) {
 
 int run_import(const std::vector<std::string>& programs, const std::string& out,
                const std::string& weights, bool skip_kernel_check) {
-  if (programs.size() != 1)
-    return fail(tir::Status(tir::StatusCode::kUnsupported,
-                            "importing several programs into one model is not supported yet"));
   tir::importer::ImportOptions o;
-  o.input = programs[0];
+  // NAME=FILE.pt2 names the method; otherwise one program is "forward" and several are
+  // named after their file stems.
+  for (const std::string& p : programs) {
+    const size_t eq = p.find('=');
+    const bool named =
+        eq != std::string::npos && eq > 0 && std::all_of(p.begin(), p.begin() + eq, [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+    if (named)
+      o.methods.push_back({p.substr(0, eq), p.substr(eq + 1)});
+    else
+      o.methods.push_back(
+          {programs.size() == 1 ? "forward" : std::filesystem::path(p).stem().string(), p});
+  }
   o.model_path = out;
   o.weights_path = weights;
   o.check_kernels = !skip_kernel_check;
@@ -35,11 +52,12 @@ int run_import(const std::vector<std::string>& programs, const std::string& out,
   if (!r.ok()) return fail(r.status());
   const auto& s = *r;
   std::printf(
-      "done: %zu nodes, %zu values, %zu weights (%llu bytes, %zu aliases), %zu constants "
-      "(%llu bytes)\n  model:   %s\n  weights: %s\n",
-      s.nodes, s.values, s.weights, static_cast<unsigned long long>(s.weight_bytes),
-      s.weight_aliases, s.constants, static_cast<unsigned long long>(s.constant_bytes),
-      s.model_path.c_str(), s.weights_path.c_str());
+      "done: %zu method(s), %zu nodes, %zu values, %zu weights (%llu bytes, %zu aliases, %zu "
+      "shared by several methods), %zu constants (%llu bytes)\n  model:   %s\n  weights: %s\n",
+      s.methods.size(), s.nodes, s.values, s.weights,
+      static_cast<unsigned long long>(s.weight_bytes), s.weight_aliases, s.shared_weights,
+      s.constants, static_cast<unsigned long long>(s.constant_bytes), s.model_path.c_str(),
+      s.weights_path.c_str());
   return 0;
 }
 
@@ -51,7 +69,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> programs;
   std::string out, weights;
   CLI::App* imp = app.add_subcommand("import", "PROGRAM.pt2 -> model.tir + weights.bin");
-  imp->add_option("programs", programs, "the torch.export program (.pt2)")->required();
+  imp->add_option("programs", programs,
+                  "torch.export programs (.pt2), one method each: FILE.pt2 or NAME=FILE.pt2 "
+                  "(several share one weight file)")
+      ->required();
   imp->add_option("-o,--output", out, "model file (default: <stem>.tir beside the input)");
   imp->add_option("--weights", weights, "weight file (default: the model path with .bin)");
   bool skip_kernel_check = false;
@@ -65,6 +86,35 @@ int main(int argc, char** argv) {
   CLI::App* ops = app.add_subcommand("ops", "list the ATen ops tir has kernels for");
   ops->add_flag("--json", ops_json, "print JSON");
   ops->add_flag("--markdown", ops_markdown, "print the coverage page (docs/ops.md)");
+  CLI::App* wts = app.add_subcommand("weights", "pack, compare or extract weight files");
+  wts->require_subcommand(1);
+  tir::tools::PackOptions pack;
+  std::string pack_dtype, pack_compress;
+  CLI::App* wpack = wts->add_subcommand(
+      "pack", "re-encode a tir weight file or safetensors as a tir weight file");
+  wpack->add_option("source", pack.source, "tir weight file or .safetensors")->required();
+  wpack->add_option("-o,--output", pack.output, "weight file to write")->required();
+  wpack
+      ->add_option("--dtype", pack_dtype,
+                   "store float32 tensors as bf16 or fp16 (widened back to float32 at load)")
+      ->check(CLI::IsMember({"bf16", "fp16"}));
+  wpack->add_option("--compress", pack_compress, "compress each tensor (checked at load)")
+      ->check(CLI::IsMember({"zstd"}));
+  wpack->add_option("--level", pack.zstd_level, "zstd level")
+      ->check(CLI::Range(1, 19))
+      ->capture_default_str();
+  std::string diff_a, diff_b;
+  CLI::App* wdiff = wts->add_subcommand(
+      "diff", "names only in A / only in B, dtype/shape changes, max abs difference per tensor");
+  wdiff->add_option("a", diff_a, "weight file or .safetensors (A)")->required();
+  wdiff->add_option("b", diff_b, "weight file or .safetensors (B)")->required();
+  std::string extract_in, extract_out;
+  CLI::App* wext = wts->add_subcommand(
+      "extract",
+      "write the weights of a .pt2 program as a tir weight file (same signature "
+      "as `tirc import`)");
+  wext->add_option("program", extract_in, "the torch.export program (.pt2)")->required();
+  wext->add_option("-o,--output", extract_out, "weight file to write")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,6 +125,22 @@ int main(int argc, char** argv) {
   if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check);
   if (ins->parsed()) {
     const tir::Status s = tir::tools::inspect_model(inspect, std::cout);
+    return s.ok() ? 0 : fail(s);
+  }
+  if (wpack->parsed()) {
+    pack.narrow = pack_dtype == "bf16"   ? tir::DType::kBFloat16
+                  : pack_dtype == "fp16" ? tir::DType::kFloat16
+                                         : tir::DType::kUndefined;
+    pack.zstd = pack_compress == "zstd";
+    const tir::Status s = tir::tools::weights_pack(pack, std::cout);
+    return s.ok() ? 0 : fail(s);
+  }
+  if (wdiff->parsed()) {
+    const tir::Status s = tir::tools::weights_diff(diff_a, diff_b, std::cout);
+    return s.ok() ? 0 : fail(s);
+  }
+  if (wext->parsed()) {
+    const tir::Status s = tir::tools::weights_extract(extract_in, extract_out, std::cout);
     return s.ok() ? 0 : fail(s);
   }
   if (ops->parsed()) {

@@ -9,7 +9,12 @@ int main(int argc, char** argv) {
   CLI::App app{"tirrun: run a tir model (.tir) with its weights on .npy inputs"};
   app.add_option("model", o.model_path, "Model file written by `tirc import`")->required();
   app.add_option("inputs", o.positional_inputs, "Inputs as .npy, in signature order");
-  app.add_option("--weights,-w", o.weights_path, "Weight file (w.bin)")->required();
+  std::vector<std::string> weights;
+  app.add_option("--weights,-w", weights,
+                 "Weight file (w.bin or .safetensors); given again, each further file is a "
+                 "partial set laid over the previous ones (later wins)")
+      ->required()
+      ->allow_extra_args(false);  // one file per --weights; the rest are inputs
   app.add_option("--method,-m", o.method, "Method to run")->capture_default_str();
   app.add_option("-i,--input", o.named_inputs, "Named input NAME=FILE.npy (repeatable)");
   app.add_option("-o,--output-dir", o.output_dir, "Write outputs as DIR/output_<k>.npy");
@@ -18,6 +23,12 @@ int main(int argc, char** argv) {
   app.add_option("--threads,-t", o.threads, "CPU threads (0: library default)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--json", o.json, "Print the summary as JSON");
+  app.add_option("--profile", o.profile_path,
+                 "Write a Chrome trace JSON of the timed runs (per node) and print the top ops "
+                 "and module paths by time");
+  app.add_option("--profile-top", o.profile_top, "Rows per profile table")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
   try {
     app.parse(argc, argv);
@@ -26,6 +37,8 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << " (see tirrun --help)\n";
     return 2;
   }
+  o.weights_path = weights.front();
+  o.overlay_paths.assign(weights.begin() + 1, weights.end());
   const tir::Status s = tir::tools::run_module(o, std::cout);
   if (!s.ok()) {
     std::cerr << "error: " << s.message() << "\n";

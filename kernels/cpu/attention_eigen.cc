@@ -72,6 +72,7 @@ class AttentionEigen final : public Kernel {
     s.noalias() = ConstMap(q, rows, p_.e) * ConstMap(k, cols, p_.e).transpose();
     s *= static_cast<float>(p_.scale);
     constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+    constexpr float kMinNormal = std::numeric_limits<float>::min();
     const void* mask = p_.mask_input >= 0 ? call.inputs[p_.mask_input].data : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t i = i0 + r;
@@ -97,7 +98,11 @@ class AttentionEigen final : public Kernel {
       }
       rv = (rv - mx).exp();
       const float sum = rv.sum();
-      rv /= sum;
+      // Eigen's exp(-inf) is ~3e-39, not 0, and dividing makes it subnormal: masked keys
+      // would then weigh on V and the product below would run on the FPU's slow subnormal
+      // path (10x slower GPT-2 attention). Weights under FLT_MIN become exactly 0.
+      rv *= 1.f / sum;
+      rv = (rv >= kMinNormal).select(rv, 0.f);
       if (lse) lse[r] = mx + std::log(sum);
     }
     outm.noalias() = s * ConstMap(v, cols, p_.ev);

@@ -65,7 +65,7 @@ void row(BinaryOp op, float alpha, const float* a, int64_t sa, const float* b, i
 }
 
 void binary_opt(const BinaryParams& p, const KernelCall& call, void* scratch) {
-  if (p.dtype != DType::kFloat32) {
+  if (p.dtype != DType::kFloat32 || p.a_scalar || p.b_bool) {  // rare forms: masks, rsub
     ref_binary(p, call, scratch);
     return;
   }
@@ -128,6 +128,7 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::add.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
     {"aten::sub.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kSub>>},
     {"aten::mul.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
+    {"aten::mul_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
     {"aten::mul.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
     {"aten::div.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kDiv>>},
 });

@@ -1,4 +1,4 @@
-// Reference elementwise ops: relu(_), sin, cos, and broadcasting add/sub/mul/div.
+// Reference elementwise ops: relu(_), sin, cos, and broadcasting add(_)/sub/mul(_)/div.
 #include <cmath>
 
 #include "kernels/kernel_util.h"
@@ -33,9 +33,24 @@ T apply(BinaryOp op, T a, T b, T alpha) {
 // T: storage type, A: arithmetic type (double for float32, int64 for int64).
 template <typename T, typename A>
 void binary(const BinaryParams& p, const KernelCall& call) {
-  const T* a = call.inputs[p.a_input].data_as<const T>();
   T* out = call.outputs[0].data_as<T>();
   const A alpha = static_cast<A>(p.alpha);
+  if (p.a_scalar) {  // a number self, rounded to T as ATen does
+    const A av = std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(p.a_value))
+                                             : static_cast<A>(p.a_value);
+    const T* b = call.inputs[p.b_input].data_as<const T>();
+    const int64_t n = p.plan.numel();
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(apply<A>(p.op, av, b[i], alpha));
+    return;
+  }
+  const T* a = call.inputs[p.a_input].data_as<const T>();
+  if (p.b_bool) {
+    const uint8_t* mask = call.inputs[p.b_input].data_as<const uint8_t>();
+    broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
+      out[o] = static_cast<T>(apply<A>(p.op, a[ia], mask[ib] ? A(1) : A(0), alpha));
+    });
+    return;
+  }
   if (p.b_scalar) {
     const double bv =
         p.b_input >= 0 ? read_scalar_tensor(call.inputs[p.b_input], p.b_dtype) : p.b_value;
@@ -100,6 +115,8 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
     {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
     {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+    {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+    {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
     {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
     {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
     {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kDiv>>},

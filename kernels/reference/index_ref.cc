@@ -10,26 +10,6 @@
 namespace tir::kernels {
 namespace {
 
-/// Like FnKernel, but `run` may fail (bad index values).
-template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*),
-          Status (*RunFn)(const Params&, const KernelCall&)>
-class CheckedKernel final : public Kernel {
- public:
-  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(params_, PrepareFn(call, out_info));
-    return ok_status();
-  }
-  Status run(const KernelCall& call, void*) override { return RunFn(params_, call); }
-
- private:
-  Params params_{};
-};
-
-int64_t load_index(const void* base, size_t elem_size, int64_t i) {
-  return elem_size == 8 ? static_cast<const int64_t*>(base)[i]
-                        : static_cast<const int32_t*>(base)[i];
-}
-
 Status bad_index(const KernelCall& call, int64_t v, int64_t dim, int64_t size) {
   return op_error(call, StatusCode::kInvalidArgument, "index ", v, " is out of bounds for dim ",
                   dim, " with size ", size);
@@ -54,7 +34,7 @@ Status run_index(const IndexParams& p, const KernelCall& call) {
     int64_t off = self_off;
     for (size_t i = 0; i < ns; ++i) {
       const IndexSource& s = p.sources[i];
-      int64_t v = load_index(base[i], s.input >= 0 ? s.elem_size : 8, src_off[i]);
+      int64_t v = index_load(base[i], s.input >= 0 ? s.elem_size : 8, src_off[i]);
       const int64_t n = p.self_sizes[s.self_dim];
       if (v < -n || v >= n) return bad_index(call, v, s.self_dim, n);
       if (v < 0) v += n;
@@ -79,12 +59,12 @@ Status run_index_select(const GatherParams& p, const KernelCall& call) {
   auto* out = call.outputs[0].data_as<uint8_t>();
   const size_t row = static_cast<size_t>(p.inner) * p.elem_size;
   for (int64_t j = 0; j < p.n_index; ++j) {  // validate once, then copy
-    const int64_t v = load_index(index, p.index_elem_size, j);
+    const int64_t v = index_load(index, p.index_elem_size, j);
     if (v < 0 || v >= p.dim_size) return bad_index(call, v, 0, p.dim_size);
   }
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t j = 0; j < p.n_index; ++j) {
-      const int64_t v = load_index(index, p.index_elem_size, j);
+      const int64_t v = index_load(index, p.index_elem_size, j);
       std::memcpy(out + (o * p.n_index + j) * row, self + (o * p.dim_size + v) * row, row);
     }
   }

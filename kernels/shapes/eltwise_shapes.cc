@@ -30,10 +30,48 @@ double read_scalar_tensor(const Tensor& t, DType dtype) {
   }
 }
 
+namespace {
+
+bool is_number(const Arg& a) {
+  return a.kind == ArgKind::kInt || a.kind == ArgKind::kFloat || a.kind == ArgKind::kBool;
+}
+
+// self is a number, other a tensor: out = self (op) alpha*other over other's shape.
+Result<BinaryParams> prepare_number_self(const KernelCall& call, BinaryOp op, bool has_alpha) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, 1, "other"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *b, "other"));
+  if (b->dtype != DType::kFloat32 && b->dtype != DType::kInt64)
+    return op_error(call, StatusCode::kUnsupported, "argument 'other' has dtype ",
+                    dtype_name(b->dtype), ", only float32 and int64 are supported");
+  const bool is_int = b->dtype == DType::kInt64;
+  if (is_int && (call.args[0].kind == ArgKind::kFloat || op == BinaryOp::kDiv))
+    return op_error(call, StatusCode::kUnsupported,
+                    "a number 'self' with an int64 'other' that promotes to float");
+  BinaryParams p;
+  p.op = op;
+  p.dtype = b->dtype;
+  p.a_scalar = true;
+  p.a_value = call.args[0].scalar();
+  p.b_input = static_cast<int>(tensor_input_index(call, 1));
+  if (has_alpha) {
+    TIR_ASSIGN_OR_RETURN(p.alpha, scalar_arg(call, 2, "alpha"));
+    if (is_int && call.args[2].kind == ArgKind::kFloat)
+      return op_error(call, StatusCode::kUnsupported, "float alpha with an int64 tensor");
+  }
+  p.plan = make_broadcast_plan(b->shape(), {}, b->shape());
+  call.outputs[0].dtype = b->dtype;
+  call.outputs[0].set_shape(b->shape());
+  return p;
+}
+
+}  // namespace
+
 template <BinaryOp Op>
 Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info) {
   constexpr bool kHasAlpha = Op == BinaryOp::kAdd || Op == BinaryOp::kSub;
   TIR_RETURN_IF_ERROR(check_arity(call, kHasAlpha ? 3 : 2, 1));
+  if (is_number(call.args[0]) && !is_number(call.args[1]))
+    return prepare_number_self(call, Op, kHasAlpha);
   TIR_ASSIGN_OR_RETURN(const Tensor* a, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *a, "self"));
   BinaryParams p;
@@ -56,8 +94,7 @@ Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo*
   }
   const Arg& other = call.args[1];
   std::span<const int64_t> b_shape;  // empty: scalar
-  if (other.kind == ArgKind::kInt || other.kind == ArgKind::kFloat ||
-      other.kind == ArgKind::kBool) {
+  if (is_number(other)) {
     if (is_int && other.kind == ArgKind::kFloat) {
       return op_error(call, StatusCode::kUnsupported,
                       "int64 tensor with a float scalar 'other' (promotes to float)");
@@ -69,7 +106,9 @@ Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo*
     TIR_RETURN_IF_ERROR(require_contiguous(call, *b, "other"));
     p.b_input = static_cast<int>(tensor_input_index(call, 1));
     b_shape = b->shape();
-    if (b->dtype != a->dtype) {
+    if (b->dtype == DType::kBool) {
+      p.b_bool = true;  // a mask: bool promotes to self's dtype
+    } else if (b->dtype != a->dtype) {
       const bool promotable_scalar =
           !is_int && b->rank == 0 &&
           (b->dtype == DType::kFloat64 || b->dtype == DType::kInt64 || b->dtype == DType::kInt32);

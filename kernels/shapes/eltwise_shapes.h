@@ -21,7 +21,9 @@ Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareI
 enum class BinaryOp : uint8_t { kAdd, kSub, kMul, kDiv };
 
 /// out = self (op) alpha*other, where `other` is a tensor broadcast with `plan`, or a
-/// scalar: an int/float argument or a 0-d tensor of another dtype read at run time.
+/// scalar: an int/float argument or a 0-d tensor of another dtype read at run time. `other`
+/// may also be a bool tensor (a mask, promoted to self's dtype), and `self` a number when
+/// `other` is a tensor (torch <= 2.8 decomposes rsub(t, s) to sub.Tensor(s, t)).
 struct BinaryParams {
   BinaryOp op = BinaryOp::kAdd;
   DType dtype = DType::kFloat32;  // dtype of self and the output (float32 or int64)
@@ -33,10 +35,13 @@ struct BinaryParams {
   double b_value = 0.0;               // the scalar argument
   DType b_dtype = DType::kUndefined;  // dtype of a 0-d tensor `other`
   bool same_shape = false;            // fast path: a and b have the output's shape
+  bool b_bool = false;                // other is a bool tensor (read as 0/1)
+  bool a_scalar = false;              // self is the number a_value; a_input = -1
+  double a_value = 0.0;
 };
 
 /// Shared by add.Tensor, add_.Tensor, add.Scalar, sub.Tensor (alpha at position 2) and
-/// mul.Tensor, mul.Scalar, div.Tensor (no alpha).
+/// mul.Tensor, mul_.Tensor, mul.Scalar, div.Tensor (no alpha).
 template <BinaryOp Op>
 Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info);
 

@@ -57,6 +57,12 @@ struct ArangeParams {
   int64_t n = 0;
 };
 
+/// Index value `i` of an int64 (elem_size 8) or int32 index tensor's bytes.
+inline int64_t index_load(const void* base, size_t elem_size, int64_t i) {
+  return elem_size == 8 ? static_cast<const int64_t*>(base)[i]
+                        : static_cast<const int32_t*>(base)[i];
+}
+
 Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info);
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info);
 Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* out_info);

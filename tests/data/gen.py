@@ -22,14 +22,13 @@ torchvision configurations). Inputs are float32 or int64 (token ids, attention m
 The script is deterministic (fixed seeds) and idempotent: it rebuilds everything it owns
 under fixtures/ (not legacy/ or dynamic/: gen_legacy.py, gen_dynamic.py). Every saved program is
 reloaded with torch.export.load and checked against the eager outputs before anything is
-recorded. bench/export_large.py reuses build() for the large benchmark models.
+recorded. bench/export_large.py reuses build() for the large benchmark models. The torch-only
+part (export, reload check, .npy files, op counts) is export_util.py, shared with gen_legacy.py.
 """
 
-import collections
 import json
 import logging
 import os
-import re
 import shutil
 import struct
 import sys
@@ -37,132 +36,34 @@ import zipfile
 
 import numpy as np
 import torch
-from torch.export.graph_signature import InputKind, OutputKind
-from torch.utils import _pytree as pytree
 
+import export_util
 import models_families
 import models_small
+from export_util import dir_size, write_manifest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
-DIALECTS = ("training", "core")
 ZIP_ALIGN = 64  # torch's PyTorchFileWriter aligns every record's data to 64 bytes
-NPY_DTYPES = (np.float32, np.int64)
 
 MODELS = models_small.MODELS + models_families.MODELS
 UNSUPPORTED_MODEL_SUPPORTED_OPS = models_small.UNSUPPORTED_MODEL_SUPPORTED_OPS
 SAVED_CHECKS = models_families.SAVED_CHECKS
 
 
-# ----------------------------------------------------------------------------- helpers
-
-def op_name(target):
-    """'torch.ops.aten.add.Tensor' -> 'aten::add.Tensor'; '...linear.default' -> 'aten::linear'."""
-    if not target.startswith("torch.ops.aten."):
-        return None
-    name, overload = target[len("torch.ops.aten."):].rsplit(".", 1)
-    return "aten::" + name + ("" if overload == "default" else "." + overload)
-
-
-def read_archive_json(path, rel):
-    with zipfile.ZipFile(path) as z:
-        member = next(n for n in z.namelist() if n.split("/", 1)[-1] == rel)
-        return json.loads(z.read(member))
-
-
-def read_model_json(path):
-    return read_archive_json(path, "models/model.json")
-
-
-def count_ops(path):
-    """ATen op counts of the saved top-level graph, of the graphs nested in higher-order ops
-    (all nesting levels together), and the non-ATen targets of both."""
-    ops, sub, other = collections.Counter(), collections.Counter(), collections.Counter()
-
-    def walk(graph, counter):
-        for node in graph["nodes"]:
-            name = op_name(node["target"])
-            (counter if name else other)[name or node["target"]] += 1
-            for inp in node["inputs"]:
-                if "as_graph" in inp["arg"]:
-                    walk(inp["arg"]["as_graph"]["graph"], sub)
-
-    walk(read_model_json(path)["graph_module"]["graph"], ops)
-    return dict(sorted(ops.items())), dict(sorted(sub.items())), dict(sorted(other.items()))
-
-
-def save_npy(path, t):
-    arr = t.detach().cpu().numpy()
-    assert arr.dtype in NPY_DTYPES, (path, arr.dtype)
-    np.save(path, arr, allow_pickle=False)
-    return {"file": os.path.basename(path), "dtype": str(arr.dtype), "shape": list(arr.shape)}
-
-
-def clone_tree(tree):
-    return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
-
-
-def check_close(got, want, tol, what):
-    got, want = pytree.tree_leaves(got), pytree.tree_leaves(want)
-    assert len(got) == len(want), f"{what}: {len(got)} outputs, expected {len(want)}"
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g.shape == w.shape and g.dtype == w.dtype, f"{what}: output {i} shape/dtype"
-        torch.testing.assert_close(g, w, rtol=tol, atol=tol, msg=f"{what}: output {i}")
-
-
 # ----------------------------------------------------------------------------- fixtures
 
 def build(name, cls, seed, make_inputs, tol, root=ROOT):
-    torch.manual_seed(seed)
-    module = cls().eval()
-    args, kwargs = make_inputs(torch.Generator().manual_seed(1000 + seed))
-    with torch.no_grad():
-        eager = pytree.tree_leaves(module(*clone_tree(args), **clone_tree(kwargs)))
-    flat_inputs = list(args) + list(kwargs.values())
-
-    entries = []
-    ep = torch.export.export(module, clone_tree(args), clone_tree(kwargs))
-    for dialect in DIALECTS:
-        if dialect == "core":
-            ep = ep.run_decompositions()
-        rel = f"{name}/{dialect}"
-        out_dir = os.path.join(root, rel)
-        os.makedirs(out_dir)
-        path = os.path.join(out_dir, "program.pt2")
-        for node in ep.graph.nodes:  # provenance holding id(graph) values: not reproducible
-            node.meta.pop("from_node", None)
-        torch.export.save(ep, path)
+    """export_util.build plus this script's checks of each saved archive (SAVED_CHECKS) and
+    the unsupported-op model's list of ops without a kernel."""
+    def on_saved(entry, ep, path, out_dir):
         if name in SAVED_CHECKS:
-            SAVED_CHECKS[name](read_archive_json(path, "data/weights/model_weights_config.json"))
-
-        specs = ep.graph_signature.input_specs
-        user_names = [s.arg.name for s in specs if s.kind == InputKind.USER_INPUT]
-        assert len(user_names) == len(flat_inputs), (rel, user_names)
-        for kw, got in zip(kwargs, user_names[len(args):]):
-            assert kw == got, f"{rel}: kwarg {kw} appears as user input {got}"
-        n_user_out = sum(s.kind == OutputKind.USER_OUTPUT for s in ep.graph_signature.output_specs)
-        assert n_user_out == len(eager), (rel, n_user_out, len(eager))
-
-        loaded = torch.export.load(path).module()
-        with torch.no_grad():
-            check_close(loaded(*clone_tree(args), **clone_tree(kwargs)), eager, tol, rel)
-
-        inputs = []
-        for k, (in_name, t) in enumerate(zip(user_names, flat_inputs)):
-            inputs.append({"name": in_name, **save_npy(os.path.join(out_dir, f"input_{k}.npy"), t)})
-        outputs = [save_npy(os.path.join(out_dir, f"output_{k}.npy"), t)
-                   for k, t in enumerate(eager)]
-        ops, sub, other = count_ops(path)
-        entry = {"model": name, "dialect": dialect, "dir": rel, "inputs": inputs,
-                 "outputs": outputs, "rtol": tol, "atol": tol, "ops": ops}
-        if sub:
-            entry["subgraph_ops"] = sub
-        if other:
-            entry["other_targets"] = other
+            SAVED_CHECKS[name](export_util.read_archive_json(
+                path, "data/weights/model_weights_config.json"))
         if name == "unsupported_op":
-            entry["unsupported_ops"] = {k: v for k, v in ops.items()
+            entry["unsupported_ops"] = {k: v for k, v in entry["ops"].items()
                                         if k not in UNSUPPORTED_MODEL_SUPPORTED_OPS}
-        entries.append(entry)
-    return entries
+
+    return export_util.build(name, cls, seed, make_inputs, tol, root, on_saved=on_saved)
 
 
 def write_zip(path, members):
@@ -229,18 +130,6 @@ def make_bad(src):
             continue
         raise AssertionError(f"torch.export.load accepted {b['file']}")
     return bad
-
-
-def dir_size(path):
-    return sum(os.path.getsize(os.path.join(d, n)) for d, _, files in os.walk(path) for n in files)
-
-
-def write_manifest(root, manifest):
-    text = json.dumps(manifest, indent=1)
-    text = re.sub(r"\[[\d,\s-]*\]", lambda m: "[" + ", ".join(re.findall(r"-?\d+", m.group(0))) + "]",
-                  text)  # keep shapes on one line
-    with open(os.path.join(root, "manifest.json"), "w", encoding="utf-8") as f:
-        f.write(text + "\n")
 
 
 def print_summary(fixtures, root):

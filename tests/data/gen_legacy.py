@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Generate fixtures in the archive layouts of older torch releases (tests/data/fixtures/legacy/).
 
-Run once under each old torch (CPU wheels from PyPI, see the venvs below); every run rewrites
-only its own fixtures/legacy/<torch version>/ folder and then rebuilds the shared
+Run once under each old torch (PyPI wheels in venvs outside the repo, versions pinned in
+tests/data/requirements-torch23.txt, -torch25.txt, -torch28.txt); every run rewrites only its
+own fixtures/legacy/<torch version>/ folder and then rebuilds the shared
 fixtures/legacy/manifest.json from the per-version manifests found there:
 
+    python3 -m venv ~/.venvs/torch25
+    ~/.venvs/torch25/bin/pip install -r tests/data/requirements-torch25.txt
     ~/.venvs/torch25/bin/python tests/data/gen_legacy.py   # torch 2.5.1: legacy zip
     ~/.venvs/torch28/bin/python tests/data/gen_legacy.py   # torch 2.8.0: PT2 archive, pickled weights
+    ~/.venvs/torch23/bin/python tests/data/gen_legacy.py --small   # torch only: small models
 
 Layouts (see /work/shared/reference/pt2-format.md §0, §1.5, §1.6):
     legacy_zip  torch 2.3-2.7: serialized_exported_program.json + serialized_state_dict.pt +
@@ -14,34 +18,34 @@ Layouts (see /work/shared/reference/pt2-format.md §0, §1.5, §1.6):
     pt2_pickle  torch 2.8: PT2 archive with data/weights/model.pt, data/constants/model.pt
 
 For each model and dialect ("training" = torch.export.export, "core" = run_decompositions())
-it writes <ver>/<model>/<dialect>/program.pt2, input_<k>.npy, output_<k>.npy. For the MLP it
-also dumps every state-dict tensor as weight_<fqn>.npy so a test can compare the bytes the
-importer extracts with what the old torch saved. The models come from models_small.py (shared
-with gen.py, same seeds); it imports nothing beyond torch, so it runs under old releases.
+it writes <ver>/<model>/<dialect>/program.pt2, input_<k>.npy, output_<k>.npy (export_util.py,
+shared with gen.py). For the MLP it also dumps every state-dict tensor as weight_<fqn>.npy so
+a test can compare the bytes the importer extracts with what the old torch saved.
+
+Models: the small ones (models_small.py, same seeds as gen.py, plus NoGradBlock) need only
+torch; the families (models_families.py: GPT-2, LLaMA, BERT, ViT, MobileNetV3-small, the
+configs of gen.py) need transformers and torchvision too; --small leaves them out.
+MobileNetV3-small is built at width 0.25 with its first 5 blocks (every block kind, the same
+ops) to keep fixtures/legacy small.
 """
 
-import collections
+import functools
 import json
 import os
-import re
 import shutil
 import sys
-import zipfile
 
-import numpy as np
 import torch
 from torch import nn
-from torch.export.graph_signature import InputKind, OutputKind
-from torch.utils import _pytree as pytree
+
+import export_util
+from export_util import layout_of
+from models_small import MLP, ResNetSmall, SinCos, randn  # shared with gen.py
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "legacy")
-DIALECTS = ("training", "core")
 
 
 # ----------------------------------------------------------------------------- models
-
-from models_small import MLP, ResNetSmall, SinCos, randn  # noqa: E402 (shared with gen.py)
-
 
 class NoGradBlock(nn.Module):
     """torch.no_grad() inside forward: the training IR wraps that part in the HOP
@@ -59,7 +63,7 @@ class NoGradBlock(nn.Module):
 
 
 # (name, module class, seed, inputs(generator) -> (args, kwargs), rtol = atol)
-MODELS = [
+SMALL_MODELS = [
     ("mlp", MLP, 1, lambda g: ((randn(g, 4, 16),), {}), 1e-5),
     ("sincos", SinCos, 2, lambda g: ((randn(g, 10, 10), randn(g, 10, 10)), {}), 1e-5),
     ("resnet_small", ResNetSmall, 5, lambda g: ((randn(g, 2, 3, 32, 32),), {}), 1e-5),
@@ -68,134 +72,63 @@ MODELS = [
 WEIGHT_DUMP_MODELS = {"mlp"}
 
 
-# ----------------------------------------------------------------------------- helpers
-
-def layout_of(path):
-    with zipfile.ZipFile(path) as z:
-        names = z.namelist()
-    rel = {n.split("/", 1)[-1] for n in names} | set(names)
-    if "serialized_exported_program.json" in rel:
-        return "legacy_zip"
-    if "data/weights/model.pt" in rel:
-        return "pt2_pickle"
-    return "pt2"
-
-
-def read_program_json(path):
-    with zipfile.ZipFile(path) as z:
-        for n in z.namelist():
-            tail = n.split("/", 1)[-1]
-            if n == "serialized_exported_program.json" or tail == "models/model.json":
-                return json.loads(z.read(n))
-    raise RuntimeError(f"{path}: no program JSON")
-
-
-def op_name(target):
-    if not target.startswith("torch.ops.aten."):
-        return None
-    name, overload = target[len("torch.ops.aten."):].rsplit(".", 1)
-    return "aten::" + name + ("" if overload == "default" else "." + overload)
-
-
-def count_ops(path):
-    ops, other = collections.Counter(), collections.Counter()
-
-    def walk(graph):
-        for node in graph["nodes"]:
-            name = op_name(node["target"])
-            (ops if name else other)[name or node["target"]] += 1
-            for arg in node["inputs"]:
-                sub = arg.get("arg", {}).get("as_graph")
-                if sub:
-                    walk(sub["graph"])
-
-    walk(read_program_json(path)["graph_module"]["graph"])
-    return dict(sorted(ops.items())), dict(sorted(other.items()))
-
-
-def save_npy(path, t):
-    arr = t.detach().cpu().numpy()
-    np.save(path, arr, allow_pickle=False)
-    return {"file": os.path.basename(path), "dtype": str(arr.dtype), "shape": list(arr.shape)}
-
-
-def clone_tree(tree):
-    return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
-
-
-def check_close(got, want, tol, what):
-    got, want = pytree.tree_leaves(got), pytree.tree_leaves(want)
-    assert len(got) == len(want), f"{what}: {len(got)} outputs, expected {len(want)}"
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g.shape == w.shape and g.dtype == w.dtype, f"{what}: output {i} shape/dtype"
-        torch.testing.assert_close(g, w, rtol=tol, atol=tol, msg=f"{what}: output {i}")
-
-
 # ----------------------------------------------------------------------------- fixtures
 
-def build(version_dir, name, cls, seed, make_inputs, tol):
-    torch.manual_seed(seed)
-    module = cls().eval()
-    args, kwargs = make_inputs(torch.Generator().manual_seed(1000 + seed))
-    with torch.no_grad():
-        eager = pytree.tree_leaves(module(*clone_tree(args), **clone_tree(kwargs)))
-    flat_inputs = list(args) + list(kwargs.values())
+def build(version_dir, spec, extra, family):
+    """export_util.build into <version_dir>/, with each entry's torch version and archive
+    layout plus `extra` (library versions, config notes); "ops" counts ATen ops inside
+    higher-order-op subgraphs too (the importer inlines them). The families' node metadata is
+    trimmed to what the importer reads (export_util.trim_node_metadata), to keep them small."""
+    name = spec[0]
 
-    entries = []
-    ep = torch.export.export(module, clone_tree(args), clone_tree(kwargs))
-    for dialect in DIALECTS:
-        if dialect == "core":
-            ep = ep.run_decompositions()
-        rel = f"{version_dir}/{name}/{dialect}"
-        out_dir = os.path.join(ROOT, rel)
-        os.makedirs(out_dir)
-        path = os.path.join(out_dir, "program.pt2")
-        for node in ep.graph.nodes:
-            node.meta.pop("from_node", None)
-        torch.export.save(ep, path)
+    def on_saved(entry, ep, path, out_dir):
+        ops = dict(entry["ops"])
+        for op, n in entry.pop("subgraph_ops", {}).items():
+            ops[op] = ops.get(op, 0) + n
+        entry["ops"] = dict(sorted(ops.items()))
+        entry.update({"torch_version": torch.__version__, **extra, "layout": layout_of(path)})
+        if name in WEIGHT_DUMP_MODELS and entry["dialect"] == "training":
+            entry["weights"] = [
+                {"name": fqn, **export_util.save_npy(os.path.join(out_dir, f"weight_{fqn}.npy"), t)}
+                for fqn, t in ep.state_dict.items()]
 
-        specs = ep.graph_signature.input_specs
-        user_names = [s.arg.name for s in specs if s.kind == InputKind.USER_INPUT]
-        assert len(user_names) == len(flat_inputs), (rel, user_names)
-        n_user_out = sum(s.kind == OutputKind.USER_OUTPUT for s in ep.graph_signature.output_specs)
-        assert n_user_out == len(eager), (rel, n_user_out, len(eager))
-
-        loaded = torch.export.load(path).module()
-        with torch.no_grad():
-            check_close(loaded(*clone_tree(args), **clone_tree(kwargs)), eager, tol, rel)
-
-        inputs = [{"name": n, **save_npy(os.path.join(out_dir, f"input_{k}.npy"), t)}
-                  for k, (n, t) in enumerate(zip(user_names, flat_inputs))]
-        outputs = [save_npy(os.path.join(out_dir, f"output_{k}.npy"), t)
-                   for k, t in enumerate(eager)]
-        ops, other = count_ops(path)
-        entry = {"model": name, "dialect": dialect, "dir": "/".join(rel.split("/")),
-                 "inputs": inputs, "outputs": outputs, "rtol": tol, "atol": tol, "ops": ops,
-                 "torch_version": torch.__version__, "layout": layout_of(path)}
-        if other:
-            entry["other_targets"] = other
-        if name in WEIGHT_DUMP_MODELS and dialect == "training":
-            entry["weights"] = [{"name": fqn, **save_npy(os.path.join(out_dir, f"weight_{fqn}.npy"), t)}
-                                for fqn, t in ep.state_dict.items()]
-        entries.append(entry)
-    return entries
+    return export_util.build(*spec, ROOT, prefix=f"{version_dir}/", on_saved=on_saved,
+                             trim_metadata=family)
 
 
 def write_manifest():
+    """legacy/manifest.json: the fixtures of every version folder's manifest.part.json."""
     fixtures = []
     for ver in sorted(os.listdir(ROOT)):
         part = os.path.join(ROOT, ver, "manifest.part.json")
         if os.path.isfile(part):
             with open(part, encoding="utf-8") as f:
                 fixtures += json.load(f)
-    text = json.dumps({"fixtures": fixtures}, indent=1)
-    text = re.sub(r"\[[\d,\s-]*\]", lambda m: "[" + ", ".join(re.findall(r"-?\d+", m.group(0))) + "]",
-                  text)
-    with open(os.path.join(ROOT, "manifest.json"), "w", encoding="utf-8") as f:
-        f.write(text + "\n")
+    export_util.write_manifest(ROOT, {"fixtures": fixtures})
 
 
-def main():
+def models(small_only):
+    """(spec, extra entry keys, is a family) for SMALL_MODELS, then for the model families
+    (gen.py's configs) unless small_only."""
+    # torch 2.3's export refuses torch.no_grad() inside forward (no wrap_with_set_grad_enabled).
+    old_torch = tuple(int(v) for v in torch.__version__.split("+")[0].split(".")[:2]) < (2, 4)
+    out = [(spec, {}, False) for spec in SMALL_MODELS if not (old_torch and spec[0] == "no_grad")]
+    if not small_only:
+        import models_families  # needs transformers + torchvision in this venv
+
+        for name, factory, *rest in models_families.MODELS:
+            extra = dict(models_families.VERSIONS)
+            if name == "mobilenet_v3_small":  # the same ops at a quarter of the size
+                factory = functools.partial(factory, width_mult=0.25, blocks=5)
+                extra["config"] = "width_mult=0.25, blocks=5"
+            out.append(((name, factory, *rest), extra, True))
+    return out
+
+
+def main(argv):
+    small_only = argv == ["--small"]
+    if argv and not small_only:
+        sys.exit("usage: gen_legacy.py [--small]   (--small: without the model families)")
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(1)
     version_dir = torch.__version__.split("+")[0]
@@ -204,17 +137,17 @@ def main():
         shutil.rmtree(vroot)
     os.makedirs(vroot)
     fixtures = []
-    for spec in MODELS:
-        fixtures += build(version_dir, *spec)
+    for spec, extra, family in models(small_only):
+        fixtures += build(version_dir, spec, extra, family)
     with open(os.path.join(vroot, "manifest.part.json"), "w", encoding="utf-8") as f:
         json.dump(fixtures, f, indent=1)
     write_manifest()
-    total = sum(os.path.getsize(os.path.join(d, n)) for d, _, files in os.walk(vroot) for n in files)
     for e in fixtures:
-        print(f"{e['model']:<14} {e['dialect']:<9} {e['layout']:<11} "
+        size = export_util.dir_size(os.path.join(ROOT, e["dir"])) / 1e6
+        print(f"{e['model']:<18} {e['dialect']:<9} {e['layout']:<11} {size:5.2f} MB  "
               f"{', '.join(e['ops'])} {e.get('other_targets', '')}")
-    print(f"wrote {vroot} ({total / 1e6:.2f} MB)")
+    print(f"wrote {vroot} ({export_util.dir_size(vroot) / 1e6:.2f} MB)")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

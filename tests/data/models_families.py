@@ -101,9 +101,19 @@ def vit():
         num_classes=10))
 
 
-def mobilenet_v3_small():
-    return randomize_constant_tensors(
-        torchvision.models.mobilenet_v3_small(num_classes=10, width_mult=0.5))
+def mobilenet_v3_small(width_mult=0.5, blocks=None):
+    """blocks: keep only the first `blocks` of the 11 inverted-residual blocks (torchvision's
+    own MobileNetV3 class and small config). gen_legacy.py uses width 0.25 (the residuals and
+    ops of 0.5) and 5 blocks, which hold every block kind (SE or not, ReLU or Hardswish, 3x3 or
+    5x5, with and without expansion and residual): the same ops at a quarter of the size."""
+    if blocks is None:
+        model = torchvision.models.mobilenet_v3_small(num_classes=10, width_mult=width_mult)
+    else:
+        from torchvision.models.mobilenetv3 import MobileNetV3, _mobilenet_v3_conf
+
+        setting, last_channel = _mobilenet_v3_conf("mobilenet_v3_small", width_mult=width_mult)
+        model = MobileNetV3(setting[:blocks], last_channel, num_classes=10)
+    return randomize_constant_tensors(model)
 
 
 def token_ids(g, *shape):

@@ -105,6 +105,57 @@ class UnsupportedOp(nn.Module):  # ops with no planned kernel: erfinv (twice), l
         return torch.special.erfinv(x) + torch.special.erfinv(x * 0.5) + torch.lgamma(x)
 
 
+class CondOnData(nn.Module):
+    """torch.cond on a data-dependent predicate (a 0-dim bool tensor); the branches use a
+    parameter, a buffer and different ops (a different number of them), and return two
+    tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+        self.register_buffer("scale", torch.linspace(0.5, 1.5, 8))
+
+    def forward(self, x, y):
+        def positive(x, y):
+            return torch.relu(self.fc(x)) * self.scale + y, x.sum(0)
+
+        def otherwise(x, y):
+            return torch.tanh(x - y) / self.scale, x.amax(0)
+
+        return torch.cond(x.sum(dim=(0, 1)) > 0, positive, otherwise, (x, y))
+
+    def branches_taken(self, x, y):  # torch's predicate values, recorded for the tests
+        return [bool(x.sum() > 0)]
+
+
+class CondOnDim(nn.Module):
+    """torch.cond on a dynamic dim (batch > 4), with a data-dependent cond nested in the
+    false branch; export with Dim("batch")."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 4)
+        self.register_buffer("shift", torch.linspace(-1, 1, 4))
+
+    def forward(self, x):
+        def big(x):
+            return torch.relu(self.fc(x)) + self.shift
+
+        def small(x):
+            def positive(x):
+                return torch.sigmoid(self.fc(x)) * 2
+
+            def otherwise(x):
+                return self.fc(x).view(x.shape[0], 2, 2).sum(-1).repeat(1, 2) - self.shift
+
+            return torch.cond(x.mean(dim=(0, 1)) > 0, positive, otherwise, (x,))
+
+        return torch.cond(x.shape[0] > 4, big, small, (x,))
+
+    def branches_taken(self, x):  # torch's predicate values, outermost first
+        return [True] if x.shape[0] > 4 else [False, bool(x.mean() > 0)]
+
+
 def randn(gen, *shape):
     return torch.randn(*shape, generator=gen)
 
@@ -119,6 +170,10 @@ MODELS = [
     ("resnet_small", ResNetSmall, 5, lambda g: ((randn(g, 2, 3, 32, 32),), {}), 1e-5),
     ("unsupported_op", UnsupportedOp, 6,
      lambda g: ((torch.rand(3, 5, generator=g) * 0.9 + 0.05,), {}), 1e-5),
+    # One program, two fixtures: the same weights and draws, shifted so that torch.cond
+    # takes the true branch in the first and the false branch in the second.
+    ("cond_true", CondOnData, 8, lambda g: ((randn(g, 4, 8) + 1, randn(g, 4, 8)), {}), 1e-5),
+    ("cond_false", CondOnData, 8, lambda g: ((randn(g, 4, 8) - 1, randn(g, 4, 8)), {}), 1e-5),
 ]
 # Ops of unsupported_op that kernels do exist for; everything else is "unsupported".
 UNSUPPORTED_MODEL_SUPPORTED_OPS = {"aten::add.Tensor", "aten::mul.Tensor"}

@@ -14,6 +14,7 @@
 #include "importer/program_json.h"
 #include "importer/pt2_archive.h"
 #include "ir/model.h"
+#include "ir/sym_expr.h"
 #include "ir/weight_file.h"
 
 namespace tir::importer {
@@ -80,8 +81,11 @@ TEST(ImportFixtures, EveryFixtureImportsAndVerifies) {
     for (const auto& [op, count] : fx["ops"].items()) expect_ops[op] = count.get<int>();
     bool inlined_hop = false;  // manifest counts only top-level nodes; subgraphs get spliced in
     if (fx.contains("other_targets"))
-      for (const auto& [target, count] : fx["other_targets"].items())
+      for (const auto& [target, count] : fx["other_targets"].items()) {
         inlined_hop = inlined_hop || target.find("higher_order.wrap_with_") != std::string::npos;
+        if (target == "torch.ops.higher_order.cond")  // stays a node; its branches are subgraphs
+          expect_ops["higher_order::cond"] += count.get<int>();
+      }
     if (!inlined_hop) {
       EXPECT_EQ(ops, expect_ops);
     } else {
@@ -137,6 +141,29 @@ TEST(ImportFixtures, Conv2dDefaultsAreFilled) {
   EXPECT_EQ(groups->value_as_IntArg()->value(), 1);
   EXPECT_EQ(ir::str(conv->module_type()), "torch.nn.modules.conv.Conv2d");
   EXPECT_FALSE(ir::str(conv->module_path()).empty());
+}
+
+// An int user input (SymInt) keeps its expression over the symbols, which binding solves.
+TEST(ImportFixtures, SymIntUserInputRecordsItsSymbol) {
+  TempDir dir;
+  auto sum = import_into(dir, fixture_dir() + "/dynamic/symint_input/training/program.pt2");
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  const std::vector<uint8_t> tir = slurp(sum->model_path);
+  auto view = ir::ModelView::open(tir, sum->model_path);
+  ASSERT_TRUE(view.ok()) << view.status().message();
+  const fb::Method& m = *view->method("forward");
+  ASSERT_EQ(m.inputs()->size(), 2u);
+  const fb::Value& x = *m.values()->Get(m.inputs()->Get(0));
+  const fb::Value& n = *m.values()->Get(m.inputs()->Get(1));
+  EXPECT_EQ(ir::str(n.name()), "n");
+  EXPECT_EQ(n.kind(), fb::ValueKind::SymInt);
+  EXPECT_EQ(n.dtype(), fb::DType::Int64);
+  ASSERT_NE(n.expr(), nullptr);
+  EXPECT_EQ(x.expr(), nullptr);  // tensors have dims, not an expression
+  const std::string n_sym = ir::format_sym_expr(*n.expr(), m.symbols());
+  const std::string batch = ir::format_sym_expr(*x.sizes()->Get(0)->expr(), m.symbols());
+  EXPECT_THAT(n_sym, ::testing::MatchesRegex("s[0-9]+"));
+  EXPECT_NE(n_sym, batch);
 }
 
 TEST(ImportFixtures, CoreMultiOutputOpsKeepEveryOutput) {

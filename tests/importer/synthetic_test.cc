@@ -201,6 +201,53 @@ TEST(ImportSynthetic, TiedWeightsSymbolsAndInfinity) {
       20);
 }
 
+// torch <= 2.7 wrote non-finite floats bare (Python json): -Infinity, not "-Infinity".
+TEST(ImportSynthetic, BareInfinityLiteralsImport) {
+  TempDir src, out;
+  const std::string pt2 = src.file("t.pt2");
+  std::string json = model_json();
+  for (const std::string quoted : {"\"-Infinity\"", "\"Infinity\""})
+    json.replace(json.find(quoted), quoted.size(), quoted.substr(1, quoted.size() - 2));
+  ASSERT_FALSE(nlohmann::json::accept(json));
+  write_zip(pt2, archive_members(json));
+  auto sum = run(out, pt2);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  const std::vector<uint8_t> tir = slurp(sum->model_path);
+  auto view = ir::ModelView::open(tir, "m.tir");
+  ASSERT_TRUE(view.ok()) << view.status().message();
+  const fb::Method& m = *view->method("forward");
+  EXPECT_EQ(m.nodes()->Get(2)->args()->Get(1)->value_as_FloatArg()->value(),
+            -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(m.symbols()->Get(0)->max(), INT64_MAX);
+}
+
+// torch 2.3 writes schema 5.x without a torch_version; older schemas are refused by name.
+TEST(ImportSynthetic, OldestSchemaVersions) {
+  TempDir src;
+  const std::string pt2 = src.file("t.pt2");
+  for (const int major : {5, 4}) {
+    std::string json = model_json();
+    const std::string v8 = R"("major": 8, "minor": 20})";
+    json.replace(json.find(v8), v8.size(),
+                 R"("major": )" + std::to_string(major) + R"(, "minor": 1})");
+    const std::string tv = R"("torch_version": "2.15.0")";
+    json.replace(json.find(tv), tv.size(), R"("dialect": "ATEN")");
+    write_zip(pt2, archive_members(json));
+    TempDir out;
+    auto sum = run(out, pt2);
+    if (major == 5) {
+      ASSERT_TRUE(sum.ok()) << sum.status().message();
+      EXPECT_EQ(sum->torch_version, "unknown");
+    } else {
+      ASSERT_FALSE(sum.ok());
+      EXPECT_EQ(sum.status().code(), StatusCode::kUnsupported);
+      EXPECT_NE(sum.status().message().find("schema version 4.1"), std::string::npos)
+          << sum.status().message();
+      EXPECT_EQ(out.num_entries(), 0u);
+    }
+  }
+}
+
 TEST(ImportSynthetic, UnknownArgumentIsCorruptAndNamesTheNode) {
   TempDir src, out;
   const std::string pt2 = src.file("t.pt2");
@@ -262,6 +309,12 @@ TEST(ImportSynthetic, MalformedJsonIsCorruptAndNamesTheMember) {
   ASSERT_FALSE(sum.ok());
   EXPECT_EQ(sum.status().code(), StatusCode::kCorrupt);
   EXPECT_NE(sum.status().message().find("models/model.json"), std::string::npos);
+  // Quoting bare Infinity does not rescue otherwise malformed JSON.
+  write_zip(pt2, archive_members("{\"graph_module\": [Infinity, 2"));
+  sum = run(out, pt2);
+  ASSERT_FALSE(sum.ok());
+  EXPECT_EQ(sum.status().code(), StatusCode::kCorrupt);
+  EXPECT_NE(sum.status().message().find("not valid JSON"), std::string::npos);
 }
 
 }  // namespace

@@ -54,7 +54,9 @@ TEST(LegacyFixtures, EveryFixtureImports) {
     o.check_kernels = false;
     auto sum = import_pt2(o);
     ASSERT_TRUE(sum.ok()) << sum.status().message();
-    EXPECT_EQ(sum->torch_version.substr(0, 3), fx["torch_version"].get<std::string>().substr(0, 3));
+    // torch 2.3 (schema 5.x) does not record its version in the program.
+    const std::string version = fx["torch_version"].get<std::string>().substr(0, 3);
+    EXPECT_EQ(sum->torch_version.substr(0, 3), version == "2.3" ? "unk" : version);
     // gen_legacy.py counts ATen ops inside HOP subgraphs too, so inlining must match exactly.
     std::ifstream f(sum->model_path, std::ios::binary);
     const std::vector<uint8_t> tir{std::istreambuf_iterator<char>(f), {}};

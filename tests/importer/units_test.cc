@@ -84,6 +84,23 @@ TEST(ProgramJson, FloatsAcceptInfinityStrings) {
   EXPECT_FALSE(json_float(Json(true)).ok());
 }
 
+// torch 2.5's serializer (Python json) writes a masked_fill's -inf as a bare -Infinity.
+TEST(ProgramJson, BareNonFiniteFloatsAreQuotedOutsideStrings) {
+  const std::string text =
+      R"({"a": -Infinity, "b": [Infinity, NaN, 1.5], "s": "x -Infinity \" NaN", "t": true})";
+  EXPECT_FALSE(Json::accept(text));
+  const std::string quoted = quote_nonfinite_literals(text);
+  EXPECT_EQ(quoted,
+            R"({"a": "-Infinity", "b": ["Infinity", "NaN", 1.5], "s": "x -Infinity \" NaN", )"
+            R"("t": true})");
+  const Json doc = Json::parse(quoted);
+  EXPECT_EQ(*json_float(doc["a"]), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(*json_float(doc["b"][0]), std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(*json_float(doc["b"][1])));
+  EXPECT_EQ(doc["s"], "x -Infinity \" NaN");
+  EXPECT_EQ(quote_nonfinite_literals(R"({"a": [1, 2"})"), R"({"a": [1, 2"})");
+}
+
 TEST(ProgramJson, UnionsAndDtypes) {
   auto u = json_union(Json::parse(R"({"as_int": 3})"));
   ASSERT_TRUE(u.ok());

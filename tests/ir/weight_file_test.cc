@@ -8,26 +8,29 @@
 namespace tir::ir {
 namespace {
 
-/// Builds a valid two-tensor weight file by the layout in ir/weight_file.h.
-std::vector<uint8_t> make_file() {
+/// Builds a valid two-tensor weight file by the layout in ir/weight_file.h; `fc_stored`
+/// and `step_stored` set the entries' stored_dtype.
+std::vector<uint8_t> make_file(fb::DType fc_stored = fb::DType::Undefined,
+                               fb::DType step_stored = fb::DType::Undefined) {
   std::vector<uint8_t> file(64, 0);
   std::vector<float> a = {1, 2, 3, 4, 5, 6};
   std::vector<int64_t> b = {7};
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<fb::WeightEntry>> entries;
   SignatureBuilder sig;
-  auto add = [&](const char* name, DType dtype, std::vector<int64_t> shape, const void* p,
-                 size_t n) {
+  auto add = [&](const char* name, DType dtype, std::vector<int64_t> shape, const void* p, size_t n,
+                 fb::DType stored) {
     const uint64_t offset = file.size();
     file.insert(file.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
     file.resize((file.size() + 63) / 64 * 64, 0);
     sig.add(name, dtype, shape);
     entries.push_back(fb::CreateWeightEntryDirect(fbb, name, nullptr, fb::DType(dtype), &shape,
                                                   offset, n, n, fb::Compression::None,
-                                                  content_hash(p, n)));
+                                                  content_hash(p, n), stored));
   };
-  add("fc.weight", DType::kFloat32, {2, 3}, a.data(), 24);
-  add("step", DType::kInt64, {1}, b.data(), 8);
+  add("fc.weight", DType::kFloat32, {2, 3}, a.data(), fc_stored == fb::DType::BFloat16 ? 12 : 24,
+      fc_stored);
+  add("step", DType::kInt64, {1}, b.data(), 8, step_stored);
   const uint64_t signature = sig.finish();
   fbb.Finish(fb::CreateWeightIndexDirect(fbb, &entries, signature), "TIRW");
   WeightFileHeader h{};
@@ -97,6 +100,19 @@ TEST(WeightFile, RejectsCorruptIndex) {
   std::memcpy(&h, file.data(), sizeof(h));
   for (size_t i = h.index_offset; i < file.size(); ++i) file[i] = 0xAB;
   EXPECT_FALSE(WeightFileView::open(file, "w.bin").ok());
+}
+
+TEST(WeightFile, NarrowStorageIsOnlyForFloat32AndSizedByTheStoredDtype) {
+  // fc.weight (float32[2, 3]) stored as bfloat16: 12 bytes.
+  auto ok = WeightFileView::open(make_file(fb::DType::BFloat16), "w.bin");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(entry_stored_dtype(*ok->find("fc.weight")), DType::kBFloat16);
+  EXPECT_EQ(entry_stored_dtype(*ok->find("step")), DType::kInt64);
+  auto bad = WeightFileView::open(make_file(fb::DType::Undefined, fb::DType::BFloat16), "w.bin");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "weight file 'w.bin': tensor 'step' is int64 stored as bfloat16 (only float32 may be "
+            "narrowed)");
 }
 
 }  // namespace

@@ -152,6 +152,39 @@ TEST(Attention, OptimizedMatchesReference) {
   }
 }
 
+// Masked keys weigh exactly 0 in torch. A masked or causally cut-off key whose value is
+// huge must contribute nothing (a subnormal weight such as Eigen's exp(-inf) = 3e-39 would
+// leak 1e30 * 1e-41 into the output, and slow the product down on the FPU's subnormal path).
+TEST(Attention, MaskedKeysWeighExactlyZero) {
+  const int64_t L = 40, E = 8;  // more rows than the optimized kernel's block of 32
+  for (const bool causal : {false, true}) {
+    Sdpa s{{1, 2, L, E}, {1, 2, L, E}, {1, 2, L, E}};
+    s.causal = causal;
+    if (!causal) {  // every row sees key 0 only
+      s.mask = Buffer(DType::kBool, {L, L});
+      for (int64_t i = 0; i < L; ++i) s.mask->span<bool>()[i * L] = true;
+    }
+    std::mt19937 rng(7);
+    const Buffer q = Buffer::random(rng, s.q), k = Buffer::random(rng, s.k);
+    Buffer v = Buffer::f32(s.v);
+    for (int64_t h = 0; h < 2; ++h)  // key 0 has value 0, every other key 1e30
+      for (int64_t j = 1; j < L; ++j)
+        for (int64_t c = 0; c < E; ++c) v.span<float>()[(h * L + j) * E + c] = 1e30f;
+    for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+      RunOptions o;
+      o.impl = impl;
+      const RunResult r = run_kernel(sdpa_call(s, q, k, v), o);
+      ASSERT_TRUE(r.status.ok()) << r.status.message();
+      const auto out = r.outputs[0].span<float>();
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t i = 0; i < (causal ? 1 : L); ++i)  // causal: row 0 sees key 0 only
+          for (int64_t c = 0; c < E; ++c)
+            ASSERT_EQ(out[(h * L + i) * E + c], 0.f)
+                << (causal ? "causal" : "bool mask") << ", impl " << int(impl) << ", row " << i;
+    }
+  }
+}
+
 TEST(Attention, ThreeDimensionalInputs) {
   std::mt19937 rng(test_seed());
   CallBuilder cb("aten::scaled_dot_product_attention");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "tests/kernels/kernel_harness.h"
@@ -104,10 +105,64 @@ TEST(Eltwise, Int64AddMul) {
   }
 }
 
+// transformers' causal mask: `mask *= arange > cache_position` (mul_.Tensor in torch 2.8's
+// training IR, mul.Tensor in the core IR) multiplies a float tensor by a bool one.
+TEST(Eltwise, BoolMaskOtherPromotesToSelfDtype) {
+  Buffer mask(DType::kBool, {3});
+  const uint8_t bits[3] = {1, 0, 1};
+  std::memcpy(mask.span<uint8_t>().data(), bits, 3);
+  for (const char* op : {"aten::mul.Tensor", "aten::mul_.Tensor"}) {
+    CallBuilder cb(op);
+    cb.tensor(Buffer::f32({2, 3}, {1, 2, 3, -4, -5, -6})).tensor(mask);
+    for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+      RunResult r = run_kernel(cb, {impl});
+      ASSERT_TRUE(r.status.ok()) << op << ": " << r.status.message();
+      EXPECT_EQ(r.outputs[0].tensor().dtype, DType::kFloat32);
+      const float want[6] = {1, 0, 3, -4, 0, -6};
+      for (int i = 0; i < 6; ++i) EXPECT_EQ(r.outputs[0].at<float>(i), want[i]) << op << " " << i;
+    }
+  }
+  CallBuilder add("aten::add.Tensor");  // int64 + 2*bool
+  add.tensor(Buffer::i64({3}, {10, 20, 30})).tensor(mask).i(2);
+  RunResult r = run_kernel(add);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].tensor().dtype, DType::kInt64);
+  EXPECT_EQ(r.outputs[0].at<int64_t>(0), 12);
+  EXPECT_EQ(r.outputs[0].at<int64_t>(1), 20);
+  EXPECT_EQ(r.outputs[0].at<int64_t>(2), 32);
+}
+
+// torch <= 2.8's core IR keeps rsub(mask, 1.0) as sub.Tensor(1.0, mask): a number 'self'.
+TEST(Eltwise, NumberSelfWithTensorOther) {
+  CallBuilder sub("aten::sub.Tensor");
+  sub.f(1.0).tensor(Buffer::f32({2, 2}, {0, 1, 0.5f, -2})).i(2);  // 1 - 2*x
+  CallBuilder div("aten::div.Tensor");
+  div.i(3).tensor(Buffer::f32({2}, {2, -4}));
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult s = run_kernel(sub, {impl}), d = run_kernel(div, {impl});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    ASSERT_TRUE(d.status.ok()) << d.status.message();
+    ASSERT_EQ(s.outputs[0].shape(), (std::vector<int64_t>{2, 2}));
+    const float want[4] = {1, -1, 0, 5};
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(s.outputs[0].at<float>(i), want[i]);
+    EXPECT_EQ(d.outputs[0].at<float>(0), 1.5f);
+    EXPECT_EQ(d.outputs[0].at<float>(1), -0.75f);
+  }
+  CallBuilder isub("aten::sub.Tensor");
+  isub.i(5).tensor(Buffer::i64({2}, {1, 7})).i(1);
+  RunResult r = run_kernel(isub);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].at<int64_t>(0), 4);
+  EXPECT_EQ(r.outputs[0].at<int64_t>(1), -2);
+  CallBuilder promotes("aten::sub.Tensor");  // 0.5 - int64 would be float: not supported
+  promotes.f(0.5).tensor(Buffer::i64({2}, {1, 7})).i(1);
+  EXPECT_EQ(run_kernel(promotes).status.code(), StatusCode::kUnsupported);
+}
+
 TEST(Eltwise, BinaryOptimizedMatchesReference) {
   std::mt19937 rng(test_seed());
   const char* ops[] = {"aten::add.Tensor", "aten::add_.Tensor", "aten::sub.Tensor",
-                       "aten::mul.Tensor", "aten::div.Tensor"};
+                       "aten::mul.Tensor", "aten::mul_.Tensor", "aten::div.Tensor"};
   for (const char* op : ops) {
     for (int c = 0; c < 24; ++c) {
       const int rank = std::uniform_int_distribution<int>(0, 4)(rng);

@@ -138,5 +138,100 @@ INSTANTIATE_TEST_SUITE_P(
             "mlp_range", {{4, 15}}, "input 'x' dim 1 = 15: expected 16 (input shape [4, 15])"}),
     [](const auto& info) { return info.param.model + "_" + std::to_string(info.index); });
 
+/// The symbol of fixture `model` whose range ends at `max` (tells batch from seq apart).
+std::string symbol_with_max(const std::string& model, int64_t max) {
+  const nlohmann::json m = dynamic_manifest();
+  for (const auto& f : m["fixtures"])
+    if (f["model"] == model)
+      for (const auto& [name, range] : f["range_constraints"].items())
+        if (range["max_val"] == max) return name;
+  return "?";
+}
+
+/// Runs `session` on `inputs`; returns the error message ("" on success).
+std::string run_error(Session& session, const std::vector<HostTensor>& inputs) {
+  std::vector<Tensor> views;
+  for (const HostTensor& h : inputs) views.push_back(h.view());
+  auto r = session.run(views);
+  return r.ok() ? "" : r.status().message();
+}
+
+HostTensor int64_scalar(int64_t v) {
+  HostTensor t(DType::kInt64, std::vector<int64_t>{});
+  *t.data<int64_t>() = v;
+  return t;
+}
+
+// GPT-2 with batch in [1, 4] and seq in [1, 32]: each symbol is checked on its own dim.
+TEST(DynamicTwoSymbols, EachSymbolRangeCheckedOnItsDim) {
+  TempDir tmp;
+  auto session = open_fixture("gpt2_dyn/training", tmp);
+  ASSERT_NE(session, nullptr);
+  const std::string batch = symbol_with_max("gpt2_dyn", 4), seq = symbol_with_max("gpt2_dyn", 32);
+  auto ids = [](int64_t b, int64_t s) {
+    std::vector<HostTensor> in;
+    in.emplace_back(DType::kInt64, std::vector{b, s});
+    return in;
+  };
+  EXPECT_EQ(run_error(*session, ids(2, 33)),
+            "input 'input_ids' dim 1 = 33: expected " + seq + " in [1, 32] (above the maximum)");
+  EXPECT_EQ(run_error(*session, ids(5, 8)),
+            "input 'input_ids' dim 0 = 5: expected " + batch + " in [1, 4] (above the maximum)");
+  EXPECT_EQ(run_error(*session, ids(0, 8)),
+            "input 'input_ids' dim 0 = 0: expected " + batch + " in [1, 4] (below the minimum)");
+  EXPECT_EQ(session->kernel_calls(), 0u);
+  EXPECT_EQ(run_error(*session, ids(4, 32)), "");  // both maxima at once
+}
+
+// An int user input (SymInt) is passed as a 0-dim int64 tensor and binds its symbol: the
+// outputs follow its value, not the export-time hint (symint_input: x[:n] * 2, arange(n)+b).
+TEST(SymIntInput, BindsItsSymbolFromTheValue) {
+  TempDir tmp;
+  auto session = open_fixture("symint_input/training", tmp);
+  ASSERT_NE(session, nullptr);
+  ASSERT_EQ(session->inputs().size(), 2u);
+  for (int64_t n : {3, 7}) {
+    std::vector<HostTensor> in;
+    in.emplace_back(DType::kFloat32, std::vector<int64_t>{8, 3});
+    in.push_back(int64_scalar(n));
+    std::vector<Tensor> views = {in[0].view(), in[1].view()};
+    auto out = session->run(views);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(shape_str((*out)[0].shape()), shape_str(std::vector<int64_t>{n, 3}));
+    ASSERT_EQ(shape_str((*out)[1].shape()), shape_str(std::vector<int64_t>{n}));
+    EXPECT_EQ(static_cast<const int64_t*>((*out)[1].data)[n - 1], 8 + n - 1);
+  }
+}
+
+TEST(SymIntInput, RejectsBadValuesBeforeAnyKernelRuns) {
+  TempDir tmp;
+  auto session = open_fixture("symint_input/training", tmp);
+  ASSERT_NE(session, nullptr);
+  // n's symbol: the one that is not x's batch dim (both range over [2, 16]).
+  const std::string batch = session->inputs()[0].dims[0];
+  std::string n_sym;
+  const nlohmann::json m = dynamic_manifest();
+  for (const auto& f : m["fixtures"])
+    if (f["model"] == "symint_input")
+      for (const auto& [name, range] : f["range_constraints"].items())
+        if (name != batch) n_sym = name;
+  auto x = [] { return HostTensor(DType::kFloat32, std::vector<int64_t>{8, 3}); };
+  std::vector<HostTensor> in;
+  in.push_back(x());
+  in.push_back(int64_scalar(17));
+  EXPECT_EQ(run_error(*session, in),
+            "input 'n' = 17: expected " + n_sym + " in [2, 16] (above the maximum)");
+  in[1] = int64_scalar(1);
+  EXPECT_EQ(run_error(*session, in),
+            "input 'n' = 1: expected " + n_sym + " in [2, 16] (below the minimum)");
+  in[1] = HostTensor(DType::kFloat32, std::vector<int64_t>{});
+  EXPECT_EQ(run_error(*session, in),
+            "input 'n' is an integer (SymInt): expected a 0-dim int64 tensor, got float32[]");
+  in[1] = HostTensor(DType::kInt64, std::vector<int64_t>{1});
+  EXPECT_EQ(run_error(*session, in),
+            "input 'n' is an integer (SymInt): expected a 0-dim int64 tensor, got int64[1]");
+  EXPECT_EQ(session->kernel_calls(), 0u);
+}
+
 }  // namespace
 }  // namespace tir

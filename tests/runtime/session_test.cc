@@ -4,40 +4,16 @@
 
 #include <gtest/gtest.h>
 
-#include "importer/import_pt2.h"
-#include "runtime/npy.h"
-#include "tests/common/test_util.h"
+#include "tests/runtime/fixture_session.h"
 
 namespace tir {
 namespace {
 
 using testing::TempDir;
 
-/// Imports `<fixture dir>/program.pt2` into tmp/m.tir + tmp/m.bin.
-void import_fixture(const std::string& dir, const TempDir& tmp) {
-  importer::ImportOptions o;
-  o.input = dir + "/program.pt2";
-  o.model_path = tmp.file("m.tir");
-  o.weights_path = tmp.file("m.bin");
-  const auto summary = importer::import_pt2(o);
-  ASSERT_TRUE(summary.ok()) << summary.status().message();
-}
-
-std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::json& list) {
-  std::vector<HostTensor> out;
-  for (const auto& e : list) {
-    auto t = npy_read(dir + "/" + e["file"].get<std::string>());
-    EXPECT_TRUE(t.ok()) << t.status().message();
-    if (t.ok()) out.push_back(std::move(t).value());
-  }
-  return out;
-}
-
-std::vector<Tensor> views(const std::vector<HostTensor>& hs) {
-  std::vector<Tensor> v;
-  for (const HostTensor& h : hs) v.push_back(h.view());
-  return v;
-}
+using testing::import_fixture;
+using testing::read_all;
+using testing::views;
 
 class FixtureSession : public ::testing::TestWithParam<nlohmann::json> {};
 
@@ -79,7 +55,7 @@ TEST(Session, TwoSessionsShareOneWeightSet) {
   auto a = Session::create(*model, *weights);
   auto b = Session::create(*model, *weights);
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(&(*a)->weights(), &(*b)->weights());
+  EXPECT_EQ((*a)->weights().get(), (*b)->weights().get());
   const auto in = read_all(dir, {{{"file", "input_0.npy"}}});
   auto oa = (*a)->run(views(in));
   auto ob = (*b)->run(views(in));

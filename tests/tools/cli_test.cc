@@ -4,53 +4,22 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <regex>
 
 #include "runtime/npy.h"
-#include "tests/common/test_util.h"
+#include "tests/common/cli_util.h"
 
 namespace tir {
 namespace {
 
 using testing::TempDir;
 
-struct Proc {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-/// Runs `tool args...` with stdout/stderr captured.
-Proc run_tool(const char* env_var, const std::string& args) {
-  const char* bin = std::getenv(env_var);
-  EXPECT_NE(bin, nullptr) << env_var << " is not set (run through meson test)";
-  TempDir io;
-  const std::string cmd = std::string(bin ? bin : "false") + " " + args + " >" + io.file("out") +
-                          " 2>" + io.file("err");
-  const int status = std::system(cmd.c_str());
-  Proc p;
-  p.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  p.out = slurp(io.file("out"));
-  p.err = slurp(io.file("err"));
-  return p;
-}
-Proc tirc(const std::string& args) { return run_tool("TIRC", args); }
-Proc tirrun(const std::string& args) { return run_tool("TIRRUN", args); }
-
-/// The error contract: non-zero exit, exactly one line on stderr, starting "error: ".
-void expect_one_error_line(const Proc& p, const std::string& needle) {
-  EXPECT_NE(p.code, 0);
-  EXPECT_EQ(p.err.rfind("error: ", 0), 0u) << p.err;
-  EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << p.err;
-  EXPECT_NE(p.err.find(needle), std::string::npos) << "'" << needle << "' not in: " << p.err;
-}
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
+using testing::expect_one_error_line;
+using testing::Proc;
+using testing::q;
+using testing::slurp;
+using testing::tirc;
+using testing::tirrun;
 
 class FixtureCli : public ::testing::TestWithParam<nlohmann::json> {};
 
@@ -99,6 +68,25 @@ TEST(Cli, PositionalInputsAndRepeatTiming) {
                         q(dir + "input_0.npy") + " " + q(dir + "input_1.npy") + " --repeat 3");
   ASSERT_EQ(p.code, 0) << p.err;
   EXPECT_NE(p.out.find("3 runs: median"), std::string::npos) << p.out;
+}
+
+TEST(Cli, ProfileWritesChromeTraceOfTheTimedRunsAndTables) {
+  TempDir tmp;
+  import_into(tmp, "sincos");
+  const std::string dir = testing::fixture_dir() + "/sincos/training/";
+  const std::string args = q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " " +
+                           q(dir + "input_0.npy") + " " + q(dir + "input_1.npy") + " --repeat 2";
+  const Proc text = tirrun(args + " --profile " + q(tmp.file("t.json")));
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("module path"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("% run"), std::string::npos) << text.out;
+  const Proc js = tirrun(args + " --json --profile " + q(tmp.file("trace.json")));
+  ASSERT_EQ(js.code, 0) << js.err;
+  const auto summary = nlohmann::json::parse(js.out);
+  const auto trace = nlohmann::json::parse(slurp(tmp.file("trace.json")));
+  EXPECT_EQ(summary["profile"]["runs"], 2);
+  EXPECT_EQ(trace["traceEvents"].size(), 2 * summary["nodes"].get<size_t>());
+  expect_one_error_line(tirrun(args + " --profile " + q(tmp.file("no/dir/x.json"))), "x.json");
 }
 
 TEST(Cli, DefaultOutputPathsSitBesideTheInput) {
@@ -224,6 +212,31 @@ TEST(Cli, InspectShowsSymbolsRangesAndSymbolicShapes) {
   ASSERT_EQ(j.code, 0);
   EXPECT_EQ(nlohmann::json::parse(j.out)["methods"][0]["symbols"][0]["max"], 64);
   expect_one_error_line(tirc("inspect " + q(pt2)), "not a tir model");
+}
+
+TEST(Cli, InspectShowsCondNodesAndTheirBranches) {
+  TempDir tmp;
+  const std::string pt2 = testing::fixture_dir() + "/dynamic/cond_dim/training/program.pt2";
+  ASSERT_EQ(tirc("import " + q(pt2) + " -o " + q(tmp.file("m.tir"))).code, 0);
+  const Proc p = tirc("inspect " + q(tmp.file("m.tir")));
+  ASSERT_EQ(p.code, 0) << p.err;
+  // The outer predicate is on the batch symbol; the nested one is a tensor of its branch.
+  const std::regex outer(
+      "\n  cond 'cond': if symbolic s[0-9]+ > 4 then cond.true_graph_0 else "
+      "cond.false_graph_0\n");
+  EXPECT_TRUE(std::regex_search(p.out, outer)) << p.out;
+  EXPECT_NE(p.out.find("    cond 'cond.false_graph_0.cond': if tensor cond.false_graph_0.gt then "
+                       "cond.false_graph_0.cond.true_graph_0 else "
+                       "cond.false_graph_0.cond.false_graph_0\n"),
+            std::string::npos)
+      << p.out;
+  EXPECT_NE(p.out.find("  subgraph cond.true_graph_0 (3 nodes)\n"), std::string::npos) << p.out;
+  const Proc j = tirc("inspect --json " + q(tmp.file("m.tir")));
+  ASSERT_EQ(j.code, 0);
+  const nlohmann::json forward = nlohmann::json::parse(j.out)["methods"][0];
+  EXPECT_EQ(forward["conds"][0]["true"], "cond.true_graph_0");
+  EXPECT_EQ(forward["subgraphs"].size(), 2u);
+  EXPECT_EQ(forward["subgraphs"][1]["subgraphs"].size(), 2u);  // the nested cond's branches
 }
 
 TEST(Cli, OpsListMatchesTheCommittedCoveragePage) {

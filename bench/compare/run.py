@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Speed side by side: tir (`tirrun`) vs PyTorch eager vs ONNX Runtime on CPU, same inputs,
+same thread count. Writes a CSV and a PNG bar chart.
+
+    ~/.venvs/torch/bin/python bench/compare/run.py [--models gpt2_small resnet18 ...]
+        [--threads 2] [--reps 10] [--rounds 3] [--warmup 2] [--build build-lead]
+        [--profile] [--out bench/models/compare]
+
+Setup (once): the test-data venv plus ONNX Runtime, the ONNX exporter and matplotlib:
+
+    python3 -m venv ~/.venvs/torch
+    ~/.venvs/torch/bin/pip install -r tests/data/requirements.txt
+    ~/.venvs/torch/bin/pip install onnxruntime onnx onnxscript matplotlib
+
+For each model (random weights, fixed seed, batch 1: gpt2_small seq 128, bert_base seq 128,
+resnet18 and mobilenet_v3_large 224x224):
+  1. bench/export_large.py exports it with torch.export (training IR) into bench/models/
+     (ignored by git) unless already there; its inputs and torch eager outputs come along;
+  2. `tirc import` writes model.tir + model.bin, torch.onnx.export (dynamo exporter, from the
+     same ExportedProgram) writes model.onnx, into bench/models/<model>/compare/;
+  3. for --rounds rounds, each engine runs in its own process, engines alternating (the order
+     rotates each round): load, one cold run, --warmup runs, --reps timed runs.
+     torch = torch.export.load(...).module() run eagerly under no_grad (the exported
+     ATen graph, no compile); ort = InferenceSession, CPU provider, ORT_SEQUENTIAL;
+     tir = tirrun --threads N --json. All get OMP_NUM_THREADS=N and the same thread count.
+Per model and engine the CSV has: median/min/max latency over all timed runs of all rounds,
+peak RSS (max over rounds, GNU time's %M), cold start (median over rounds of process spawn to
+first output: for torch that is import torch + torch.export.load + first run) and the max
+abs diff of every output against torch's. --profile also runs `tirrun --profile` once per
+model and keeps trace.json + the top-N tables beside the models.
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+MODELS_ROOT = os.path.join(REPO, "bench", "models")
+ALL_MODELS = ["gpt2_small", "bert_base", "resnet18", "mobilenet_v3_large"]
+ENGINES = ["torch", "ort", "tir"]
+TIME = "/usr/bin/time"  # GNU time (Debian package `time`): peak RSS of one process
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def prepare(model, build, python):
+    """Exports (if needed), imports with tirc and exports ONNX; returns the compare dir."""
+    src = os.path.join(MODELS_ROOT, model, "training")
+    if not os.path.exists(os.path.join(src, "program.pt2")):
+        log(f"{model}: exporting with torch (bench/export_large.py)")
+        subprocess.run([python, os.path.join(REPO, "bench", "export_large.py"), model], check=True,
+                       stdout=subprocess.DEVNULL)
+    d = os.path.join(MODELS_ROOT, model, "compare")
+    os.makedirs(d, exist_ok=True)
+    k = 0
+    while os.path.exists(os.path.join(src, f"input_{k}.npy")):
+        shutil.copyfile(os.path.join(src, f"input_{k}.npy"), os.path.join(d, f"input_{k}.npy"))
+        k += 1
+    pt2 = os.path.join(d, "program.pt2")
+    if not os.path.exists(pt2):
+        os.link(os.path.join(src, "program.pt2"), pt2)
+    if not os.path.exists(os.path.join(d, "model.tir")):
+        log(f"{model}: tirc import")
+        subprocess.run([os.path.join(build, "tools", "tirc"), "import", pt2, "-o",
+                        os.path.join(d, "model.tir"), "--weights", os.path.join(d, "model.bin")],
+                       check=True, stdout=subprocess.DEVNULL)
+    if not os.path.exists(os.path.join(d, "model.onnx")):
+        log(f"{model}: torch.onnx.export")
+        code = ("import sys, torch; ep = torch.export.load(sys.argv[1]); "
+                "torch.onnx.export(ep, (), dynamo=True).save(sys.argv[2])")
+        subprocess.run([python, "-c", code, pt2, os.path.join(d, "model.onnx.tmp")], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.replace(os.path.join(d, "model.onnx.tmp"), os.path.join(d, "model.onnx"))
+    return d
+
+
+def engine_command(engine, d, args, python, out_dir):
+    if engine == "tir":
+        n_in = len([f for f in os.listdir(d) if f.startswith("input_")])
+        return [os.path.join(args.build, "tools", "tirrun"), os.path.join(d, "model.tir"),
+                *[os.path.join(d, f"input_{k}.npy") for k in range(n_in)],
+                "--weights", os.path.join(d, "model.bin"), "--threads", str(args.threads),
+                "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir]
+    return [python, os.path.join(HERE, "worker.py"), engine, d, "--threads", str(args.threads),
+            "--warmup", str(args.warmup), "--reps", str(args.reps), "--out", out_dir]
+
+
+def measure(engine, d, args, python, round_dir):
+    """One process of `engine`: its timed runs, cold start and own peak RSS."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), MKL_NUM_THREADS=str(args.threads))
+    cmd = engine_command(engine, d, args, python, round_dir)
+    os.makedirs(round_dir, exist_ok=True)
+    # A child's ru_maxrss also counts the memory of the process it was forked from (this
+    # one, with numpy and outputs loaded), so /usr/bin/time, a small parent, reports it.
+    rss_file = os.path.join(round_dir, "peak_rss_kb")
+    if os.path.exists(TIME):
+        cmd = [TIME, "-f", "%M", "-o", rss_file] + cmd
+    with open(os.path.join(round_dir, "stdout"), "wb") as fo, \
+            open(os.path.join(round_dir, "stderr"), "wb") as fe:
+        t_spawn = time.time()
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, env=env)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        with open(os.path.join(round_dir, "stderr"), errors="replace") as f:
+            raise RuntimeError(f"{engine}: {' '.join(cmd)} failed ({p.returncode}): "
+                               f"{f.read()[-2000:]}")
+    with open(os.path.join(round_dir, "stdout")) as f:
+        r = json.loads(f.read().strip().splitlines()[-1])
+    if engine == "tir":
+        first = r["first_output_unix_ms"] / 1e3
+        times = r["times_ms"][args.warmup:]
+    else:
+        first, times = r["first_output_unix"], r["times_ms"]
+    rss_kb = usage.ru_maxrss  # KiB on Linux
+    if os.path.exists(TIME):
+        with open(rss_file) as f:
+            rss_kb = int(f.read().split()[-1])
+    return {"cold_ms": (first - t_spawn) * 1e3, "times": times, "rss_mb": rss_kb / 1024.0}
+
+
+def max_abs_diff(dir_a, dir_b):
+    worst, k = 0.0, 0
+    while os.path.exists(os.path.join(dir_b, f"output_{k}.npy")):
+        a = np.load(os.path.join(dir_a, f"output_{k}.npy")).astype(np.float64)
+        b = np.load(os.path.join(dir_b, f"output_{k}.npy")).astype(np.float64)
+        if a.shape != b.shape:
+            return float("inf")
+        worst = max(worst, float(np.abs(a - b).max()))
+        k += 1
+    return worst
+
+
+def profile_tir(model, d, args):
+    trace = os.path.join(d, "trace.json")
+    r = subprocess.run([os.path.join(args.build, "tools", "tirrun"), os.path.join(d, "model.tir"),
+                        *sorted(os.path.join(d, f) for f in os.listdir(d)
+                                if f.startswith("input_")),
+                        "--weights", os.path.join(d, "model.bin"), "--threads", str(args.threads),
+                        "--repeat", "3", "--profile", trace, "--profile-top", "12"],
+                       check=True, capture_output=True, text=True,
+                       env=dict(os.environ, OMP_NUM_THREADS=str(args.threads)))
+    with open(os.path.join(d, "profile.txt"), "w") as f:
+        f.write(r.stdout)
+    log(f"--- {model}: tirrun --profile ({trace})\n{r.stdout}")
+
+
+def chart(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    fig, axes = plt.subplots(2, len(models), figsize=(3.2 * len(models), 6), squeeze=False)
+    colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "tir": "#2ca02c"}
+    for j, m in enumerate(models):
+        mr = [r for r in rows if r["model"] == m]
+        names = [r["engine"] for r in mr]
+        med = [r["median_ms"] for r in mr]
+        err = [[r["median_ms"] - r["min_ms"] for r in mr], [r["max_ms"] - r["median_ms"] for r in mr]]
+        axes[0][j].bar(names, med, yerr=err, color=[colors[n] for n in names], capsize=3)
+        axes[0][j].set_title(m)
+        axes[1][j].bar(names, [r["cold_start_ms"] for r in mr], color=[colors[n] for n in names])
+        if j == 0:
+            axes[0][j].set_ylabel("latency ms (median, min-max)")
+            axes[1][j].set_ylabel("cold start ms")
+    fig.suptitle(f"CPU, {rows[0]['threads']} threads, batch 1 (lower is better)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", nargs="+", default=ALL_MODELS, choices=ALL_MODELS)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=10, help="timed runs per process")
+    ap.add_argument("--rounds", type=int, default=3, help="processes per engine, alternating")
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--build", default=os.path.join(REPO, "build-lead"))
+    ap.add_argument("--out", default=os.path.join(MODELS_ROOT, "compare"),
+                    help="folder for compare.csv and compare.png")
+    ap.add_argument("--profile", action="store_true", help="also profile each model with tir")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    python = sys.executable
+    os.makedirs(args.out, exist_ok=True)
+
+    rows = []
+    for model in args.models:
+        d = prepare(model, args.build, python)
+        results = {e: [] for e in ENGINES}
+        for rnd in range(args.rounds):
+            order = ENGINES[rnd % len(ENGINES):] + ENGINES[:rnd % len(ENGINES)]
+            for engine in order:
+                res = measure(engine, d, args, python, os.path.join(d, "runs", engine))
+                results[engine].append(res)
+                log(f"{model} round {rnd} {engine}: median "
+                    f"{statistics.median(res['times']):.1f} ms, cold {res['cold_ms']:.0f} ms, "
+                    f"rss {res['rss_mb']:.0f} MB")
+        for engine in ENGINES:
+            times = [t for r in results[engine] for t in r["times"]]
+            rows.append({
+                "model": model, "engine": engine, "threads": args.threads,
+                "median_ms": round(statistics.median(times), 2),
+                "min_ms": round(min(times), 2), "max_ms": round(max(times), 2),
+                "peak_rss_mb": round(max(r["rss_mb"] for r in results[engine]), 1),
+                "cold_start_ms": round(statistics.median(r["cold_ms"] for r in results[engine]), 1),
+                "max_abs_diff_vs_torch": float(f"{max_abs_diff(os.path.join(d, 'runs', engine), os.path.join(d, 'runs', 'torch')):.3g}"),
+                "runs": len(times),
+            })
+        if args.profile:
+            profile_tir(model, d, args)
+
+    csv_path = os.path.join(args.out, "compare.csv")
+    with open(csv_path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    chart(rows, os.path.join(args.out, "compare.png"))
+    print(f"{'model':20} {'engine':6} {'median':>9} {'min':>9} {'max':>9} {'rss MB':>8} "
+          f"{'cold ms':>9} {'maxdiff':>9}")
+    for r in rows:
+        print(f"{r['model']:20} {r['engine']:6} {r['median_ms']:9.1f} {r['min_ms']:9.1f} "
+              f"{r['max_ms']:9.1f} {r['peak_rss_mb']:8.0f} {r['cold_start_ms']:9.0f} "
+              f"{r['max_abs_diff_vs_torch']:9.2g}")
+    for m in args.models:
+        by = {r["engine"]: r for r in rows if r["model"] == m}
+        print(f"{m}: tir/torch {by['tir']['median_ms'] / by['torch']['median_ms']:.2f}x, "
+              f"tir/ort {by['tir']['median_ms'] / by['ort']['median_ms']:.2f}x, cold start "
+              f"tir/torch {by['tir']['cold_start_ms'] / by['torch']['cold_start_ms']:.3f}x")
+    print(f"wrote {csv_path} and {os.path.join(args.out, 'compare.png')}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""One engine in its own process, for bench/compare/run.py (not meant to be run by hand).
+
+    worker.py {torch,ort} MODEL_DIR --threads N --warmup W --reps R --out OUT_DIR
+
+torch: `import torch` + torch.export.load(program.pt2).module() run eagerly under no_grad (no compile);
+ort:   `import onnxruntime` + InferenceSession(model.onnx) on the CPU execution provider.
+Inputs are MODEL_DIR/input_<k>.npy (graph-signature order). Prints one JSON line on stdout:
+{"first_output_unix": time.time() when the first output was ready, "times_ms": [R runs]},
+and writes the first run's outputs to OUT_DIR/output_<k>.npy.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def load_inputs(model_dir):
+    import numpy as np
+    inputs, k = [], 0
+    while os.path.exists(os.path.join(model_dir, f"input_{k}.npy")):
+        inputs.append(np.load(os.path.join(model_dir, f"input_{k}.npy")))
+        k += 1
+    return inputs
+
+
+def torch_engine(model_dir, threads):
+    import torch
+    torch.set_num_threads(threads)
+    module = torch.export.load(os.path.join(model_dir, "program.pt2")).module()
+    inputs = [torch.from_numpy(x) for x in load_inputs(model_dir)]
+
+    def run():
+        with torch.no_grad():  # as gen.py; inference_mode ran 3-5x slower here
+            out = module(*inputs)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        return [o.numpy() for o in outs]
+    return run
+
+
+def ort_engine(model_dir, threads):
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    sess = ort.InferenceSession(os.path.join(model_dir, "model.onnx"), so,
+                                providers=["CPUExecutionProvider"])
+    names = [i.name for i in sess.get_inputs()]
+    feed = dict(zip(names, load_inputs(model_dir)))  # the exporter keeps signature order
+    return lambda: sess.run(None, feed)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("engine", choices=["torch", "ort"])
+    ap.add_argument("model_dir")
+    ap.add_argument("--threads", type=int, required=True)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    run = (torch_engine if a.engine == "torch" else ort_engine)(a.model_dir, a.threads)
+    outputs = run()
+    first = time.time()
+    import numpy as np
+    os.makedirs(a.out, exist_ok=True)
+    for k, o in enumerate(outputs):
+        np.save(os.path.join(a.out, f"output_{k}.npy"), o)
+    for _ in range(a.warmup):
+        run()
+    times = []
+    for _ in range(a.reps):
+        t0 = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - t0) * 1e3)
+    print(json.dumps({"first_output_unix": first, "times_ms": times}), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+// higher_order::cond (torch.cond): runs one of two branch subgraphs through the runtime's
+// SubgraphRunner. Arguments (see importer/hop_cond.cc): pred, true_fn, false_fn, operands.
+// A symbolic predicate (`s0 > 4`) is known once shapes are bound, so `prepare` prepares the
+// taken branch only; a tensor predicate is read at run time, so both branches are prepared
+// and must return the same dtypes and shapes.
+#include <array>
+#include <vector>
+
+#include "kernels/kernel_util.h"
+#include "kernels/registry.h"
+
+namespace tir::kernels {
+namespace {
+
+constexpr size_t kPred = 0, kOperands = 3;
+
+bool nonzero_scalar(const Tensor& t) {
+  switch (t.dtype) {
+    case DType::kFloat32:
+      return *t.data_as<const float>() != 0.0f;
+    case DType::kFloat64:
+      return *t.data_as<const double>() != 0.0;
+    case DType::kInt64:
+      return *t.data_as<const int64_t>() != 0;
+    case DType::kInt32:
+      return *t.data_as<const int32_t>() != 0;
+    default:  // kBool, kUInt8, kInt8
+      return *t.data_as<const uint8_t>() != 0;
+  }
+}
+
+const char* arg_kind_name(ArgKind k) {
+  switch (k) {
+    case ArgKind::kNone:
+      return "None";
+    case ArgKind::kFloat:
+      return "float";
+    case ArgKind::kInts:
+    case ArgKind::kBools:
+    case ArgKind::kFloats:
+      return "list";
+    case ArgKind::kTensors:
+      return "tensor list";
+    default:
+      return "non-bool argument";
+  }
+}
+
+bool scalar_dtype_ok(DType d) {
+  return d == DType::kBool || d == DType::kUInt8 || d == DType::kInt8 || d == DType::kInt32 ||
+         d == DType::kInt64 || d == DType::kFloat32 || d == DType::kFloat64;
+}
+
+class CondKernel final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo*) override {
+    TIR_RETURN_IF_ERROR(check_arity(call, 4, call.outputs.size()));
+    if (!call.subgraphs)
+      return op_error(call, StatusCode::kInternal, "no subgraph runner (run it in a session)");
+    for (size_t b = 0; b < 2; ++b) {
+      if (call.args[1 + b].kind != ArgKind::kGraph)
+        return op_error(call, StatusCode::kInvalidArgument, "argument ", 1 + b,
+                        " is not a subgraph");
+      branch_[b] = call.args[1 + b].i;
+    }
+    const Arg& pred = call.args[kPred];
+    pred_input_ = -1;
+    if (pred.kind == ArgKind::kInt || pred.kind == ArgKind::kBool) {
+      taken_ = pred.i != 0 ? 0 : 1;
+    } else if (pred.kind == ArgKind::kTensor) {
+      const Tensor& t = call.inputs[pred.i];
+      if (t.numel() != 1 || !scalar_dtype_ok(t.dtype))
+        return op_error(call, StatusCode::kInvalidArgument,
+                        "the predicate must be a one-element bool tensor, got ",
+                        dtype_name(t.dtype), shape_str(t.shape()));
+      pred_input_ = pred.i;
+      taken_ = -1;
+    } else {
+      return op_error(call, StatusCode::kUnsupported, "unsupported predicate: a ",
+                      arg_kind_name(pred.kind), ", expected a bool tensor or a symbolic bool");
+    }
+    if (call.args[kOperands].kind != ArgKind::kTensors)
+      return op_error(call, StatusCode::kInvalidArgument, "operands are not a list of tensors");
+    operands_.clear();
+    operand_inputs_.assign(call.args[kOperands].ints.begin(), call.args[kOperands].ints.end());
+    for (int64_t in : operand_inputs_) operands_.push_back(call.inputs[in]);
+
+    if (taken_ >= 0) return call.subgraphs->prepare(branch_[taken_], operands_, call.outputs);
+    TIR_RETURN_IF_ERROR(call.subgraphs->prepare(branch_[0], operands_, call.outputs));
+    std::vector<Tensor> other(call.outputs.size());
+    TIR_RETURN_IF_ERROR(call.subgraphs->prepare(branch_[1], operands_, other));
+    for (size_t k = 0; k < other.size(); ++k) {
+      const Tensor& a = call.outputs[k];
+      if (a.dtype != other[k].dtype || !a.same_shape(other[k]))
+        return op_error(call, StatusCode::kInvalidArgument, "the branches return different ",
+                        "outputs: output ", k, " is ", dtype_name(a.dtype), shape_str(a.shape()),
+                        " in true_fn but ", dtype_name(other[k].dtype), shape_str(other[k].shape()),
+                        " in false_fn");
+    }
+    return ok_status();
+  }
+
+  Status run(const KernelCall& call, void*) override {
+    const int taken = taken_ >= 0 ? taken_ : (nonzero_scalar(call.inputs[pred_input_]) ? 0 : 1);
+    for (size_t k = 0; k < operands_.size(); ++k)
+      operands_[k].data = call.inputs[operand_inputs_[k]].data;
+    return call.subgraphs->run(branch_[taken], operands_, call.outputs);
+  }
+
+ private:
+  std::array<int64_t, 2> branch_{};  // subgraph index of true_fn, false_fn
+  int taken_ = -1;                   // 0 / 1 when the predicate is symbolic, else -1
+  int64_t pred_input_ = -1;          // index into call.inputs of a tensor predicate
+  std::vector<int64_t> operand_inputs_;
+  std::vector<Tensor> operands_;
+};
+
+const bool kRegistered = KernelRegistry::global().add({
+    {"higher_order::cond", DeviceType::kCpu, DType::kUndefined, KernelImpl::kReference,
+     &make_kernel<CondKernel>},
+});
+
+}  // namespace
+}  // namespace tir::kernels

@@ -1,0 +1,187 @@
+// Session::swap_weights: after a swap a session computes exactly what a fresh session over the
+// new weights computes (bitwise); a set that does not fit is refused and the old one stays;
+// runs on several threads while another thread swaps always see one whole set, never a mix.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "ir/model.h"
+#include "ir/weight_file.h"
+#include "runtime/session.h"
+#include "tests/runtime/fixture_session.h"
+
+namespace tir {
+namespace {
+
+using testing::bitwise_equal;
+using testing::copies;
+using testing::TempDir;
+
+/// A second weight set for the same model: the file at `path` with every float32 tensor
+/// scaled by `scale` (checksums are not recomputed, so it is opened without verifying).
+std::shared_ptr<const WeightSet> scaled_weights(const std::string& path, float scale) {
+  auto bytes = read_file(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().message();
+  auto file = ir::WeightFileView::open(*bytes, path);
+  EXPECT_TRUE(file.ok()) << file.status().message();
+  for (const fb::WeightEntry* e : *file->index().entries()) {
+    if (ir::to_dtype(e->dtype()) != DType::kFloat32) continue;
+    const std::span<const uint8_t> s = file->stored_bytes(*e);
+    float* f = reinterpret_cast<float*>(const_cast<uint8_t*>(s.data()));
+    for (size_t i = 0; i < s.size() / sizeof(float); ++i) f[i] *= scale;
+  }
+  WeightSetOptions o;
+  o.verify_checksums = false;
+  auto set =
+      WeightSet::from_source(data_source_from_buffer(std::move(*bytes), path + "*scaled"), o);
+  EXPECT_TRUE(set.ok()) << set.status().message();
+  return set.ok() ? *set : nullptr;
+}
+
+struct Fixture {
+  TempDir tmp;
+  std::string dir;
+  std::shared_ptr<const DataSource> model;
+  std::shared_ptr<const WeightSet> a, b;
+  std::vector<HostTensor> inputs, out_a, out_b;  // out_x: a fresh session's output on x
+};
+
+void load(const std::string& rel, Fixture* f) {
+  f->dir = testing::fixture_dir() + "/" + rel;
+  ASSERT_TRUE(testing::import_fixture(f->dir, f->tmp));
+  auto model = data_source_mmap(f->tmp.file("m.tir"));
+  auto a = WeightSet::open(f->tmp.file("m.bin"));
+  ASSERT_TRUE(model.ok() && a.ok());
+  f->model = *model;
+  f->a = *a;
+  f->b = scaled_weights(f->tmp.file("m.bin"), 0.5f);
+  ASSERT_NE(f->b, nullptr);
+  const nlohmann::json m = testing::manifest();
+  for (const auto& e : m["fixtures"])
+    if (testing::fixture_dir() + "/" + e["dir"].get<std::string>() == f->dir)
+      f->inputs = testing::read_all(f->dir, e["inputs"]);
+  ASSERT_FALSE(f->inputs.empty());
+  for (auto [set, out] : {std::pair{f->a, &f->out_a}, std::pair{f->b, &f->out_b}}) {
+    auto fresh = Session::create(f->model, set);
+    ASSERT_TRUE(fresh.ok()) << fresh.status().message();
+    auto r = (*fresh)->run(testing::views(f->inputs));
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    *out = copies(*r);
+  }
+  ASSERT_FALSE(bitwise_equal(testing::views(f->out_a), f->out_b)) << "the two sets must differ";
+}
+
+class SwapWeights : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override { set_num_threads(1); }  // bitwise comparisons across threads
+};
+
+TEST_P(SwapWeights, SwapEqualsAFreshSessionBitwise) {
+  Fixture f;
+  ASSERT_NO_FATAL_FAILURE(load(GetParam(), &f));
+  auto s = Session::create(f.model, f.a);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const auto in = testing::views(f.inputs);
+  for (int round = 0; round < 2; ++round) {  // A, B, A, B: cached plans are re-pointed
+    auto ra = (*s)->run(in);
+    ASSERT_TRUE(ra.ok()) << ra.status().message();
+    EXPECT_TRUE(bitwise_equal(*ra, f.out_a)) << "round " << round;
+    ASSERT_TRUE((*s)->swap_weights(f.b).ok());
+    auto rb = (*s)->run(in);
+    ASSERT_TRUE(rb.ok()) << rb.status().message();
+    EXPECT_TRUE(bitwise_equal(*rb, f.out_b)) << "round " << round;
+    ASSERT_TRUE((*s)->swap_weights(f.a).ok());
+  }
+  EXPECT_EQ((*s)->weights_generation(), 4u);
+  EXPECT_EQ((*s)->num_cached_plans(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, SwapWeights,
+                         ::testing::Values("mlp/core", "resnet_small/core", "gpt2/core"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(SwapWeightsErrors, SetOfAnotherModelIsRefusedAndTheOldOneStays) {
+  set_num_threads(1);
+  Fixture f;
+  ASSERT_NO_FATAL_FAILURE(load("resnet_small/core", &f));
+  TempDir other;
+  ASSERT_TRUE(testing::import_fixture(testing::fixture_dir() + "/mlp/core", other));
+  auto mlp = WeightSet::open(other.file("m.bin"));
+  ASSERT_TRUE(mlp.ok());
+  auto s = Session::create(f.model, f.a);
+  ASSERT_TRUE(s.ok());
+  const Status st = (*s)->swap_weights(*mlp);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("does not match the model"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find(other.file("m.bin")), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("has no tensor '"), std::string::npos) << st.message();
+  EXPECT_EQ((*s)->weights_generation(), 0u);
+  EXPECT_EQ((*s)->swap_weights(nullptr).ok(), false);
+  auto r = (*s)->run(testing::views(f.inputs));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(bitwise_equal(*r, f.out_a));
+}
+
+// Several threads run one session while another swaps A <-> B many times. Each result must
+// equal, bit for bit, the output of A or of B. The swapper waits for runs in between, so
+// both sets are seen; counts and time are bounded.
+TEST(SwapWeightsStress, RunsOnManyThreadsNeverSeeAMix) {
+  set_num_threads(1);
+  Fixture f;
+  ASSERT_NO_FATAL_FAILURE(load("resnet_small/core", &f));
+  auto s = Session::create(f.model, f.a);
+  ASSERT_TRUE(s.ok());
+  Session& session = **s;
+  constexpr int kRunners = 3, kSwaps = 40;
+  std::atomic<bool> stop{false};
+  std::atomic<int> runs{0}, seen_a{0}, seen_b{0}, mixed{0}, failed{0};
+  std::vector<std::thread> runners;
+  for (int t = 0; t < kRunners; ++t) {
+    runners.emplace_back([&] {
+      set_num_threads(1);
+      const auto in = testing::views(f.inputs);
+      while (!stop.load()) {
+        auto r = session.run(in);
+        if (!r.ok()) {
+          ++failed;
+          break;
+        }
+        if (bitwise_equal(*r, f.out_a))
+          ++seen_a;
+        else if (bitwise_equal(*r, f.out_b))
+          ++seen_b;
+        else
+          ++mixed;
+        ++runs;
+      }
+    });
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (int i = 0; i < kSwaps && std::chrono::steady_clock::now() < deadline; ++i) {
+    if (!session.swap_weights(i % 2 == 0 ? f.b : f.a).ok()) {
+      ADD_FAILURE() << "swap " << i << " failed";
+      break;  // the runners must still be joined
+    }
+    const int target = runs.load() + kRunners;  // let every runner finish about one run
+    while (runs.load() < target && failed.load() == 0 &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
+  }
+  stop = true;
+  for (auto& t : runners) t.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(mixed.load(), 0) << "a run saw parts of both weight sets";
+  EXPECT_GT(seen_a.load(), 0);
+  EXPECT_GT(seen_b.load(), 0);
+  EXPECT_EQ(session.weights_generation(), uint64_t(kSwaps));
+}
+
+}  // namespace
+}  // namespace tir

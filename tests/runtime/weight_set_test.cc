@@ -1,0 +1,359 @@
+// Weight sets from every source, on the fixtures of tests/data/gen_weights.py (GPT-2, seeds 0
+// and 1, C = A with layer h.1 of B): tir files, safetensors, overlays, zstd and bf16/fp16
+// packing, each checked bitwise against a fresh import of the same weights or torch's own
+// rounding; and the bad inputs (checksum, truncation, unknown or reshaped overlay tensors,
+// another model's weights), each with its error line.
+#include "runtime/weight_set.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "importer/import_pt2.h"
+#include "runtime/host_tensor.h"
+#include "runtime/npy.h"
+#include "runtime/session.h"
+#include "tests/common/test_util.h"
+#include "tools/weights_tool.h"
+
+namespace tir {
+namespace {
+
+using testing::TempDir;
+using Set = std::shared_ptr<const WeightSet>;
+
+std::string wdir() { return testing::fixture_dir() + "/weights"; }
+std::string wfile(const std::string& name) { return wdir() + "/" + name; }
+
+nlohmann::json weights_manifest() {
+  return nlohmann::json::parse(std::ifstream(wfile("manifest.json")));
+}
+
+/// Imports fixture program `name` ("A", "B", "C") into tmp/<name>.tir + tmp/<name>.bin.
+void import_program(const std::string& name, const TempDir& tmp) {
+  importer::ImportOptions o;
+  o.input = wfile(name + ".pt2");
+  o.model_path = tmp.file(name + ".tir");
+  o.weights_path = tmp.file(name + ".bin");
+  const auto r = importer::import_pt2(o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+}
+
+Set open_ok(const std::string& path) {
+  auto s = WeightSet::open(path);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? *s : nullptr;
+}
+
+/// Output 0 of `model` run with `weights` on the fixture input, copied out.
+HostTensor run(const std::string& model, Set weights) {
+  auto src = data_source_mmap(model);
+  EXPECT_TRUE(src.ok()) << src.status().message();
+  auto session = Session::create(*src, std::move(weights));
+  EXPECT_TRUE(session.ok()) << session.status().message();
+  if (!session.ok()) return {};
+  auto input = npy_read(wfile("input_0.npy"));
+  EXPECT_TRUE(input.ok());
+  const Tensor in = input->view();
+  auto out = (*session)->run({&in, 1});
+  EXPECT_TRUE(out.ok()) << out.status().message();
+  return out.ok() ? HostTensor::copy_of((*out)[0]) : HostTensor();
+}
+
+bool same_bytes(const Tensor& a, const Tensor& b) {
+  return a.dtype == b.dtype && a.same_shape(b) && std::memcmp(a.data, b.data, a.nbytes()) == 0;
+}
+
+/// Every tensor of `a` is in `b` with the same bytes; with `same_size`, nothing else is.
+::testing::AssertionResult sets_equal(const WeightSet& a, const WeightSet& b,
+                                      bool same_size = true) {
+  if (same_size && a.size() != b.size())
+    return ::testing::AssertionFailure() << a.size() << " vs " << b.size() << " tensors";
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Tensor* t = b.find(a.names()[i]);
+    if (!t || !same_bytes(a.tensor(i), *t))
+      return ::testing::AssertionFailure() << "tensor '" << a.names()[i] << "' differs";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+void copy_file(const std::string& from, const std::string& to) {
+  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+void flip_byte(const std::string& path, uint64_t offset) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(std::streamoff(offset));
+  char c;
+  f.read(&c, 1);
+  c = char(c ^ 0x5a);
+  f.seekp(std::streamoff(offset));
+  f.write(&c, 1);
+}
+
+/// Offset of the first tensor's stored bytes in a tir weight file.
+uint64_t first_tensor_offset(const std::string& path) {
+  auto src = data_source_mmap(path);
+  auto view = ir::WeightFileView::open((*src)->bytes(), path);
+  EXPECT_TRUE(view.ok()) << view.status().message();
+  return view->index().entries()->Get(0)->offset();
+}
+
+std::string pack(const std::string& src, const std::string& out, DType narrow, bool zstd) {
+  tools::PackOptions o;
+  o.source = src;
+  o.output = out;
+  o.narrow = narrow;
+  o.zstd = zstd;
+  std::ostringstream log;
+  const Status s = tools::weights_pack(o, log);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return log.str();
+}
+
+TEST(WeightSet, OpensTirAndSafetensorsByTheirFirstBytes) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("B", tmp));
+  Set bin = open_ok(tmp.file("B.bin"));
+  Set st = open_ok(wfile("B.safetensors"));
+  ASSERT_TRUE(bin && st);
+  EXPECT_EQ(bin->format(), WeightFormat::kTir);
+  EXPECT_NE(bin->signature(), 0u);
+  EXPECT_EQ(st->format(), WeightFormat::kSafetensors);
+  EXPECT_EQ(st->signature(), 0u);
+  // torch's safetensors file and the weights imported from torch's .pt2 hold the same bytes;
+  // the tied lm_head is one tensor with an alias in the tir file, two in safetensors.
+  EXPECT_TRUE(sets_equal(*bin, *st, /*same_size=*/false));
+  EXPECT_EQ(st->size(), bin->size() + 1);
+  EXPECT_TRUE(same_bytes(*st->find("model.lm_head.weight"), *bin->find("model.lm_head.weight")));
+  // Every tensor of torch's file is aligned, so none is copied.
+  EXPECT_EQ(st->owned_bytes(), 0u);
+  EXPECT_EQ(bin->owned_bytes(), 0u);
+}
+
+TEST(WeightSet, RejectsFileOfNeitherFormat) {
+  auto s =
+      WeightSet::from_source(data_source_from_buffer(std::vector<uint8_t>(100, 'x'), "junk.bin"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(),
+            "weight file 'junk.bin': neither a tir weight file nor safetensors (bad magic)");
+}
+
+TEST(WeightSet, FlippedByteInTensorFailsChecksum) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  const std::string bad = tmp.file("bad.bin");
+  copy_file(tmp.file("A.bin"), bad);
+  flip_byte(bad, first_tensor_offset(bad) + 5);
+  Set good = open_ok(tmp.file("A.bin"));
+  auto s = WeightSet::open(bad);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(),
+            "weight file '" + bad + "': tensor '" + good->names()[0] + "' fails its checksum");
+  // Skipping verification is the caller's explicit choice.
+  WeightSetOptions fast;
+  fast.verify_checksums = false;
+  EXPECT_TRUE(WeightSet::open(bad, fast).ok());
+}
+
+TEST(WeightSet, FlippedByteInCompressedTensorIsCaughtAlways) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  pack(tmp.file("A.bin"), tmp.file("z.bin"), DType::kUndefined, true);
+  flip_byte(tmp.file("z.bin"), first_tensor_offset(tmp.file("z.bin")) + 40);
+  WeightSetOptions fast;
+  fast.verify_checksums = false;  // compressed tensors are checked regardless
+  auto s = WeightSet::open(tmp.file("z.bin"), fast);
+  ASSERT_FALSE(s.ok());
+  const std::string prefix =
+      "weight file '" + tmp.file("z.bin") + "': tensor 'model.transformer.wte.weight' ";
+  EXPECT_EQ(s.status().message().rfind(prefix, 0), 0u) << s.status().message();
+}
+
+TEST(WeightSet, TruncatedTirFileIsRejected) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  const std::string cut = tmp.file("cut.bin");
+  copy_file(tmp.file("A.bin"), cut);
+  const auto size = std::filesystem::file_size(cut);
+  std::filesystem::resize_file(cut, size - 100);
+  auto s = WeightSet::open(cut);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(), "weight file '" + cut + "': size is " +
+                                      std::to_string(size - 100) + " bytes but the header says " +
+                                      std::to_string(size) + " (truncated?)");
+}
+
+TEST(WeightSet, OverlaySharesMemoryAndKeepsBaseSignature) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  Set a = open_ok(tmp.file("A.bin"));
+  Set partial = open_ok(wfile("partial.safetensors"));
+  auto o = WeightSet::overlay(a, {&partial, 1});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  const WeightSet& set = **o;
+  EXPECT_EQ(set.format(), WeightFormat::kOverlay);
+  EXPECT_EQ(set.signature(), a->signature());
+  EXPECT_EQ(set.names(), a->names());
+  EXPECT_EQ(set.path(), tmp.file("A.bin") + " + " + wfile("partial.safetensors"));
+  EXPECT_EQ(set.num_replaced(), weights_manifest()["partial_tensors"].size());
+  EXPECT_EQ(set.owned_bytes(), 0u);
+  for (const std::string& name : a->names()) {
+    const bool replaced = name.rfind("model.transformer.h.1.", 0) == 0;
+    // No copies: each tensor is the base's or the delta's own memory.
+    EXPECT_EQ(set.find(name)->data, (replaced ? partial : a)->find(name)->data) << name;
+  }
+  // Aliases resolve to the same tensor.
+  EXPECT_EQ(set.find("model.lm_head.weight"), set.find("model.transformer.wte.weight"));
+}
+
+TEST(WeightSet, OverlayEqualsFreshImportOfTheUpdatedModel) {
+  TempDir tmp;
+  for (const char* p : {"A", "B", "C"}) ASSERT_NO_FATAL_FAILURE(import_program(p, tmp));
+  Set a = open_ok(tmp.file("A.bin")), b = open_ok(tmp.file("B.bin")),
+      c = open_ok(tmp.file("C.bin"));
+  Set partial = open_ok(wfile("partial.safetensors"));
+  auto ac = WeightSet::overlay(a, {&partial, 1});
+  ASSERT_TRUE(ac.ok()) << ac.status().message();
+  EXPECT_TRUE(sets_equal(*c, **ac));
+
+  // Through the C++ API: A's graph with the overlay == C imported from scratch, bitwise.
+  const HostTensor want_c = run(tmp.file("C.tir"), c);
+  const HostTensor got_c = run(tmp.file("A.tir"), *ac);
+  EXPECT_TRUE(same_bytes(got_c.view(), want_c.view()));
+  auto eager_c = npy_read(wfile("C_output_0.npy"));
+  EXPECT_TRUE(testing::all_close(got_c.view(), eager_c->view(), 1e-4, 1e-4));
+
+  // A whole safetensors state_dict bound directly == B imported from scratch.
+  const HostTensor want_b = run(tmp.file("B.tir"), b);
+  EXPECT_TRUE(
+      same_bytes(run(tmp.file("A.tir"), open_ok(wfile("B.safetensors"))).view(), want_b.view()));
+  // Later wins: B then C is C; C then B is B; an overlay of an overlay keeps both.
+  std::vector<Set> bc = {open_ok(wfile("B.safetensors")), c}, cb = {c, bc[0]};
+  EXPECT_TRUE(sets_equal(*c, **WeightSet::overlay(a, bc)));
+  EXPECT_TRUE(sets_equal(*b, **WeightSet::overlay(a, cb)));
+  auto again = WeightSet::overlay(*ac, {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(sets_equal(*c, **again));
+  EXPECT_EQ((*again)->num_replaced(), (*ac)->num_replaced());
+}
+
+TEST(WeightSet, OverlayRejectsUnknownTensorAndWrongShape) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  Set a = open_ok(tmp.file("A.bin"));
+  auto delta = [](const std::string& header, const std::string& name) {
+    std::vector<uint8_t> f(8);
+    for (int i = 0; i < 8; ++i) f[i] = uint8_t(uint64_t(header.size()) >> (8 * i));
+    f.insert(f.end(), header.begin(), header.end());
+    f.resize(f.size() + 12, 0);
+    return *WeightSet::from_source(data_source_from_buffer(std::move(f), name));
+  };
+  Set unknown = delta(R"({"model.nope":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}})",
+                      "unknown.safetensors");
+  auto r = WeightSet::overlay(a, {&unknown, 1});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "overlay 'unknown.safetensors': tensor 'model.nope' is not in the base weights '" +
+                tmp.file("A.bin") + "'");
+  Set reshaped =
+      delta(R"({"model.transformer.ln_f.bias":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}})",
+            "reshaped.safetensors");
+  r = WeightSet::overlay(a, {&reshaped, 1});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "overlay 'reshaped.safetensors': tensor 'model.transformer.ln_f.bias' is "
+            "float32[3], the base has float32[32]");
+  Set retyped =
+      delta(R"({"model.transformer.ln_f.bias":{"dtype":"I32","shape":[3],"data_offsets":[0,12]}})",
+            "retyped.safetensors");
+  r = WeightSet::overlay(a, {&retyped, 1});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("is int32[3], the base has float32[32]"), std::string::npos)
+      << r.status().message();
+  // tirrun's path: files opened and laid over in order.
+  const std::vector<std::string> layers = {tmp.file("A.bin"), tmp.file("missing.safetensors")};
+  EXPECT_FALSE(WeightSet::open_layers(layers).ok());
+}
+
+TEST(WeightSet, OtherModelsWeightsAreRefusedAtSessionOpen) {
+  TempDir tmp;
+  importer::ImportOptions o;
+  o.input = testing::fixture_dir() + "/mlp/training/program.pt2";
+  o.model_path = tmp.file("mlp.tir");
+  o.weights_path = tmp.file("mlp.bin");
+  ASSERT_TRUE(importer::import_pt2(o).ok());
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  auto s = Session::open(tmp.file("A.tir"), tmp.file("mlp.bin"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("'" + tmp.file("mlp.bin") + "' does not match the model"),
+            std::string::npos)
+      << s.status().message();
+  EXPECT_NE(s.status().message().find("model.transformer.wte.weight"), std::string::npos)
+      << s.status().message();
+  // A partial set alone is not a whole model either.
+  s = Session::open(tmp.file("A.tir"), wfile("partial.safetensors"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("does not match the model"), std::string::npos);
+}
+
+TEST(WeightSet, ZstdPackRoundTripsBitwise) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  const std::string log = pack(tmp.file("A.bin"), tmp.file("z.bin"), DType::kUndefined, true);
+  EXPECT_NE(log.find("packed 28 tensors"), std::string::npos) << log;
+  Set a = open_ok(tmp.file("A.bin")), z = open_ok(tmp.file("z.bin"));
+  ASSERT_TRUE(a && z);
+  EXPECT_TRUE(sets_equal(*a, *z));
+  EXPECT_EQ(z->signature(), a->signature());
+  EXPECT_EQ(z->owned_bytes(), a->total_bytes());  // inflated into memory the set owns
+  EXPECT_EQ(z->aliases(0), a->aliases(0));
+  EXPECT_TRUE(same_bytes(run(tmp.file("A.tir"), z).view(), run(tmp.file("A.tir"), a).view()));
+  // From safetensors too: B's state_dict, compressed.
+  pack(wfile("B.safetensors"), tmp.file("bz.bin"), DType::kUndefined, true);
+  EXPECT_TRUE(sets_equal(*open_ok(wfile("B.safetensors")), *open_ok(tmp.file("bz.bin"))));
+}
+
+TEST(WeightSet, NarrowPackWidensToTorchsRounding) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  Set a = open_ok(tmp.file("A.bin"));
+  for (const bool zstd : {false, true}) {
+    for (const DType narrow : {DType::kBFloat16, DType::kFloat16}) {
+      SCOPED_TRACE(std::string(dtype_name(narrow)) + (zstd ? " zstd" : ""));
+      pack(tmp.file("A.bin"), tmp.file("n.bin"), narrow, zstd);
+      Set n = open_ok(tmp.file("n.bin"));
+      Set torch_rounded =
+          open_ok(wfile(narrow == DType::kBFloat16 ? "A_bf16.safetensors" : "A_fp16.safetensors"));
+      ASSERT_TRUE(n && torch_rounded);
+      EXPECT_EQ(n->signature(), a->signature());  // the logical dtypes are unchanged
+      EXPECT_LT(std::filesystem::file_size(tmp.file("n.bin")),
+                std::filesystem::file_size(tmp.file("A.bin")) * 6 / 10);
+      for (size_t i = 0; i < n->size(); ++i) {
+        const Tensor& got = n->tensor(i);
+        const Tensor* want = torch_rounded->find(n->names()[i]);
+        ASSERT_NE(want, nullptr) << n->names()[i];
+        ASSERT_EQ(got.dtype, DType::kFloat32);
+        ASSERT_EQ(got.numel(), want->numel());
+        for (int64_t k = 0; k < got.numel(); ++k) {
+          const uint16_t h = want->data_as<uint16_t>()[k];
+          const float expect = narrow == DType::kBFloat16
+                                   ? std::bit_cast<float>(uint32_t(h) << 16)
+                                   : static_cast<float>(std::bit_cast<_Float16>(h));
+          ASSERT_EQ(std::bit_cast<uint32_t>(got.data_as<float>()[k]),
+                    std::bit_cast<uint32_t>(expect))
+              << n->names()[i] << "[" << k << "]";
+        }
+      }
+      // The model still runs and stays close to full precision.
+      auto eager = npy_read(wfile("A_output_0.npy"));
+      EXPECT_TRUE(testing::all_close(run(tmp.file("A.tir"), n).view(), eager->view(), 0.1, 0.1));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tir

@@ -1,0 +1,35 @@
+// The library behind `tirc weights`: pack (re-encode a weight file or safetensors as a tir
+// weight file, optionally bf16/fp16 storage and zstd), diff (compare two weight sources) and
+// extract (the weights of a .pt2 program). Kept out of the main so tests drive it directly.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "runtime/core/dtype.h"
+#include "runtime/core/status.h"
+
+namespace tir::tools {
+
+struct PackOptions {
+  std::string source;  // tir weight file or safetensors
+  std::string output;
+  /// kFloat16 / kBFloat16: store float32 tensors narrow (widened back at open); other
+  /// dtypes are stored as they are. kUndefined: keep every dtype.
+  DType narrow = DType::kUndefined;
+  bool zstd = false;
+  int zstd_level = 3;
+};
+
+/// Writes `options.output` atomically; prints progress and a summary line to `out`.
+Status weights_pack(const PackOptions& options, std::ostream& out);
+
+/// Prints what differs between two weight sources (any format WeightSet::open reads): names
+/// only in A / only in B, dtype or shape changes, the max abs difference of each common
+/// tensor whose bytes differ, and a summary line. Differences are not errors.
+Status weights_diff(const std::string& a, const std::string& b, std::ostream& out);
+
+/// `tirc weights extract PROGRAM.pt2 -o w.bin` (importer/weight_extract.h).
+Status weights_extract(const std::string& program, const std::string& output, std::ostream& out);
+
+}  // namespace tir::tools
