@@ -7,6 +7,8 @@
 // full_swap_ms      open NEW (mmap, no checksum pass) + Session::swap_weights, median
 // full_swap_verify_ms  the same with every tensor's xxh3 verified at open
 // partial_swap_ms   open PART + overlay on the current set + swap_weights, median
+// partial_swap_verify_ms  the same with PART's checksums verified (a tir file; safetensors
+//                   has none, so there it equals partial_swap_ms)
 // run_ms / first_run_after_*_ms  a steady run, and the first run after a swap (which
 //                   re-points the plan and re-prepares the nodes whose weights changed)
 // Every method named by --input gets a session (all over the one weight set) and runs once;
@@ -100,7 +102,8 @@ int main(int argc, char** argv) {
   std::vector<double> run_ms;
   for (int i = 0; i < 3; ++i) run_ms.push_back(timed_run());
 
-  std::vector<double> open_only, full, full_verify, partial, first_full, first_partial;
+  std::vector<double> open_only, full, full_verify, partial, partial_verify, first_full,
+      first_partial;
   for (int i = 0; i < reps && !swap_path.empty(); ++i) {
     const bool verify = i % 2 == 1;
     tir::WeightSetOptions wo;
@@ -114,14 +117,17 @@ int main(int argc, char** argv) {
     first_full.push_back(timed_run());
   }
   for (int i = 0; i < reps && !delta_path.empty(); ++i) {
+    const bool verify = i % 2 == 1;  // a tir delta has checksums; safetensors has none
+    tir::WeightSetOptions wo;
+    wo.verify_checksums = verify;
     const auto t0 = Clock::now();
-    auto delta = tir::WeightSet::open(delta_path, no_verify);
+    auto delta = tir::WeightSet::open(delta_path, wo);
     if (!delta.ok()) return fail(delta.status().message());
     std::shared_ptr<const tir::WeightSet> layers[] = {*delta};
     auto over = tir::WeightSet::overlay(*base, layers);
     if (!over.ok()) return fail(over.status().message());
     if (auto st = s.swap_weights(*over); !st.ok()) return fail(st.message());
-    partial.push_back(ms_since(t0));
+    (verify ? partial_verify : partial).push_back(ms_since(t0));
     first_partial.push_back(timed_run());
     if (auto st = s.swap_weights(*base); !st.ok()) return fail(st.message());
     timed_run();
@@ -131,9 +137,10 @@ int main(int argc, char** argv) {
       "\"run_ms\": %.3f, "
       "\"open_ms\": %.4f, \"full_swap_ms\": %.4f, \"full_swap_verify_ms\": %.3f, "
       "\"first_run_after_full_swap_ms\": "
-      "%.3f, \"partial_swap_ms\": %.4f, \"first_run_after_partial_swap_ms\": %.3f}\n",
+      "%.3f, \"partial_swap_ms\": %.4f, \"partial_swap_verify_ms\": %.3f, "
+      "\"first_run_after_partial_swap_ms\": %.3f}\n",
       first.c_str(), sessions.size(), (*base)->total_bytes(), peak_rss_mb, median(run_ms),
       median(open_only), median(full), median(full_verify), median(first_full), median(partial),
-      median(first_partial));
+      median(partial_verify), median(first_partial));
   return 0;
 }

@@ -14,7 +14,8 @@ Side by side, in one run on this machine:
   tir_open_ms            WeightSet::open of the new file alone (mmap, read the index)
   tir_full_swap_ms       WeightSet::open (mmap, no checksum pass) + Session::swap_weights
   tir_full_swap_verify_ms  the same with every tensor's xxh3 checked
-  tir_partial_swap_ms    one transformer block from a safetensors file as an overlay
+  tir_partial_swap_ms    one transformer block (a tir delta file, packed from safetensors) as
+                         an overlay on the base; _verify_ms with its checksums checked
   tir_run_ms, first_run_after_*  a steady prefill forward vs the first one after a swap
   file sizes and peak RSS of a two-method model (prefill seq 128 + decode seq 1, one weight
   file) vs the two imported separately / one method alone.
@@ -103,13 +104,15 @@ def main():
     save_file({k: v for k, v in new.items() if k.startswith("model.transformer.h.0.")},
               p("block0.safetensors"))
     run([tirc, "weights", "pack", p("new.safetensors"), "-o", p("new.bin")])
+    # The same block as a tir delta (with checksums), to show verification scales with it.
+    run([tirc, "weights", "pack", p("block0.safetensors"), "-o", p("block0.bin")])
 
     t0 = time.perf_counter()
     model.load_state_dict(load_file(p("new.safetensors")), strict=False)
     row["torch_load_state_dict_s"] = time.perf_counter() - t0
 
     out = subprocess.run([bench, p("llm.tir"), "--weights", p("llm.bin"), "--swap", p("new.bin"),
-                          "--delta", p("block0.safetensors"),
+                          "--delta", p("block0.bin"),
                           "--input", "prefill=" + p("prefill_ids.npy"),
                           "--input", "decode=" + p("decode_ids.npy"),
                           "--reps", str(a.reps), "--threads", str(a.threads)],
@@ -119,8 +122,9 @@ def main():
         [bench, p("prefill.tir"), "--weights", p("prefill.bin"),
          "--input", "forward=" + p("prefill_ids.npy"), "--threads", str(a.threads)],
         check=True, capture_output=True, text=True).stdout)
-    for k in ("open_ms", "full_swap_ms", "full_swap_verify_ms", "partial_swap_ms", "run_ms",
-              "first_run_after_full_swap_ms", "first_run_after_partial_swap_ms"):
+    for k in ("open_ms", "full_swap_ms", "full_swap_verify_ms", "partial_swap_ms",
+              "partial_swap_verify_ms", "run_ms", "first_run_after_full_swap_ms",
+              "first_run_after_partial_swap_ms"):
         row["tir_" + k] = both[k]
     row["weights_mb_one_method"] = os.path.getsize(p("prefill.bin")) / 2**20
     row["weights_mb_two_separate"] = (os.path.getsize(p("prefill.bin")) +
@@ -145,10 +149,11 @@ def plot(row):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     labels = ["torch.export", "tirc import", "torch load_state_dict", "tir full swap",
-              "tir full swap\n+ verify", "tir one-block swap"]
+              "tir full swap\n+ verify", "tir one-block swap", "tir one-block swap\n+ verify"]
     ms = [row["torch_export_s"] * 1e3, row["tirc_import_s"] * 1e3,
           row["torch_load_state_dict_s"] * 1e3, row["tir_full_swap_ms"],
-          row["tir_full_swap_verify_ms"], row["tir_partial_swap_ms"]]
+          row["tir_full_swap_verify_ms"], row["tir_partial_swap_ms"],
+          row["tir_partial_swap_verify_ms"]]
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.barh(labels, ms)
     ax.set_xscale("log")

@@ -241,6 +241,38 @@ TEST(WeightSet, OverlayEqualsFreshImportOfTheUpdatedModel) {
   EXPECT_EQ((*again)->num_replaced(), (*ac)->num_replaced());
 }
 
+// One live session: swapping to B's safetensors, to the overlay A + partial, and back to A
+// gives, each time, exactly what a fresh import of B, C or A computes.
+TEST(WeightSet, LiveSwapEqualsFreshImportBitwise) {
+  TempDir tmp;
+  for (const char* p : {"A", "B", "C"}) ASSERT_NO_FATAL_FAILURE(import_program(p, tmp));
+  Set a = open_ok(tmp.file("A.bin"));
+  const HostTensor want_a = run(tmp.file("A.tir"), a);
+  const HostTensor want_b = run(tmp.file("B.tir"), open_ok(tmp.file("B.bin")));
+  const HostTensor want_c = run(tmp.file("C.tir"), open_ok(tmp.file("C.bin")));
+  Set partial = open_ok(wfile("partial.safetensors"));
+  auto ac = WeightSet::overlay(a, {&partial, 1});
+  ASSERT_TRUE(ac.ok()) << ac.status().message();
+
+  auto src = data_source_mmap(tmp.file("A.tir"));
+  ASSERT_TRUE(src.ok());
+  auto session = Session::create(*src, a);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  auto input = npy_read(wfile("input_0.npy"));
+  ASSERT_TRUE(input.ok());
+  const Tensor in = input->view();
+  auto output_with = [&](Set w) {
+    EXPECT_TRUE((*session)->swap_weights(std::move(w)).ok());
+    auto out = (*session)->run({&in, 1});
+    EXPECT_TRUE(out.ok()) << out.status().message();
+    return out.ok() ? HostTensor::copy_of((*out)[0]) : HostTensor();
+  };
+  EXPECT_TRUE(same_bytes(output_with(open_ok(wfile("B.safetensors"))).view(), want_b.view()));
+  EXPECT_TRUE(same_bytes(output_with(*ac).view(), want_c.view()));
+  EXPECT_TRUE(same_bytes(output_with(a).view(), want_a.view()));
+  EXPECT_FALSE(same_bytes(want_a.view(), want_b.view()));  // the sets really differ
+}
+
 TEST(WeightSet, OverlayRejectsUnknownTensorAndWrongShape) {
   TempDir tmp;
   ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
