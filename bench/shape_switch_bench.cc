@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "importer/import_pt2.h"
+#include "bench/session_util.h"
 #include "runtime/npy.h"
 #include "runtime/session.h"
 
@@ -24,25 +24,13 @@ struct Loaded {
   std::string error;
 };
 
-std::string fixture_root() {
-  const char* d = std::getenv("TIR_TEST_DATA");
-  return std::string(d ? d : TIR_SOURCE_ROOT "/tests/data") + "/fixtures/dynamic/";
-}
-
 /// Imports `model` (a dynamic fixture name) and loads the inputs of cases `a` and `b`.
 Loaded load(const std::string& model, size_t max_plans, int a, int b) {
   Loaded l;
-  const std::string dir = fixture_root() + model + "/training/";
-  const std::string tmp = std::filesystem::temp_directory_path() / ("tir_bench_" + model);
-  std::filesystem::create_directories(tmp);
-  importer::ImportOptions o;
-  o.input = dir + "program.pt2";
-  o.model_path = tmp + "/m.tir";
-  o.weights_path = tmp + "/m.bin";
-  if (auto r = importer::import_pt2(o); !r.ok()) return {nullptr, {}, {}, r.status().message()};
+  const std::string dir = bench::fixture_root() + "dynamic/" + model + "/training/";
   SessionOptions so;
   so.max_cached_plans = max_plans;
-  auto s = Session::open(o.model_path, o.weights_path, so);
+  auto s = bench::import_and_open(dir, model, so);
   if (!s.ok()) return {nullptr, {}, {}, s.status().message()};
   l.session = std::move(s).value();
   for (auto [c, out] : {std::pair{a, &l.small}, std::pair{b, &l.large}}) {

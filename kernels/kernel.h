@@ -69,6 +69,22 @@ class SubgraphRunner {
   virtual Status run(int64_t index, std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
 };
 
+/// An element-wise activation a producer kernel (GEMM, convolution) applies to its output
+/// before writing it: the runtime's fusion pass (runtime/fusion.h) sets it when the graph
+/// computes the activation right after the producer. Only kernels whose
+/// `accepts_epilogue()` is true ever see one other than kNone.
+enum class Activation : uint8_t {
+  kNone,
+  kRelu,
+  kGeluErf,   // 0.5 x (1 + erf(x / sqrt 2))
+  kGeluTanh,  // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+  kHardswish,
+  kHardsigmoid,
+  kSilu,
+  kSigmoid,
+  kTanh,
+};
+
 /// Everything a kernel call sees. Input tensors are listed in the order their arguments
 /// appear; during `prepare` activations have data == nullptr while weights and constants
 /// already point at their bytes (so a kernel may pack them).
@@ -77,8 +93,9 @@ struct KernelCall {
   std::string_view node;  // FX node name, for messages
   std::span<const Arg> args;
   std::span<Tensor> inputs;
-  std::span<Tensor> outputs;            // one per op return; prepare fills dtype and shape
-  SubgraphRunner* subgraphs = nullptr;  // set for control-flow nodes only
+  std::span<Tensor> outputs;                // one per op return; prepare fills dtype and shape
+  SubgraphRunner* subgraphs = nullptr;      // set for control-flow nodes only
+  Activation epilogue = Activation::kNone;  // applied to outputs[0] (fused producers only)
 };
 
 inline constexpr int kMaxOutputs = 16;
@@ -108,6 +125,8 @@ class Kernel {
   /// Computes outputs. `scratch` has PrepareInfo::scratch_bytes bytes. Returns an error
   /// only for vendor failures.
   virtual Status run(const KernelCall& call, void* scratch) = 0;
+  /// True when the kernel applies KernelCall::epilogue (every impl of a fusable op must).
+  virtual bool accepts_epilogue() const { return false; }
 };
 
 }  // namespace tir::kernels

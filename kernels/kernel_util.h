@@ -118,10 +118,12 @@ inline int64_t prod(std::span<const int64_t> sizes, size_t begin, size_t end) {
 
 /// A kernel made of a shared shape/validation function and a run function over the
 /// parameters it produced. Keeps reference and optimized kernels on ONE prepare logic.
+/// `Epilogue`: RunFn applies KernelCall::epilogue (kernels/epilogue.h).
 template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*),
-          void (*RunFn)(const Params&, const KernelCall&, void*)>
+          void (*RunFn)(const Params&, const KernelCall&, void*), bool Epilogue = false>
 class FnKernel final : public Kernel {
  public:
+  bool accepts_epilogue() const override { return Epilogue; }
   Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
     TIR_ASSIGN_OR_RETURN(params_, PrepareFn(call, out_info));
     return ok_status();

@@ -26,6 +26,7 @@ struct SubgraphContext {
   std::span<const int64_t> symbols;  // the plan's binding (copied)
   uint64_t* kernel_calls = nullptr;  // the enclosing executor's counter
   SessionState* state = nullptr;     // mutable buffers the branches read, if the session has any
+  bool fuse = true;                  // MethodExecutor::create's `fuse` for the branches
 };
 
 std::unique_ptr<kernels::SubgraphRunner> make_subgraph_runner(const SubgraphContext& context);

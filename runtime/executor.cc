@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "ir/sym_expr.h"
+#include "kernels/epilogue.h"
 #include "runtime/control_flow.h"
+#include "runtime/fusion.h"
 #include "runtime/memory_planner.h"
 #include "runtime/profiler.h"
 #include "runtime/session_state.h"
@@ -116,7 +118,7 @@ MethodExecutor::~MethodExecutor() = default;
 
 Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
     const ir::ModelView& model, const fb::Method& method, std::shared_ptr<const WeightSet> weights,
-    size_t max_cached_plans, SessionState* state) {
+    size_t max_cached_plans, SessionState* state, bool fuse) {
   std::unique_ptr<MethodExecutor> ex(new MethodExecutor(model, method));
   ex->max_plans_ = std::max<size_t>(1, max_cached_plans);
   TIR_RETURN_IF_ERROR(kernels::KernelRegistry::global().registration_status());
@@ -134,11 +136,26 @@ Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
       ex->nodes_.push_back({n, k});
     }
   }
+  ex->fuse_ = fuse;
+  if (fuse) ex->apply_fusion();
   TIR_RETURN_IF_ERROR(check_weights(model, *weights));
   ex->state_ = state;
   if (state) ex->state_values_ = mutated_buffers(model, method);
   TIR_RETURN_IF_ERROR(ex->rebind_weights(std::move(weights)));
   return ex;
+}
+
+void MethodExecutor::apply_fusion() {
+  const auto accepts = [&](int32_t i) { return nodes_[i].kernel->factory()->accepts_epilogue(); };
+  for (const FusedGroup& g : fusion_find_groups(method_, accepts)) {
+    NodeInfo& p = nodes_[g.producer];
+    p.epilogue = g.activation;
+    p.fused_output = g.output;
+    p.fused_label = std::string(ir::str(p.node->op())) + "+" +
+                    std::string(kernels::activation_name(g.activation));
+    for (int32_t i : g.absorbed) nodes_[i].absorbed = true;
+    ++num_fused_;
+  }
 }
 
 Status MethodExecutor::rebind_weights(std::shared_ptr<const WeightSet> weights) {
@@ -228,6 +245,7 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const fb::Node& n = *nodes_[i].node;
     PlanNode& pn = plan->nodes[i];
+    if (nodes_[i].absorbed) continue;  // part of a fused group: no kernel, no memory
     pn.kernel = nodes_[i].kernel->factory();
     auto add_input = [&](int32_t v) {
       pn.in_values.push_back(v);
@@ -344,11 +362,14 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
                         kernels::kMaxOutputs, " outputs");
     pn.outputs.resize(nout);
     for (size_t k = 0; k < nout; ++k) pn.out_values.push_back(n.outputs()->Get(k));
+    const bool fused = nodes_[i].fused_output >= 0;  // writes the group's last value
+    if (fused) pn.out_values[0] = nodes_[i].fused_output;
     pn.call = {ir::str(n.op()), ir::str(n.name()), pn.args, pn.inputs, pn.outputs};
+    pn.call.epilogue = nodes_[i].epilogue;
     if (std::any_of(pn.args.begin(), pn.args.end(),
                     [](const Arg& a) { return a.kind == ArgKind::kGraph; })) {
       pn.subgraphs = make_subgraph_runner(
-          {&model_, &method_, &weights_, plan->symbols, &kernel_calls_, state_});
+          {&model_, &method_, &weights_, plan->symbols, &kernel_calls_, state_, fuse_});
       pn.call.subgraphs = pn.subgraphs.get();
     }
     TIR_RETURN_IF_ERROR(pn.kernel->prepare(pn.call, &pn.info));  // names node and op
@@ -359,12 +380,22 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
       Tensor& out = pn.outputs[k];
       if (val->kind() == fb::ValueKind::Tensor) {
         TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*val, plan->symbols));
-        if (out.dtype != ir::to_dtype(val->dtype()) ||
-            !std::equal(want.begin(), want.end(), out.shape().begin(), out.shape().end()))
+        // A fused producer's output may be reshaped on its way to the group's last value.
+        const bool same_shape =
+            fused && k == 0
+                ? make_tensor(out.dtype, want, nullptr).numel() == out.numel()
+                : std::equal(want.begin(), want.end(), out.shape().begin(), out.shape().end());
+        if (out.dtype != ir::to_dtype(val->dtype()) || !same_shape)
           return make_error(StatusCode::kInternal, node_context(n), ": kernel computes output ", k,
                             " as ", dtype_name(out.dtype), shape_str(out.shape()),
                             " but the program records ", dtype_name(ir::to_dtype(val->dtype())),
                             shape_str(want));
+        if (fused && k == 0) {
+          out.set_contiguous_strides();
+          plan->values[v] = make_tensor(out.dtype, want, nullptr);
+          first[v] = last[v] = static_cast<int32_t>(i);
+          continue;
+        }
       }
       out.set_contiguous_strides();
       plan->values[v] = out;
@@ -484,6 +515,7 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
   uint8_t* arena = plan->arena.get();
   for (size_t i = 0; i < plan->nodes.size(); ++i) {
     PlanNode& pn = plan->nodes[i];
+    if (!pn.kernel) continue;  // absorbed by a fused producer
     for (size_t s = 0; s < pn.inputs.size(); ++s) pn.inputs[s].data = data[pn.in_values[s]];
     for (size_t k = 0; k < pn.outputs.size(); ++k) {
       const int alias = pn.info.output_alias[k];
@@ -495,8 +527,10 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
     Status s = pn.kernel->run(pn.call, arena + pn.scratch_offset);
     if (profiler_) [[unlikely]] {
       const fb::Node& n = *nodes_[i].node;
-      profiler_->record(ir::str(n.name()), ir::str(n.op()), ir::str(n.module_path()), int32_t(i),
-                        t0, Profiler::Clock::now(), pn.outputs);
+      const std::string_view op =
+          nodes_[i].fused_label.empty() ? ir::str(n.op()) : nodes_[i].fused_label;
+      profiler_->record(ir::str(n.name()), op, ir::str(n.module_path()), int32_t(i), t0,
+                        Profiler::Clock::now(), pn.outputs);
     }
     if (!s.ok()) return s;  // kernels name node and op (kernels/kernel_util.h op_error)
   }

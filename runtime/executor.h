@@ -26,12 +26,14 @@ struct Plan;
 
 class MethodExecutor {
  public:
-  /// `model` must outlive the executor (Session keeps its DataSource alive).
+  /// `model` must outlive the executor (Session keeps its DataSource alive). `fuse`: run
+  /// GEMM/conv + activation groups as one kernel call (runtime/fusion.h).
   static Result<std::unique_ptr<MethodExecutor>> create(const ir::ModelView& model,
                                                         const ir::fb::Method& method,
                                                         std::shared_ptr<const WeightSet> weights,
                                                         size_t max_cached_plans,
-                                                        SessionState* state = nullptr);
+                                                        SessionState* state = nullptr,
+                                                        bool fuse = true);
   ~MethodExecutor();
 
   /// Runs on `inputs` (signature order). The returned tensors view memory owned by the
@@ -56,6 +58,8 @@ class MethodExecutor {
   const ir::fb::Method& method() const { return method_; }
   size_t arena_bytes() const;
   size_t num_nodes() const { return nodes_.size(); }
+  /// Producer + activation groups this executor runs as one kernel call each.
+  size_t num_fused_groups() const { return num_fused_; }
   size_t num_cached_plans() const { return plans_.size(); }
   /// Kernel `run` calls made so far, those in cond branches included (tests use it to show
   /// a rejected input ran nothing, and which branch ran).
@@ -68,7 +72,16 @@ class MethodExecutor {
   struct NodeInfo {
     const ir::fb::Node* node;
     const kernels::KernelEntry* kernel;
+    // Fusion (runtime/fusion.h): a producer applies `epilogue` and writes `fused_output`
+    // (profiled as `fused_label`, "aten::addmm+gelu_tanh"); `absorbed` nodes never run.
+    kernels::Activation epilogue = kernels::Activation::kNone;
+    int32_t fused_output = -1;
+    bool absorbed = false;
+    std::string fused_label;
   };
+  void apply_fusion();
+  size_t num_fused_ = 0;
+  bool fuse_ = true;
   MethodExecutor(const ir::ModelView& model, const ir::fb::Method& method);
   Status refresh_weights(Plan& plan);
   Result<Plan*> plan_for(std::span<const Tensor> inputs);

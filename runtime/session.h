@@ -44,6 +44,9 @@ struct SessionOptions {
   /// the sessions of several methods of one model the same state to share them (a KV cache
   /// filled by `prefill`, extended by `decode`); null: the session makes its own.
   std::shared_ptr<SessionState> state;
+  /// Run each GEMM/convolution and the activation right after it as one kernel call with a
+  /// oneDNN post-op (runtime/fusion.h). Off: every node runs on its own (`tirrun --no-fuse`).
+  bool fuse = true;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
@@ -95,6 +98,8 @@ class Session {
   /// Activation arena bytes of the most recent plan.
   size_t arena_bytes() const;
   size_t num_nodes() const;
+  /// GEMM/conv + activation groups run as one kernel call (0 with SessionOptions::fuse off).
+  size_t num_fused_groups() const;
   /// Input-shape bindings whose plan is cached.
   size_t num_cached_plans() const;
   /// Kernel calls made so far (a rejected input makes none).

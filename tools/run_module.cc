@@ -96,6 +96,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   SessionOptions so;
   so.method = o.method;
   so.weights.verify_checksums = o.verify_checksums;
+  so.fuse = o.fuse;
   const auto t_load = Clock::now();
   std::vector<std::string> layers = {o.weights_path};
   layers.insert(layers.end(), o.overlay_paths.begin(), o.overlay_paths.end());

@@ -23,6 +23,7 @@ struct RunModuleOptions {
   int threads = 0;
   bool json = false;
   bool verify_checksums = true;
+  bool fuse = true;          // SessionOptions::fuse (GEMM/conv + activation as one kernel call)
   std::string profile_path;  // non-empty: write a Chrome trace of the timed runs here
   int profile_top = 15;      // rows per profile table
 };

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
+  app.add_flag("!--no-fuse", o.fuse,
+               "Run every node on its own (no GEMM/conv + activation fusion)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

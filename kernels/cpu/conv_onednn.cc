@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
 
@@ -25,6 +26,8 @@ class ConvOneDnn final : public Kernel {
     if (fallback_) return ok_status();
     return onednn_guard(call, [&] { return build(call, out_info); });
   }
+
+  bool accepts_epilogue() const override { return true; }
 
   Status run(const KernelCall& call, void* scratch) override {
     if (fallback_) {
@@ -78,6 +81,11 @@ class ConvOneDnn final : public Kernel {
         {p_.dil[0] - 1, p_.dil[1] - 1}, {p_.pad[0], p_.pad[1]}, {p_.pad[0], p_.pad[1]});
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (call.epilogue != Activation::kNone) {
+      dnnl::post_ops ops;
+      onednn_append_activation(ops, call.epilogue);
+      attr.set_post_ops(ops);
+    }
     const dnnl::convolution_forward::primitive_desc pd(desc, attr, eng);
     prim_ = dnnl::convolution_forward(pd);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
 
@@ -23,8 +24,10 @@ class GemmOneDnn final : public Kernel {
     TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0;
     if (fallback_) return ok_status();
-    return onednn_guard(call, [&] { return build(out_info); });
+    return onednn_guard(call, [&] { return build(call.epilogue, out_info); });
   }
+
+  bool accepts_epilogue() const override { return true; }
 
   Status run(const KernelCall& call, void* scratch) override {
     if (fallback_) {
@@ -57,7 +60,7 @@ class GemmOneDnn final : public Kernel {
  private:
   enum class Mode { kPlain, kBias, kSum };
 
-  Status build(PrepareInfo* out_info) {
+  Status build(Activation epilogue, PrepareInfo* out_info) {
     dnnl::engine& eng = onednn_engine();
     const memory::dim m = p_.m, k = p_.k, n = p_.n;
     const memory::desc src_md({m, k}, memory::data_type::f32, memory::dims{k, 1});
@@ -77,11 +80,10 @@ class GemmOneDnn final : public Kernel {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
-    if (mode_ == Mode::kSum) {
-      dnnl::post_ops ops;
-      ops.append_sum(static_cast<float>(p_.beta));
-      attr.set_post_ops(ops);
-    }
+    dnnl::post_ops ops;
+    if (mode_ == Mode::kSum) ops.append_sum(static_cast<float>(p_.beta));
+    onednn_append_activation(ops, epilogue);  // after the sum: act(alpha*A*B + beta*C)
+    if (ops.len() > 0) attr.set_post_ops(ops);
     const dnnl::matmul::desc desc(src_md, wei_md, bias_md, dst_md);
     const dnnl::matmul::primitive_desc pd(desc, attr, eng);
     prim_ = dnnl::matmul(pd);

@@ -1,4 +1,5 @@
 // Reference 2-D convolution: aten::conv2d, aten::convolution (direct loops).
+#include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
@@ -35,12 +36,13 @@ void ref_conv2d(const ConvParams& p, const KernelCall& call, void*) {
       }
     }
   }
+  apply_activation(call.epilogue, y, p.n * p.oc * p.oh * p.ow);
 }
 
 namespace {
 
-using Conv2dRef = FnKernel<ConvParams, conv_prepare_conv2d, ref_conv2d>;
-using ConvolutionRef = FnKernel<ConvParams, conv_prepare_convolution, ref_conv2d>;
+using Conv2dRef = FnKernel<ConvParams, conv_prepare_conv2d, ref_conv2d, true>;
+using ConvolutionRef = FnKernel<ConvParams, conv_prepare_convolution, ref_conv2d, true>;
 
 const bool kRegistered = KernelRegistry::global().add({
     {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,

@@ -1,4 +1,5 @@
 // Reference GEMM family: aten::linear, aten::addmm, aten::mm.
+#include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
@@ -24,13 +25,14 @@ void ref_gemm(const GemmParams& p, const KernelCall& call, void*) {
       out[i * p.n + j] = static_cast<float>(v);
     }
   }
+  apply_activation(call.epilogue, out, p.m * p.n);
 }
 
 namespace {
 
-using LinearRef = FnKernel<GemmParams, gemm_prepare_linear, ref_gemm>;
-using AddmmRef = FnKernel<GemmParams, gemm_prepare_addmm, ref_gemm>;
-using MmRef = FnKernel<GemmParams, gemm_prepare_mm, ref_gemm>;
+using LinearRef = FnKernel<GemmParams, gemm_prepare_linear, ref_gemm, true>;
+using AddmmRef = FnKernel<GemmParams, gemm_prepare_addmm, ref_gemm, true>;
+using MmRef = FnKernel<GemmParams, gemm_prepare_mm, ref_gemm, true>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;

@@ -156,6 +156,7 @@ struct RunOptions {
   int n_outputs = 1;
   bool data_at_prepare = false;  // give inputs their bytes during prepare (like weights)
   int repeat_runs = 1;
+  Activation epilogue = Activation::kNone;  // KernelCall::epilogue (fused producers)
 };
 
 struct RunResult {
@@ -185,6 +186,7 @@ inline RunResult run_kernel(const CallBuilder& cb, const RunOptions& opt = {}) {
   }
   std::vector<Tensor> out_t(opt.n_outputs);
   KernelCall call{cb.op(), "test_node", cb.args(), in_t, out_t};
+  call.epilogue = opt.epilogue;
   r.status = k->prepare(call, &r.info);
   if (!r.status.ok()) return r;
   for (size_t i = 0; i < in_t.size(); ++i) in_t[i].data = inputs[i].tensor().data;
