@@ -104,11 +104,13 @@ TEST(WeightFile, RejectsCorruptIndex) {
 
 TEST(WeightFile, NarrowStorageIsOnlyForFloat32AndSizedByTheStoredDtype) {
   // fc.weight (float32[2, 3]) stored as bfloat16: 12 bytes.
-  auto ok = WeightFileView::open(make_file(fb::DType::BFloat16), "w.bin");
+  const auto narrow = make_file(fb::DType::BFloat16);  // outlives the view
+  auto ok = WeightFileView::open(narrow, "w.bin");
   ASSERT_TRUE(ok.ok()) << ok.status().message();
   EXPECT_EQ(entry_stored_dtype(*ok->find("fc.weight")), DType::kBFloat16);
   EXPECT_EQ(entry_stored_dtype(*ok->find("step")), DType::kInt64);
-  auto bad = WeightFileView::open(make_file(fb::DType::Undefined, fb::DType::BFloat16), "w.bin");
+  const auto wrong = make_file(fb::DType::Undefined, fb::DType::BFloat16);
+  auto bad = WeightFileView::open(wrong, "w.bin");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(),
             "weight file 'w.bin': tensor 'step' is int64 stored as bfloat16 (only float32 may be "
