@@ -200,4 +200,13 @@ BroadcastPlan make_broadcast_plan(std::span<const int64_t> out, std::span<const 
   return p;
 }
 
+Result<const Tensor*> self_operand(const KernelCall& call, size_t n_args) {
+  TIR_RETURN_IF_ERROR(check_arity(call, n_args, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  if (dtype_size(x->dtype) == 0)
+    return op_error(call, StatusCode::kUnsupported, "argument 'self' has an undefined dtype");
+  return x;
+}
+
 }  // namespace tir::kernels

@@ -58,6 +58,9 @@ Result<int> normalize_dim(const KernelCall& call, int64_t dim, int rank, std::st
 
 /// Fails with kUnsupported unless `t` is contiguous.
 Status require_contiguous(const KernelCall& call, const Tensor& t, std::string_view name);
+/// The common first checks of a one-tensor op: `n_args` arguments, argument 0 ("self") a
+/// contiguous tensor of a defined dtype. Returns it.
+Result<const Tensor*> self_operand(const KernelCall& call, size_t n_args);
 /// Fails with kUnsupported unless `t.dtype == dtype`.
 Status require_dtype(const KernelCall& call, const Tensor& t, DType dtype, std::string_view name);
 

@@ -7,16 +7,6 @@
 namespace tir::kernels {
 namespace {
 
-Result<const Tensor*> self_input(const KernelCall& call, size_t n_args) {
-  TIR_RETURN_IF_ERROR(check_arity(call, n_args, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  if (dtype_size(x->dtype) == 0) {
-    return op_error(call, StatusCode::kUnsupported, "argument 'self' has an undefined dtype");
-  }
-  return x;
-}
-
 Status require_int_index(const KernelCall& call, const Tensor& t, std::string_view name) {
   if (t.dtype == DType::kInt64 || t.dtype == DType::kInt32) {
     return require_contiguous(call, t, name);
@@ -29,7 +19,7 @@ Status require_int_index(const KernelCall& call, const Tensor& t, std::string_vi
 
 Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   if (call.args[1].kind != ArgKind::kTensors) {
     return op_error(call, StatusCode::kInvalidArgument, "argument 'indices' must be a Tensor list");
   }
@@ -166,7 +156,7 @@ Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out
 
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
   TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(const Tensor* index, tensor_arg(call, 2, "index"));
   TIR_RETURN_IF_ERROR(require_int_index(call, *index, "index"));
@@ -198,7 +188,7 @@ Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareI
 
 Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 4));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 4));
   TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(const Tensor* index, tensor_arg(call, 2, "index"));
   if (index->dtype != DType::kInt64) {

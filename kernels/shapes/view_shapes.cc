@@ -8,17 +8,6 @@
 namespace tir::kernels {
 namespace {
 
-// Common input checks; returns self.
-Result<const Tensor*> shape_input(const KernelCall& call, size_t n_args) {
-  TIR_RETURN_IF_ERROR(check_arity(call, n_args, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  if (dtype_size(x->dtype) == 0) {
-    return op_error(call, StatusCode::kUnsupported, "argument 'self' has an undefined dtype");
-  }
-  return x;
-}
-
 // Output 0 aliases `self` with shape `sizes`.
 ViewParams make_alias(const KernelCall& call, const Tensor& x, std::span<const int64_t> sizes,
                       PrepareInfo* out_info) {
@@ -51,7 +40,7 @@ ViewParams make_permuted_copy(const KernelCall& call, const Tensor& x, std::span
 }  // namespace
 
 Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, 1, "size"));
   if (size.size() > static_cast<size_t>(kMaxRank)) {
     return op_error(call, StatusCode::kUnsupported, "rank ", size.size(), " exceeds ", kMaxRank);
@@ -84,7 +73,7 @@ Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_in
 }
 
 Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 3));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
   TIR_ASSIGN_OR_RETURN(int64_t s, int_arg(call, 1, "start_dim"));
   TIR_ASSIGN_OR_RETURN(int64_t e, int_arg(call, 2, "end_dim"));
   TIR_ASSIGN_OR_RETURN(int start, normalize_dim(call, s, x->rank, "start_dim"));
@@ -104,7 +93,7 @@ Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out
 }
 
 Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 1, "dim"));
   if (x->rank >= kMaxRank) {
     return op_error(call, StatusCode::kUnsupported, "rank would exceed ", kMaxRank);
@@ -117,7 +106,7 @@ Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* o
 }
 
 Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, raw, x->rank, "dim"));
   std::vector<int64_t> out(x->shape().begin(), x->shape().end());
@@ -126,12 +115,12 @@ Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo*
 }
 
 Result<ViewParams> view_prepare_identity(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 1));
   return make_alias(call, *x, x->shape(), out_info);
 }
 
 Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 3));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
   TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw, x->rank, "dim"));
   TIR_ASSIGN_OR_RETURN(auto sizes, ints_arg(call, 2, "sizes"));
@@ -165,7 +154,7 @@ Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* o
 }
 
 Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 3));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
   TIR_ASSIGN_OR_RETURN(bool train, bool_arg(call, 2, "train"));
   if (train) {
     return op_error(call, StatusCode::kUnsupported,
@@ -175,7 +164,7 @@ Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out
 }
 
 Result<ViewParams> view_prepare_clone(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 1));
   ViewParams p;
   p.copy = true;
   p.input = static_cast<int>(tensor_input_index(call, 0));
@@ -187,7 +176,7 @@ Result<ViewParams> view_prepare_clone(const KernelCall& call, PrepareInfo* out_i
 }
 
 Result<ViewParams> view_prepare_permute(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   TIR_ASSIGN_OR_RETURN(auto dims, ints_arg(call, 1, "dims"));
   if (dims.size() != static_cast<size_t>(x->rank)) {
     return op_error(call, StatusCode::kInvalidArgument, "dims ", shape_str(dims),
@@ -208,7 +197,7 @@ Result<ViewParams> view_prepare_permute(const KernelCall& call, PrepareInfo* out
 }
 
 Result<ViewParams> view_prepare_t(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, shape_input(call, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 1));
   if (x->rank > 2) {
     return op_error(call, StatusCode::kInvalidArgument, "self must be at most 2-D, got ",
                     shape_str(x->shape()));
