@@ -45,8 +45,11 @@ class MaxPoolOneDnn final : public Kernel {
  private:
   void build(PrepareInfo* out_info) {
     dnnl::engine& eng = onednn_engine();
-    const memory::desc src_md = onednn_plain_f32({p_.planes(), 1, p_.h, p_.w});
-    const memory::desc dst_md = onednn_plain_f32({p_.planes(), 1, p_.oh, p_.ow});
+    // N and C as they are (not folded into one "planes" dim): oneDNN's JIT pooling takes
+    // plain NCHW only when it can vectorize over channels; with C = 1 it falls back to a
+    // scalar loop (8.9 ms instead of ~0.3 ms for ResNet-18's 64x112x112 max pool).
+    const memory::desc src_md = onednn_plain_f32({p_.n, p_.c, p_.h, p_.w});
+    const memory::desc dst_md = onednn_plain_f32({p_.n, p_.c, p_.oh, p_.ow});
     memory::dims pad_r(2);
     const int64_t in[2] = {p_.h, p_.w}, out[2] = {p_.oh, p_.ow};
     for (int i = 0; i < 2; ++i) {
