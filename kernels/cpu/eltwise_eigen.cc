@@ -64,6 +64,33 @@ void row(BinaryOp op, float alpha, const float* a, int64_t sa, const float* b, i
   }
 }
 
+// The plan with size-1 dims dropped and neighbours merged where both inputs step through
+// them as one (a channel scale [1, C, 1, 1] times [1, C, H, W] becomes [C, H*W] with b's
+// inner stride 0), so rows are as long as possible.
+BroadcastPlan coalesce(const BroadcastPlan& in) {
+  BroadcastPlan out;
+  for (int d = 0; d < in.rank; ++d) {
+    if (in.sizes[d] == 1) continue;
+    const int k = out.rank - 1;
+    if (k >= 0 && out.a_strides[k] == in.a_strides[d] * in.sizes[d] &&
+        out.b_strides[k] == in.b_strides[d] * in.sizes[d]) {
+      out.sizes[k] *= in.sizes[d];
+      out.a_strides[k] = in.a_strides[d];
+      out.b_strides[k] = in.b_strides[d];
+      continue;
+    }
+    out.sizes[out.rank] = in.sizes[d];
+    out.a_strides[out.rank] = in.a_strides[d];
+    out.b_strides[out.rank] = in.b_strides[d];
+    ++out.rank;
+  }
+  if (out.rank == 0) {
+    out.rank = 1;
+    out.sizes[0] = 1;
+  }
+  return out;
+}
+
 void binary_opt(const BinaryParams& p, const KernelCall& call, void* scratch) {
   if (p.dtype != DType::kFloat32 || p.a_scalar || p.b_bool) {  // rare forms: masks, rsub
     ref_binary(p, call, scratch);
@@ -90,18 +117,19 @@ void binary_opt(const BinaryParams& p, const KernelCall& call, void* scratch) {
   }
   const float* b = call.inputs[p.b_input].data_as<const float>();
   if (total == 0) return;
-  const int last = p.plan.rank - 1;
-  const int64_t inner = p.plan.sizes[last];
+  const BroadcastPlan plan = coalesce(p.plan);
+  const int last = plan.rank - 1;
+  const int64_t inner = plan.sizes[last];
   const int64_t rows = total / inner;
-  const int64_t sa = p.plan.a_strides[last], sb = p.plan.b_strides[last];
+  const int64_t sa = plan.a_strides[last], sb = plan.b_strides[last];
   parallel_chunks(rows, std::max<int64_t>(1, kGrain / inner), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       int64_t a_off = 0, b_off = 0, rem = r;
       for (int d = last - 1; d >= 0; --d) {
-        const int64_t i = rem % p.plan.sizes[d];
-        rem /= p.plan.sizes[d];
-        a_off += i * p.plan.a_strides[d];
-        b_off += i * p.plan.b_strides[d];
+        const int64_t i = rem % plan.sizes[d];
+        rem /= plan.sizes[d];
+        a_off += i * plan.a_strides[d];
+        b_off += i * plan.b_strides[d];
       }
       row(p.op, alpha, a + a_off, sa, b + b_off, sb, out + r * inner, inner);
     }
