@@ -13,6 +13,7 @@
 #include <span>
 #include <string_view>
 
+#include "runtime/core/precision.h"
 #include "runtime/core/status.h"
 #include "runtime/core/tensor.h"
 
@@ -85,17 +86,38 @@ enum class Activation : uint8_t {
   kTanh,
 };
 
+/// An inference batch norm folded into a convolution (the fusion pass sets it when the graph
+/// normalizes the conv's output right after it): per output channel c,
+///   y = (conv(x)[c] - mean[c]) * weight[c] / sqrt(var[c] + eps) + bias[c],
+/// applied before the epilogue. Fields index KernelCall::inputs; weight and bias are -1 when
+/// None (then 1 and 0). Only convolution kernels whose `accepts_epilogue()` is true see one.
+struct BatchNormFold {
+  int weight = -1, bias = -1, mean = -1, var = -1;
+  double eps = 0;
+  bool present() const { return mean >= 0; }
+};
+
 /// Everything a kernel call sees. Input tensors are listed in the order their arguments
-/// appear; during `prepare` activations have data == nullptr while weights and constants
-/// already point at their bytes (so a kernel may pack them).
+/// appear (a folded batch norm's tensors, then a fused residual, after them); during `prepare`
+/// activations have data == nullptr while weights and constants already point at their bytes
+/// (so a kernel may pack them).
 struct KernelCall {
   std::string_view op;    // "aten::add.Tensor"
   std::string_view node;  // FX node name, for messages
   std::span<const Arg> args;
   std::span<Tensor> inputs;
-  std::span<Tensor> outputs;                // one per op return; prepare fills dtype and shape
-  SubgraphRunner* subgraphs = nullptr;      // set for control-flow nodes only
-  Activation epilogue = Activation::kNone;  // applied to outputs[0] (fused producers only)
+  std::span<Tensor> outputs;                  // one per op return; prepare fills dtype and shape
+  SubgraphRunner* subgraphs = nullptr;        // set for control-flow nodes only
+  Activation epilogue = Activation::kNone;    // applied to outputs[0] (fused producers only)
+  BatchNormFold batch_norm;                   // folded conv + batch norm (fused convs only)
+  Precision precision = Precision::kFloat32;  // GEMM-class kernels may compute in bf16
+  /// Fused residual add (convs only): index into `inputs` of a tensor shaped like outputs[0],
+  /// added after the batch norm and before the epilogue: y = act(conv(x) * bn + residual).
+  int residual = -1;
+  /// Write outputs[0] channels-last: a 4-D [N, C, H, W] tensor stored N, H, W, C, its strides
+  /// saying so (runtime/layout.h chooses such values). Only kernels whose
+  /// `accepts_channels_last()` is true see it set; they also read channels-last inputs.
+  bool channels_last = false;
 };
 
 inline constexpr int kMaxOutputs = 16;
@@ -127,6 +149,9 @@ class Kernel {
   virtual Status run(const KernelCall& call, void* scratch) = 0;
   /// True when the kernel applies KernelCall::epilogue (every impl of a fusable op must).
   virtual bool accepts_epilogue() const { return false; }
+  /// True when the kernel reads its activation input (and a fused residual) with any strides,
+  /// channels-last included, and writes outputs[0] channels-last when KernelCall::channels_last.
+  virtual bool accepts_channels_last() const { return false; }
 };
 
 }  // namespace tir::kernels

@@ -21,6 +21,7 @@ class SubgraphExecutors final : public kernels::SubgraphRunner {
         kernel_calls_(c.kernel_calls),
         state_(c.state),
         fuse_(c.fuse),
+        precision_(c.precision),
         executors_(c.method->subgraphs() ? c.method->subgraphs()->size() : 0) {}
 
   Status prepare(int64_t index, std::span<const Tensor> inputs,
@@ -31,7 +32,8 @@ class SubgraphExecutors final : public kernels::SubgraphRunner {
     const fb::Method& sub = *method_.subgraphs()->Get(index);
     std::unique_ptr<MethodExecutor>& ex = executors_[index];
     if (!ex) {
-      TIR_ASSIGN_OR_RETURN(ex, MethodExecutor::create(model_, sub, *weights_, 1, state_, fuse_));
+      TIR_ASSIGN_OR_RETURN(
+          ex, MethodExecutor::create(model_, sub, *weights_, 1, state_, fuse_, precision_));
     }
     TIR_RETURN_IF_ERROR(ex->prepare_subgraph(symbols_, inputs));
     const size_t nout = sub.outputs() ? sub.outputs()->size() : 0;
@@ -66,6 +68,7 @@ class SubgraphExecutors final : public kernels::SubgraphRunner {
   uint64_t* kernel_calls_;
   SessionState* state_;
   bool fuse_ = true;
+  Precision precision_ = Precision::kFloat32;
   std::vector<std::unique_ptr<MethodExecutor>> executors_;  // per subgraph, once prepared
 };
 

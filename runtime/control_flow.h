@@ -27,6 +27,7 @@ struct SubgraphContext {
   uint64_t* kernel_calls = nullptr;  // the enclosing executor's counter
   SessionState* state = nullptr;     // mutable buffers the branches read, if the session has any
   bool fuse = true;                  // MethodExecutor::create's `fuse` for the branches
+  Precision precision = Precision::kFloat32;  // and its `precision`
 };
 
 std::unique_ptr<kernels::SubgraphRunner> make_subgraph_runner(const SubgraphContext& context);

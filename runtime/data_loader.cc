@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +31,19 @@ class MmapSource final : public DataSource {
     return {static_cast<const uint8_t*>(addr_), size_};
   }
   const std::string& name() const override { return name_; }
+  void prefetch(size_t offset, size_t size) const override {
+#ifdef MADV_POPULATE_READ
+    if (offset >= size_ || size == 0) return;
+    size = std::min(size, size_ - offset);
+    static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t start = offset / page * page;
+    // Best effort: a kernel before 5.14 lacks MADV_POPULATE_READ (EINVAL); then the pages
+    // simply fault in as they are read.
+    madvise(static_cast<uint8_t*>(addr_) + start, offset + size - start, MADV_POPULATE_READ);
+#else
+    (void)offset, (void)size;
+#endif
+  }
 
  private:
   void* addr_;

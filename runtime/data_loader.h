@@ -20,6 +20,9 @@ class DataSource {
   virtual std::span<const uint8_t> bytes() const = 0;
   /// The file path or a label, for messages.
   virtual const std::string& name() const = 0;
+  /// Hint that bytes [offset, offset + size) are about to be read in full: a mapping maps
+  /// them now in one go (cheaper than a page fault per few pages). Bytes in memory: no-op.
+  virtual void prefetch(size_t /*offset*/, size_t /*size*/) const {}
 };
 
 /// Maps `path` read-only (MAP_PRIVATE). An empty file maps to an empty span.

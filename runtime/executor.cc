@@ -8,6 +8,7 @@
 #include "kernels/epilogue.h"
 #include "runtime/control_flow.h"
 #include "runtime/fusion.h"
+#include "runtime/layout.h"
 #include "runtime/memory_planner.h"
 #include "runtime/profiler.h"
 #include "runtime/session_state.h"
@@ -118,7 +119,7 @@ MethodExecutor::~MethodExecutor() = default;
 
 Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
     const ir::ModelView& model, const fb::Method& method, std::shared_ptr<const WeightSet> weights,
-    size_t max_cached_plans, SessionState* state, bool fuse) {
+    size_t max_cached_plans, SessionState* state, bool fuse, Precision precision) {
   std::unique_ptr<MethodExecutor> ex(new MethodExecutor(model, method));
   ex->max_plans_ = std::max<size_t>(1, max_cached_plans);
   TIR_RETURN_IF_ERROR(kernels::KernelRegistry::global().registration_status());
@@ -137,7 +138,9 @@ Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
     }
   }
   ex->fuse_ = fuse;
+  ex->precision_ = precision;
   if (fuse) ex->apply_fusion();
+  if (fuse) ex->apply_layout();
   TIR_RETURN_IF_ERROR(check_weights(model, *weights));
   ex->state_ = state;
   if (state) ex->state_values_ = mutated_buffers(model, method);
@@ -147,15 +150,63 @@ Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
 
 void MethodExecutor::apply_fusion() {
   const auto accepts = [&](int32_t i) { return nodes_[i].kernel->factory()->accepts_epilogue(); };
-  for (const FusedGroup& g : fusion_find_groups(method_, accepts)) {
+  const auto written = mutated_buffers(model_, method_);
+  const auto frozen = [&](int32_t v) {
+    const fb::ValueSource src = method_.values()->Get(v)->source();
+    return (src == fb::ValueSource::Weight || src == fb::ValueSource::Constant) &&
+           std::none_of(written.begin(), written.end(),
+                        [&](const auto& w) { return w.first == v; });
+  };
+  for (const FusedGroup& g : fusion_find_groups(method_, accepts, frozen)) {
     NodeInfo& p = nodes_[g.producer];
     p.epilogue = g.activation;
+    p.batch_norm = g.batch_norm;
+    p.residual = g.residual;
     p.fused_output = g.output;
-    p.fused_label = std::string(ir::str(p.node->op())) + "+" +
-                    std::string(kernels::activation_name(g.activation));
+    p.fused_label = std::string(ir::str(p.node->op()));
+    if (g.batch_norm.present()) p.fused_label += "+batch_norm";
+    if (g.residual >= 0) p.fused_label += "+add";
+    if (g.activation != kernels::Activation::kNone)
+      p.fused_label += "+" + std::string(kernels::activation_name(g.activation));
     for (int32_t i : g.absorbed) nodes_[i].absorbed = true;
+    if (g.position != g.producer) {  // runs where its residual is ready (an absorbed node)
+      nodes_[g.position] = p;
+      nodes_[g.producer].absorbed = true;
+    }
     ++num_fused_;
   }
+}
+
+namespace {
+bool same_declared_sizes(const fb::Value& a, const fb::Value& b) {
+  if (!a.sizes() || !b.sizes() || a.sizes()->size() != b.sizes()->size()) return false;
+  for (size_t d = 0; d < a.sizes()->size(); ++d)
+    if (a.sizes()->Get(d)->value() != b.sizes()->Get(d)->value()) return false;
+  return true;
+}
+}  // namespace
+
+void MethodExecutor::apply_layout() {
+  std::vector<LayoutNode> info(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeInfo& n = nodes_[i];
+    info[i].node = n.node;
+    info[i].runs = !n.absorbed;
+    info[i].residual = n.residual;
+    info[i].channels_last = n.kernel->factory()->accepts_channels_last();
+    const auto* outs = n.node->outputs();
+    info[i].output = n.fused_output >= 0        ? n.fused_output
+                     : outs && outs->size() > 0 ? outs->Get(0)
+                                                : -1;
+    // A group that reshapes the producer's output on the way (GEMM + view) writes a tensor
+    // of another shape: it stays plain.
+    if (n.fused_output >= 0 && outs && outs->size() > 0 &&
+        !same_declared_sizes(*method_.values()->Get(outs->Get(0)),
+                             *method_.values()->Get(n.fused_output)))
+      info[i].channels_last = false;
+  }
+  channels_last_ = choose_channels_last(method_, info);
+  num_channels_last_ = size_t(std::count(channels_last_.begin(), channels_last_.end(), true));
 }
 
 Status MethodExecutor::rebind_weights(std::shared_ptr<const WeightSet> weights) {
@@ -188,6 +239,12 @@ Status MethodExecutor::bind_state() {
   return ok_status();
 }
 
+void* MethodExecutor::prepare_data(int32_t v) const {
+  for (const auto& entry : state_values_)
+    if (entry.first == v) return nullptr;
+  return fixed_data_[v];
+}
+
 Status MethodExecutor::refresh_weights(Plan& plan) {
   std::vector<bool> changed(fixed_data_.size(), false);
   bool any = false;
@@ -207,6 +264,9 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
       reads_changed = true;
     }
     if (!reads_changed) continue;
+    // Not the previous run's activation pointers: prepare must tell weights from activations.
+    for (size_t s = 0; s < pn.in_values.size(); ++s)
+      pn.inputs[s].data = prepare_data(pn.in_values[s]);
     kernels::PrepareInfo info;
     TIR_RETURN_IF_ERROR(pn.kernel->prepare(pn.call, &info));
     if (info.scratch_bytes > pn.info.scratch_bytes)
@@ -250,7 +310,7 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
     auto add_input = [&](int32_t v) {
       pn.in_values.push_back(v);
       Tensor t = plan->values[v];
-      t.data = fixed_data_[v];
+      t.data = prepare_data(v);
       pn.inputs.push_back(t);
       return static_cast<int64_t>(pn.inputs.size() - 1);
     };
@@ -348,6 +408,14 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
         pn.args.push_back(arg);
       }
     }
+    // A folded batch norm's tensors are inputs too (after the args'), so a weight swap that
+    // changes only them re-prepares the conv (refresh_weights), which folds them again.
+    kernels::BatchNormFold fold;
+    if (const FusedBatchNorm& bn = nodes_[i].batch_norm; bn.present()) {
+      const auto slot = [&](int32_t v) { return v < 0 ? -1 : int(add_input(v)); };
+      fold = {slot(bn.weight), slot(bn.bias), slot(bn.mean), slot(bn.var), bn.eps};
+    }
+    const int residual = nodes_[i].residual < 0 ? -1 : int(add_input(nodes_[i].residual));
     // Spans into int_store are taken only now that the store no longer grows.
     size_t store_at = 0;
     for (size_t j = 0; j < pn.args.size(); ++j) {
@@ -366,10 +434,14 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
     if (fused) pn.out_values[0] = nodes_[i].fused_output;
     pn.call = {ir::str(n.op()), ir::str(n.name()), pn.args, pn.inputs, pn.outputs};
     pn.call.epilogue = nodes_[i].epilogue;
+    pn.call.batch_norm = fold;
+    pn.call.residual = residual;
+    pn.call.precision = precision_;
+    pn.call.channels_last = nout > 0 && !channels_last_.empty() && channels_last_[pn.out_values[0]];
     if (std::any_of(pn.args.begin(), pn.args.end(),
                     [](const Arg& a) { return a.kind == ArgKind::kGraph; })) {
       pn.subgraphs = make_subgraph_runner(
-          {&model_, &method_, &weights_, plan->symbols, &kernel_calls_, state_, fuse_});
+          {&model_, &method_, &weights_, plan->symbols, &kernel_calls_, state_, fuse_, precision_});
       pn.call.subgraphs = pn.subgraphs.get();
     }
     TIR_RETURN_IF_ERROR(pn.kernel->prepare(pn.call, &pn.info));  // names node and op
@@ -390,6 +462,15 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
                             " as ", dtype_name(out.dtype), shape_str(out.shape()),
                             " but the program records ", dtype_name(ir::to_dtype(val->dtype())),
                             shape_str(want));
+        if (k == 0 && pn.call.channels_last) {  // the kernel wrote channels-last strides
+          if (out.rank != 4 || out.strides[1] != 1 ||
+              !std::equal(want.begin(), want.end(), out.shape().begin(), out.shape().end()))
+            return make_error(StatusCode::kInternal, node_context(n),
+                              ": kernel ignored the channels-last layout");
+          plan->values[v] = out;
+          first[v] = last[v] = static_cast<int32_t>(i);
+          continue;
+        }
         if (fused && k == 0) {
           out.set_contiguous_strides();
           plan->values[v] = make_tensor(out.dtype, want, nullptr);

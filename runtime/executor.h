@@ -16,6 +16,7 @@
 
 #include "ir/model.h"
 #include "kernels/registry.h"
+#include "runtime/fusion.h"
 #include "runtime/weight_set.h"
 
 namespace tir {
@@ -27,13 +28,12 @@ struct Plan;
 class MethodExecutor {
  public:
   /// `model` must outlive the executor (Session keeps its DataSource alive). `fuse`: run
-  /// GEMM/conv + activation groups as one kernel call (runtime/fusion.h).
-  static Result<std::unique_ptr<MethodExecutor>> create(const ir::ModelView& model,
-                                                        const ir::fb::Method& method,
-                                                        std::shared_ptr<const WeightSet> weights,
-                                                        size_t max_cached_plans,
-                                                        SessionState* state = nullptr,
-                                                        bool fuse = true);
+  /// GEMM/conv + activation groups as one kernel call (runtime/fusion.h). `precision`:
+  /// passed to every kernel call (KernelCall::precision; GEMM-class kernels may use bf16).
+  static Result<std::unique_ptr<MethodExecutor>> create(
+      const ir::ModelView& model, const ir::fb::Method& method,
+      std::shared_ptr<const WeightSet> weights, size_t max_cached_plans,
+      SessionState* state = nullptr, bool fuse = true, Precision precision = Precision::kFloat32);
   ~MethodExecutor();
 
   /// Runs on `inputs` (signature order). The returned tensors view memory owned by the
@@ -58,8 +58,11 @@ class MethodExecutor {
   const ir::fb::Method& method() const { return method_; }
   size_t arena_bytes() const;
   size_t num_nodes() const { return nodes_.size(); }
-  /// Producer + activation groups this executor runs as one kernel call each.
+  /// Producer + activation (or conv + batch norm) groups this executor runs as one kernel
+  /// call each.
   size_t num_fused_groups() const { return num_fused_; }
+  /// Activations stored channels-last between the kernels that share them (runtime/layout.h).
+  size_t num_channels_last() const { return num_channels_last_; }
   size_t num_cached_plans() const { return plans_.size(); }
   /// Kernel `run` calls made so far, those in cond branches included (tests use it to show
   /// a rejected input ran nothing, and which branch ran).
@@ -72,18 +75,29 @@ class MethodExecutor {
   struct NodeInfo {
     const ir::fb::Node* node;
     const kernels::KernelEntry* kernel;
-    // Fusion (runtime/fusion.h): a producer applies `epilogue` and writes `fused_output`
-    // (profiled as `fused_label`, "aten::addmm+gelu_tanh"); `absorbed` nodes never run.
+    // Fusion (runtime/fusion.h): a producer folds `batch_norm` (convs), adds `residual`
+    // (convs), applies `epilogue` and writes `fused_output` (profiled as `fused_label`,
+    // "aten::addmm+gelu_tanh", "aten::conv2d+batch_norm+add+relu"); `absorbed` nodes never
+    // run. A group whose residual is computed after its producer sits at its add's index.
     kernels::Activation epilogue = kernels::Activation::kNone;
+    FusedBatchNorm batch_norm;
+    int32_t residual = -1;
     int32_t fused_output = -1;
     bool absorbed = false;
     std::string fused_label;
   };
   void apply_fusion();
+  void apply_layout();
   size_t num_fused_ = 0;
+  std::vector<bool> channels_last_;  // per value (runtime/layout.h); empty: all plain
+  size_t num_channels_last_ = 0;
   bool fuse_ = true;
+  Precision precision_ = Precision::kFloat32;
   MethodExecutor(const ir::ModelView& model, const ir::fb::Method& method);
   Status refresh_weights(Plan& plan);
+  /// What a kernel's `prepare` sees as value `v`'s bytes: weights and constants (it may pack
+  /// them, keyed by pointer); nullptr for activations and the buffers the method mutates.
+  void* prepare_data(int32_t v) const;
   Result<Plan*> plan_for(std::span<const Tensor> inputs);
   Plan* find_plan(std::span<const int64_t> symbols);  // moves it to the front; nullptr if none
   Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs);

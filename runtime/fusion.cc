@@ -15,6 +15,7 @@ namespace {
 constexpr std::string_view kProducers[] = {"aten::linear", "aten::addmm", "aten::mm",
                                            "aten::convolution", "aten::conv2d"};
 constexpr std::string_view kReshapes[] = {"aten::view", "aten::_unsafe_view", "aten::reshape"};
+constexpr std::string_view kConvs[] = {"aten::convolution", "aten::conv2d"};
 
 /// Read-only helpers over one method's nodes and values.
 class Graph {
@@ -23,9 +24,13 @@ class Graph {
     const size_t nvalues = m.values() ? m.values()->size() : 0;
     uses_.resize(nvalues);
     pinned_.assign(nvalues, false);
+    producer_.assign(nvalues, -1);
     const size_t nnodes = m.nodes() ? m.nodes()->size() : 0;
-    for (size_t i = 0; i < nnodes; ++i)
+    for (size_t i = 0; i < nnodes; ++i) {
       for (int32_t v : tensor_inputs(int32_t(i))) uses_[v].push_back(int32_t(i));
+      if (const auto* outs = node(int32_t(i)).outputs())
+        for (int32_t v : *outs) producer_[v] = int32_t(i);
+    }
     if (m.outputs())
       for (int32_t v : *m.outputs()) pinned_[v] = true;
     if (m.mutations())
@@ -36,16 +41,51 @@ class Graph {
   const fb::Node& node(int32_t i) const { return *m_.nodes()->Get(i); }
   std::string_view op(int32_t i) const { return ir::str(node(i).op()); }
   const std::vector<int32_t>& uses(int32_t v) const { return uses_[v]; }
+  /// The node that computes v, or -1 (inputs, weights, constants).
+  int32_t producer(int32_t v) const { return producer_[v]; }
   bool pinned(int32_t v) const { return pinned_[v]; }
   bool is_f32_tensor(int32_t v) const {
     const fb::Value* val = m_.values()->Get(v);
     return val->kind() == fb::ValueKind::Tensor && val->dtype() == fb::DType::Float32;
   }
 
-  /// The single output of node i, or -1.
+  /// Values a and b have the same recorded sizes: equal static sizes, or the same symbolic
+  /// expression.
+  bool same_sizes(int32_t a, int32_t b) const {
+    const auto* sa = m_.values()->Get(a)->sizes();
+    const auto* sb = m_.values()->Get(b)->sizes();
+    if (!sa || !sb || sa->size() != sb->size()) return false;
+    for (size_t k = 0; k < sa->size(); ++k) {
+      const fb::Dim* da = sa->Get(k);
+      const fb::Dim* db = sb->Get(k);
+      if (bool(da->expr()) != bool(db->expr())) return false;
+      if (da->expr() ? !same_expr(*da->expr(), *db->expr()) : da->value() != db->value())
+        return false;
+    }
+    return true;
+  }
+  static bool same_expr(const fb::SymExpr& a, const fb::SymExpr& b) {
+    const auto* ta = a.terms();
+    const auto* tb = b.terms();
+    if (!ta || !tb || ta->size() != tb->size()) return false;
+    for (size_t k = 0; k < ta->size(); ++k)
+      if (ta->Get(k)->op() != tb->Get(k)->op() || ta->Get(k)->value() != tb->Get(k)->value())
+        return false;
+    return true;
+  }
+  /// Rank of tensor value v (its sizes may be symbolic).
+  size_t rank(int32_t v) const {
+    const auto* sizes = m_.values()->Get(v)->sizes();
+    return sizes ? sizes->size() : 0;
+  }
+  /// The result of node i: its only output, or its first when the others (batch norm's
+  /// saved statistics) are neither used nor method outputs; -1 otherwise.
   int32_t output(int32_t i) const {
     const auto* outs = node(i).outputs();
-    return outs && outs->size() == 1 ? outs->Get(0) : -1;
+    if (!outs || outs->size() == 0) return -1;
+    for (size_t k = 1; k < outs->size(); ++k)
+      if (!uses_[outs->Get(k)].empty() || pinned_[outs->Get(k)]) return -1;
+    return outs->Get(0);
   }
   /// The node that is the only user of v, or -1.
   int32_t sole_user(int32_t v) const { return uses_[v].size() == 1 ? uses_[v][0] : -1; }
@@ -75,6 +115,11 @@ class Graph {
     if (a->value_type() == fb::ArgValue::IntArg) return double(a->value_as_IntArg()->value());
     return std::nullopt;
   }
+  std::optional<bool> bool_arg(int32_t i, size_t k) const {
+    const fb::Argument* a = arg(i, k);
+    if (!a || a->value_type() != fb::ArgValue::BoolArg) return std::nullopt;
+    return a->value_as_BoolArg()->value();
+  }
   bool none_arg(int32_t i, size_t k) const {
     const fb::Argument* a = arg(i, k);
     return !a || a->value_type() == fb::ArgValue::NONE || a->value_type() == fb::ArgValue::NoneArg;
@@ -94,6 +139,7 @@ class Graph {
   const fb::Method& m_;
   std::vector<std::vector<int32_t>> uses_;
   std::vector<bool> pinned_;
+  std::vector<int32_t> producer_;
 };
 
 bool near(std::optional<double> got, double want) {
@@ -250,10 +296,83 @@ std::optional<Match> match_hard(const Graph& g, int32_t x) {
   return m;
 }
 
+/// The eval batch norm that is the sole user of conv output x, when x is batched (N, C, H, W:
+/// the norm's channels are the conv's output channels) and every tensor the norm reads but x
+/// is a frozen float32 tensor (or None: weight, bias): the node and its parameters.
+std::optional<std::pair<int32_t, FusedBatchNorm>> match_batch_norm(
+    const Graph& g, int32_t x, const std::function<bool(int32_t)>& frozen) {
+  const int32_t b = g.sole_user(x);
+  if (b < 0 || g.tensor_arg(b, 0) != x || g.rank(x) != 4) return std::nullopt;
+  size_t eps_at = 0;
+  if (g.op(b) == "aten::batch_norm" && g.bool_arg(b, 5) == false)
+    eps_at = 7;  // (input, weight, bias, mean, var, training, momentum, eps, cudnn_enabled)
+  else if (g.op(b) == "aten::_native_batch_norm_legit_no_training")
+    eps_at = 6;  // (input, weight, bias, mean, var, momentum, eps)
+  else
+    return std::nullopt;
+  const std::optional<double> eps = g.scalar_arg(b, eps_at);
+  if (!eps) return std::nullopt;
+  FusedBatchNorm bn;
+  bn.eps = *eps;
+  int32_t* slots[4] = {&bn.weight, &bn.bias, &bn.mean, &bn.var};
+  for (size_t k = 0; k < 4; ++k) {
+    if (k < 2 && g.none_arg(b, k + 1)) continue;
+    const int32_t v = g.tensor_arg(b, k + 1);
+    if (v < 0 || !g.is_f32_tensor(v) || !frozen(v)) return std::nullopt;
+    *slots[k] = v;
+  }
+  return std::pair{b, bn};
+}
+
+/// "aten::add_.Tensor", "aten::relu_" write into their first argument (dunder names such as
+/// "aten::__and__.Tensor" do not).
+bool is_inplace(std::string_view op) {
+  const size_t colons = op.find("::");
+  std::string_view base = op.substr(colons == std::string_view::npos ? 0 : colons + 2);
+  base = base.substr(0, base.find('.'));
+  return base.size() > 1 && base.back() == '_' && !base.starts_with("__");
+}
+
+struct Residual {
+  int32_t add = -1;       // the aten::add / add_ node
+  int32_t identity = -1;  // its other operand
+};
+
+/// The residual add that is the sole user of the batched conv (+ norm) result x: x + identity
+/// or identity + x, alpha 1, no broadcasting (same recorded sizes), all float32. An in-place
+/// add_ writes its self: tir runs it as a new value (later nodes read the add's output), but
+/// when self is the identity it fuses only if no later node reads the identity (nothing could
+/// tell a written identity from an unwritten one) and the identity is an activation.
+std::optional<Residual> match_residual(const Graph& g, int32_t x) {
+  const int32_t a = g.sole_user(x);
+  if (a < 0 || g.rank(x) != 4 || !is_any(g.op(a), {"aten::add.Tensor", "aten::add_.Tensor"}))
+    return std::nullopt;
+  const int32_t l = g.tensor_arg(a, 0), r = g.tensor_arg(a, 1);
+  if (l == r || (l != x && r != x)) return std::nullopt;
+  const int32_t id = l == x ? r : l;
+  const int32_t out = g.output(a);
+  if (id < 0 || out < 0 || !g.is_f32_tensor(id) || !g.is_f32_tensor(out) || !g.same_sizes(id, x) ||
+      !g.same_sizes(out, x) || !(g.none_arg(a, 2) || near(g.scalar_arg(a, 2), 1.0)))
+    return std::nullopt;
+  if (g.op(a) == "aten::add_.Tensor" && l == id) {
+    if (g.producer(id) < 0 || g.pinned(id)) return std::nullopt;
+    for (int32_t u : g.uses(id))
+      if (u > a) return std::nullopt;
+  }
+  return Residual{a, id};
+}
+
+/// The conv's weight and bias are frozen (its folded copy is computed once, not per run).
+bool conv_params_frozen(const Graph& g, int32_t conv, const std::function<bool(int32_t)>& frozen) {
+  const int32_t w = g.tensor_arg(conv, 1), b = g.tensor_arg(conv, 2);
+  return w >= 0 && frozen(w) && (g.none_arg(conv, 2) || (b >= 0 && frozen(b)));
+}
+
 /// Every value the group computes, but its result, is used only inside the group and is
 /// not a method output; every tensor the group's nodes read (but the producer's) comes
-/// from inside; all are float32.
-bool self_contained(const Graph& g, const std::vector<int32_t>& group) {
+/// from inside or is one of `params` (a batch norm's); all are float32.
+bool self_contained(const Graph& g, const std::vector<int32_t>& group,
+                    const std::vector<int32_t>& params) {
   auto inside = [&](int32_t node) {
     return std::find(group.begin(), group.end(), node) != group.end();
   };
@@ -263,7 +382,9 @@ bool self_contained(const Graph& g, const std::vector<int32_t>& group) {
     if (v < 0 || !g.is_f32_tensor(v)) return false;
     if (k > 0)
       for (int32_t in : g.tensor_inputs(group[k]))
-        if (std::find(made.begin(), made.end(), in) == made.end()) return false;
+        if (std::find(made.begin(), made.end(), in) == made.end() &&
+            std::find(params.begin(), params.end(), in) == params.end())
+          return false;
     made.push_back(v);
     if (k + 1 == group.size()) break;
     if (g.pinned(v)) return false;
@@ -273,38 +394,98 @@ bool self_contained(const Graph& g, const std::vector<int32_t>& group) {
   return true;
 }
 
+/// The group producer p heads, with the residual add after a conv when `residual` (and one
+/// matches); nullopt when none forms.
+std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
+                                      const std::function<bool(int32_t)>& frozen) {
+  int32_t x = g.output(p);
+  if (x < 0 || !g.is_f32_tensor(x)) return std::nullopt;
+  const bool conv = is_any(g.op(p), {kConvs[0], kConvs[1]});
+  std::vector<int32_t> group{p};
+  // An inference batch norm right after a conv, folded into the conv's weights and bias.
+  FusedBatchNorm bn;
+  std::vector<int32_t> params;  // tensors the group reads from outside (but the producer's)
+  if (conv && conv_params_frozen(g, p, frozen))
+    if (auto m = match_batch_norm(g, x, frozen)) {
+      bn = m->second;
+      for (int32_t v : {bn.weight, bn.bias, bn.mean, bn.var})
+        if (v >= 0) params.push_back(v);
+      group.push_back(m->first);
+      x = g.output(m->first);
+      if (x < 0) return std::nullopt;
+    }
+  // The residual add of ResNet / MobileNetV3 blocks.
+  std::optional<Residual> res;
+  if (conv && residual) {
+    res = match_residual(g, x);
+    if (!res) return std::nullopt;
+    params.push_back(res->identity);
+    group.push_back(res->add);
+    x = g.output(res->add);
+  }
+  // Reshapes of the contiguous GEMM output (GPT-2's Conv1D: addmm, then view to 3-D).
+  for (int32_t r = g.sole_user(x); !res && r >= 0 && g.tensor_arg(r, 0) == x &&
+                                   is_any(g.op(r), {kReshapes[0], kReshapes[1], kReshapes[2]});
+       r = g.sole_user(x)) {
+    group.push_back(r);
+    x = g.output(r);
+    if (x < 0) return std::nullopt;
+  }
+  std::optional<Match> m = match_single(g, x);
+  if (!m) m = match_new_gelu(g, x);
+  if (!m) m = match_hard(g, x);
+  if (!m) m = match_silu(g, x);
+  if (!m && !bn.present() && !res) return std::nullopt;
+  if (m) group.insert(group.end(), m->nodes.begin(), m->nodes.end());
+  const int32_t last = group.back();
+  // Nodes in topological order: the result is computed by the group's last node.
+  std::sort(group.begin() + 1, group.end());
+  if (group.back() != last || !self_contained(g, group, params)) return std::nullopt;
+  FusedGroup out;
+  out.producer = out.position = p;
+  out.activation = m ? m->activation : Activation::kNone;
+  out.batch_norm = bn;
+  out.output = g.output(last);
+  out.absorbed.assign(group.begin() + 1, group.end());
+  if (res) {
+    out.residual = res->identity;
+    // An identity computed after the conv: run the group at the add instead, if no in-place
+    // op in between could change what the conv reads.
+    if (g.producer(res->identity) > p) {
+      out.position = res->add;
+      for (int32_t i = p + 1; i < res->add; ++i)
+        if (is_inplace(g.op(i)) && std::find(group.begin(), group.end(), i) == group.end())
+          return std::nullopt;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<FusedGroup> fusion_find_groups(const fb::Method& method,
-                                           const std::function<bool(int32_t)>& accepts) {
+                                           const std::function<bool(int32_t)>& accepts,
+                                           const std::function<bool(int32_t)>& frozen) {
   std::vector<FusedGroup> groups;
   const Graph g(method);
+  std::vector<bool> claimed(g.num_nodes(), false);  // absorbed by an earlier group
   for (int32_t p = 0; p < int32_t(g.num_nodes()); ++p) {
-    if (!is_any(g.op(p),
-                {kProducers[0], kProducers[1], kProducers[2], kProducers[3], kProducers[4]}))
+    if (claimed[p] ||
+        !is_any(g.op(p),
+                {kProducers[0], kProducers[1], kProducers[2], kProducers[3], kProducers[4]}) ||
+        !accepts(p))
       continue;
-    int32_t x = g.output(p);
-    if (x < 0 || !g.is_f32_tensor(x)) continue;
-    std::vector<int32_t> group{p};
-    // Reshapes of the contiguous GEMM output (GPT-2's Conv1D: addmm, then view to 3-D).
-    for (int32_t r = g.sole_user(x); r >= 0 && g.tensor_arg(r, 0) == x &&
-                                     is_any(g.op(r), {kReshapes[0], kReshapes[1], kReshapes[2]});
-         r = g.sole_user(x)) {
-      group.push_back(r);
-      x = g.output(r);
-      if (x < 0) break;
+    std::optional<FusedGroup> grp;  // with the residual add if one matches, else without
+    for (bool residual : {true, false}) {
+      grp = match_group(g, p, residual, frozen);
+      if (grp && std::none_of(grp->absorbed.begin(), grp->absorbed.end(),
+                              [&](int32_t i) { return claimed[i]; }))
+        break;
+      grp.reset();
     }
-    if (x < 0) continue;
-    std::optional<Match> m = match_single(g, x);
-    if (!m) m = match_new_gelu(g, x);
-    if (!m) m = match_hard(g, x);
-    if (!m) m = match_silu(g, x);
-    if (!m) continue;
-    group.insert(group.end(), m->nodes.begin(), m->nodes.end());
-    // Nodes in topological order: the result is computed by the group's last node.
-    std::sort(group.begin() + 1, group.end());
-    if (group.back() != m->nodes.back() || !self_contained(g, group) || !accepts(p)) continue;
-    groups.push_back({p, m->activation, g.output(group.back()), {group.begin() + 1, group.end()}});
+    if (!grp) continue;
+    for (int32_t i : grp->absorbed) claimed[i] = true;
+    groups.push_back(std::move(*grp));
   }
   return groups;
 }

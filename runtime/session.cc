@@ -82,7 +82,7 @@ Result<Session::Context*> Session::context() {
     auto& slot = contexts_[std::this_thread::get_id()];
     if (!slot) {
       auto made = MethodExecutor::create(*view_, *method_, weights, options_.max_cached_plans,
-                                         options_.state.get(), options_.fuse);
+                                         options_.state.get(), options_.fuse, options_.precision);
       if (!made.ok()) {
         contexts_.erase(std::this_thread::get_id());
         return made.status();
@@ -153,6 +153,7 @@ const MethodExecutor& Session::executor() const {
 size_t Session::arena_bytes() const { return executor().arena_bytes(); }
 size_t Session::num_nodes() const { return executor().num_nodes(); }
 size_t Session::num_fused_groups() const { return executor().num_fused_groups(); }
+size_t Session::num_channels_last() const { return executor().num_channels_last(); }
 size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
 uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
 

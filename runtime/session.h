@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/core/precision.h"
 #include "runtime/core/status.h"
 #include "runtime/core/tensor.h"
 #include "runtime/data_loader.h"
@@ -47,6 +48,10 @@ struct SessionOptions {
   /// Run each GEMM/convolution and the activation right after it as one kernel call with a
   /// oneDNN post-op (runtime/fusion.h). Off: every node runs on its own (`tirrun --no-fuse`).
   bool fuse = true;
+  /// What GEMM-class kernels (linear, addmm, mm, matmul, bmm, baddbmm) compute in. kBFloat16:
+  /// weights packed to bf16 once per prepared node, activations converted per run, float32
+  /// accumulation and outputs (`tirrun --dtype bf16`; accuracy in README). Other ops: f32.
+  Precision precision = Precision::kFloat32;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
@@ -100,6 +105,8 @@ class Session {
   size_t num_nodes() const;
   /// GEMM/conv + activation groups run as one kernel call (0 with SessionOptions::fuse off).
   size_t num_fused_groups() const;
+  /// Activations kept channels-last between convolutions (0 with SessionOptions::fuse off).
+  size_t num_channels_last() const;
   /// Input-shape bindings whose plan is cached.
   size_t num_cached_plans() const;
   /// Kernel calls made so far (a rejected input makes none).

@@ -2,8 +2,13 @@
 
 #include <zstd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
+#include <system_error>
+#include <thread>
 
 #include "ir/model.h"
 #include "runtime/core/float16.h"
@@ -27,6 +32,49 @@ void widen(DType stored, const uint8_t* src, float* dst, size_t count) {
     std::memcpy(&h, src + 2 * i, 2);
     dst[i] = stored == DType::kBFloat16 ? bf16_to_float(h) : fp16_to_float(h);
   }
+}
+
+/// Checks the xxh3 of every plain (uncompressed, not narrowed) entry on up to `threads`
+/// threads, the calling one included. Tensors go out largest first, so no thread is left
+/// alone with a big one at the end; each is mapped in one go just before it is hashed. The
+/// error names the first bad tensor in file order, whichever thread found it.
+Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& source,
+                              int threads) {
+  std::vector<const ir::fb::WeightEntry*> plain;  // file order
+  for (const ir::fb::WeightEntry* e : *file.index().entries())
+    if (e->compression() == ir::fb::Compression::None &&
+        ir::entry_stored_dtype(*e) == ir::to_dtype(e->dtype()))
+      plain.push_back(e);
+  std::vector<size_t> order(plain.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return plain[a]->stored_size() > plain[b]->stored_size();
+  });
+  std::vector<uint8_t> bad(plain.size(), 0);  // each slot written by one thread
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
+      const ir::fb::WeightEntry& e = *plain[order[k]];
+      source.prefetch(e.offset(), e.stored_size());
+      const std::span<const uint8_t> bytes = file.stored_bytes(e);
+      bad[order[k]] = ir::content_hash(bytes.data(), bytes.size()) != e.xxh3();
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const size_t workers = std::min(plain.size(), static_cast<size_t>(threads));
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < workers; ++i) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the ones running (and this one) do the rest
+    }
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  for (size_t i = 0; i < plain.size(); ++i)
+    if (bad[i]) return ir::verify_entry_checksum(file, *plain[i], source.name());
+  return ok_status();
 }
 
 }  // namespace
@@ -84,6 +132,8 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
                       parts...);
   };
   if (!file.index().entries()) return std::shared_ptr<const WeightSet>(set);
+  if (options.verify_checksums)
+    TIR_RETURN_IF_ERROR(verify_plain_checksums(file, *source, options.verify_threads));
   for (const ir::fb::WeightEntry* e : *file.index().entries()) {
     const std::string name(ir::str(e->name()));
     const DType dtype = ir::to_dtype(e->dtype()), stored = ir::entry_stored_dtype(*e);
@@ -92,9 +142,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     if (shape.size() > size_t(kMaxRank)) return fail(name, "has more than ", kMaxRank, " dims");
     std::span<const uint8_t> raw = file.stored_bytes(*e);
     const bool plain = e->compression() == ir::fb::Compression::None && stored == dtype;
-    if (plain) {
-      if (options.verify_checksums) TIR_RETURN_IF_ERROR(ir::verify_entry_checksum(file, *e, path));
-    } else {
+    if (!plain) {
       std::vector<uint8_t> narrow;  // inflated bytes that are widened below, then dropped
       if (e->compression() == ir::fb::Compression::Zstd) {
         if (stored != dtype) narrow.resize(e->byte_size());

@@ -96,7 +96,9 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   SessionOptions so;
   so.method = o.method;
   so.weights.verify_checksums = o.verify_checksums;
+  so.weights.verify_threads = o.threads;  // 0: all cores
   so.fuse = o.fuse;
+  TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
   const auto t_load = Clock::now();
   std::vector<std::string> layers = {o.weights_path};
   layers.insert(layers.end(), o.overlay_paths.begin(), o.overlay_paths.end());
@@ -144,7 +146,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   }
 
   if (o.json) {
-    out << "{\"method\": \"" << session->method_name() << "\", \"nodes\": " << session->num_nodes()
+    out << "{\"method\": \"" << session->method_name() << "\", \"dtype\": \""
+        << precision_name(so.precision) << "\", \"nodes\": " << session->num_nodes()
         << ", \"arena_bytes\": " << session->arena_bytes() << ", \"load_ms\": " << load_ms
         << ", \"first_run_ms\": " << first_ms << std::setprecision(16)
         << ", \"first_output_unix_ms\": " << first_output_unix_ms << std::setprecision(6)
@@ -166,7 +169,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
     return ok_status();
   }
   out << "model   " << o.model_path << " (method " << session->method_name() << ", "
-      << session->num_nodes() << " nodes, arena " << session->arena_bytes() << " bytes)\n";
+      << session->num_nodes() << " nodes, arena " << session->arena_bytes() << " bytes, compute "
+      << precision_name(so.precision) << ")\n";
   out << "weights " << session->weights()->path() << " (" << session->weights()->size()
       << " tensors, " << session->weights()->total_bytes() << " bytes)\n";
   for (size_t k = 0; k < outputs.size(); ++k) {

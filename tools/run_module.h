@@ -23,9 +23,10 @@ struct RunModuleOptions {
   int threads = 0;
   bool json = false;
   bool verify_checksums = true;
-  bool fuse = true;          // SessionOptions::fuse (GEMM/conv + activation as one kernel call)
-  std::string profile_path;  // non-empty: write a Chrome trace of the timed runs here
-  int profile_top = 15;      // rows per profile table
+  bool fuse = true;           // SessionOptions::fuse (GEMM/conv + activation as one kernel call)
+  std::string dtype = "f32";  // SessionOptions::precision by name: "f32" or "bf16"
+  std::string profile_path;   // non-empty: write a Chrome trace of the timed runs here
+  int profile_top = 15;       // rows per profile table
 };
 
 /// Runs the whole job, printing the summary to `out`. Errors name the file, input or node.

@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
+  app.add_option("--dtype", o.dtype,
+                 "What GEMM/matmul kernels compute in: f32, or bf16 (weights packed to bf16 "
+                 "once, float32 accumulation and outputs; see README for its accuracy)")
+      ->capture_default_str();
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   try {

@@ -4,7 +4,7 @@ same thread count. Writes a CSV and a PNG bar chart.
 
     ~/.venvs/torch/bin/python bench/compare/run.py [--models gpt2_small resnet18 ...]
         [--threads 2] [--reps 10] [--rounds 3] [--warmup 2] [--build build-lead]
-        [--profile] [--out bench/models/compare]
+        [--profile] [--out bench/models/compare] [--engines torch ort tir tir-bf16]
 
 Setup (once): the test-data venv plus ONNX Runtime, the ONNX exporter and matplotlib:
 
@@ -23,6 +23,7 @@ resnet18 and mobilenet_v3_large 224x224):
      torch = torch.export.load(...).module() run eagerly under no_grad (the exported
      ATen graph, no compile); ort = InferenceSession, CPU provider, ORT_SEQUENTIAL;
      tir = tirrun --threads N --json. All get OMP_NUM_THREADS=N and the same thread count.
+     tir-bf16 (opt-in, --engines) = the same with --dtype bf16 (GEMM/matmul in bfloat16).
 Per model and engine the CSV has: median/min/max latency over all timed runs of all rounds,
 peak RSS (max over rounds, GNU time's %M), cold start (median over rounds of process spawn to
 first output: for torch that is import torch + torch.export.load + first run) and the max
@@ -46,6 +47,7 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 MODELS_ROOT = os.path.join(REPO, "bench", "models")
 ALL_MODELS = ["gpt2_small", "bert_base", "resnet18", "mobilenet_v3_large"]
 ENGINES = ["torch", "ort", "tir"]
+OPTIONAL_ENGINES = ["tir-bf16"]  # tirrun --dtype bf16
 TIME = "/usr/bin/time"  # GNU time (Debian package `time`): peak RSS of one process
 
 
@@ -85,12 +87,13 @@ def prepare(model, build, python):
 
 
 def engine_command(engine, d, args, python, out_dir):
-    if engine == "tir":
+    if engine in ("tir", "tir-bf16"):
         n_in = len([f for f in os.listdir(d) if f.startswith("input_")])
         return [os.path.join(args.build, "tools", "tirrun"), os.path.join(d, "model.tir"),
                 *[os.path.join(d, f"input_{k}.npy") for k in range(n_in)],
                 "--weights", os.path.join(d, "model.bin"), "--threads", str(args.threads),
-                "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir]
+                "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir,
+                "--dtype", "bf16" if engine == "tir-bf16" else "f32"]
     return [python, os.path.join(HERE, "worker.py"), engine, d, "--threads", str(args.threads),
             "--warmup", str(args.warmup), "--reps", str(args.reps), "--out", out_dir]
 
@@ -117,7 +120,7 @@ def measure(engine, d, args, python, round_dir):
                                f"{f.read()[-2000:]}")
     with open(os.path.join(round_dir, "stdout")) as f:
         r = json.loads(f.read().strip().splitlines()[-1])
-    if engine == "tir":
+    if engine in ("tir", "tir-bf16"):
         first = r["first_output_unix_ms"] / 1e3
         times = r["times_ms"][args.warmup:]
     else:
@@ -161,7 +164,7 @@ def chart(rows, path):
     import matplotlib.pyplot as plt
     models = list(dict.fromkeys(r["model"] for r in rows))
     fig, axes = plt.subplots(2, len(models), figsize=(3.2 * len(models), 6), squeeze=False)
-    colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "tir": "#2ca02c"}
+    colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "tir": "#2ca02c", "tir-bf16": "#98df8a"}
     for j, m in enumerate(models):
         mr = [r for r in rows if r["model"] == m]
         names = [r["engine"] for r in mr]
@@ -189,6 +192,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(MODELS_ROOT, "compare"),
                     help="folder for compare.csv and compare.png")
     ap.add_argument("--profile", action="store_true", help="also profile each model with tir")
+    ap.add_argument("--engines", nargs="+", default=ENGINES, choices=ENGINES + OPTIONAL_ENGINES,
+                    help="engines to run (tir-bf16: tirrun --dtype bf16)")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     python = sys.executable
@@ -197,16 +202,18 @@ def main():
     rows = []
     for model in args.models:
         d = prepare(model, args.build, python)
-        results = {e: [] for e in ENGINES}
+        engines = args.engines
+        results = {e: [] for e in engines}
         for rnd in range(args.rounds):
-            order = ENGINES[rnd % len(ENGINES):] + ENGINES[:rnd % len(ENGINES)]
+            order = engines[rnd % len(engines):] + engines[:rnd % len(engines)]
             for engine in order:
                 res = measure(engine, d, args, python, os.path.join(d, "runs", engine))
                 results[engine].append(res)
                 log(f"{model} round {rnd} {engine}: median "
                     f"{statistics.median(res['times']):.1f} ms, cold {res['cold_ms']:.0f} ms, "
                     f"rss {res['rss_mb']:.0f} MB")
-        for engine in ENGINES:
+        torch_dir = os.path.join(d, "runs", "torch")
+        for engine in engines:
             times = [t for r in results[engine] for t in r["times"]]
             rows.append({
                 "model": model, "engine": engine, "threads": args.threads,
@@ -214,7 +221,8 @@ def main():
                 "min_ms": round(min(times), 2), "max_ms": round(max(times), 2),
                 "peak_rss_mb": round(max(r["rss_mb"] for r in results[engine]), 1),
                 "cold_start_ms": round(statistics.median(r["cold_ms"] for r in results[engine]), 1),
-                "max_abs_diff_vs_torch": float(f"{max_abs_diff(os.path.join(d, 'runs', engine), os.path.join(d, 'runs', 'torch')):.3g}"),
+                "max_abs_diff_vs_torch": float(f"{max_abs_diff(os.path.join(d, 'runs', engine), torch_dir):.3g}")
+                if "torch" in engines else float("nan"),
                 "runs": len(times),
             })
         if args.profile:
@@ -226,14 +234,18 @@ def main():
         w.writeheader()
         w.writerows(rows)
     chart(rows, os.path.join(args.out, "compare.png"))
-    print(f"{'model':20} {'engine':6} {'median':>9} {'min':>9} {'max':>9} {'rss MB':>8} "
+    print(f"{'model':20} {'engine':8} {'median':>9} {'min':>9} {'max':>9} {'rss MB':>8} "
           f"{'cold ms':>9} {'maxdiff':>9}")
     for r in rows:
-        print(f"{r['model']:20} {r['engine']:6} {r['median_ms']:9.1f} {r['min_ms']:9.1f} "
+        print(f"{r['model']:20} {r['engine']:8} {r['median_ms']:9.1f} {r['min_ms']:9.1f} "
               f"{r['max_ms']:9.1f} {r['peak_rss_mb']:8.0f} {r['cold_start_ms']:9.0f} "
               f"{r['max_abs_diff_vs_torch']:9.2g}")
     for m in args.models:
         by = {r["engine"]: r for r in rows if r["model"] == m}
+        if "tir" in by and "tir-bf16" in by:
+            print(f"{m}: tir-bf16/tir {by['tir-bf16']['median_ms'] / by['tir']['median_ms']:.2f}x")
+        if not all(e in by for e in ENGINES):
+            continue
         print(f"{m}: tir/torch {by['tir']['median_ms'] / by['torch']['median_ms']:.2f}x, "
               f"tir/ort {by['tir']['median_ms'] / by['ort']['median_ms']:.2f}x, cold start "
               f"tir/torch {by['tir']['cold_start_ms'] / by['torch']['cold_start_ms']:.3f}x")

@@ -1,12 +1,15 @@
 // Optimized GEMM family on the oneDNN matmul primitive: aten::linear, aten::addmm, aten::mm.
 //
-// Weights are read in place (linear's [N, K] weight is described to oneDNN as a
+// In float32, weights are read in place (linear's [N, K] weight is described to oneDNN as a
 // transposed [K, N] matrix); nothing is packed, so swapped weights need no re-prepare.
+// In bf16 (KernelCall::precision), A is converted per run and B, when it is a weight,
+// packed to bf16 once (kernels/cpu/onednn_bf16.h); accumulation and output stay float32.
 // addmm's alpha is an output scale; beta*self is either a row-broadcast bias (alpha ==
 // beta == 1) or, in general, self broadcast into the output followed by a sum post-op.
 #include <algorithm>
 #include <vector>
 
+#include "kernels/cpu/onednn_bf16.h"
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/reference/reference_kernels.h"
@@ -24,7 +27,7 @@ class GemmOneDnn final : public Kernel {
     TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0;
     if (fallback_) return ok_status();
-    return onednn_guard(call, [&] { return build(call.epilogue, out_info); });
+    return onednn_guard(call, [&] { return build(call, out_info); });
   }
 
   bool accepts_epilogue() const override { return true; }
@@ -47,9 +50,15 @@ class GemmOneDnn final : public Kernel {
         }
       }
     }
-    return onednn_guard(call, [&] {
-      src_.set_data_handle(call.inputs[p_.a_input].data);
-      wei_.set_data_handle(call.inputs[p_.b_input].data);
+    return onednn_guard(call, [&]() -> Status {
+      void* a = call.inputs[p_.a_input].data;
+      void* b = call.inputs[p_.b_input].data;
+      if (bf16_) {
+        TIR_ASSIGN_OR_RETURN(a, a_bf16_.convert(call, a, scratch));
+        TIR_ASSIGN_OR_RETURN(b, b_bf16_.convert(call, b, scratch));
+      }
+      src_.set_data_handle(a);
+      wei_.set_data_handle(b);
       dst_.set_data_handle(out);
       if (mode_ == Mode::kBias) bias_.set_data_handle(const_cast<float*>(c));
       scratchpad_.set_data_handle(scratch);
@@ -60,13 +69,14 @@ class GemmOneDnn final : public Kernel {
  private:
   enum class Mode { kPlain, kBias, kSum };
 
-  Status build(Activation epilogue, PrepareInfo* out_info) {
+  Status build(const KernelCall& call, PrepareInfo* out_info) {
     dnnl::engine& eng = onednn_engine();
     const memory::dim m = p_.m, k = p_.k, n = p_.n;
-    const memory::desc src_md({m, k}, memory::data_type::f32, memory::dims{k, 1});
-    const memory::desc wei_md({k, n}, memory::data_type::f32,
-                              p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
-    const memory::desc dst_md({m, n}, memory::data_type::f32, memory::dims{n, 1});
+    using dt = memory::data_type;
+    const memory::desc src_f32({m, k}, dt::f32, memory::dims{k, 1});
+    const memory::desc wei_f32({k, n}, dt::f32,
+                               p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
+    const memory::desc dst_md({m, n}, dt::f32, memory::dims{n, 1});
     mode_ = Mode::kPlain;
     if (p_.c_input >= 0 && p_.beta != 0.0) {
       mode_ =
@@ -82,13 +92,29 @@ class GemmOneDnn final : public Kernel {
     if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
     dnnl::post_ops ops;
     if (mode_ == Mode::kSum) ops.append_sum(static_cast<float>(p_.beta));
-    onednn_append_activation(ops, epilogue);  // after the sum: act(alpha*A*B + beta*C)
+    onednn_append_activation(ops, call.epilogue);  // after the sum: act(alpha*A*B + beta*C)
     if (ops.len() > 0) attr.set_post_ops(ops);
-    const dnnl::matmul::desc desc(src_md, wei_md, bias_md, dst_md);
-    const dnnl::matmul::primitive_desc pd(desc, attr, eng);
+    dnnl::matmul::primitive_desc pd;
+    bf16_ = false;
+    if (call.precision == Precision::kBFloat16) {
+      // bf16 A and B (B in the layout oneDNN prefers: packed once), f32 bias and output.
+      try {
+        pd = dnnl::matmul::primitive_desc(
+            dnnl::matmul::desc(memory::desc({m, k}, dt::bf16, memory::dims{k, 1}),
+                               memory::desc({k, n}, dt::bf16, memory::format_tag::any), bias_md,
+                               dst_md),
+            attr, eng);
+        bf16_ = true;
+      } catch (const dnnl::error& e) {
+        onednn_note_bf16_unavailable(call, e.what());
+      }
+    }
+    if (!bf16_)
+      pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src_f32, wei_f32, bias_md, dst_md), attr,
+                                        eng);
     prim_ = dnnl::matmul(pd);
-    src_ = memory(src_md, eng, DNNL_MEMORY_NONE);
-    wei_ = memory(wei_md, eng, DNNL_MEMORY_NONE);
+    src_ = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
+    wei_ = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
     dst_ = memory(dst_md, eng, DNNL_MEMORY_NONE);
     scratchpad_ = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
     args_ = {{DNNL_ARG_SRC, src_.get()},
@@ -99,12 +125,22 @@ class GemmOneDnn final : public Kernel {
       bias_ = memory(bias_md, eng, DNNL_MEMORY_NONE);
       args_.push_back({DNNL_ARG_BIAS, bias_.get()});
     }
-    out_info->scratch_bytes = pd.scratchpad_desc().get_size();
+    size_t scratch = pd.scratchpad_desc().get_size();
+    if (bf16_) {
+      scratch = align64(scratch);
+      TIR_RETURN_IF_ERROR(
+          a_bf16_.init(call, src_f32, pd.src_desc(), call.inputs[p_.a_input].data, &scratch));
+      TIR_RETURN_IF_ERROR(
+          b_bf16_.init(call, wei_f32, pd.weights_desc(), call.inputs[p_.b_input].data, &scratch));
+    }
+    out_info->scratch_bytes = scratch;
     return ok_status();
   }
 
   GemmParams p_;
   bool fallback_ = false;
+  bool bf16_ = false;  // computing in bf16 (asked for, and oneDNN has an implementation)
+  OnednnBf16Operand a_bf16_, b_bf16_;
   Mode mode_ = Mode::kPlain;
   dnnl::matmul prim_;
   memory src_, wei_, dst_, bias_, scratchpad_;

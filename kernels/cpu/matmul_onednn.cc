@@ -6,8 +6,13 @@
 // falls back to one 2-D primitive executed per batch. baddbmm's beta*self is copied
 // (broadcast) into the output first and accumulated with a sum post-op; alpha is an
 // output scale.
+//
+// In bf16 (KernelCall::precision) both operands are converted to plain bf16 (a weight
+// operand once, when prepared; kernels/cpu/onednn_bf16.h), attention's activation x
+// activation products included; accumulation and output stay float32.
 #include <vector>
 
+#include "kernels/cpu/onednn_bf16.h"
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/reference/linalg_ref.h"
 #include "kernels/registry.h"
@@ -17,14 +22,14 @@ namespace {
 
 using dnnl::memory;
 
-memory::desc plain_desc(const memory::dims& dims) {
+memory::desc plain_desc(const memory::dims& dims, memory::data_type dt = memory::data_type::f32) {
   memory::dims strides(dims.size());
   memory::dim s = 1;
   for (size_t i = dims.size(); i-- > 0;) {
     strides[i] = s;
     s *= dims[i];
   }
-  return memory::desc(dims, memory::data_type::f32, strides);
+  return memory::desc(dims, dt, strides);
 }
 
 template <Result<MatmulParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
@@ -35,7 +40,7 @@ class MatmulOneDnn final : public Kernel {
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0 || p_.batch_count() == 0;
     if (fallback_) return ok_status();
     sum_ = p_.c_input >= 0 && p_.beta != 0.0;
-    return onednn_guard(call, [&] { return build(out_info); });
+    return onednn_guard(call, [&] { return build(call, out_info); });
   }
 
   Status run(const KernelCall& call, void* scratch) override {
@@ -45,21 +50,28 @@ class MatmulOneDnn final : public Kernel {
     }
     float* out = call.outputs[0].data_as<float>();
     if (sum_) copy_c(call, out);
-    const auto* a = call.inputs[p_.a_input].data_as<float>();
-    const auto* b = call.inputs[p_.b_input].data_as<float>();
     return onednn_guard(call, [&]() -> Status {
+      void* a_data = call.inputs[p_.a_input].data;
+      void* b_data = call.inputs[p_.b_input].data;
+      if (bf16_) {
+        TIR_ASSIGN_OR_RETURN(a_data, a_bf16_.convert(call, a_data, scratch));
+        TIR_ASSIGN_OR_RETURN(b_data, b_bf16_.convert(call, b_data, scratch));
+      }
       scratchpad_.set_data_handle(scratch);
       if (!per_batch_) {
-        src_.set_data_handle(const_cast<float*>(a));
-        wei_.set_data_handle(const_cast<float*>(b));
+        src_.set_data_handle(a_data);
+        wei_.set_data_handle(b_data);
         dst_.set_data_handle(out);
         return onednn_execute(call, prim_, args_);
       }
+      const size_t elem = bf16_ ? 2 : 4;  // operand element bytes
+      const auto* a = static_cast<const char*>(a_data);
+      const auto* b = static_cast<const char*>(b_data);
       std::array<int64_t, kMaxRank> idx{};
       int64_t ao = 0, bo = 0;
       for (int64_t bi = 0, n = p_.batch_count(); bi < n; ++bi) {
-        src_.set_data_handle(const_cast<float*>(a + ao));
-        wei_.set_data_handle(const_cast<float*>(b + bo));
+        src_.set_data_handle(const_cast<char*>(a + ao * elem));
+        wei_.set_data_handle(const_cast<char*>(b + bo * elem));
         dst_.set_data_handle(out + bi * p_.m * p_.n);
         TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
         for (int d = p_.batch_rank - 1; d >= 0; --d) {
@@ -88,7 +100,7 @@ class MatmulOneDnn final : public Kernel {
     }
   }
 
-  Status build(PrepareInfo* out_info) {
+  Status build(const KernelCall& call, PrepareInfo* out_info) {
     dnnl::engine& eng = onednn_engine();
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -107,19 +119,40 @@ class MatmulOneDnn final : public Kernel {
     src.insert(src.end(), {p_.m, p_.k});
     wei.insert(wei.end(), {p_.k, p_.n});
     dst.insert(dst.end(), {p_.m, p_.n});
+    const memory::dims src_all = src, wei_all = wei;  // whole operands, for bf16 conversion
+    const auto make_pd = [&](memory::data_type dt) {
+      return dnnl::matmul::primitive_desc(
+          dnnl::matmul::desc(plain_desc(src, dt), plain_desc(wei, dt), plain_desc(dst)), attr, eng);
+    };
+    // Broadcast batch in one primitive, else one 2-D primitive per batch; bf16 operands if
+    // asked for and oneDNN has them, else float32.
+    const auto make_any_batch = [&](memory::data_type dt) {
+      per_batch_ = false;
+      try {
+        return make_pd(dt);
+      } catch (const dnnl::error&) {
+        per_batch_ = true;
+        src = {p_.m, p_.k};
+        wei = {p_.k, p_.n};
+        dst = {p_.m, p_.n};
+        return make_pd(dt);
+      }
+    };
     dnnl::matmul::primitive_desc pd;
-    per_batch_ = false;
-    try {
-      pd = dnnl::matmul::primitive_desc(
-          dnnl::matmul::desc(plain_desc(src), plain_desc(wei), plain_desc(dst)), attr, eng);
-    } catch (const dnnl::error&) {
-      per_batch_ = true;
-      src = {p_.m, p_.k};
-      wei = {p_.k, p_.n};
-      dst = {p_.m, p_.n};
-      pd = dnnl::matmul::primitive_desc(
-          dnnl::matmul::desc(plain_desc(src), plain_desc(wei), plain_desc(dst)), attr, eng);
+    bf16_ = false;
+    if (call.precision == Precision::kBFloat16) {
+      try {
+        pd = make_any_batch(memory::data_type::bf16);
+        bf16_ = true;
+      } catch (const dnnl::error& e) {
+        onednn_note_bf16_unavailable(call, e.what());
+        src = src_all;
+        wei = wei_all;
+        dst.assign(p_.batch.begin(), p_.batch.begin() + p_.batch_rank);
+        dst.insert(dst.end(), {p_.m, p_.n});
+      }
     }
+    if (!bf16_) pd = make_any_batch(memory::data_type::f32);
     prim_ = dnnl::matmul(pd);
     src_ = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
     wei_ = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
@@ -129,12 +162,23 @@ class MatmulOneDnn final : public Kernel {
              {DNNL_ARG_WEIGHTS, wei_.get()},
              {DNNL_ARG_DST, dst_.get()},
              {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
-    out_info->scratch_bytes = pd.scratchpad_desc().get_size();
+    size_t scratch = pd.scratchpad_desc().get_size();
+    if (bf16_) {
+      scratch = align64(scratch);
+      const auto bf16 = memory::data_type::bf16;
+      TIR_RETURN_IF_ERROR(a_bf16_.init(call, plain_desc(src_all), plain_desc(src_all, bf16),
+                                       call.inputs[p_.a_input].data, &scratch));
+      TIR_RETURN_IF_ERROR(b_bf16_.init(call, plain_desc(wei_all), plain_desc(wei_all, bf16),
+                                       call.inputs[p_.b_input].data, &scratch));
+    }
+    out_info->scratch_bytes = scratch;
     return ok_status();
   }
 
   MatmulParams p_;
   bool fallback_ = false, sum_ = false, per_batch_ = false;
+  bool bf16_ = false;  // computing in bf16 (asked for, and oneDNN has an implementation)
+  OnednnBf16Operand a_bf16_, b_bf16_;
   dnnl::matmul prim_;
   memory src_, wei_, dst_, scratchpad_;
   std::vector<dnnl_exec_arg_t> args_;

@@ -3,7 +3,12 @@
 namespace tir::kernels {
 
 dnnl::engine& onednn_engine() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  static dnnl::engine engine = [] {
+    // No VTune/perf JIT-profiling hooks: with them on, oneDNN's first primitive probes the
+    // filesystem for libJitPI.so (~80 failed opens) on every process start.
+    dnnl_set_jit_profiling_flags(0);
+    return dnnl::engine(dnnl::engine::kind::cpu, 0);
+  }();
   return engine;
 }
 

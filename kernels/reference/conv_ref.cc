@@ -1,4 +1,7 @@
-// Reference 2-D convolution: aten::conv2d, aten::convolution (direct loops).
+// Reference 2-D convolution: aten::conv2d, aten::convolution (direct loops). A folded batch
+// norm (KernelCall::batch_norm) is applied to each output channel in double, then a fused
+// residual (KernelCall::residual) is added, then the epilogue: the same values the oneDNN
+// kernel's folded weights and sum post-op compute.
 #include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
@@ -10,11 +13,14 @@ void ref_conv2d(const ConvParams& p, const KernelCall& call, void*) {
   const float* x = call.inputs[p.input].data_as<const float>();
   const float* w = call.inputs[p.weight].data_as<const float>();
   const float* bias = p.bias >= 0 ? call.inputs[p.bias].data_as<const float>() : nullptr;
+  const float* residual =
+      call.residual >= 0 ? call.inputs[call.residual].data_as<const float>() : nullptr;
   float* y = call.outputs[0].data_as<float>();
   const int64_t cg = p.c / p.groups, ocg = p.oc / p.groups;
   for (int64_t n = 0; n < p.n; ++n) {
     for (int64_t oc = 0; oc < p.oc; ++oc) {
       const int64_t g = oc / ocg;
+      const ChannelAffine norm = conv_batch_norm_channel(call, oc);
       for (int64_t oh = 0; oh < p.oh; ++oh) {
         for (int64_t ow = 0; ow < p.ow; ++ow) {
           double acc = bias ? bias[oc] : 0.0;
@@ -31,7 +37,9 @@ void ref_conv2d(const ConvParams& p, const KernelCall& call, void*) {
               }
             }
           }
-          y[((n * p.oc + oc) * p.oh + oh) * p.ow + ow] = static_cast<float>(acc);
+          const int64_t at = ((n * p.oc + oc) * p.oh + oh) * p.ow + ow;
+          y[at] = static_cast<float>(acc * norm.scale + norm.shift +
+                                     (residual ? double(residual[at]) : 0.0));
         }
       }
     }

@@ -1,9 +1,50 @@
 #include "kernels/shapes/conv_shapes.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "kernels/kernel_util.h"
 
 namespace tir::kernels {
 namespace {
+
+// The folded batch norm's tensors: float32, contiguous, one value per output channel.
+Status check_batch_norm(const KernelCall& call, int64_t oc) {
+  const BatchNormFold& bn = call.batch_norm;
+  if (!bn.present()) return ok_status();
+  for (const auto& [at, name] :
+       {std::pair{bn.weight, "batch norm weight"}, std::pair{bn.bias, "batch norm bias"},
+        std::pair{bn.mean, "batch norm running_mean"},
+        std::pair{bn.var, "batch norm running_var"}}) {
+    if (at < 0) continue;
+    if (size_t(at) >= call.inputs.size())
+      return op_error(call, StatusCode::kInternal, name, " is not an input");
+    const Tensor& t = call.inputs[at];
+    TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kFloat32, name));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, t, name));
+    if (t.rank != 1 || t.sizes[0] != oc)
+      return op_error(call, StatusCode::kInvalidArgument, name, " ", shape_str(t.shape()),
+                      " must be [", oc, "] (conv output channels)");
+  }
+  return ok_status();
+}
+
+// The fused residual (KernelCall::residual): float32, contiguous or channels-last, shaped like
+// the output.
+Status check_residual(const KernelCall& call, bool batched, std::array<int64_t, 4> out) {
+  if (call.residual < 0) return ok_status();
+  if (size_t(call.residual) >= call.inputs.size())
+    return op_error(call, StatusCode::kInternal, "residual is not an input");
+  if (!batched)
+    return op_error(call, StatusCode::kInternal, "a fused residual needs a batched input");
+  const Tensor& t = call.inputs[call.residual];
+  TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kFloat32, "residual"));
+  if (!t.is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, t, "residual"));
+  if (!std::equal(out.begin(), out.end(), t.shape().begin(), t.shape().end()))
+    return op_error(call, StatusCode::kInvalidArgument, "residual ", shape_str(t.shape()),
+                    " must match the output ", shape_str(out));
+  return ok_status();
+}
 
 // Validates everything once the int[2] params are known; fills the output.
 Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_unbatched) {
@@ -14,7 +55,8 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
        {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
     if (t == nullptr) continue;
     TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
-    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+    // Channels-last activations reach only kernels that read them (runtime/layout.h).
+    if (t != x || !t->is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   }
   const bool batched = x->rank == 4;
   if (!batched && !(allow_unbatched && x->rank == 3)) {
@@ -60,8 +102,14 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
     return op_error(call, StatusCode::kInvalidArgument, "kernel ", p.kh, "x", p.kw,
                     " (dilated) is larger than the padded input ", shape_str(x->shape()));
   }
+  if (call.batch_norm.present() && !batched) {
+    return op_error(call, StatusCode::kInternal,
+                    "a folded batch norm needs a batched [N, C, H, W] input");
+  }
+  TIR_RETURN_IF_ERROR(check_batch_norm(call, p.oc));
   p.oh = eh / p.stride[0] + 1;
   p.ow = ew / p.stride[1] + 1;
+  TIR_RETURN_IF_ERROR(check_residual(call, batched, {p.n, p.oc, p.oh, p.ow}));
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.weight = static_cast<int>(tensor_input_index(call, 1));
   p.bias = b ? static_cast<int>(tensor_input_index(call, 2)) : -1;
@@ -112,6 +160,16 @@ Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo*
   TIR_ASSIGN_OR_RETURN(p.groups, int_arg(call, 8, "groups"));
   (void)out_info;
   return conv_finish(call, p, /*allow_unbatched=*/false);
+}
+
+ChannelAffine conv_batch_norm_channel(const KernelCall& call, int64_t oc) {
+  const BatchNormFold& bn = call.batch_norm;
+  if (!bn.present()) return {};
+  const auto at = [&](int idx, double none) {
+    return idx >= 0 ? double(call.inputs[idx].data_as<const float>()[oc]) : none;
+  };
+  const double scale = at(bn.weight, 1.0) / std::sqrt(at(bn.var, 0.0) + bn.eps);
+  return {scale, at(bn.bias, 0.0) - at(bn.mean, 0.0) * scale};
 }
 
 }  // namespace tir::kernels

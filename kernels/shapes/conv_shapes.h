@@ -18,9 +18,19 @@ struct ConvParams {
 };
 
 /// conv2d(input, weight, bias?, stride, padding, dilation, groups); input may be unbatched.
+/// Both prepares also validate KernelCall::batch_norm (batched input, its tensors float32,
+/// contiguous, [OC]) and KernelCall::residual (batched, float32, contiguous, the output's
+/// shape).
 Result<ConvParams> conv_prepare_conv2d(const KernelCall& call, PrepareInfo* out_info);
 /// convolution(input, weight, bias?, stride, padding, dilation, transposed, output_padding,
 /// groups); only 2-D, non-transposed.
 Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo* out_info);
+
+/// Output channel `oc` of the folded batch norm as y * scale + shift (in double):
+/// scale = weight / sqrt(var + eps), shift = bias - mean * scale. Identity when absent.
+struct ChannelAffine {
+  double scale = 1, shift = 0;
+};
+ChannelAffine conv_batch_norm_channel(const KernelCall& call, int64_t oc);
 
 }  // namespace tir::kernels

@@ -54,6 +54,21 @@ struct Tensor {
       s *= sizes[i];
     }
   }
+  /// A 4-D [N, C, H, W] tensor stored N, H, W, C (PyTorch's channels_last, oneDNN's nhwc).
+  void set_channels_last_strides() {
+    strides[1] = 1;
+    strides[3] = sizes[1];
+    strides[2] = sizes[3] * sizes[1];
+    strides[0] = sizes[2] * sizes[3] * sizes[1];
+  }
+  bool is_channels_last() const {
+    if (rank != 4) return false;
+    Tensor t = *this;
+    t.set_channels_last_strides();
+    for (int i = 0; i < 4; ++i)
+      if (sizes[i] != 1 && strides[i] != t.strides[i]) return false;
+    return true;
+  }
   bool is_contiguous() const {
     int64_t s = 1;
     for (int i = rank - 1; i >= 0; --i) {

@@ -80,7 +80,10 @@ TEST(Conv, ResNetShapes) {
   const Geometry stem{1, 3, 32, 32, 16, 7, 7, 1, 2, 2, 3, 3, 1, 1, false};
   const Geometry block{2, 16, 14, 14, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
   const Geometry depthwise{1, 8, 9, 9, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, true};
-  for (const Geometry& g : {stem, block, depthwise}) {
+  // Dense 3x3 stride 1 with 16k channels: the optimized kernel runs these as Winograd.
+  const Geometry wide{1, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
+  const Geometry odd{2, 32, 10, 13, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, false};
+  for (const Geometry& g : {stem, block, depthwise, wide, odd}) {
     expect_opt_matches_ref(conv_call(rng, g, false, false), kTol, kTol, 1, true);
   }
 }

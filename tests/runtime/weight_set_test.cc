@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -94,13 +95,15 @@ void flip_byte(const std::string& path, uint64_t offset) {
   f.write(&c, 1);
 }
 
-/// Offset of the first tensor's stored bytes in a tir weight file.
-uint64_t first_tensor_offset(const std::string& path) {
+/// Offset of the stored bytes of entry `i` (file order) of tir weight file `path`.
+uint64_t tensor_offset(const std::string& path, size_t i) {
   auto src = data_source_mmap(path);
   auto view = ir::WeightFileView::open((*src)->bytes(), path);
   EXPECT_TRUE(view.ok()) << view.status().message();
-  return view->index().entries()->Get(0)->offset();
+  return view->index().entries()->Get(i)->offset();
 }
+
+uint64_t first_tensor_offset(const std::string& path) { return tensor_offset(path, 0); }
 
 std::string pack(const std::string& src, const std::string& out, DType narrow, bool zstd) {
   tools::PackOptions o;
@@ -157,6 +160,57 @@ TEST(WeightSet, FlippedByteInTensorFailsChecksum) {
   WeightSetOptions fast;
   fast.verify_checksums = false;
   EXPECT_TRUE(WeightSet::open(bad, fast).ok());
+}
+
+TEST(WeightSet, ParallelVerifyNamesTheFirstBadTensorInFileOrder) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  Set good = open_ok(tmp.file("A.bin"));
+  const size_t n = good->size(), middle = n / 2, last = n - 1;
+  ASSERT_GT(n, 4u);
+  const std::string bad = tmp.file("bad.bin");
+  auto expect_named = [&](size_t i, int threads) {
+    WeightSetOptions o;
+    o.verify_threads = threads;
+    auto s = WeightSet::open(bad, o);
+    ASSERT_FALSE(s.ok()) << "threads " << threads;
+    EXPECT_EQ(s.status().message(),
+              "weight file '" + bad + "': tensor '" + good->names()[i] + "' fails its checksum")
+        << "threads " << threads;
+  };
+  for (const size_t i : {middle, last}) {
+    copy_file(tmp.file("A.bin"), bad);
+    flip_byte(bad, tensor_offset(bad, i) + 3);
+    for (const int threads : {1, 2, 8, 0}) expect_named(i, threads);
+  }
+  // Two bad tensors: the earlier one is named, whichever thread hashes what first.
+  copy_file(tmp.file("A.bin"), bad);
+  flip_byte(bad, tensor_offset(bad, middle) + 3);
+  flip_byte(bad, tensor_offset(bad, last) + 3);
+  for (const int threads : {1, 2, 8, 0}) expect_named(middle, threads);
+  // An intact file opens the same on any thread count.
+  for (const int threads : {1, 3}) {
+    WeightSetOptions o;
+    o.verify_threads = threads;
+    auto s = WeightSet::open(tmp.file("A.bin"), o);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    EXPECT_TRUE(sets_equal(**s, *good));
+  }
+}
+
+TEST(WeightSet, PrefetchOfAMappingLeavesItsBytesAlone) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  auto src = data_source_mmap(tmp.file("A.bin"));
+  ASSERT_TRUE(src.ok()) << src.status().message();
+  const std::span<const uint8_t> b = (*src)->bytes();
+  const std::vector<uint8_t> before(b.begin(), b.end());
+  (*src)->prefetch(0, b.size());
+  (*src)->prefetch(5, 3);                 // not page-aligned
+  (*src)->prefetch(b.size() - 1, 4096);   // runs past the end
+  (*src)->prefetch(b.size() + 4096, 10);  // starts past the end
+  (*src)->prefetch(0, 0);
+  EXPECT_TRUE(std::equal(b.begin(), b.end(), before.begin(), before.end()));
 }
 
 TEST(WeightSet, FlippedByteInCompressedTensorIsCaughtAlways) {

@@ -1,0 +1,59 @@
+#include "kernels/cpu/onednn_bf16.h"
+
+#include <cstdio>
+#include <mutex>
+
+namespace tir::kernels {
+
+using dnnl::memory;
+
+Status OnednnBf16Operand::init(const KernelCall& call, const memory::desc& user,
+                               const memory::desc& packed, const void* data, size_t* scratch_end) {
+  dnnl::engine& eng = onednn_engine();
+  user_ = memory(user, eng, DNNL_MEMORY_NONE);
+  bf16_ = memory(packed, eng, DNNL_MEMORY_NONE);
+  reorder_ = dnnl::reorder(user_, bf16_);
+  args_ = {{DNNL_ARG_FROM, user_.get()}, {DNNL_ARG_TO, bf16_.get()}};
+  packed_from_ = nullptr;
+  if (data == nullptr) {
+    scratch_offset_ = *scratch_end;
+    *scratch_end += align64(packed.get_size());
+    return ok_status();
+  }
+  packed_ = memory(packed, eng);
+  TIR_RETURN_IF_ERROR(reorder_into(call, data, packed_.get_data_handle()));
+  packed_from_ = data;
+  return ok_status();
+}
+
+Result<void*> OnednnBf16Operand::convert(const KernelCall& call, const void* data, void* scratch) {
+  if (packed_from_ == nullptr) {
+    void* to = static_cast<char*>(scratch) + scratch_offset_;
+    TIR_RETURN_IF_ERROR(reorder_into(call, data, to));
+    return to;
+  }
+  if (data != packed_from_) {  // the weights were swapped since prepare
+    TIR_RETURN_IF_ERROR(reorder_into(call, data, packed_.get_data_handle()));
+    packed_from_ = data;
+  }
+  return packed_.get_data_handle();
+}
+
+Status OnednnBf16Operand::reorder_into(const KernelCall& call, const void* data, void* to) {
+  user_.set_data_handle(const_cast<void*>(data));
+  bf16_.set_data_handle(to);
+  return onednn_execute(call, reorder_, args_);
+}
+
+void onednn_note_bf16_unavailable(const KernelCall& call, const char* what) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    std::fprintf(stderr,
+                 "tir: warning: oneDNN has no bf16 implementation for node '%.*s' (%.*s) on this "
+                 "CPU (%s); bf16 nodes it cannot run compute in float32\n",
+                 int(call.node.size()), call.node.data(), int(call.op.size()), call.op.data(),
+                 what);
+  });
+}
+
+}  // namespace tir::kernels

@@ -1,0 +1,41 @@
+// The bf16 side of the oneDNN GEMM and matmul kernels (KernelCall::precision == kBFloat16):
+// the graph's float32 operands become the bfloat16 ones the primitive reads.
+//
+// An activation is converted on every run into the kernel's scratch. A weight or constant
+// (its bytes are known at prepare) is packed once into memory the operand owns, keyed by
+// its data pointer: if `run` sees another pointer (weights swapped) it packs again, so the
+// result always comes from the current weights.
+#pragma once
+
+#include <vector>
+
+#include "kernels/cpu/onednn_context.h"
+
+namespace tir::kernels {
+
+class OnednnBf16Operand {
+ public:
+  /// `user`: the float32 layout as the graph stores it; `packed`: the bf16 layout the
+  /// primitive reads. `data`: the operand's bytes when known now (a weight: packed here),
+  /// else nullptr (converted per run into scratch at `*scratch_end`, which then grows).
+  Status init(const KernelCall& call, const dnnl::memory::desc& user,
+              const dnnl::memory::desc& packed, const void* data, size_t* scratch_end);
+  /// The bf16 bytes of `data` for this run (converting as needed); `scratch` is the
+  /// kernel's run scratch.
+  Result<void*> convert(const KernelCall& call, const void* data, void* scratch);
+
+ private:
+  Status reorder_into(const KernelCall& call, const void* data, void* to);
+
+  dnnl::reorder reorder_;
+  dnnl::memory user_, bf16_, packed_;
+  const void* packed_from_ = nullptr;  // non-null: a constant, packed_ holds it as bf16
+  size_t scratch_offset_ = 0;
+  std::vector<dnnl_exec_arg_t> args_;
+};
+
+/// Says once per process on stderr that oneDNN has no bf16 implementation for `call` on
+/// this CPU (`what`: oneDNN's message); the caller then computes that node in float32.
+void onednn_note_bf16_unavailable(const KernelCall& call, const char* what);
+
+}  // namespace tir::kernels
