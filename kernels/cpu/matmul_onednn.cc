@@ -8,12 +8,12 @@
 // output scale.
 //
 // In bf16 (KernelCall::precision) both operands are converted to plain bf16 (a weight
-// operand once, when prepared; kernels/cpu/onednn_bf16.h), attention's activation x
+// operand once, when prepared; kernels/cpu/onednn_operand.h), attention's activation x
 // activation products included; accumulation and output stay float32.
 #include <vector>
 
-#include "kernels/cpu/onednn_bf16.h"
 #include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn_operand.h"
 #include "kernels/reference/linalg_ref.h"
 #include "kernels/registry.h"
 
@@ -178,7 +178,7 @@ class MatmulOneDnn final : public Kernel {
   MatmulParams p_;
   bool fallback_ = false, sum_ = false, per_batch_ = false;
   bool bf16_ = false;  // computing in bf16 (asked for, and oneDNN has an implementation)
-  OnednnBf16Operand a_bf16_, b_bf16_;
+  OnednnOperand a_bf16_, b_bf16_;
   dnnl::matmul prim_;
   memory src_, wei_, dst_, scratchpad_;
   std::vector<dnnl_exec_arg_t> args_;

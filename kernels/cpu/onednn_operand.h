@@ -1,5 +1,6 @@
-// The bf16 side of the oneDNN GEMM and matmul kernels (KernelCall::precision == kBFloat16):
-// the graph's float32 operands become the bfloat16 ones the primitive reads.
+// An operand of a oneDNN GEMM or matmul primitive in another layout or dtype than the graph
+// stores it: float32 weights packed into the blocked layout the primitive prefers, or the
+// bfloat16 operands of bf16 compute (KernelCall::precision == kBFloat16).
 //
 // An activation is converted on every run into the kernel's scratch. A weight or constant
 // (its bytes are known at prepare) is packed once into memory the operand owns, keyed by
@@ -13,9 +14,9 @@
 
 namespace tir::kernels {
 
-class OnednnBf16Operand {
+class OnednnOperand {
  public:
-  /// `user`: the float32 layout as the graph stores it; `packed`: the bf16 layout the
+  /// `user`: the float32 layout as the graph stores it; `packed`: the layout (and dtype) the
   /// primitive reads. `data`: the operand's bytes when known now (a weight: packed here),
   /// else nullptr (converted per run into scratch at `*scratch_end`, which then grows).
   Status init(const KernelCall& call, const dnnl::memory::desc& user,

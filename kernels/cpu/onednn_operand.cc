@@ -1,4 +1,4 @@
-#include "kernels/cpu/onednn_bf16.h"
+#include "kernels/cpu/onednn_operand.h"
 
 #include <cstdio>
 #include <mutex>
@@ -7,8 +7,8 @@ namespace tir::kernels {
 
 using dnnl::memory;
 
-Status OnednnBf16Operand::init(const KernelCall& call, const memory::desc& user,
-                               const memory::desc& packed, const void* data, size_t* scratch_end) {
+Status OnednnOperand::init(const KernelCall& call, const memory::desc& user,
+                           const memory::desc& packed, const void* data, size_t* scratch_end) {
   dnnl::engine& eng = onednn_engine();
   user_ = memory(user, eng, DNNL_MEMORY_NONE);
   bf16_ = memory(packed, eng, DNNL_MEMORY_NONE);
@@ -26,7 +26,7 @@ Status OnednnBf16Operand::init(const KernelCall& call, const memory::desc& user,
   return ok_status();
 }
 
-Result<void*> OnednnBf16Operand::convert(const KernelCall& call, const void* data, void* scratch) {
+Result<void*> OnednnOperand::convert(const KernelCall& call, const void* data, void* scratch) {
   if (packed_from_ == nullptr) {
     void* to = static_cast<char*>(scratch) + scratch_offset_;
     TIR_RETURN_IF_ERROR(reorder_into(call, data, to));
@@ -39,7 +39,7 @@ Result<void*> OnednnBf16Operand::convert(const KernelCall& call, const void* dat
   return packed_.get_data_handle();
 }
 
-Status OnednnBf16Operand::reorder_into(const KernelCall& call, const void* data, void* to) {
+Status OnednnOperand::reorder_into(const KernelCall& call, const void* data, void* to) {
   user_.set_data_handle(const_cast<void*>(data));
   bf16_.set_data_handle(to);
   return onednn_execute(call, reorder_, args_);
