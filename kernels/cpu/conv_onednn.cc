@@ -9,7 +9,7 @@
 // A folded batch norm (KernelCall::batch_norm) is computed into weights and a bias the kernel
 // owns, w' = w * scale and b' = b * scale + shift per output channel (conv_batch_norm_channel),
 // then packed. The fold is keyed by the six source pointers (conv weight and bias, the norm's
-// four tensors): prepare folds, and `run` folds again (no allocation) if any of them changed.
+// four tensors): prepare folds, and `run` folds again if any of them changed.
 //
 // A fused residual (KernelCall::residual) is a sum post-op before the activation: `run` first
 // reorders the residual into the primitive's dst layout (or copies it into the output when dst
@@ -126,11 +126,13 @@ class ConvOneDnn final : public Kernel {
             data(bn.bias),   data(bn.mean), data(bn.var)};
   }
 
-  /// Folds the batch norm into folded_wei_ / folded_bias_ (sized by build) and packs the
-  /// weights when the primitive wants another layout. Needs the tensors' bytes.
+  /// Folds the batch norm into folded_wei_ / folded_bias_ and packs the weights when the
+  /// primitive wants another layout (then the plain folded copy is freed: only the packed one
+  /// is read). Needs the tensors' bytes.
   Status fold(const KernelCall& call) {
     const float* w = call.inputs[p_.weight].data_as<const float>();
     const float* b = p_.bias >= 0 ? call.inputs[p_.bias].data_as<const float>() : nullptr;
+    folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kh * p_.kw));
     const size_t per_oc = folded_wei_.size() / size_t(p_.oc);
     for (int64_t oc = 0; oc < p_.oc; ++oc) {
       const ChannelAffine norm = conv_batch_norm_channel(call, oc);
@@ -143,6 +145,7 @@ class ConvOneDnn final : public Kernel {
       const dnnl_exec_arg_t pack_args[] = {{DNNL_ARG_FROM, user_wei_.get()},
                                            {DNNL_ARG_TO, packed_.get()}};
       TIR_RETURN_IF_ERROR(onednn_execute(call, wei_reorder_, pack_args));
+      std::vector<float>().swap(folded_wei_);
     }
     folded_from_ = fold_sources(call);
     return ok_status();
@@ -260,7 +263,6 @@ class ConvOneDnn final : public Kernel {
     out_info->scratch_bytes = off;
     folded_from_ = {};
     if (!norm) return ok_status();
-    folded_wei_.assign(size_t(p_.oc * (p_.c / p_.groups) * p_.kh * p_.kw), 0.f);
     folded_bias_.assign(size_t(p_.oc), 0.f);
     // Frozen tensors (the fusion pass folds no others) have their bytes now: fold once.
     // Otherwise the first run folds.

@@ -48,6 +48,12 @@ void layer_norm_opt(const LayerNormParams& p, const KernelCall& call, void*) {
                   });
 }
 
+// exp(x - max) for softmax: arguments below kExpArgMin (where exp leaves float32's normal
+// range) give exactly 0, as exp(-inf) does in ATen. Eigen's exp would return ~3e-39 for
+// -inf (masked scores), and those subnormals run on the FPU's slow microcode path.
+constexpr float kExpArgMin = -87.3f;
+const float kExpMin = std::exp(kExpArgMin) * 1.0001f;
+
 void softmax_opt(const SoftmaxParams& p, const KernelCall& call, void*) {
   const float* x = call.inputs[p.input].data_as<const float>();
   float* y = call.outputs[0].data_as<float>();
@@ -62,7 +68,8 @@ void softmax_opt(const SoftmaxParams& p, const KernelCall& call, void*) {
           yr = xr - mx;
           yr -= std::log(yr.exp().sum());
         } else {
-          yr = (xr - mx).exp();
+          yr = (xr - mx).max(kExpArgMin).exp();
+          yr = (yr > kExpMin).select(yr, 0.f);  // after the exp: Eigen keeps it vectorized
           yr *= 1.0f / yr.sum();
         }
       }
@@ -82,7 +89,8 @@ void softmax_opt(const SoftmaxParams& p, const KernelCall& call, void*) {
         const Eigen::ArrayXf lse = yb.exp().rowwise().sum().log();
         yb.colwise() -= lse;
       } else {
-        yb = yb.exp();
+        yb = yb.max(kExpArgMin).exp();
+        yb = (yb > kExpMin).select(yb, 0.f);
         const Eigen::ArrayXf inv = yb.rowwise().sum().inverse();
         yb.colwise() *= inv;
       }

@@ -127,6 +127,24 @@ TEST(Softmax, OptimizedMatchesReference) {
   }
 }
 
+TEST(Softmax, MaskedEntriesAreExactlyZero) {
+  // -inf (a masked score) gets weight 0 exactly, as exp(-inf) in ATen, over the last dim and
+  // over an inner dim; the rest still sums to 1.
+  Buffer x = Buffer::f32({2, 4}, {0.5f, -INFINITY, 1.f, -INFINITY, -INFINITY, 2.f, -INFINITY, 0.f});
+  for (int64_t dim : {1, 0}) {
+    for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+      RunResult r = run_kernel(softmax_call("aten::_softmax", x, dim), {impl});
+      ASSERT_TRUE(r.status.ok()) << r.status.message();
+      for (int i = 0; i < 8; ++i)
+        if (std::isinf(x.at<float>(i))) EXPECT_EQ(r.outputs[0].at<float>(i), 0.f) << i;
+      if (dim == 1) {
+        EXPECT_NEAR(r.outputs[0].at<float>(0) + r.outputs[0].at<float>(2), 1.0, 1e-6);
+        EXPECT_NEAR(r.outputs[0].at<float>(0), 1.0 / (1.0 + std::exp(0.5)), 1e-6);
+      }
+    }
+  }
+}
+
 TEST(Softmax, Rejects) {
   CallBuilder half("aten::_softmax");
   half.tensor(Buffer::f32({2, 3})).i(1).b(true);
