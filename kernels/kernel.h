@@ -70,6 +70,8 @@ class SubgraphRunner {
   virtual Status run(int64_t index, std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
 };
 
+class PackedCache;
+
 /// An element-wise activation a producer kernel (GEMM, convolution) applies to its output
 /// before writing it: the runtime's fusion pass (runtime/fusion.h) sets it when the graph
 /// computes the activation right after the producer. Only kernels whose
@@ -118,6 +120,10 @@ struct KernelCall {
   /// saying so (runtime/layout.h chooses such values). Only kernels whose
   /// `accepts_channels_last()` is true see it set; they also read channels-last inputs.
   bool channels_last = false;
+  /// Where a kernel keeps what it derives from a weight (a packed copy) so that every kernel
+  /// of every session on the same weight set shares one (kernels/packed_cache.h); null: the
+  /// kernel keeps its own.
+  PackedCache* packed_cache = nullptr;
 };
 
 inline constexpr int kMaxOutputs = 16;

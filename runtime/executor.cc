@@ -255,6 +255,8 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
   }
   // Kernels may pack weights in prepare (oneDNN conv): prepare again the nodes that read a
   // changed weight, so they pack the new one. Same shapes, so the plan's memory still fits.
+  // Every kernel packs into the new set's cache from now on (the old set may go away).
+  for (PlanNode& pn : plan.nodes) pn.call.packed_cache = &weights_->packed_cache();
   for (size_t i = 0; any && i < plan.nodes.size(); ++i) {
     PlanNode& pn = plan.nodes[i];
     bool reads_changed = false;
@@ -437,6 +439,7 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
     pn.call.batch_norm = fold;
     pn.call.residual = residual;
     pn.call.precision = precision_;
+    pn.call.packed_cache = &weights_->packed_cache();
     pn.call.channels_last = nout > 0 && !channels_last_.empty() && channels_last_[pn.out_values[0]];
     if (std::any_of(pn.args.begin(), pn.args.end(),
                     [](const Arg& a) { return a.kind == ArgKind::kGraph; })) {

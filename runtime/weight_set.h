@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "ir/weight_file.h"
+#include "kernels/packed_cache.h"
 #include "runtime/core/tensor.h"
 #include "runtime/data_loader.h"
 
@@ -84,6 +85,9 @@ class WeightSet {
   size_t owned_bytes() const { return owned_bytes_; }
   /// Tensors an overlay replaces (0 for a plain set).
   size_t num_replaced() const { return replaced_.size(); }
+  /// Packed copies of this set's tensors that kernels made (kernels/packed_cache.h): shared by
+  /// every session bound to the set, freed with it.
+  kernels::PackedCache& packed_cache() const { return *packed_cache_; }
 
  private:
   struct NameHash {
@@ -113,6 +117,7 @@ class WeightSet {
   std::string path_;
   WeightFormat format_ = WeightFormat::kTir;
   size_t owned_bytes_ = 0;
+  std::unique_ptr<kernels::PackedCache> packed_cache_ = std::make_unique<kernels::PackedCache>();
 };
 
 }  // namespace tir

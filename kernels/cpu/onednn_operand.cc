@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <mutex>
+#include <string>
+
+#include "kernels/packed_cache.h"
 
 namespace tir::kernels {
 
@@ -20,10 +23,28 @@ Status OnednnOperand::init(const KernelCall& call, const memory::desc& user,
     *scratch_end += align64(packed.get_size());
     return ok_status();
   }
-  packed_ = memory(packed, eng);
-  TIR_RETURN_IF_ERROR(reorder_into(call, data, packed_.get_data_handle()));
+  TIR_ASSIGN_OR_RETURN(packed_, pack(call, data));
   packed_from_ = data;
   return ok_status();
+}
+
+Result<std::shared_ptr<memory>> OnednnOperand::pack(const KernelCall& call, const void* data) {
+  const auto make = [&]() -> Result<std::shared_ptr<void>> {
+    auto m = std::make_shared<memory>(bf16_.get_desc(), onednn_engine());
+    TIR_RETURN_IF_ERROR(reorder_into(call, data, m->get_data_handle()));
+    return std::shared_ptr<void>(std::move(m));
+  };
+  std::shared_ptr<void> made;
+  if (call.packed_cache == nullptr) {
+    TIR_ASSIGN_OR_RETURN(made, make());
+  } else {  // keyed by how the bytes are read and how they are laid out for the primitive
+    const dnnl_memory_desc_t& from = user_.get_desc().data;
+    const dnnl_memory_desc_t& to = bf16_.get_desc().data;
+    std::string how(reinterpret_cast<const char*>(&from), sizeof(from));
+    how.append(reinterpret_cast<const char*>(&to), sizeof(to));
+    TIR_ASSIGN_OR_RETURN(made, call.packed_cache->get(data, std::move(how), make));
+  }
+  return std::static_pointer_cast<memory>(made);
 }
 
 Result<void*> OnednnOperand::convert(const KernelCall& call, const void* data, void* scratch) {
@@ -33,10 +54,10 @@ Result<void*> OnednnOperand::convert(const KernelCall& call, const void* data, v
     return to;
   }
   if (data != packed_from_) {  // the weights were swapped since prepare
-    TIR_RETURN_IF_ERROR(reorder_into(call, data, packed_.get_data_handle()));
+    TIR_ASSIGN_OR_RETURN(packed_, pack(call, data));
     packed_from_ = data;
   }
-  return packed_.get_data_handle();
+  return packed_->get_data_handle();
 }
 
 Status OnednnOperand::reorder_into(const KernelCall& call, const void* data, void* to) {

@@ -3,11 +3,13 @@
 // bfloat16 operands of bf16 compute (KernelCall::precision == kBFloat16).
 //
 // An activation is converted on every run into the kernel's scratch. A weight or constant
-// (its bytes are known at prepare) is packed once into memory the operand owns, keyed by
-// its data pointer: if `run` sees another pointer (weights swapped) it packs again, so the
-// result always comes from the current weights.
+// (its bytes are known at prepare) is packed once, keyed by its data pointer: if `run` sees
+// another pointer (weights swapped) it packs again, so the result always comes from the
+// current weights. Packed copies live in the weight set's cache (KernelCall::packed_cache)
+// when there is one, shared by every kernel packing the same tensor the same way.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
@@ -27,9 +29,12 @@ class OnednnOperand {
 
  private:
   Status reorder_into(const KernelCall& call, const void* data, void* to);
+  /// `data` packed: from the call's cache (made there on first request) or a fresh copy.
+  Result<std::shared_ptr<dnnl::memory>> pack(const KernelCall& call, const void* data);
 
   dnnl::reorder reorder_;
-  dnnl::memory user_, bf16_, packed_;
+  dnnl::memory user_, bf16_;
+  std::shared_ptr<dnnl::memory> packed_;
   const void* packed_from_ = nullptr;  // non-null: a constant, packed_ holds it as bf16
   size_t scratch_offset_ = 0;
   std::vector<dnnl_exec_arg_t> args_;

@@ -183,5 +183,39 @@ TEST(SwapWeightsStress, RunsOnManyThreadsNeverSeeAMix) {
   EXPECT_EQ(session.weights_generation(), uint64_t(kSwaps));
 }
 
+TEST(PackedWeights, SessionsOnOneSetShareOnePackedCopy) {
+  // GEMM kernels pack their weights from the second run (kernels/cpu/gemm_onednn.cc) into
+  // the weight set's cache: a second session on the same set finds them there, adds none,
+  // and computes the same; a session on another set packs its own.
+  Fixture f;
+  load("gpt2/training", &f);
+  std::vector<HostTensor> first;
+  for (int s = 0; s < 2; ++s) {
+    auto session = Session::create(f.model, f.a);
+    ASSERT_TRUE(session.ok()) << session.status().message();
+    for (int r = 0; r < 3; ++r) {
+      auto out = (*session)->run(testing::views(f.inputs));
+      ASSERT_TRUE(out.ok()) << out.status().message();
+      if (s == 0 && r == 2) first = copies(*out);
+      if (s == 1 && r == 2) EXPECT_TRUE(bitwise_equal(*out, first));
+    }
+    if (s == 0) EXPECT_GT(f.a->packed_cache().size(), 0u);
+  }
+  const size_t packed = f.a->packed_cache().size();
+  auto again = Session::create(f.model, f.a);
+  ASSERT_TRUE(again.ok());
+  for (int r = 0; r < 3; ++r) ASSERT_TRUE((*again)->run(testing::views(f.inputs)).ok());
+  EXPECT_EQ(f.a->packed_cache().size(), packed);
+  EXPECT_EQ(f.b->packed_cache().size(), 0u);
+  auto other = Session::create(f.model, f.b);
+  ASSERT_TRUE(other.ok());
+  for (int r = 0; r < 3; ++r) {
+    auto out = (*other)->run(testing::views(f.inputs));
+    ASSERT_TRUE(out.ok());
+    if (r == 2) EXPECT_FALSE(bitwise_equal(*out, first));
+  }
+  EXPECT_EQ(f.b->packed_cache().size(), packed);
+}
+
 }  // namespace
 }  // namespace tir
