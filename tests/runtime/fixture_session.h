@@ -28,6 +28,24 @@ inline bool import_fixture(const std::string& dir, const TempDir& tmp) {
   return summary.ok();
 }
 
+/// Imports `<dir>/program.pt2` into `tmp` (import_fixture) and opens a Session on it.
+inline Result<std::unique_ptr<Session>> open_fixture(const std::string& dir, const TempDir& tmp,
+                                                     const SessionOptions& options = {}) {
+  if (!import_fixture(dir, tmp))
+    return make_error(StatusCode::kInvalidArgument, "cannot import ", dir);
+  return Session::open(tmp.file("m.tir"), tmp.file("m.bin"), options);
+}
+
+struct FixtureRun {
+  std::unique_ptr<Session> session;  // null when something failed (a gtest failure says what)
+  std::vector<HostTensor> inputs, outputs;
+};
+
+/// Opens a session with `options` on the fixture in `dir` (manifest entry `f`, imported into
+/// `tmp`) and runs its inputs once; the session stays open for its statistics.
+inline FixtureRun run_fixture_once(const std::string& dir, const nlohmann::json& f,
+                                   const TempDir& tmp, const SessionOptions& options = {});
+
 /// The fixture's tensors listed in `list` (manifest "inputs" or "outputs").
 inline std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::json& list) {
   std::vector<HostTensor> out;
@@ -59,6 +77,21 @@ inline bool bitwise_equal(std::span<const Tensor> a, const std::vector<HostTenso
         std::memcmp(a[k].data, b[k].view().data, a[k].nbytes()) != 0)
       return false;
   return true;
+}
+
+inline FixtureRun run_fixture_once(const std::string& dir, const nlohmann::json& f,
+                                   const TempDir& tmp, const SessionOptions& options) {
+  FixtureRun r;
+  auto session = open_fixture(dir, tmp, options);
+  EXPECT_TRUE(session.ok()) << session.status().message();
+  if (!session.ok()) return r;
+  r.inputs = read_all(dir, f["inputs"]);
+  auto outputs = (*session)->run(views(r.inputs));
+  EXPECT_TRUE(outputs.ok()) << outputs.status().message();
+  if (!outputs.ok()) return r;
+  r.outputs = copies(*outputs);
+  r.session = std::move(*session);
+  return r;
 }
 
 }  // namespace tir::testing

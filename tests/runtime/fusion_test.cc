@@ -34,19 +34,13 @@ struct FusionRun {
 FusionRun run_fixture(const std::string& dir, const nlohmann::json& f, bool fuse) {
   FusionRun r;
   TempDir tmp;
-  if (!import_fixture(dir, tmp)) return r;
   SessionOptions o;
   o.fuse = fuse;
-  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), o);
-  EXPECT_TRUE(session.ok()) << session.status().message();
-  if (!session.ok()) return r;
-  const auto inputs = read_all(dir, f["inputs"]);
-  auto outputs = (*session)->run(views(inputs));
-  EXPECT_TRUE(outputs.ok()) << outputs.status().message();
-  if (!outputs.ok()) return r;
-  r.outputs = testing::copies(*outputs);
-  r.groups = (*session)->num_fused_groups();
-  r.calls = (*session)->kernel_calls();
+  testing::FixtureRun run = testing::run_fixture_once(dir, f, tmp, o);
+  if (!run.session) return r;
+  r.outputs = std::move(run.outputs);
+  r.groups = run.session->num_fused_groups();
+  r.calls = run.session->kernel_calls();
   return r;
 }
 
@@ -140,8 +134,7 @@ TEST(Fusion, NotFusedWhenAnIntermediateEscapes) {
 TEST(Fusion, ProfileNamesTheEpilogue) {
   const std::string dir = testing::fixture_dir() + "/gpt2/core";
   TempDir tmp;
-  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
-  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  auto session = testing::open_fixture(dir, tmp);
   ASSERT_TRUE(session.ok()) << session.status().message();
   Profiler profiler;
   ASSERT_TRUE((*session)->set_profiler(&profiler).ok());
@@ -161,8 +154,7 @@ TEST(Fusion, WeightSwapRepreparesFusedNodes) {
   const nlohmann::json f = find_fixture(fusion_manifest(), "activations/core");
   const std::string dir = testing::fixture_dir() + "/fusion/activations/core";
   TempDir tmp;
-  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
-  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  auto session = testing::open_fixture(dir, tmp);
   ASSERT_TRUE(session.ok()) << session.status().message();
   const auto inputs = read_all(dir, f["inputs"]);
   const auto expected = read_all(dir, f["outputs"]);
@@ -233,8 +225,7 @@ TEST(FusionBatchNorm, ProfileNamesTheFoldedNorm) {
   const nlohmann::json f = find_fixture(fusion_manifest(), "conv_bn/training");
   const std::string dir = testing::fixture_dir() + "/fusion/conv_bn/training";
   TempDir tmp;
-  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
-  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  auto session = testing::open_fixture(dir, tmp);
   ASSERT_TRUE(session.ok()) << session.status().message();
   Profiler profiler;
   ASSERT_TRUE((*session)->set_profiler(&profiler).ok());

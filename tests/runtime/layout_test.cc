@@ -10,7 +10,6 @@
 namespace tir {
 namespace {
 
-using testing::import_fixture;
 using testing::read_all;
 using testing::TempDir;
 using testing::views;
@@ -23,20 +22,14 @@ struct LayoutRun {
 LayoutRun run(const std::string& dir, const nlohmann::json& f, bool fuse) {
   LayoutRun r;
   TempDir tmp;
-  if (!import_fixture(dir, tmp)) return r;
   SessionOptions o;
   o.fuse = fuse;
-  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), o);
-  EXPECT_TRUE(session.ok()) << session.status().message();
-  if (!session.ok()) return r;
-  const auto inputs = read_all(dir, f["inputs"]);
-  auto outputs = (*session)->run(views(inputs));
-  EXPECT_TRUE(outputs.ok()) << outputs.status().message();
-  if (!outputs.ok()) return r;
-  r.outputs = testing::copies(*outputs);
-  r.channels_last = (*session)->num_channels_last();
+  testing::FixtureRun run = testing::run_fixture_once(dir, f, tmp, o);
+  if (!run.session) return r;
+  r.outputs = std::move(run.outputs);
+  r.channels_last = run.session->num_channels_last();
   // A second run reads the same plan (input pointers rebound, layouts kept).
-  auto again = (*session)->run(views(inputs));
+  auto again = run.session->run(views(run.inputs));
   EXPECT_TRUE(again.ok() && testing::bitwise_equal(*again, r.outputs)) << dir;
   return r;
 }
