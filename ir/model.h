@@ -48,4 +48,18 @@ inline std::string_view str(const flatbuffers::String* s) {
   return s ? std::string_view(s->c_str(), s->size()) : std::string_view();
 }
 
+/// Calls f(value, argument index) for every tensor a node reads through its arguments
+/// (a Tensor[] argument's None entries skipped).
+template <typename F>
+void for_each_tensor_arg(const fb::Node& node, F&& f) {
+  if (!node.args()) return;
+  for (size_t k = 0; k < node.args()->size(); ++k) {
+    const fb::Argument* a = node.args()->Get(k);
+    if (a->value_type() == fb::ArgValue::TensorArg) f(a->value_as_TensorArg()->value(), k);
+    if (a->value_type() == fb::ArgValue::TensorsArg && a->value_as_TensorsArg()->values())
+      for (int32_t v : *a->value_as_TensorsArg()->values())
+        if (v >= 0) f(v, k);
+  }
+}
+
 }  // namespace tir::ir

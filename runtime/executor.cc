@@ -466,7 +466,7 @@ Result<std::unique_ptr<Plan>> MethodExecutor::build_plan(std::vector<int64_t> sy
                             " but the program records ", dtype_name(ir::to_dtype(val->dtype())),
                             shape_str(want));
         if (k == 0 && pn.call.channels_last) {  // the kernel wrote channels-last strides
-          if (out.rank != 4 || out.strides[1] != 1 ||
+          if (!out.is_channels_last() ||
               !std::equal(want.begin(), want.end(), out.shape().begin(), out.shape().end()))
             return make_error(StatusCode::kInternal, node_context(n),
                               ": kernel ignored the channels-last layout");

@@ -92,14 +92,7 @@ class Graph {
 
   std::vector<int32_t> tensor_inputs(int32_t i) const {
     std::vector<int32_t> out;
-    if (const auto* args = node(i).args())
-      for (const fb::Argument* a : *args) {
-        if (a->value_type() == fb::ArgValue::TensorArg)
-          out.push_back(a->value_as_TensorArg()->value());
-        if (a->value_type() == fb::ArgValue::TensorsArg && a->value_as_TensorsArg()->values())
-          for (int32_t v : *a->value_as_TensorsArg()->values())
-            if (v >= 0) out.push_back(v);
-      }
+    ir::for_each_tensor_arg(node(i), [&](int32_t v, size_t) { out.push_back(v); });
     return out;
   }
   /// Argument k of node i as a tensor value, or -1.

@@ -4,23 +4,6 @@ namespace tir {
 
 namespace fb = ir::fb;
 
-namespace {
-
-/// Calls f(value, argument position) for every tensor node i reads through its arguments.
-template <typename F>
-void for_each_tensor_arg(const fb::Node& node, F&& f) {
-  if (!node.args()) return;
-  for (size_t k = 0; k < node.args()->size(); ++k) {
-    const fb::Argument* a = node.args()->Get(k);
-    if (a->value_type() == fb::ArgValue::TensorArg) f(a->value_as_TensorArg()->value(), k);
-    if (a->value_type() == fb::ArgValue::TensorsArg && a->value_as_TensorsArg()->values())
-      for (int32_t v : *a->value_as_TensorsArg()->values())
-        if (v >= 0) f(v, k);
-  }
-}
-
-}  // namespace
-
 std::vector<bool> choose_channels_last(const fb::Method& method,
                                        std::span<const LayoutNode> nodes) {
   const size_t nvalues = method.values() ? method.values()->size() : 0;
@@ -39,7 +22,7 @@ std::vector<bool> choose_channels_last(const fb::Method& method,
   for (size_t i = 0; i < nodes.size(); ++i) {
     const LayoutNode& n = nodes[i];
     if (!n.runs || n.node == nullptr) continue;
-    for_each_tensor_arg(*n.node, [&](int32_t v, size_t k) {
+    ir::for_each_tensor_arg(*n.node, [&](int32_t v, size_t k) {
       if (v < 0 || size_t(v) >= nvalues) return;
       read[v] = true;
       if (!n.channels_last || k != 0) reject(v);
