@@ -5,7 +5,7 @@
 
 #include "importer/graph_builder_impl.h"
 #include "ir/model.h"
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir::importer {
 namespace {

@@ -12,7 +12,7 @@
 #include "importer/program_json.h"
 #include "importer/weight_writer.h"
 #include "ir/tir_generated.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

@@ -13,7 +13,7 @@
 #include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
 #include "ir/model.h"
-#include "runtime/core/atomic_file.h"
+#include "core/atomic_file.h"
 
 namespace tir::importer {
 namespace {

@@ -7,8 +7,8 @@
 
 #include "importer/graph_builder.h"
 #include "ir/tir_generated.h"
-#include "runtime/core/status.h"
-#include "runtime/core/tensor.h"
+#include "core/status.h"
+#include "core/tensor.h"
 
 namespace tir::importer {
 

@@ -12,8 +12,8 @@
 
 #include "importer/pt2_archive.h"
 #include "importer/torch_save.h"
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

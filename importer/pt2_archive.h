@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

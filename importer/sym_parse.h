@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ir/tir_generated.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "importer/graph_builder_impl.h"
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir::importer {
 namespace {

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir::importer {
 namespace {

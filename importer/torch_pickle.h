@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

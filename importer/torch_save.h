@@ -8,7 +8,7 @@
 
 #include "importer/pt2_archive.h"
 #include "importer/torch_pickle.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

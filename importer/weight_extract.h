@@ -10,7 +10,7 @@
 
 #include "importer/graph_builder.h"
 #include "importer/pt2_archive.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

@@ -12,9 +12,9 @@
 
 #include "importer/pt2_archive.h"
 #include "ir/weight_file.h"
-#include "runtime/core/atomic_file.h"
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/atomic_file.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir::importer {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "ir/tir_generated.h"
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir::ir {
 

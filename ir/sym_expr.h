@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ir/tir_generated.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::ir {
 

@@ -4,7 +4,7 @@
 
 #include "ir/model.h"
 #include "ir/sym_expr.h"
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir::ir {
 namespace {

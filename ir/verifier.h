@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "ir/tir_generated.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::ir {
 

@@ -25,8 +25,8 @@
 #include <string_view>
 
 #include "ir/weights_generated.h"
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir::ir {
 

@@ -13,9 +13,9 @@
 #include <span>
 #include <string_view>
 
-#include "runtime/core/precision.h"
-#include "runtime/core/status.h"
-#include "runtime/core/tensor.h"
+#include "core/precision.h"
+#include "core/status.h"
+#include "core/tensor.h"
 
 namespace tir::kernels {
 

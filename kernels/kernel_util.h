@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "kernels/kernel.h"
-#include "runtime/core/status.h"
-#include "runtime/core/tensor.h"
+#include "core/status.h"
+#include "core/tensor.h"
 
 namespace tir::kernels {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::kernels {
 

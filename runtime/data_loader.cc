@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/core/atomic_file.h"
+#include "core/atomic_file.h"
 
 namespace tir {
 namespace {

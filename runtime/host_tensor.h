@@ -7,7 +7,7 @@
 #include <memory>
 #include <span>
 
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir {
 

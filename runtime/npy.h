@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 #include "runtime/host_tensor.h"
 
 namespace tir {

@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/status.h"
-#include "runtime/core/tensor.h"
+#include "core/status.h"
+#include "core/tensor.h"
 
 namespace tir {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir {
 namespace {

@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir {
 

@@ -18,9 +18,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/core/precision.h"
-#include "runtime/core/status.h"
-#include "runtime/core/tensor.h"
+#include "core/precision.h"
+#include "core/status.h"
+#include "core/tensor.h"
 #include "runtime/data_loader.h"
 #include "runtime/session_state.h"
 #include "runtime/weight_set.h"

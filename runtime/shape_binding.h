@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "ir/model.h"
-#include "runtime/core/status.h"
-#include "runtime/core/tensor.h"
+#include "core/status.h"
+#include "core/tensor.h"
 
 namespace tir {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ir/model.h"
-#include "runtime/core/status.h"
+#include "core/status.h"
 #include "runtime/weight_set.h"
 
 namespace tir {

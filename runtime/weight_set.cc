@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "ir/model.h"
-#include "runtime/core/float16.h"
+#include "core/float16.h"
 #include "runtime/safetensors.h"
 
 namespace tir {

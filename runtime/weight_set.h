@@ -27,7 +27,7 @@
 
 #include "ir/weight_file.h"
 #include "kernels/packed_cache.h"
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 #include "runtime/data_loader.h"
 
 namespace tir {

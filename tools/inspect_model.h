@@ -6,7 +6,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::tools {
 

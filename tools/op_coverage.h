@@ -5,7 +5,7 @@
 
 #include <iosfwd>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir::tools {
 

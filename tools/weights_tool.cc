@@ -8,7 +8,7 @@
 
 #include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
-#include "runtime/core/float16.h"
+#include "core/float16.h"
 #include "runtime/weight_set.h"
 
 namespace tir::tools {

@@ -6,8 +6,8 @@
 #include <iosfwd>
 #include <string>
 
-#include "runtime/core/dtype.h"
-#include "runtime/core/status.h"
+#include "core/dtype.h"
+#include "core/status.h"
 
 namespace tir::tools {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core/tensor.h"
+#include "core/tensor.h"
 
 namespace tir::testing {
 

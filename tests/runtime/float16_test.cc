@@ -1,6 +1,6 @@
-// fp16 / bf16 conversions (runtime/core/float16.h) against torch's own on edge cases (ties,
+// fp16 / bf16 conversions (core/float16.h) against torch's own on edge cases (ties,
 // subnormals, overflow, inf, NaN) and random values, from tests/data/gen_weights.py.
-#include "runtime/core/float16.h"
+#include "core/float16.h"
 
 #include <gtest/gtest.h>
 

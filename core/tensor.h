@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 namespace tir {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "runtime/core/status.h"
+#include "core/status.h"
 
 namespace tir {
 
