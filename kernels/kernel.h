@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -35,7 +36,6 @@ enum class ArgKind : uint8_t {
   kMemoryFormat,  // `i` is the torch serde MemoryFormat number
   kLayout,
   kDevice,  // `s` is the device type ("cpu"), `i` the index or -1
-  kGraph,   // `i` is a subgraph index for KernelCall::subgraphs (control flow)
 };
 
 /// One schema argument as a kernel sees it. Every argument of the operator schema is
@@ -54,20 +54,25 @@ struct Arg {
   double scalar() const { return kind == ArgKind::kFloat ? f : static_cast<double>(i); }
 };
 
-/// Runs the subgraphs of a control-flow node (the branches of higher_order::cond). The
-/// runtime implements it, one per prepared node, bound to that plan's symbol binding, so
-/// kernels/ never depends on runtime/. Ordinary kernels never see one.
-class SubgraphRunner {
+/// Handles that a device owns and its kernels use (the oneDNN engine and streams of a CPU
+/// device; a cuBLAS handle and stream later). The runtime's Device (runtime/device.h) passes
+/// its own to every call; a kernel that needs one casts it to its backend's type
+/// (kernels/cpu/onednn_context.h). Null outside a session (kernel tests): backends then use
+/// a default context of their own.
+class DeviceContext {
  public:
-  virtual ~SubgraphRunner() = default;
-  /// Prepares subgraph `index` (a kGraph argument) for `inputs` (dtypes and shapes; data may
-  /// be null) and fills `out_outputs` (one per subgraph output) with dtypes and contiguous
-  /// shapes. Called from the node's `prepare`.
-  virtual Status prepare(int64_t index, std::span<const Tensor> inputs,
-                         std::span<Tensor> out_outputs) = 0;
-  /// Runs prepared subgraph `index` on `inputs` and writes its results into `outputs`
-  /// (placed by the caller's planner, shaped as `prepare` said). Called from `run`.
-  virtual Status run(int64_t index, std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
+  virtual ~DeviceContext() = default;
+};
+
+/// Identifies the bytes of a weight for derived copies (kernels/packed_cache.h): the tensor's
+/// slot in its weight set and the generation of those bytes (a new one for every set or
+/// overlay delta that supplies them). Not a weight: slot -1.
+struct WeightKey {
+  int32_t slot = -1;
+  uint64_t generation = 0;
+  bool valid() const { return slot >= 0; }
+  friend bool operator==(const WeightKey&, const WeightKey&) = default;
+  friend auto operator<=>(const WeightKey&, const WeightKey&) = default;
 };
 
 class PackedCache;
@@ -109,7 +114,6 @@ struct KernelCall {
   std::span<const Arg> args;
   std::span<Tensor> inputs;
   std::span<Tensor> outputs;                  // one per op return; prepare fills dtype and shape
-  SubgraphRunner* subgraphs = nullptr;        // set for control-flow nodes only
   Activation epilogue = Activation::kNone;    // applied to outputs[0] (fused producers only)
   BatchNormFold batch_norm;                   // folded conv + batch norm (fused convs only)
   Precision precision = Precision::kFloat32;  // GEMM-class kernels may compute in bf16
@@ -124,6 +128,13 @@ struct KernelCall {
   /// of every session on the same weight set shares one (kernels/packed_cache.h); null: the
   /// kernel keeps its own.
   PackedCache* packed_cache = nullptr;
+  /// Per input: which weight's bytes it holds (for packed_cache keys), or an invalid key for
+  /// activations. Empty: no input is a known weight.
+  std::span<const WeightKey> input_keys;
+  /// The device's handles (see DeviceContext); null outside a session.
+  DeviceContext* context = nullptr;
+
+  WeightKey input_key(size_t k) const { return k < input_keys.size() ? input_keys[k] : WeightKey{}; }
 };
 
 inline constexpr int kMaxOutputs = 16;

@@ -1,35 +1,36 @@
-// Control flow in the runtime: the SubgraphRunner (kernels/kernel.h) that lets the
-// higher_order::cond kernel run its branches. The executor gives one to each prepared node
-// that passes subgraphs; it is bound to that plan's symbol binding and owns one
-// MethodExecutor per subgraph it prepared, each holding the single plan for that binding.
-// Branch weights bind by name from the enclosing executor's current weight set (followed
-// across swaps); kernel calls made in branches are added to the enclosing executor's count.
+// Control flow in the runtime: higher_order::cond (torch.cond) is a step the executor runs,
+// not a kernel. Arguments (importer/hop_cond.cc): pred, true_fn, false_fn, operands. A
+// symbolic predicate (`s0 > 4`) is known once shapes are bound, so only the taken branch is
+// prepared; a tensor predicate is read at run time, so both are prepared and must return the
+// same dtypes and shapes. The branches are subgraphs of the method, each lowered once into an
+// executor of its own (runtime/executor.h), prepared under the enclosing plan's binding.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <span>
 
-#include "ir/model.h"
 #include "kernels/kernel.h"
-#include "runtime/weight_set.h"
+#include "runtime/plan.h"
 
 namespace tir {
 
-class SessionState;
-
-struct SubgraphContext {
-  const ir::ModelView* model = nullptr;
-  const ir::fb::Method* method = nullptr;  // holds the node; its `subgraphs` are what runs
-  /// The enclosing executor's weight set; must outlive the runner (the executor owns both).
-  const std::shared_ptr<const WeightSet>* weights = nullptr;
-  std::span<const int64_t> symbols;  // the plan's binding (copied)
-  uint64_t* kernel_calls = nullptr;  // the enclosing executor's counter
-  SessionState* state = nullptr;     // mutable buffers the branches read, if the session has any
-  bool fuse = true;                  // MethodExecutor::create's `fuse` for the branches
-  Precision precision = Precision::kFloat32;  // and its `precision`
+/// The two subgraphs of one cond under one binding (the executor implements it; tests fake
+/// it). Branch 0 is true_fn, 1 false_fn.
+class CondBranches {
+ public:
+  virtual ~CondBranches() = default;
+  /// Prepares `branch` for `operands` (dtypes and shapes) and fills `out_outputs` (one per
+  /// subgraph output) with dtypes and contiguous shapes.
+  virtual Status prepare(int branch, std::span<const Tensor> operands,
+                         std::span<Tensor> out_outputs) = 0;
+  /// Runs prepared `branch` and writes its results into `outputs`.
+  virtual Status run(int branch, std::span<const Tensor> operands, std::span<Tensor> outputs) = 0;
 };
 
-std::unique_ptr<kernels::SubgraphRunner> make_subgraph_runner(const SubgraphContext& context);
+/// Prepares the cond whose arguments and input tensors `call` holds (as a kernel would see
+/// them), filling call.outputs. Errors start with "node '<name>' (higher_order::cond): ".
+Result<std::unique_ptr<ControlStep>> cond_prepare(std::unique_ptr<CondBranches> branches,
+                                                  const kernels::KernelCall& call);
 
 }  // namespace tir

@@ -1,11 +1,13 @@
 // MethodExecutor: one method of a loaded model, bound to weights, ready to run.
 // Internal to the runtime; embedders use Session (runtime/session.h).
 //
-// Load resolves every node to a kernel factory (an op without a kernel is a load error
-// naming op and node). Each distinct symbol binding gets a Plan: kernels instantiated and
-// prepared for those shapes, inferred shapes checked against the program's, and all
-// activations placed in one arena by the greedy planner. Plans are cached (bounded).
-// `run` is a flat loop over prepared calls: no allocation, no validation.
+// Load (once): lower the method into an ExecGraph (runtime/exec_graph.h), place its nodes on
+// devices and resolve their kernels (placement.h; an op without a kernel is a load error
+// naming op and node), fuse (fusion.h), insert copies where values cross devices, choose
+// channels-last values (layout.h), drop dead nodes; each cond branch gets an executor of its
+// own. Per distinct symbol binding: a Plan (plan.h) with kernels prepared for those shapes and
+// one arena per device, cached (bounded, least recently used goes). `run` is a flat loop over
+// the plan's prepared steps: no allocation, no validation.
 #pragma once
 
 #include <list>
@@ -15,25 +17,37 @@
 #include <vector>
 
 #include "ir/model.h"
-#include "kernels/registry.h"
-#include "runtime/fusion.h"
-#include "runtime/weight_set.h"
+#include "runtime/device.h"
+#include "runtime/exec_graph.h"
+#include "runtime/placement.h"
+#include "runtime/plan.h"
+#include "runtime/weight_source.h"
 
 namespace tir {
 
 class Profiler;
 class SessionState;
-struct Plan;
+
+struct ExecutorOptions {
+  size_t max_cached_plans = 8;
+  /// Mutable buffers the method reads and writes (runtime/session_state.h); may be null.
+  SessionState* state = nullptr;
+  /// Run the fusion and layout passes (off: every node runs on its own, plain layouts).
+  bool fuse = true;
+  /// Passed to every kernel call (KernelCall::precision; GEMM-class kernels may use bf16).
+  Precision precision = Precision::kFloat32;
+  /// Where nodes may run; devices[0] holds inputs and outputs. Empty: cpu_device().
+  std::vector<std::shared_ptr<Device>> devices;
+  PlacementPolicy placement;  // unset: everything on devices[0]
+};
 
 class MethodExecutor {
  public:
-  /// `model` must outlive the executor (Session keeps its DataSource alive). `fuse`: run
-  /// GEMM/conv + activation groups as one kernel call (runtime/fusion.h). `precision`:
-  /// passed to every kernel call (KernelCall::precision; GEMM-class kernels may use bf16).
-  static Result<std::unique_ptr<MethodExecutor>> create(
-      const ir::ModelView& model, const ir::fb::Method& method,
-      std::shared_ptr<const WeightSet> weights, size_t max_cached_plans,
-      SessionState* state = nullptr, bool fuse = true, Precision precision = Precision::kFloat32);
+  /// `model` must outlive the executor (Session keeps its DataSource alive).
+  static Result<std::unique_ptr<MethodExecutor>> create(const ir::ModelView& model,
+                                                        const ir::fb::Method& method,
+                                                        std::shared_ptr<WeightSource> weights,
+                                                        const ExecutorOptions& options);
   ~MethodExecutor();
 
   /// Runs on `inputs` (signature order). The returned tensors view memory owned by the
@@ -49,77 +63,62 @@ class MethodExecutor {
   Result<std::span<const Tensor>> run_subgraph(std::span<const int64_t> symbols,
                                                std::span<const Tensor> inputs);
 
-  /// Points the executor at another weight set, already checked against the model
-  /// (runtime/weight_binding.h check_weights). Cheap: pointers are re-resolved now; a cached
-  /// plan re-prepares, on its next run, only the nodes whose weight pointers changed.
-  Status rebind_weights(std::shared_ptr<const WeightSet> weights);
-  const WeightSet& weights() const { return *weights_; }
+  /// Points the executor (and its subgraphs') at another weight source whose set was already
+  /// checked against the model (runtime/weight_binding.h check_weights). Cheap: pointers are
+  /// re-resolved now; a cached plan re-prepares, on its next run, only the steps that read a
+  /// weight whose bytes changed.
+  Status rebind_weights(std::shared_ptr<WeightSource> weights);
+  const WeightSet& weights() const { return weights_->set(); }
 
-  const ir::fb::Method& method() const { return method_; }
+  const ir::fb::Method& method() const { return *graph_.method; }
+  /// The lowered graph after all passes (tests inspect placement, copies, fusion).
+  const ExecGraph& graph() const { return graph_; }
   size_t arena_bytes() const;
-  size_t num_nodes() const { return nodes_.size(); }
-  /// Producer + activation (or conv + batch norm) groups this executor runs as one kernel
-  /// call each.
-  size_t num_fused_groups() const { return num_fused_; }
+  size_t num_nodes() const { return graph_.method->nodes() ? graph_.method->nodes()->size() : 0; }
+  /// Producer + activation (or conv + batch norm) groups this executor runs as one call each.
+  size_t num_fused_groups() const { return graph_.num_fused; }
   /// Activations stored channels-last between the kernels that share them (runtime/layout.h).
-  size_t num_channels_last() const { return num_channels_last_; }
+  size_t num_channels_last() const { return graph_.num_channels_last; }
+  /// Copy steps placement inserted between devices.
+  size_t num_copies() const { return num_copies_; }
   size_t num_cached_plans() const { return plans_.size(); }
-  /// Kernel `run` calls made so far, those in cond branches included (tests use it to show
-  /// a rejected input ran nothing, and which branch ran).
-  uint64_t kernel_calls() const { return kernel_calls_; }
-  /// Records every node of later runs into `profiler` (not owned; nullptr turns it off).
+  /// Steps run so far, kernel calls, copies and those in cond branches included (tests use it
+  /// to show a rejected input ran nothing, and which branch ran).
+  uint64_t kernel_calls() const;
+  /// Records every step of later runs into `profiler` (not owned; nullptr turns it off).
   void set_profiler(Profiler* profiler) { profiler_ = profiler; }
   Profiler* profiler() const { return profiler_; }
 
  private:
-  struct NodeInfo {
-    const ir::fb::Node* node;
-    const kernels::KernelEntry* kernel;
-    // Fusion (runtime/fusion.h): a producer folds `batch_norm` (convs), adds `residual`
-    // (convs), applies `epilogue` and writes `fused_output` (profiled as `fused_label`,
-    // "aten::addmm+gelu_tanh", "aten::conv2d+batch_norm+add+relu"); `absorbed` nodes never
-    // run. A group whose residual is computed after its producer sits at its add's index.
-    kernels::Activation epilogue = kernels::Activation::kNone;
-    FusedBatchNorm batch_norm;
-    int32_t residual = -1;
-    int32_t fused_output = -1;
-    bool absorbed = false;
-    std::string fused_label;
-  };
-  void apply_fusion();
-  void apply_layout();
-  size_t num_fused_ = 0;
-  std::vector<bool> channels_last_;  // per value (runtime/layout.h); empty: all plain
-  size_t num_channels_last_ = 0;
-  bool fuse_ = true;
-  Precision precision_ = Precision::kFloat32;
-  MethodExecutor(const ir::ModelView& model, const ir::fb::Method& method);
+  class Branches;
+  class Preparer;
+  MethodExecutor() = default;
+  Status load(const ir::ModelView& model, const ir::fb::Method& method);
+  Status bind_fixed_data();
   Status refresh_weights(Plan& plan);
-  /// What a kernel's `prepare` sees as value `v`'s bytes: weights and constants (it may pack
-  /// them, keyed by pointer); nullptr for activations and the buffers the method mutates.
-  void* prepare_data(int32_t v) const;
+  PlanInputs plan_inputs();
   Result<Plan*> plan_for(std::span<const Tensor> inputs);
   Plan* find_plan(std::span<const int64_t> symbols);  // moves it to the front; nullptr if none
+  Status add_plan(std::vector<int64_t> symbols, std::span<const Tensor> inputs);
   Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs);
-  Result<std::unique_ptr<Plan>> build_plan(std::vector<int64_t> symbols,
-                                           std::span<const Tensor> inputs);
+  Status run_step(PlanStep& step);
 
-  ir::ModelView model_;
-  const ir::fb::Method& method_;
-  std::shared_ptr<const WeightSet> weights_;
-  std::vector<NodeInfo> nodes_;
-  std::vector<void*> fixed_data_;           // per value: weight/constant bytes, else nullptr
+  const ir::ModelView* model_ = nullptr;
+  ExecutorOptions options_;
+  ExecGraph graph_;
+  std::vector<std::unique_ptr<MethodExecutor>> subgraphs_;  // per Method.subgraphs entry
+  std::unique_ptr<Preparer> preparer_;
+  std::shared_ptr<WeightSource> weights_;
+  bool resident_ = true;                  // weights_->resident()
+  std::vector<void*> fixed_data_;         // per value: weight/constant/state bytes, else nullptr
+  std::vector<kernels::WeightKey> keys_;  // per value: the weight's key
   std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
-  size_t max_plans_ = 8;
   std::vector<Tensor> outputs_;
+  size_t num_copies_ = 0;
   uint64_t kernel_calls_ = 0;
   Profiler* profiler_ = nullptr;
-  /// Buffers the method mutates live in `state_` (runtime/session_state.h): the weight
-  /// values read from there, and each mutation output is copied back after a run.
-  SessionState* state_ = nullptr;
-  std::vector<std::pair<int32_t, std::string>> state_values_;  // weight value -> buffer
-  std::vector<std::pair<int32_t, Tensor*>> write_back_;        // mutation value -> buffer
-  Status bind_state();
+  /// Each mutation output is copied back into its SessionState buffer after a run.
+  std::vector<std::pair<int32_t, Tensor*>> write_back_;
   uint64_t bind_count_ = 0;  // bumped by every rebind; a plan records the one it matches
 };
 

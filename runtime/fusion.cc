@@ -1,5 +1,7 @@
 #include "runtime/fusion.h"
 
+#include "kernels/epilogue.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -9,127 +11,144 @@ namespace tir {
 
 namespace fb = ir::fb;
 using kernels::Activation;
+using kernels::ArgKind;
 
 namespace {
 
-constexpr std::string_view kProducers[] = {"aten::linear", "aten::addmm", "aten::mm",
-                                           "aten::convolution", "aten::conv2d"};
-constexpr std::string_view kReshapes[] = {"aten::view", "aten::_unsafe_view", "aten::reshape"};
-constexpr std::string_view kConvs[] = {"aten::convolution", "aten::conv2d"};
+using Ops = std::initializer_list<std::string_view>;
 
-/// Read-only helpers over one method's nodes and values.
+// Every op the patterns match, by the role it plays: the pass's one table of op names.
+const Ops kGemmProducers = {"aten::linear", "aten::addmm", "aten::mm"};
+const Ops kConvProducers = {"aten::convolution", "aten::conv2d"};
+const Ops kReshapes = {"aten::view", "aten::_unsafe_view", "aten::reshape"};
+/// One node that is the whole activation (in-place forms included).
+struct SingleActivation {
+  std::string_view op;
+  Activation activation;
+};
+const SingleActivation kSingleActivations[] = {
+    {"aten::relu", Activation::kRelu},         {"aten::relu_", Activation::kRelu},
+    {"aten::hardswish", Activation::kHardswish}, {"aten::hardswish_", Activation::kHardswish},
+    {"aten::hardsigmoid", Activation::kHardsigmoid},
+    {"aten::hardsigmoid_", Activation::kHardsigmoid},
+    {"aten::silu", Activation::kSilu},         {"aten::silu_", Activation::kSilu},
+    {"aten::sigmoid", Activation::kSigmoid},   {"aten::sigmoid_", Activation::kSigmoid},
+    {"aten::tanh", Activation::kTanh},         {"aten::tanh_", Activation::kTanh},
+};
+const Ops kGelu = {"aten::gelu", "aten::gelu_"};  // erf or tanh by its `approximate`
+// The pieces of decomposed activations (NewGELU, core-IR hardswish/hardsigmoid/silu).
+const Ops kMulScalar = {"aten::mul.Tensor", "aten::mul.Scalar"};
+const Ops kMulTensor = {"aten::mul.Tensor"};
+const Ops kAddScalar = {"aten::add.Tensor", "aten::add.Scalar"};
+const Ops kAddTensor = {"aten::add.Tensor"};
+const Ops kDivScalar = {"aten::div.Tensor", "aten::div.Scalar"};
+const Ops kPowScalar = {"aten::pow.Tensor_Scalar"};
+const Ops kTanh = {"aten::tanh"};
+const Ops kSigmoid = {"aten::sigmoid"};
+const Ops kClamp = {"aten::clamp"};
+const Ops kHardtanh = {"aten::hardtanh"};
+// Eval batch norms: (input, weight, bias, mean, var, training, momentum, eps, cudnn_enabled)
+// and (input, weight, bias, mean, var, momentum, eps).
+const Ops kBatchNorm = {"aten::batch_norm"};
+const Ops kBatchNormNoTraining = {"aten::_native_batch_norm_legit_no_training"};
+// The residual add after a conv (+ batch norm).
+const Ops kResidualAdd = {"aten::add.Tensor", "aten::add_.Tensor"};
+const Ops kResidualAddInPlace = {"aten::add_.Tensor"};
+
+/// Read-only helpers over a graph's nodes and values (before fusion changed anything).
 class Graph {
  public:
-  explicit Graph(const fb::Method& m) : m_(m) {
-    const size_t nvalues = m.values() ? m.values()->size() : 0;
+  explicit Graph(const ExecGraph& g) : g_(g) {
+    const size_t nvalues = g.values.size();
     uses_.resize(nvalues);
     pinned_.assign(nvalues, false);
     producer_.assign(nvalues, -1);
-    const size_t nnodes = m.nodes() ? m.nodes()->size() : 0;
-    for (size_t i = 0; i < nnodes; ++i) {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
       for (int32_t v : tensor_inputs(int32_t(i))) uses_[v].push_back(int32_t(i));
-      if (const auto* outs = node(int32_t(i)).outputs())
-        for (int32_t v : *outs) producer_[v] = int32_t(i);
+      for (int32_t v : g.nodes[i].outputs) producer_[v] = int32_t(i);
     }
-    if (m.outputs())
-      for (int32_t v : *m.outputs()) pinned_[v] = true;
-    if (m.mutations())
-      for (const fb::BufferMutation* mu : *m.mutations()) pinned_[mu->value()] = true;
+    for (int32_t v : g.outputs) pinned_[v] = true;
+    for (const auto& m : g.mutations) pinned_[m.first] = true;
   }
 
-  size_t num_nodes() const { return m_.nodes() ? m_.nodes()->size() : 0; }
-  const fb::Node& node(int32_t i) const { return *m_.nodes()->Get(i); }
-  std::string_view op(int32_t i) const { return ir::str(node(i).op()); }
+  size_t num_nodes() const { return g_.nodes.size(); }
+  const ExecNode& node(int32_t i) const { return g_.nodes[i]; }
+  std::string_view op(int32_t i) const { return node(i).op; }
   const std::vector<int32_t>& uses(int32_t v) const { return uses_[v]; }
   /// The node that computes v, or -1 (inputs, weights, constants).
   int32_t producer(int32_t v) const { return producer_[v]; }
   bool pinned(int32_t v) const { return pinned_[v]; }
   bool is_f32_tensor(int32_t v) const {
-    const fb::Value* val = m_.values()->Get(v);
-    return val->kind() == fb::ValueKind::Tensor && val->dtype() == fb::DType::Float32;
+    return g_.values[v].is_tensor && g_.values[v].dtype == DType::kFloat32;
   }
 
   /// Values a and b have the same recorded sizes: equal static sizes, or the same symbolic
   /// expression.
   bool same_sizes(int32_t a, int32_t b) const {
-    const auto* sa = m_.values()->Get(a)->sizes();
-    const auto* sb = m_.values()->Get(b)->sizes();
-    if (!sa || !sb || sa->size() != sb->size()) return false;
-    for (size_t k = 0; k < sa->size(); ++k) {
-      const fb::Dim* da = sa->Get(k);
-      const fb::Dim* db = sb->Get(k);
-      if (bool(da->expr()) != bool(db->expr())) return false;
-      if (da->expr() ? !same_expr(*da->expr(), *db->expr()) : da->value() != db->value())
-        return false;
-    }
-    return true;
-  }
-  static bool same_expr(const fb::SymExpr& a, const fb::SymExpr& b) {
-    const auto* ta = a.terms();
-    const auto* tb = b.terms();
-    if (!ta || !tb || ta->size() != tb->size()) return false;
-    for (size_t k = 0; k < ta->size(); ++k)
-      if (ta->Get(k)->op() != tb->Get(k)->op() || ta->Get(k)->value() != tb->Get(k)->value())
-        return false;
-    return true;
+    return same_declared_sizes(*g_.values[a].ir, *g_.values[b].ir);
   }
   /// Rank of tensor value v (its sizes may be symbolic).
   size_t rank(int32_t v) const {
-    const auto* sizes = m_.values()->Get(v)->sizes();
+    const auto* sizes = g_.values[v].ir->sizes();
     return sizes ? sizes->size() : 0;
   }
   /// The result of node i: its only output, or its first when the others (batch norm's
   /// saved statistics) are neither used nor method outputs; -1 otherwise.
   int32_t output(int32_t i) const {
-    const auto* outs = node(i).outputs();
-    if (!outs || outs->size() == 0) return -1;
-    for (size_t k = 1; k < outs->size(); ++k)
-      if (!uses_[outs->Get(k)].empty() || pinned_[outs->Get(k)]) return -1;
-    return outs->Get(0);
+    const auto& outs = node(i).outputs;
+    if (outs.empty()) return -1;
+    for (size_t k = 1; k < outs.size(); ++k)
+      if (!uses_[outs[k]].empty() || pinned_[outs[k]]) return -1;
+    return outs[0];
   }
   /// The node that is the only user of v, or -1.
   int32_t sole_user(int32_t v) const { return uses_[v].size() == 1 ? uses_[v][0] : -1; }
 
+  /// The tensors node i reads through its arguments, in argument order.
   std::vector<int32_t> tensor_inputs(int32_t i) const {
     std::vector<int32_t> out;
-    ir::for_each_tensor_arg(node(i), [&](int32_t v, size_t) { out.push_back(v); });
+    const ExecNode& n = node(i);
+    for (const ExecArg& a : n.args) {
+      if (a.kind == ArgKind::kTensor) out.push_back(n.inputs[a.i]);
+      if (a.kind == ArgKind::kTensors)
+        for (int64_t slot : a.ints)
+          if (slot >= 0) out.push_back(n.inputs[slot]);
+    }
     return out;
   }
   /// Argument k of node i as a tensor value, or -1.
   int32_t tensor_arg(int32_t i, size_t k) const {
-    const fb::Argument* a = arg(i, k);
-    return a && a->value_type() == fb::ArgValue::TensorArg ? a->value_as_TensorArg()->value() : -1;
+    const ExecArg* a = arg(i, k);
+    return a && a->kind == ArgKind::kTensor ? node(i).inputs[a->i] : -1;
   }
   /// Argument k of node i as an int or float scalar; nullopt otherwise (None included).
   std::optional<double> scalar_arg(int32_t i, size_t k) const {
-    const fb::Argument* a = arg(i, k);
-    if (!a) return std::nullopt;
-    if (a->value_type() == fb::ArgValue::FloatArg) return a->value_as_FloatArg()->value();
-    if (a->value_type() == fb::ArgValue::IntArg) return double(a->value_as_IntArg()->value());
+    const ExecArg* a = arg(i, k);
+    if (!a || a->symbolic()) return std::nullopt;
+    if (a->kind == ArgKind::kFloat) return a->f;
+    if (a->kind == ArgKind::kInt) return double(a->i);
     return std::nullopt;
   }
   std::optional<bool> bool_arg(int32_t i, size_t k) const {
-    const fb::Argument* a = arg(i, k);
-    if (!a || a->value_type() != fb::ArgValue::BoolArg) return std::nullopt;
-    return a->value_as_BoolArg()->value();
+    const ExecArg* a = arg(i, k);
+    if (!a || a->kind != ArgKind::kBool) return std::nullopt;
+    return a->i != 0;
   }
   bool none_arg(int32_t i, size_t k) const {
-    const fb::Argument* a = arg(i, k);
-    return !a || a->value_type() == fb::ArgValue::NONE || a->value_type() == fb::ArgValue::NoneArg;
+    const ExecArg* a = arg(i, k);
+    return !a || a->kind == ArgKind::kNone;
   }
   std::string_view string_arg(int32_t i, size_t k) const {
-    const fb::Argument* a = arg(i, k);
-    return a && a->value_type() == fb::ArgValue::StringArg
-               ? ir::str(a->value_as_StringArg()->value())
-               : std::string_view();
+    const ExecArg* a = arg(i, k);
+    return a && a->kind == ArgKind::kString ? a->s : std::string_view();
   }
 
  private:
-  const fb::Argument* arg(int32_t i, size_t k) const {
-    const auto* args = node(i).args();
-    return args && k < args->size() ? args->Get(k) : nullptr;
+  const ExecArg* arg(int32_t i, size_t k) const {
+    const auto& args = node(i).args;
+    return k < args.size() ? &args[k] : nullptr;
   }
-  const fb::Method& m_;
+  const ExecGraph& g_;
   std::vector<std::vector<int32_t>> uses_;
   std::vector<bool> pinned_;
   std::vector<int32_t> producer_;
@@ -139,7 +158,7 @@ bool near(std::optional<double> got, double want) {
   return got && std::abs(*got - want) <= 1e-6 * std::max(1.0, std::abs(want));
 }
 
-bool is_any(std::string_view op, std::initializer_list<std::string_view> names) {
+bool is_any(std::string_view op, Ops names) {
   return std::find(names.begin(), names.end(), op) != names.end();
 }
 
@@ -150,16 +169,16 @@ struct Match {
 
 /// Node i is `op(x, c)` (or `op(c, x)` when `commutes`) with scalar c == want; for add,
 /// alpha (argument 2) must be 1.
-bool is_scalar_op(const Graph& g, int32_t i, std::initializer_list<std::string_view> ops, int32_t x,
+bool is_scalar_op(const Graph& g, int32_t i, Ops ops, int32_t x,
                   double want) {
   if (i < 0 || !is_any(g.op(i), ops) || g.tensor_arg(i, 0) != x || !near(g.scalar_arg(i, 1), want))
     return false;
-  return !g.op(i).starts_with("aten::add") || g.none_arg(i, 2) || near(g.scalar_arg(i, 2), 1.0);
+  return !is_any(g.op(i), kAddScalar) || g.none_arg(i, 2) || near(g.scalar_arg(i, 2), 1.0);
 }
 
 /// `a * b` of the two values in either order.
 bool is_product(const Graph& g, int32_t i, int32_t a, int32_t b) {
-  if (i < 0 || g.op(i) != "aten::mul.Tensor") return false;
+  if (i < 0 || !is_any(g.op(i), kMulTensor)) return false;
   const int32_t l = g.tensor_arg(i, 0), r = g.tensor_arg(i, 1);
   return (l == a && r == b) || (l == b && r == a);
 }
@@ -169,19 +188,19 @@ bool is_product(const Graph& g, int32_t i, int32_t a, int32_t b) {
 int32_t match_relu6(const Graph& g, int32_t v, std::vector<int32_t>& nodes) {
   int32_t c = g.sole_user(v);
   if (c < 0) return -1;
-  if (g.op(c) == "aten::hardtanh" && g.tensor_arg(c, 0) == v && near(g.scalar_arg(c, 1), 0) &&
+  if (is_any(g.op(c), kHardtanh) && g.tensor_arg(c, 0) == v && near(g.scalar_arg(c, 1), 0) &&
       near(g.scalar_arg(c, 2), 6)) {
     nodes.push_back(c);
     return g.output(c);
   }
-  if (g.op(c) != "aten::clamp" || g.tensor_arg(c, 0) != v || !near(g.scalar_arg(c, 1), 0))
+  if (!is_any(g.op(c), kClamp) || g.tensor_arg(c, 0) != v || !near(g.scalar_arg(c, 1), 0))
     return -1;
   nodes.push_back(c);
   if (near(g.scalar_arg(c, 2), 6)) return g.output(c);
   if (!g.none_arg(c, 2)) return -1;
   const int32_t lo = g.output(c);
   const int32_t c2 = g.sole_user(lo);
-  if (c2 < 0 || g.op(c2) != "aten::clamp" || g.tensor_arg(c2, 0) != lo || !g.none_arg(c2, 1) ||
+  if (c2 < 0 || !is_any(g.op(c2), kClamp) || g.tensor_arg(c2, 0) != lo || !g.none_arg(c2, 1) ||
       !near(g.scalar_arg(c2, 2), 6))
     return -1;
   nodes.push_back(c2);
@@ -194,13 +213,9 @@ std::optional<Match> match_single(const Graph& g, int32_t x) {
   if (u < 0 || g.tensor_arg(u, 0) != x) return std::nullopt;
   const std::string_view op = g.op(u);
   Activation act = Activation::kNone;
-  if (is_any(op, {"aten::relu", "aten::relu_"})) act = Activation::kRelu;
-  if (is_any(op, {"aten::hardswish", "aten::hardswish_"})) act = Activation::kHardswish;
-  if (is_any(op, {"aten::hardsigmoid", "aten::hardsigmoid_"})) act = Activation::kHardsigmoid;
-  if (is_any(op, {"aten::silu", "aten::silu_"})) act = Activation::kSilu;
-  if (is_any(op, {"aten::sigmoid", "aten::sigmoid_"})) act = Activation::kSigmoid;
-  if (is_any(op, {"aten::tanh", "aten::tanh_"})) act = Activation::kTanh;
-  if (is_any(op, {"aten::gelu", "aten::gelu_"})) {
+  for (const SingleActivation& a : kSingleActivations)
+    if (op == a.op) act = a.activation;
+  if (is_any(op, kGelu)) {
     const std::string_view approx = g.string_arg(u, 1);
     if (approx.empty() || approx == "none") act = Activation::kGeluErf;
     if (approx == "tanh") act = Activation::kGeluTanh;
@@ -217,27 +232,27 @@ std::optional<Match> match_new_gelu(const Graph& g, int32_t x) {
   if (users.size() != 3) return std::nullopt;
   int32_t a = -1, b = -1;
   for (int32_t u : users) {
-    if (is_scalar_op(g, u, {"aten::mul.Tensor", "aten::mul.Scalar"}, x, 0.5)) a = u;
-    if (is_scalar_op(g, u, {"aten::pow.Tensor_Scalar"}, x, 3.0)) b = u;
+    if (is_scalar_op(g, u, kMulScalar, x, 0.5)) a = u;
+    if (is_scalar_op(g, u, kPowScalar, x, 3.0)) b = u;
   }
   if (a < 0 || b < 0) return std::nullopt;
   const int32_t c = g.sole_user(g.output(b));
-  if (!is_scalar_op(g, c, {"aten::mul.Tensor", "aten::mul.Scalar"}, g.output(b), 0.044715))
+  if (!is_scalar_op(g, c, kMulScalar, g.output(b), 0.044715))
     return std::nullopt;
   const int32_t d = g.sole_user(g.output(c));
-  if (d < 0 || g.op(d) != "aten::add.Tensor" || !near(g.scalar_arg(d, 2), 1.0) ||
+  if (d < 0 || !is_any(g.op(d), kAddTensor) || !near(g.scalar_arg(d, 2), 1.0) ||
       !((g.tensor_arg(d, 0) == x && g.tensor_arg(d, 1) == g.output(c)) ||
         (g.tensor_arg(d, 1) == x && g.tensor_arg(d, 0) == g.output(c))) ||
       std::find(users.begin(), users.end(), d) == users.end())
     return std::nullopt;
   const int32_t e = g.sole_user(g.output(d));
-  if (!is_scalar_op(g, e, {"aten::mul.Tensor", "aten::mul.Scalar"}, g.output(d),
+  if (!is_scalar_op(g, e, kMulScalar, g.output(d),
                     std::sqrt(2.0 / M_PI)))
     return std::nullopt;
   const int32_t f = g.sole_user(g.output(e));
-  if (f < 0 || g.op(f) != "aten::tanh" || g.tensor_arg(f, 0) != g.output(e)) return std::nullopt;
+  if (f < 0 || !is_any(g.op(f), kTanh) || g.tensor_arg(f, 0) != g.output(e)) return std::nullopt;
   const int32_t h = g.sole_user(g.output(f));
-  if (!is_scalar_op(g, h, {"aten::add.Tensor", "aten::add.Scalar"}, g.output(f), 1.0))
+  if (!is_scalar_op(g, h, kAddScalar, g.output(f), 1.0))
     return std::nullopt;
   const int32_t out = g.sole_user(g.output(h));
   if (!is_product(g, out, g.output(a), g.output(h)) || g.sole_user(g.output(a)) != out)
@@ -250,7 +265,7 @@ std::optional<Match> match_silu(const Graph& g, int32_t x) {
   const auto& users = g.uses(x);
   if (users.size() != 2) return std::nullopt;
   for (int32_t s : users) {
-    if (g.op(s) != "aten::sigmoid" || g.tensor_arg(s, 0) != x) continue;
+    if (!is_any(g.op(s), kSigmoid) || g.tensor_arg(s, 0) != x) continue;
     const int32_t mul = g.sole_user(g.output(s));
     if (is_product(g, mul, x, g.output(s)) &&
         std::find(users.begin(), users.end(), mul) != users.end())
@@ -265,8 +280,8 @@ std::optional<Match> match_hard(const Graph& g, int32_t x) {
   const auto& users = g.uses(x);
   int32_t add = -1, mul = -1;
   for (int32_t u : users) {
-    if (is_scalar_op(g, u, {"aten::add.Tensor", "aten::add.Scalar"}, x, 3.0)) add = u;
-    if (g.op(u) == "aten::mul.Tensor") mul = u;
+    if (is_scalar_op(g, u, kAddScalar, x, 3.0)) add = u;
+    if (is_any(g.op(u), kMulTensor)) mul = u;
   }
   if (add < 0 || users.size() != (mul >= 0 ? 2u : 1u)) return std::nullopt;
   Match m;
@@ -282,7 +297,7 @@ std::optional<Match> match_hard(const Graph& g, int32_t x) {
     m.activation = Activation::kHardswish;
   }
   const int32_t div = g.sole_user(v);
-  if (!is_scalar_op(g, div, {"aten::div.Tensor", "aten::div.Scalar"}, v, 6.0) ||
+  if (!is_scalar_op(g, div, kDivScalar, v, 6.0) ||
       !g.none_arg(div, 2))
     return std::nullopt;
   m.nodes.push_back(div);
@@ -297,9 +312,9 @@ std::optional<std::pair<int32_t, FusedBatchNorm>> match_batch_norm(
   const int32_t b = g.sole_user(x);
   if (b < 0 || g.tensor_arg(b, 0) != x || g.rank(x) != 4) return std::nullopt;
   size_t eps_at = 0;
-  if (g.op(b) == "aten::batch_norm" && g.bool_arg(b, 5) == false)
+  if (is_any(g.op(b), kBatchNorm) && g.bool_arg(b, 5) == false)
     eps_at = 7;  // (input, weight, bias, mean, var, training, momentum, eps, cudnn_enabled)
-  else if (g.op(b) == "aten::_native_batch_norm_legit_no_training")
+  else if (is_any(g.op(b), kBatchNormNoTraining))
     eps_at = 6;  // (input, weight, bias, mean, var, momentum, eps)
   else
     return std::nullopt;
@@ -317,15 +332,6 @@ std::optional<std::pair<int32_t, FusedBatchNorm>> match_batch_norm(
   return std::pair{b, bn};
 }
 
-/// "aten::add_.Tensor", "aten::relu_" write into their first argument (dunder names such as
-/// "aten::__and__.Tensor" do not).
-bool is_inplace(std::string_view op) {
-  const size_t colons = op.find("::");
-  std::string_view base = op.substr(colons == std::string_view::npos ? 0 : colons + 2);
-  base = base.substr(0, base.find('.'));
-  return base.size() > 1 && base.back() == '_' && !base.starts_with("__");
-}
-
 struct Residual {
   int32_t add = -1;       // the aten::add / add_ node
   int32_t identity = -1;  // its other operand
@@ -338,7 +344,7 @@ struct Residual {
 /// tell a written identity from an unwritten one) and the identity is an activation.
 std::optional<Residual> match_residual(const Graph& g, int32_t x) {
   const int32_t a = g.sole_user(x);
-  if (a < 0 || g.rank(x) != 4 || !is_any(g.op(a), {"aten::add.Tensor", "aten::add_.Tensor"}))
+  if (a < 0 || g.rank(x) != 4 || !is_any(g.op(a), kResidualAdd))
     return std::nullopt;
   const int32_t l = g.tensor_arg(a, 0), r = g.tensor_arg(a, 1);
   if (l == r || (l != x && r != x)) return std::nullopt;
@@ -347,7 +353,7 @@ std::optional<Residual> match_residual(const Graph& g, int32_t x) {
   if (id < 0 || out < 0 || !g.is_f32_tensor(id) || !g.is_f32_tensor(out) || !g.same_sizes(id, x) ||
       !g.same_sizes(out, x) || !(g.none_arg(a, 2) || near(g.scalar_arg(a, 2), 1.0)))
     return std::nullopt;
-  if (g.op(a) == "aten::add_.Tensor" && l == id) {
+  if (is_any(g.op(a), kResidualAddInPlace) && l == id) {
     if (g.producer(id) < 0 || g.pinned(id)) return std::nullopt;
     for (int32_t u : g.uses(id))
       if (u > a) return std::nullopt;
@@ -393,7 +399,7 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
                                       const std::function<bool(int32_t)>& frozen) {
   int32_t x = g.output(p);
   if (x < 0 || !g.is_f32_tensor(x)) return std::nullopt;
-  const bool conv = is_any(g.op(p), {kConvs[0], kConvs[1]});
+  const bool conv = is_any(g.op(p), kConvProducers);
   std::vector<int32_t> group{p};
   // An inference batch norm right after a conv, folded into the conv's weights and bias.
   FusedBatchNorm bn;
@@ -418,7 +424,7 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
   }
   // Reshapes of the contiguous GEMM output (GPT-2's Conv1D: addmm, then view to 3-D).
   for (int32_t r = g.sole_user(x); !res && r >= 0 && g.tensor_arg(r, 0) == x &&
-                                   is_any(g.op(r), {kReshapes[0], kReshapes[1], kReshapes[2]});
+                                   is_any(g.op(r), kReshapes);
        r = g.sole_user(x)) {
     group.push_back(r);
     x = g.output(r);
@@ -447,7 +453,7 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
     if (g.producer(res->identity) > p) {
       out.position = res->add;
       for (int32_t i = p + 1; i < res->add; ++i)
-        if (is_inplace(g.op(i)) && std::find(group.begin(), group.end(), i) == group.end())
+        if (op_is_inplace(g.op(i)) && std::find(group.begin(), group.end(), i) == group.end())
           return std::nullopt;
     }
   }
@@ -456,16 +462,14 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
 
 }  // namespace
 
-std::vector<FusedGroup> fusion_find_groups(const fb::Method& method,
+std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,
                                            const std::function<bool(int32_t)>& accepts,
                                            const std::function<bool(int32_t)>& frozen) {
   std::vector<FusedGroup> groups;
-  const Graph g(method);
+  const Graph g(graph);
   std::vector<bool> claimed(g.num_nodes(), false);  // absorbed by an earlier group
   for (int32_t p = 0; p < int32_t(g.num_nodes()); ++p) {
-    if (claimed[p] ||
-        !is_any(g.op(p),
-                {kProducers[0], kProducers[1], kProducers[2], kProducers[3], kProducers[4]}) ||
+    if (claimed[p] || !(is_any(g.op(p), kGemmProducers) || is_any(g.op(p), kConvProducers)) ||
         !accepts(p))
       continue;
     std::optional<FusedGroup> grp;  // with the residual add if one matches, else without
@@ -481,6 +485,52 @@ std::vector<FusedGroup> fusion_find_groups(const fb::Method& method,
     groups.push_back(std::move(*grp));
   }
   return groups;
+}
+
+size_t fuse_graph(ExecGraph& g) {
+  const auto accepts = [&](int32_t i) {
+    const ExecNode& n = g.nodes[i];
+    return n.kind == StepKind::kKernel && n.kernel && n.kernel->factory()->accepts_epilogue();
+  };
+  const auto frozen = [&](int32_t v) {
+    const ExecValue& val = g.values[v];
+    return (val.source == fb::ValueSource::Weight || val.source == fb::ValueSource::Constant) &&
+           !val.mutated;
+  };
+  const std::vector<FusedGroup> groups = fusion_find_groups(g, accepts, frozen);
+  for (const FusedGroup& grp : groups) {
+    ExecNode& p = g.nodes[grp.producer];
+    const auto slot = [&](int32_t v) {
+      if (v < 0) return -1;
+      p.inputs.push_back(v);
+      return int(p.inputs.size() - 1);
+    };
+    // A folded batch norm's tensors are inputs of the fused node, so a weight swap that
+    // changes only them re-prepares the conv, which folds them again.
+    if (grp.batch_norm.present())
+      p.batch_norm = {slot(grp.batch_norm.weight), slot(grp.batch_norm.bias),
+                      slot(grp.batch_norm.mean), slot(grp.batch_norm.var), grp.batch_norm.eps};
+    p.residual = slot(grp.residual);
+    p.epilogue = grp.activation;
+    p.reshaped = !same_declared_sizes(*g.values[p.outputs[0]].ir, *g.values[grp.output].ir);
+    p.outputs[0] = grp.output;
+    p.fused = true;
+    p.label = std::string(p.op);
+    if (grp.batch_norm.present()) p.label += "+batch_norm";
+    if (grp.residual >= 0) p.label += "+add";
+    if (grp.activation != Activation::kNone)
+      p.label += "+" + std::string(kernels::activation_name(grp.activation));
+    for (int32_t i : grp.absorbed) g.nodes[i].dead = true;
+    if (grp.position != grp.producer) {  // runs where its residual is ready (an absorbed node)
+      const int32_t index = g.nodes[grp.position].index;
+      g.nodes[grp.position] = std::move(p);
+      g.nodes[grp.position].index = index;
+      g.nodes[grp.producer] = ExecNode{};
+      g.nodes[grp.producer].dead = true;
+    }
+  }
+  g.num_fused += groups.size();
+  return groups.size();
 }
 
 }  // namespace tir

@@ -18,8 +18,8 @@
 #include <functional>
 #include <vector>
 
-#include "ir/model.h"
 #include "kernels/kernel.h"
+#include "runtime/exec_graph.h"
 
 namespace tir {
 
@@ -52,14 +52,20 @@ struct FusedGroup {
   std::vector<int32_t> absorbed;  // node indices the group replaces, never run
 };
 
-/// Groups of `method` (top level only; a cond branch is a method of its own). A group
+/// Groups of `graph` (top level only; a cond branch is a graph of its own). A group
 /// forms only when every intermediate value is used inside the group alone and is not a
 /// method output or a buffer mutation; no node belongs to two groups. `accepts(i)`: the kernel
 /// resolved for node i applies epilogues (kernels::Kernel::accepts_epilogue). `frozen(v)`: value v
 /// is a weight or constant the method never writes (a batch norm folds only such tensors, with such
 /// conv weights).
-std::vector<FusedGroup> fusion_find_groups(const ir::fb::Method& method,
+std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,
                                            const std::function<bool(int32_t)>& accepts,
                                            const std::function<bool(int32_t)>& frozen);
+
+/// The fusion pass: each group's producer becomes a fused node (its epilogue, folded batch
+/// norm and residual are attributes and inputs of that node, it writes the group's last
+/// value, it moves to the group's position) and the nodes it absorbed are marked dead.
+/// Nodes must have their kernels (placement) first. Returns the number of groups.
+size_t fuse_graph(ExecGraph& graph);
 
 }  // namespace tir

@@ -1,44 +1,58 @@
 #include "runtime/layout.h"
 
+#include <vector>
+
 namespace tir {
 
 namespace fb = ir::fb;
+using kernels::ArgKind;
 
-std::vector<bool> choose_channels_last(const fb::Method& method,
-                                       std::span<const LayoutNode> nodes) {
-  const size_t nvalues = method.values() ? method.values()->size() : 0;
-  std::vector<bool> chosen(nvalues, false);
-  for (const LayoutNode& n : nodes) {
-    if (!n.runs || !n.channels_last || n.output < 0 || size_t(n.output) >= nvalues) continue;
-    const fb::Value* val = method.values()->Get(n.output);
-    if (val->kind() == fb::ValueKind::Tensor && val->dtype() == fb::DType::Float32 &&
-        val->source() == fb::ValueSource::Activation && val->sizes() && val->sizes()->size() == 4)
-      chosen[n.output] = true;
+namespace {
+
+bool accepts_channels_last(const ExecNode& n) {
+  return n.kind == StepKind::kKernel && n.kernel && n.kernel->factory()->accepts_channels_last();
+}
+
+}  // namespace
+
+size_t choose_channels_last(ExecGraph& g) {
+  const size_t nvalues = g.values.size();
+  std::vector<bool> chosen(nvalues, false), read(nvalues, false);
+  for (const ExecNode& n : g.nodes) {
+    if (n.dead || n.outputs.empty() || !accepts_channels_last(n) || n.reshaped) continue;
+    const ExecValue& v = g.values[n.outputs[0]];
+    const auto* sizes = v.ir->sizes();
+    if (v.is_tensor && v.dtype == DType::kFloat32 && v.source == fb::ValueSource::Activation &&
+        sizes && sizes->size() == 4)
+      chosen[n.outputs[0]] = true;
   }
-  std::vector<bool> read(nvalues, false);
-  const auto reject = [&](int32_t v) {
-    if (v >= 0 && size_t(v) < nvalues) chosen[v] = false;
-  };
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const LayoutNode& n = nodes[i];
-    if (!n.runs || n.node == nullptr) continue;
-    ir::for_each_tensor_arg(*n.node, [&](int32_t v, size_t k) {
-      if (v < 0 || size_t(v) >= nvalues) return;
+  for (const ExecNode& n : g.nodes) {
+    if (n.dead) continue;
+    // Which argument reads each input slot (-1: a fused residual or norm tensor, a copy).
+    std::vector<int> arg_of(n.inputs.size(), -1);
+    for (size_t k = 0; k < n.args.size(); ++k) {
+      if (n.args[k].kind == ArgKind::kTensor) arg_of[n.args[k].i] = int(k);
+      if (n.args[k].kind == ArgKind::kTensors)
+        for (int64_t slot : n.args[k].ints)
+          if (slot >= 0) arg_of[slot] = int(k);
+    }
+    const bool cl = accepts_channels_last(n);
+    for (size_t s = 0; s < n.inputs.size(); ++s) {
+      const int32_t v = n.inputs[s];
       read[v] = true;
-      if (!n.channels_last || k != 0) reject(v);
-    });
-    if (n.residual >= 0 && size_t(n.residual) < nvalues) {
-      read[n.residual] = true;
-      if (!n.channels_last) reject(n.residual);
+      const bool ok = cl && (arg_of[s] == 0 || int(s) == n.residual);
+      if (!ok) chosen[v] = false;
     }
   }
-  if (method.outputs())
-    for (int32_t v : *method.outputs()) reject(v);
-  if (method.mutations())
-    for (const fb::BufferMutation* mu : *method.mutations()) reject(mu->value());
-  for (size_t v = 0; v < nvalues; ++v)
-    if (!read[v]) chosen[v] = false;
-  return chosen;
+  for (int32_t v : g.outputs) chosen[v] = false;
+  for (const auto& m : g.mutations) chosen[m.first] = false;
+  size_t count = 0;
+  for (size_t v = 0; v < nvalues; ++v) {
+    g.values[v].channels_last = chosen[v] && read[v];
+    count += g.values[v].channels_last;
+  }
+  g.num_channels_last = count;
+  return count;
 }
 
 }  // namespace tir

@@ -1,4 +1,4 @@
-// Load-time choice of the activations stored channels-last.
+// Layout pass: the activations stored channels-last.
 //
 // oneDNN's convolutions on AVX-512 compute in NHWC (or blocked) layouts; fed plain NCHW, each
 // one reorders its input in and its output back out, which costs as much as the convolutions
@@ -8,28 +8,17 @@
 // its readers read it in place, so a chain of convolutions never reorders between links.
 #pragma once
 
-#include <cstdint>
-#include <span>
-#include <vector>
+#include <cstddef>
 
-#include "ir/model.h"
+#include "runtime/exec_graph.h"
 
 namespace tir {
 
-/// What the pass needs to know about node i of the method, after fusion.
-struct LayoutNode {
-  const ir::fb::Node* node = nullptr;  // the node that runs here (a fused group's producer)
-  bool runs = false;                   // not absorbed into a fused group
-  bool channels_last = false;  // its kernel accepts channels-last (input 0, residual, output)
-  int32_t output = -1;         // the value it writes as output 0 (a fused group's last value)
-  int32_t residual = -1;       // a fused residual it also reads, or -1
-};
-
-/// Per value of `method`: true when it is stored channels-last. A value qualifies when it is a
-/// rank-4 float32 activation written by a channels-last node, read at least once and only as
-/// the activation input (argument 0) or the residual of channels-last nodes, and is neither a
-/// method output nor a buffer mutation.
-std::vector<bool> choose_channels_last(const ir::fb::Method& method,
-                                       std::span<const LayoutNode> nodes);
+/// Marks ExecValue::channels_last on the values of `graph` (after fusion and copies) that
+/// qualify: a rank-4 float32 activation written as output 0 by a node whose kernel accepts
+/// channels-last (a fused group that reshapes its producer's output excepted), read at least
+/// once and only as the activation input (argument 0) or the residual of such nodes, and
+/// neither a method output nor a buffer mutation. Returns how many.
+size_t choose_channels_last(ExecGraph& graph);
 
 }  // namespace tir

@@ -7,6 +7,7 @@
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
 #include "runtime/weight_binding.h"
+#include "runtime/weight_source.h"
 
 namespace tir {
 namespace {
@@ -58,7 +59,8 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   s->options_ = options;
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
-  s->weights_ = std::move(weights);
+  TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));
+  TIR_ASSIGN_OR_RETURN(s->weights_, ResidentWeights::bind(*s->view_, std::move(weights)));
   // The first context is built now, so an op without a kernel or a weight file that does
   // not fit fails at open, not at the first run.
   TIR_RETURN_IF_ERROR(s->context().status());
@@ -72,7 +74,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
 }
 
 Result<Session::Context*> Session::context() {
-  std::shared_ptr<const WeightSet> weights;
+  std::shared_ptr<WeightSource> weights;
   uint64_t generation = 0;
   Context* ctx = nullptr;
   {
@@ -81,8 +83,14 @@ Result<Session::Context*> Session::context() {
     generation = generation_;
     auto& slot = contexts_[std::this_thread::get_id()];
     if (!slot) {
-      auto made = MethodExecutor::create(*view_, *method_, weights, options_.max_cached_plans,
-                                         options_.state.get(), options_.fuse, options_.precision);
+      ExecutorOptions o;
+      o.max_cached_plans = options_.max_cached_plans;
+      o.state = options_.state.get();
+      o.fuse = options_.fuse;
+      o.precision = options_.precision;
+      o.devices = options_.devices;
+      o.placement = options_.placement;
+      auto made = MethodExecutor::create(*view_, *method_, weights, o);
       if (!made.ok()) {
         contexts_.erase(std::this_thread::get_id());
         return made.status();
@@ -104,8 +112,10 @@ Result<Session::Context*> Session::context() {
 Status Session::swap_weights(std::shared_ptr<const WeightSet> weights) {
   if (!weights) return make_error(StatusCode::kInvalidArgument, "swap_weights: no weight set");
   TIR_RETURN_IF_ERROR(check_weights(*view_, *weights));
+  TIR_ASSIGN_OR_RETURN(std::shared_ptr<WeightSource> bound,
+                       ResidentWeights::bind(*view_, std::move(weights)));
   std::lock_guard lock(mu_);
-  weights_ = std::move(weights);
+  weights_ = std::move(bound);
   ++generation_;
   return ok_status();
 }
@@ -114,7 +124,7 @@ Status Session::reset_state() { return options_.state->reset(*weights()); }
 
 std::shared_ptr<const WeightSet> Session::weights() const {
   std::lock_guard lock(mu_);
-  return weights_;
+  return weights_->set_ptr();
 }
 
 uint64_t Session::weights_generation() const {
@@ -156,6 +166,7 @@ size_t Session::num_fused_groups() const { return executor().num_fused_groups();
 size_t Session::num_channels_last() const { return executor().num_channels_last(); }
 size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
 uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
+size_t Session::num_copies() const { return executor().num_copies(); }
 
 void set_num_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);

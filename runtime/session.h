@@ -22,6 +22,8 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "runtime/data_loader.h"
+#include "runtime/device.h"
+#include "runtime/placement.h"
 #include "runtime/session_state.h"
 #include "runtime/weight_set.h"
 
@@ -29,6 +31,7 @@ namespace tir {
 
 class MethodExecutor;
 class Profiler;
+class WeightSource;
 namespace ir {
 class ModelView;
 }
@@ -52,6 +55,12 @@ struct SessionOptions {
   /// weights packed to bf16 once per prepared node, activations converted per run, float32
   /// accumulation and outputs (`tirrun --dtype bf16`; accuracy in README). Other ops: f32.
   Precision precision = Precision::kFloat32;
+  /// Devices the method may run on (runtime/device.h); the first holds inputs and outputs.
+  /// Empty: the process's CPU device.
+  std::vector<std::shared_ptr<Device>> devices;
+  /// Which of `devices` runs each node (runtime/placement.h); unset: the first for all.
+  /// Copies are inserted where values cross devices.
+  PlacementPolicy placement;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
@@ -111,6 +120,8 @@ class Session {
   size_t num_cached_plans() const;
   /// Kernel calls made so far (a rejected input makes none).
   uint64_t kernel_calls() const;
+  /// Copies inserted where values cross devices (0 on one device).
+  size_t num_copies() const;
   /// The weight set later runs use.
   std::shared_ptr<const WeightSet> weights() const;
   /// Number of successful swap_weights calls so far.
@@ -137,7 +148,7 @@ class Session {
   std::vector<IoSpec> inputs_, outputs_;
 
   mutable std::mutex mu_;  // guards the members below
-  std::shared_ptr<const WeightSet> weights_;
+  std::shared_ptr<WeightSource> weights_;  // the current set, bound to the model
   uint64_t generation_ = 0;
   std::unordered_map<std::thread::id, std::unique_ptr<Context>> contexts_;
 };

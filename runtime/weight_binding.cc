@@ -49,26 +49,4 @@ Status check_weights(const ir::ModelView& model, const WeightSet& weights) {
   return ok_status();
 }
 
-Result<std::vector<void*>> resolve_fixed_data(const ir::ModelView& model, const fb::Method& method,
-                                              const WeightSet& weights) {
-  const fb::Model& m = model.model();
-  const size_t nvalues = method.values() ? method.values()->size() : 0;
-  std::vector<void*> data(nvalues, nullptr);
-  for (size_t v = 0; v < nvalues; ++v) {
-    const fb::Value* val = method.values()->Get(v);
-    if (val->source() == fb::ValueSource::Weight) {
-      const fb::WeightRef* w = m.weights()->Get(val->index());
-      const Tensor* t = find_weight(weights, *w);
-      if (!t)
-        return make_error(StatusCode::kNotFound, "weight '", ir::str(w->name()),
-                          "' is missing from '", weights.path(), "'");
-      data[v] = t->data;
-    } else if (val->source() == fb::ValueSource::Constant) {
-      const fb::Constant* c = m.constants()->Get(val->index());
-      data[v] = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
-    }
-  }
-  return data;
-}
-
 }  // namespace tir

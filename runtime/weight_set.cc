@@ -224,7 +224,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::overlay(
         return make_error(StatusCode::kInvalidArgument, "overlay '", delta->path(), "': tensor '",
                           name, "' is ", dtype_name(got.dtype), shape_str(got.shape()),
                           ", the base has ", dtype_name(want.dtype), shape_str(want.shape()));
-      set->replaced_[it->second] = got;
+      set->replaced_[it->second] = {got, delta->generation(i)};
     }
     set->path_ += " + " + delta->path();
     set->owned_bytes_ += delta->owned_bytes_;
@@ -248,8 +248,24 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::open_layers(std::span<const 
 
 const Tensor& WeightSet::tensor(size_t i) const {
   if (!replaced_.empty())
-    if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second;
+    if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second.tensor;
   return table_->tensors[i];
+}
+
+uint64_t WeightSet::generation(size_t i) const {
+  if (!replaced_.empty())
+    if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second.generation;
+  return table_->generation;
+}
+
+int32_t WeightSet::slot(std::string_view name) const {
+  const auto it = table_->by_name.find(name);
+  return it == table_->by_name.end() ? -1 : int32_t(it->second);
+}
+
+uint64_t WeightSet::next_generation() {
+  static std::atomic<uint64_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 const Tensor* WeightSet::find(std::string_view name) const {

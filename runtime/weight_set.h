@@ -66,6 +66,13 @@ class WeightSet {
 
   /// The tensor named `name` (or an alias of it), or nullptr. Valid while the set lives.
   const Tensor* find(std::string_view name) const;
+  /// The slot (names() index) of `name` or an alias of it; -1 when absent. Slots are shared
+  /// by a set and every overlay made from it.
+  int32_t slot(std::string_view name) const;
+  /// Generation of the bytes in slot `i`: unique per process for each set that supplies
+  /// bytes (a file opened, a delta overlaid), so (slot, generation) names bytes that never
+  /// change (kernels::WeightKey; packed copies are keyed by it).
+  uint64_t generation(size_t i) const;
   /// Tensor `i` in names() order (an overlay's replacement where it has one).
   const Tensor& tensor(size_t i) const;
   /// Signature of the weight layout (ir/weight_file.h); 0 when the source has none.
@@ -86,8 +93,9 @@ class WeightSet {
   /// Tensors an overlay replaces (0 for a plain set).
   size_t num_replaced() const { return replaced_.size(); }
   /// Packed copies of this set's tensors that kernels made (kernels/packed_cache.h): shared by
-  /// every session bound to the set, freed with it.
-  kernels::PackedCache& packed_cache() const { return *packed_cache_; }
+  /// every session bound to the set and by the overlays made from it (keyed by slot and
+  /// generation, so an overlay repacks only what it replaces), freed with the last of them.
+  kernels::PackedCache& packed_cache() const { return *table_->packed_cache; }
 
  private:
   struct NameHash {
@@ -100,6 +108,8 @@ class WeightSet {
     std::vector<std::vector<std::string>> aliases;
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> by_name;  // + aliases
     size_t total_bytes = 0;
+    uint64_t generation = next_generation();  // of the bytes the table's tensors point at
+    std::unique_ptr<kernels::PackedCache> packed_cache = std::make_unique<kernels::PackedCache>();
     Status add(const std::string& name, std::vector<std::string> aliases, const Tensor& t);
   };
   WeightSet() = default;
@@ -111,13 +121,17 @@ class WeightSet {
   uint8_t* allocate(size_t bytes);
 
   std::shared_ptr<Table> table_ = std::make_shared<Table>();
-  std::unordered_map<size_t, Tensor> replaced_;    // overlay: table index -> replacement
+  static uint64_t next_generation();
+  struct Replacement {
+    Tensor tensor;
+    uint64_t generation = 0;  // of the delta that supplied it
+  };
+  std::unordered_map<size_t, Replacement> replaced_;  // overlay: table index -> replacement
   std::vector<std::shared_ptr<const void>> keep_;  // sources, buffers, base and deltas
   uint64_t signature_ = 0;
   std::string path_;
   WeightFormat format_ = WeightFormat::kTir;
   size_t owned_bytes_ = 0;
-  std::unique_ptr<kernels::PackedCache> packed_cache_ = std::make_unique<kernels::PackedCache>();
 };
 
 }  // namespace tir

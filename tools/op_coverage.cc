@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "ir/model.h"
 #include "kernels/registry.h"
 
 namespace tir::tools {
@@ -19,6 +20,7 @@ struct OpInfo {
   std::set<std::string> dtypes;
   bool optimized = false;
   bool reference = false;
+  bool runtime = false;  // control flow: the executor runs it, no kernel
 };
 
 /// op -> what the CPU registry has for it.
@@ -30,6 +32,9 @@ std::map<std::string, OpInfo> cpu_ops() {
     info.dtypes.insert(e.dtype == DType::kUndefined ? "any" : std::string(dtype_name(e.dtype)));
     (e.impl == kernels::KernelImpl::kOptimized ? info.optimized : info.reference) = true;
   }
+  OpInfo& cond = ops[std::string(ir::kCondOp)];
+  cond.dtypes.insert("any");
+  cond.runtime = true;
   return ops;
 }
 
@@ -50,14 +55,18 @@ Status list_ops(OpListFormat format, std::ostream& out) {
                    {"device", "cpu"},
                    {"dtypes", info.dtypes},
                    {"optimized", info.optimized},
-                   {"reference", info.reference}});
+                   {"reference", info.reference},
+                   {"runtime", info.runtime}});
     out << j.dump(1) << "\n";
     return ok_status();
   }
   if (format == OpListFormat::kText) {
     for (const auto& [op, info] : ops)
       out << op << "  cpu  " << join(info.dtypes)
-          << (info.optimized ? "  optimized" : "  reference only") << "\n";
+          << (info.runtime     ? "  runtime"
+              : info.optimized ? "  optimized"
+                               : "  reference only")
+          << "\n";
     out << ops.size() << " ops\n";
     return ok_status();
   }
@@ -75,7 +84,10 @@ Status list_ops(OpListFormat format, std::ostream& out) {
       << "| op | dtypes | kernel |\n|---|---|---|\n";
   for (const auto& [op, info] : ops)
     out << "| `" << op << "` | " << join(info.dtypes) << " | "
-        << (info.optimized ? "oneDNN/Eigen + reference" : "reference") << " |\n";
+        << (info.runtime     ? "runtime (control flow)"
+            : info.optimized ? "oneDNN/Eigen + reference"
+                             : "reference")
+        << " |\n";
   out << "\n## Core ATen ops\n\n| op | CPU |\n|---|---|\n";
   for (const char* op : kCoreAtenOps)
     out << "| `" << op << "` | " << (ops.count(op) ? "yes" : "-") << " |\n";

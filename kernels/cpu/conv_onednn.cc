@@ -155,9 +155,9 @@ class ConvOneDnn final : public Kernel {
   /// AVX-512 0.53 against 0.86 ms for ResNet's 64x56x56 layer, 0.53 against 0.81 ms at
   /// 512x7x7, 2 threads), where oneDNN has it for the shape and post-ops; direct otherwise.
   template <typename Desc>
-  dnnl::convolution_forward::primitive_desc primitive_desc(const Desc& desc,
+  dnnl::convolution_forward::primitive_desc primitive_desc(const KernelCall& call, const Desc& desc,
                                                            const dnnl::primitive_attr& attr) {
-    dnnl::engine& eng = onednn_engine();
+    dnnl::engine& eng = onednn_engine(call);
     const bool winograd_shape = p_.groups == 1 && p_.kh == 3 && p_.kw == 3 && p_.stride[0] == 1 &&
                                 p_.stride[1] == 1 && p_.dil[0] == 1 && p_.dil[1] == 1;
     if (winograd_shape && winograd_enabled()) {
@@ -171,7 +171,7 @@ class ConvOneDnn final : public Kernel {
 
   Status build(const KernelCall& call, PrepareInfo* out_info) {
     const bool norm = call.batch_norm.present();
-    dnnl::engine& eng = onednn_engine();
+    dnnl::engine& eng = onednn_engine(call);
     const memory::dims src_dims{p_.n, p_.c, p_.h, p_.w};
     const memory::dims dst_dims{p_.n, p_.oc, p_.oh, p_.ow};
     const memory::dims wei_dims =
@@ -195,7 +195,7 @@ class ConvOneDnn final : public Kernel {
       onednn_append_activation(ops, call.epilogue);
       attr.set_post_ops(ops);
     }
-    const dnnl::convolution_forward::primitive_desc pd = primitive_desc(desc, attr);
+    const dnnl::convolution_forward::primitive_desc pd = primitive_desc(call, desc, attr);
     prim_ = dnnl::convolution_forward(pd);
 
     const memory::desc src_plain = activation_desc(call.inputs[p_.input], src_dims);

@@ -93,12 +93,12 @@ class GemmOneDnn final : public Kernel {
   /// From the second run on: the primitive for packed weights (JIT-compiled now) and B packed
   /// into memory this kernel owns.
   Status start_packed(const KernelCall& call) {
-    dnnl::engine& eng = onednn_engine();
+    dnnl::engine& eng = onednn_engine(call);
     pack_pending_ = false;
     packed_prim_ = dnnl::matmul(packed_pd_);
     size_t unused_scratch = 0;
     TIR_RETURN_IF_ERROR(b_packed_.init(call, wei_f32_, packed_pd_.weights_desc(),
-                                       call.inputs[p_.b_input].data, &unused_scratch));
+                                       p_.b_input, &unused_scratch));
     packed_wei_ = memory(packed_pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
     packed_scratchpad_ = memory(packed_pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
     packed_args_ = args_;
@@ -111,7 +111,7 @@ class GemmOneDnn final : public Kernel {
   }
 
   Status build(const KernelCall& call, PrepareInfo* out_info) {
-    dnnl::engine& eng = onednn_engine();
+    dnnl::engine& eng = onednn_engine(call);
     const memory::dim m = p_.m, k = p_.k, n = p_.n;
     using dt = memory::data_type;
     const memory::desc src_f32({m, k}, dt::f32, memory::dims{k, 1});
@@ -185,9 +185,9 @@ class GemmOneDnn final : public Kernel {
     if (bf16_) {
       scratch = align64(scratch);
       TIR_RETURN_IF_ERROR(
-          a_bf16_.init(call, src_f32, pd.src_desc(), call.inputs[p_.a_input].data, &scratch));
+          a_bf16_.init(call, src_f32, pd.src_desc(), p_.a_input, &scratch));
       TIR_RETURN_IF_ERROR(
-          b_bf16_.init(call, wei_f32, pd.weights_desc(), call.inputs[p_.b_input].data, &scratch));
+          b_bf16_.init(call, wei_f32, pd.weights_desc(), p_.b_input, &scratch));
     }
     out_info->scratch_bytes = scratch;
     return ok_status();

@@ -101,7 +101,7 @@ class MatmulOneDnn final : public Kernel {
   }
 
   Status build(const KernelCall& call, PrepareInfo* out_info) {
-    dnnl::engine& eng = onednn_engine();
+    dnnl::engine& eng = onednn_engine(call);
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
@@ -167,9 +167,9 @@ class MatmulOneDnn final : public Kernel {
       scratch = align64(scratch);
       const auto bf16 = memory::data_type::bf16;
       TIR_RETURN_IF_ERROR(a_bf16_.init(call, plain_desc(src_all), plain_desc(src_all, bf16),
-                                       call.inputs[p_.a_input].data, &scratch));
+                                       p_.a_input, &scratch));
       TIR_RETURN_IF_ERROR(b_bf16_.init(call, plain_desc(wei_all), plain_desc(wei_all, bf16),
-                                       call.inputs[p_.b_input].data, &scratch));
+                                       p_.b_input, &scratch));
     }
     out_info->scratch_bytes = scratch;
     return ok_status();

@@ -1,25 +1,50 @@
 #include "kernels/cpu/onednn_context.h"
 
+#include <array>
+
 namespace tir::kernels {
 
-dnnl::engine& onednn_engine() {
-  static dnnl::engine engine = [] {
-    // No VTune/perf JIT-profiling hooks: with them on, oneDNN's first primitive probes the
-    // filesystem for libJitPI.so (~80 failed opens) on every process start.
-    dnnl_set_jit_profiling_flags(0);
-    return dnnl::engine(dnnl::engine::kind::cpu, 0);
-  }();
-  return engine;
+namespace {
+
+dnnl::engine make_engine() {
+  // No VTune/perf JIT-profiling hooks: with them on, oneDNN's first primitive probes the
+  // filesystem for libJitPI.so (~80 failed file opens) on every process start.
+  dnnl_set_jit_profiling_flags(0);
+  return dnnl::engine(dnnl::engine::kind::cpu, 0);
 }
 
-dnnl::stream& onednn_stream() {
-  thread_local dnnl::stream stream(onednn_engine());
-  return stream;
+}  // namespace
+
+OnednnContext::OnednnContext() : engine_(make_engine()), id_(next_id_.fetch_add(1) + 1) {}
+
+dnnl::stream& OnednnContext::stream() {
+  // A thread meets few contexts (one per CPU device it runs on): a small ring, no lock.
+  // Keyed by id, not address: a later context may reuse a destroyed one's address.
+  struct Slot {
+    uint64_t owner = 0;
+    dnnl::stream stream;
+  };
+  thread_local std::array<Slot, 4> slots;
+  thread_local size_t next = 0;
+  for (Slot& s : slots)
+    if (s.owner == id_) return s.stream;
+  Slot& s = slots[next++ % slots.size()];
+  s.owner = id_;
+  s.stream = dnnl::stream(engine_);
+  return s.stream;
 }
+
+OnednnContext& onednn_context(const KernelCall& call) {
+  if (auto* own = dynamic_cast<OnednnContext*>(call.context)) return *own;
+  static OnednnContext fallback;
+  return fallback;
+}
+
+std::unique_ptr<DeviceContext> make_cpu_context() { return std::make_unique<OnednnContext>(); }
 
 Status onednn_execute(const KernelCall& call, const dnnl::primitive& prim,
                       std::span<const dnnl_exec_arg_t> args) {
-  dnnl::stream& s = onednn_stream();
+  dnnl::stream& s = onednn_context(call).stream();
   dnnl_status_t st =
       dnnl_primitive_execute(prim.get(), s.get(), static_cast<int>(args.size()), args.data());
   if (st == dnnl_success) st = dnnl_stream_wait(s.get());

@@ -1,27 +1,43 @@
-// The oneDNN CPU engine and streams used by the optimized kernels, and the edge where
-// oneDNN errors (C status codes and dnnl::error exceptions) become tir Status.
+// The oneDNN CPU engine and streams that the optimized kernels use, owned by the CPU device
+// that runs them (runtime/device.h hands its OnednnContext to every KernelCall), and the edge
+// where oneDNN errors (C status codes and dnnl::error exceptions) become tir Status.
 //
-// The engine is created once per process on first use (in some kernel's `prepare`, never
-// in `run`). Streams are per thread, so sessions running on different threads never share
-// one. oneDNN here uses the OpenMP runtime: its thread count follows omp_set_num_threads /
-// OMP_NUM_THREADS.
+// Engines are made by the device at creation, never in `run`. Streams are per thread and per
+// context, so sessions running on different threads never share one. oneDNN here uses the
+// OpenMP runtime: its thread count follows omp_set_num_threads / OMP_NUM_THREADS.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <span>
 
+#include "kernels/cpu/cpu_context.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"
 
 namespace tir::kernels {
 
-/// The process-wide CPU engine. Thread-safe.
-dnnl::engine& onednn_engine();
-/// This thread's in-order CPU stream on `onednn_engine()`.
-dnnl::stream& onednn_stream();
+class OnednnContext final : public DeviceContext {
+ public:
+  OnednnContext();
+  dnnl::engine& engine() { return engine_; }
+  /// The calling thread's in-order stream on this context's engine.
+  dnnl::stream& stream();
 
-/// Executes `prim` with `args` on this thread's stream and waits. Uses the C API so that
-/// no argument map is allocated per call.
+ private:
+  dnnl::engine engine_;
+  uint64_t id_;  // unique per process
+  static inline std::atomic<uint64_t> next_id_{0};
+};
+
+/// The context of the device running `call`, or (a kernel called outside a session, as the
+/// kernel tests do, or on a device without oneDNN) one shared default context.
+OnednnContext& onednn_context(const KernelCall& call);
+inline dnnl::engine& onednn_engine(const KernelCall& call) { return onednn_context(call).engine(); }
+
+/// Executes `prim` with `args` on this thread's stream of the call's context and waits. Uses
+/// the C API so that no argument map is allocated per call.
 Status onednn_execute(const KernelCall& call, const dnnl::primitive& prim,
                       std::span<const dnnl_exec_arg_t> args);
 

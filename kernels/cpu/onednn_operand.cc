@@ -11,8 +11,10 @@ namespace tir::kernels {
 using dnnl::memory;
 
 Status OnednnOperand::init(const KernelCall& call, const memory::desc& user,
-                           const memory::desc& packed, const void* data, size_t* scratch_end) {
-  dnnl::engine& eng = onednn_engine();
+                           const memory::desc& packed, size_t input, size_t* scratch_end) {
+  dnnl::engine& eng = onednn_engine(call);
+  const void* data = call.inputs[input].data;
+  input_ = input;
   user_ = memory(user, eng, DNNL_MEMORY_NONE);
   bf16_ = memory(packed, eng, DNNL_MEMORY_NONE);
   reorder_ = dnnl::reorder(user_, bf16_);
@@ -30,19 +32,20 @@ Status OnednnOperand::init(const KernelCall& call, const memory::desc& user,
 
 Result<std::shared_ptr<memory>> OnednnOperand::pack(const KernelCall& call, const void* data) {
   const auto make = [&]() -> Result<std::shared_ptr<void>> {
-    auto m = std::make_shared<memory>(bf16_.get_desc(), onednn_engine());
+    auto m = std::make_shared<memory>(bf16_.get_desc(), onednn_engine(call));
     TIR_RETURN_IF_ERROR(reorder_into(call, data, m->get_data_handle()));
     return std::shared_ptr<void>(std::move(m));
   };
   std::shared_ptr<void> made;
-  if (call.packed_cache == nullptr) {
+  const WeightKey key = call.input_key(input_);
+  if (call.packed_cache == nullptr || !key.valid()) {
     TIR_ASSIGN_OR_RETURN(made, make());
   } else {  // keyed by how the bytes are read and how they are laid out for the primitive
     const dnnl_memory_desc_t& from = user_.get_desc().data;
     const dnnl_memory_desc_t& to = bf16_.get_desc().data;
     std::string how(reinterpret_cast<const char*>(&from), sizeof(from));
     how.append(reinterpret_cast<const char*>(&to), sizeof(to));
-    TIR_ASSIGN_OR_RETURN(made, call.packed_cache->get(data, std::move(how), make));
+    TIR_ASSIGN_OR_RETURN(made, call.packed_cache->get(key, how, make));
   }
   return std::static_pointer_cast<memory>(made);
 }

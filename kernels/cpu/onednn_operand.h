@@ -3,10 +3,10 @@
 // bfloat16 operands of bf16 compute (KernelCall::precision == kBFloat16).
 //
 // An activation is converted on every run into the kernel's scratch. A weight or constant
-// (its bytes are known at prepare) is packed once, keyed by its data pointer: if `run` sees
-// another pointer (weights swapped) it packs again, so the result always comes from the
-// current weights. Packed copies live in the weight set's cache (KernelCall::packed_cache)
-// when there is one, shared by every kernel packing the same tensor the same way.
+// (its bytes are known at prepare) is packed once; if `run` sees another data pointer
+// (weights swapped) it packs again, so the result always comes from the current weights.
+// Packed copies of weights live in the weight set's cache (KernelCall::packed_cache), keyed
+// by the input's WeightKey, shared by every kernel packing the same tensor the same way.
 #pragma once
 
 #include <memory>
@@ -19,10 +19,11 @@ namespace tir::kernels {
 class OnednnOperand {
  public:
   /// `user`: the float32 layout as the graph stores it; `packed`: the layout (and dtype) the
-  /// primitive reads. `data`: the operand's bytes when known now (a weight: packed here),
-  /// else nullptr (converted per run into scratch at `*scratch_end`, which then grows).
+  /// primitive reads. `input`: the operand's index in `call.inputs`; when its bytes are known
+  /// now (a weight or constant) it is packed here, else converted per run into scratch at
+  /// `*scratch_end`, which then grows.
   Status init(const KernelCall& call, const dnnl::memory::desc& user,
-              const dnnl::memory::desc& packed, const void* data, size_t* scratch_end);
+              const dnnl::memory::desc& packed, size_t input, size_t* scratch_end);
   /// The bf16 bytes of `data` for this run (converting as needed); `scratch` is the
   /// kernel's run scratch.
   Result<void*> convert(const KernelCall& call, const void* data, void* scratch);
@@ -36,6 +37,7 @@ class OnednnOperand {
   dnnl::memory user_, bf16_;
   std::shared_ptr<dnnl::memory> packed_;
   const void* packed_from_ = nullptr;  // non-null: a constant, packed_ holds it as bf16
+  size_t input_ = 0;                   // index in KernelCall::inputs
   size_t scratch_offset_ = 0;
   std::vector<dnnl_exec_arg_t> args_;
 };

@@ -21,7 +21,7 @@ class MaxPoolOneDnn final : public Kernel {
     fallback_ = p_.planes() == 0;
     if (fallback_) return ok_status();
     try {
-      build(out_info);
+      build(call, out_info);
     } catch (const dnnl::error&) {
       fallback_ = true;  // geometry oneDNN does not take: reference loops are exact
       out_info->scratch_bytes = 0;
@@ -43,8 +43,8 @@ class MaxPoolOneDnn final : public Kernel {
   }
 
  private:
-  void build(PrepareInfo* out_info) {
-    dnnl::engine& eng = onednn_engine();
+  void build(const KernelCall& call, PrepareInfo* out_info) {
+    dnnl::engine& eng = onednn_engine(call);
     // N and C as they are (not folded into one "planes" dim): oneDNN's JIT pooling takes
     // plain NCHW only when it can vectorize over channels; with C = 1 it falls back to a
     // scalar loop (8.9 ms instead of ~0.3 ms for ResNet-18's 64x112x112 max pool).
