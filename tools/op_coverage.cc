@@ -7,7 +7,7 @@
 #include <string>
 
 #include "ir/model.h"
-#include "kernels/registry.h"
+#include "kernels/op_table.h"
 
 namespace tir::tools {
 namespace {
@@ -23,12 +23,12 @@ struct OpInfo {
   bool runtime = false;  // control flow: the executor runs it, no kernel
 };
 
-/// op -> what the CPU registry has for it.
+/// op -> what the CPU registry has for it (as the generated op table lists it).
 std::map<std::string, OpInfo> cpu_ops() {
   std::map<std::string, OpInfo> ops;
-  for (const kernels::KernelEntry& e : kernels::KernelRegistry::global().entries()) {
+  for (const kernels::OpTableEntry& e : kernels::op_table()) {
     if (e.device != DeviceType::kCpu) continue;
-    OpInfo& info = ops[e.op];
+    OpInfo& info = ops[std::string(e.op)];
     info.dtypes.insert(e.dtype == DType::kUndefined ? "any" : std::string(dtype_name(e.dtype)));
     (e.impl == kernels::KernelImpl::kOptimized ? info.optimized : info.reference) = true;
   }

@@ -8,7 +8,7 @@
 
 #include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
-#include "kernels/reference/math_kernels.h"
+#include "kernels/reference/act_ref.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {

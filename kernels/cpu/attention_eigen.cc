@@ -13,8 +13,8 @@
 #include <limits>
 
 #include "kernels/cpu/onednn_context.h"
-#include "kernels/reference/linalg_ref.h"
 #include "kernels/registry.h"
+#include "kernels/shapes/attention_shapes.h"
 
 namespace tir::kernels {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_operand.h"
-#include "kernels/reference/linalg_ref.h"
+#include "kernels/reference/matmul_ref.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {

@@ -1,10 +1,11 @@
 // Reference elementwise math: activations, unary math, tensor-scalar ops and
 // pow.Tensor_Tensor. float32 math runs in double and rounds once; int64 stays exact.
+#include "kernels/reference/act_ref.h"
+
 #include <cmath>
 #include <numbers>
 
 #include "kernels/kernel_util.h"
-#include "kernels/reference/math_kernels.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {

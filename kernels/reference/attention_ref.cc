@@ -1,10 +1,11 @@
 // Reference scaled dot-product attention, one query row at a time in double:
 // softmax(scale * q k^T + mask) v, with the mask/causal/GQA rules of attention_shapes.h.
+#include "kernels/reference/attention_ref.h"
+
 #include <cmath>
 #include <limits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/reference/linalg_ref.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {

@@ -1,9 +1,10 @@
 // Reference aten::embedding: a row gather. Indices are data, so they are checked here,
 // in run: an out-of-range index is an error, never an out-of-bounds read.
+#include "kernels/reference/embedding_ref.h"
+
 #include <cstring>
 
 #include "kernels/kernel_util.h"
-#include "kernels/reference/math_kernels.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {

@@ -1,7 +1,8 @@
 // Reference batched matrix products: aten::bmm, aten::matmul, aten::baddbmm (double
 // accumulation, one batch at a time over the broadcast batch dims).
+#include "kernels/reference/matmul_ref.h"
+
 #include "kernels/kernel_util.h"
-#include "kernels/reference/linalg_ref.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {

@@ -9,7 +9,7 @@
 #include "runtime/npy.h"
 #include "tests/common/cli_util.h"
 
-namespace tir {
+namespace tir::tools {
 namespace {
 
 using testing::TempDir;
@@ -255,4 +255,4 @@ TEST(Cli, HelpExitsZero) {
 }
 
 }  // namespace
-}  // namespace tir
+}  // namespace tir::tools

@@ -10,7 +10,7 @@
 #include "runtime/npy.h"
 #include "tests/common/cli_util.h"
 
-namespace tir {
+namespace tir::tools {
 namespace {
 
 using testing::expect_one_error_line;
@@ -73,4 +73,4 @@ TEST(DtypeCli, UnknownDtypeIsOneErrorLine) {
 }
 
 }  // namespace
-}  // namespace tir
+}  // namespace tir::tools

@@ -6,7 +6,7 @@
 
 #include "tests/common/cli_util.h"
 
-namespace tir {
+namespace tir::tools {
 namespace {
 
 using testing::expect_one_error_line;
@@ -171,4 +171,4 @@ TEST(WeightsCli, EverySubcommandHasHelp) {
 }
 
 }  // namespace
-}  // namespace tir
+}  // namespace tir::tools

@@ -1,9 +1,10 @@
 // Reference layer norm (with native_layer_norm's mean/rstd) and (log-)softmax, in double.
+#include "kernels/reference/layer_norm_softmax_ref.h"
+
 #include <cmath>
 #include <limits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/reference/math_kernels.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {
@@ -51,11 +52,10 @@ void ref_softmax(const SoftmaxParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using LayerNormRef = FnKernel<LayerNormParams, norm2_prepare_layer_norm, ref_layer_norm>;
-using NativeLayerNormRef =
-    FnKernel<LayerNormParams, norm2_prepare_native_layer_norm, ref_layer_norm>;
-using SoftmaxRef = FnKernel<SoftmaxParams, norm2_prepare_softmax<false>, ref_softmax>;
-using LogSoftmaxRef = FnKernel<SoftmaxParams, norm2_prepare_softmax<true>, ref_softmax>;
+using LayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare, ref_layer_norm>;
+using NativeLayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare_native, ref_layer_norm>;
+using SoftmaxRef = FnKernel<SoftmaxParams, softmax_prepare<false>, ref_softmax>;
+using LogSoftmaxRef = FnKernel<SoftmaxParams, softmax_prepare<true>, ref_softmax>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;

@@ -1,10 +1,12 @@
 // Reference sum.dim_IntList, amax and cumsum. Floats accumulate in double, integers and
 // bools in int64 (with int64 wrap-around, as ATen).
+#include "kernels/reference/sum_amax_cumsum_ref.h"
+
 #include <cmath>
 
 #include "kernels/kernel_util.h"
-#include "kernels/reference/math_kernels.h"
 #include "kernels/registry.h"
+#include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
 namespace {
@@ -15,7 +17,7 @@ using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
 
 }  // namespace
 
-void ref_sum(const Reduce2Params& p, const KernelCall& call, void*) {
+void ref_sum(const ReduceCastParams& p, const KernelCall& call, void*) {
   visit_dtype(p.in, [&](auto in_tag) {
     visit_dtype(p.out, [&](auto out_tag) {
       using In = decltype(in_tag);
@@ -35,7 +37,7 @@ void ref_sum(const Reduce2Params& p, const KernelCall& call, void*) {
   });
 }
 
-void ref_amax(const Reduce2Params& p, const KernelCall& call, void*) {
+void ref_amax(const ReduceCastParams& p, const KernelCall& call, void*) {
   visit_dtype(p.in, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, bool>) {
@@ -87,9 +89,9 @@ void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using SumRef = FnKernel<Reduce2Params, reduce2_prepare_sum, ref_sum>;
-using AmaxRef = FnKernel<Reduce2Params, reduce2_prepare_amax, ref_amax>;
-using CumsumRef = FnKernel<CumsumParams, reduce2_prepare_cumsum, ref_cumsum>;
+using SumRef = FnKernel<ReduceCastParams, sum_prepare, ref_sum>;
+using AmaxRef = FnKernel<ReduceCastParams, amax_prepare, ref_amax>;
+using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;

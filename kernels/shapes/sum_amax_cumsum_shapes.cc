@@ -1,4 +1,4 @@
-#include "kernels/shapes/reduce2_shapes.h"
+#include "kernels/shapes/sum_amax_cumsum_shapes.h"
 
 #include <vector>
 
@@ -16,7 +16,7 @@ DType accumulate_dtype(DType in, DType requested) {
 
 }  // namespace
 
-Result<Reduce2Params> reduce2_prepare_sum(const KernelCall& call, PrepareInfo* out_info) {
+Result<ReduceCastParams> sum_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
@@ -24,7 +24,7 @@ Result<Reduce2Params> reduce2_prepare_sum(const KernelCall& call, PrepareInfo* o
   TIR_ASSIGN_OR_RETURN(auto dims, optional_ints_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
   TIR_ASSIGN_OR_RETURN(DType requested, optional_dtype_arg(call, 3, "dtype"));
-  Reduce2Params p;
+  ReduceCastParams p;
   p.in = x->dtype;
   p.out = accumulate_dtype(x->dtype, requested);
   if (p.out == DType::kBool || p.out == DType::kInt32) {
@@ -38,7 +38,7 @@ Result<Reduce2Params> reduce2_prepare_sum(const KernelCall& call, PrepareInfo* o
   return p;
 }
 
-Result<Reduce2Params> reduce2_prepare_amax(const KernelCall& call, PrepareInfo* out_info) {
+Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
@@ -48,7 +48,7 @@ Result<Reduce2Params> reduce2_prepare_amax(const KernelCall& call, PrepareInfo* 
   }
   TIR_ASSIGN_OR_RETURN(auto dims, ints_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
-  Reduce2Params p;
+  ReduceCastParams p;
   p.in = p.out = x->dtype;
   std::vector<int64_t> out;
   TIR_ASSIGN_OR_RETURN(p.r, plan_reduce(call, *x, dims, keepdim, &out));
@@ -64,7 +64,7 @@ Result<Reduce2Params> reduce2_prepare_amax(const KernelCall& call, PrepareInfo* 
   return p;
 }
 
-Result<CumsumParams> reduce2_prepare_cumsum(const KernelCall& call, PrepareInfo* out_info) {
+Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));

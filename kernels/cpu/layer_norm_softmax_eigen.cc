@@ -5,8 +5,9 @@
 #include <cmath>
 
 #include "kernels/cpu/parallel.h"
-#include "kernels/reference/math_kernels.h"
+#include "kernels/kernel_util.h"
 #include "kernels/registry.h"
+#include "kernels/shapes/layer_norm_softmax_shapes.h"
 
 namespace tir::kernels {
 namespace {
@@ -98,11 +99,10 @@ void softmax_opt(const SoftmaxParams& p, const KernelCall& call, void*) {
   });
 }
 
-using LayerNormOpt = FnKernel<LayerNormParams, norm2_prepare_layer_norm, layer_norm_opt>;
-using NativeLayerNormOpt =
-    FnKernel<LayerNormParams, norm2_prepare_native_layer_norm, layer_norm_opt>;
-using SoftmaxOpt = FnKernel<SoftmaxParams, norm2_prepare_softmax<false>, softmax_opt>;
-using LogSoftmaxOpt = FnKernel<SoftmaxParams, norm2_prepare_softmax<true>, softmax_opt>;
+using LayerNormOpt = FnKernel<LayerNormParams, layer_norm_prepare, layer_norm_opt>;
+using NativeLayerNormOpt = FnKernel<LayerNormParams, layer_norm_prepare_native, layer_norm_opt>;
+using SoftmaxOpt = FnKernel<SoftmaxParams, softmax_prepare<false>, softmax_opt>;
+using LogSoftmaxOpt = FnKernel<SoftmaxParams, softmax_prepare<true>, softmax_opt>;
 
 constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;

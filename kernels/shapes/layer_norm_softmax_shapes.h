@@ -17,11 +17,10 @@ struct LayerNormParams {
 };
 
 /// layer_norm(input, normalized_shape, weight?, bias?, eps, cudnn_enable) -> out.
-Result<LayerNormParams> norm2_prepare_layer_norm(const KernelCall& call, PrepareInfo* out_info);
+Result<LayerNormParams> layer_norm_prepare(const KernelCall& call, PrepareInfo* out_info);
 /// native_layer_norm(input, normalized_shape, weight?, bias?, eps) -> (out, mean, rstd);
 /// mean and rstd have the input's shape with the normalized dims set to 1.
-Result<LayerNormParams> norm2_prepare_native_layer_norm(const KernelCall& call,
-                                                        PrepareInfo* out_info);
+Result<LayerNormParams> layer_norm_prepare_native(const KernelCall& call, PrepareInfo* out_info);
 
 /// Softmax over `dim` of x viewed as [outer, n, inner].
 struct SoftmaxParams {
@@ -33,6 +32,6 @@ struct SoftmaxParams {
 /// softmax.int / log_softmax.int (self, dim, dtype?) with dtype None or float32;
 /// _softmax / _log_softmax (self, dim, half_to_float=False).
 template <bool Log>
-Result<SoftmaxParams> norm2_prepare_softmax(const KernelCall& call, PrepareInfo* out_info);
+Result<SoftmaxParams> softmax_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels

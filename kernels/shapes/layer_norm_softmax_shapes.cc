@@ -1,4 +1,4 @@
-#include "kernels/shapes/norm2_shapes.h"
+#include "kernels/shapes/layer_norm_softmax_shapes.h"
 
 #include <algorithm>
 #include <vector>
@@ -56,21 +56,20 @@ Result<LayerNormParams> layer_norm_common(const KernelCall& call) {
 
 }  // namespace
 
-Result<LayerNormParams> norm2_prepare_layer_norm(const KernelCall& call, PrepareInfo* out_info) {
+Result<LayerNormParams> layer_norm_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 6, 1));
   (void)out_info;
   return layer_norm_common(call);
 }
 
-Result<LayerNormParams> norm2_prepare_native_layer_norm(const KernelCall& call,
-                                                        PrepareInfo* out_info) {
+Result<LayerNormParams> layer_norm_prepare_native(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 5, 3));
   (void)out_info;
   return layer_norm_common(call);
 }
 
 template <bool Log>
-Result<SoftmaxParams> norm2_prepare_softmax(const KernelCall& call, PrepareInfo* out_info) {
+Result<SoftmaxParams> softmax_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
@@ -96,7 +95,7 @@ Result<SoftmaxParams> norm2_prepare_softmax(const KernelCall& call, PrepareInfo*
   return p;
 }
 
-template Result<SoftmaxParams> norm2_prepare_softmax<false>(const KernelCall&, PrepareInfo*);
-template Result<SoftmaxParams> norm2_prepare_softmax<true>(const KernelCall&, PrepareInfo*);
+template Result<SoftmaxParams> softmax_prepare<false>(const KernelCall&, PrepareInfo*);
+template Result<SoftmaxParams> softmax_prepare<true>(const KernelCall&, PrepareInfo*);
 
 }  // namespace tir::kernels

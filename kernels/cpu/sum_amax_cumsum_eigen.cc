@@ -3,7 +3,8 @@
 #include <Eigen/Core>
 
 #include "kernels/cpu/parallel.h"
-#include "kernels/reference/math_kernels.h"
+#include "kernels/kernel_util.h"
+#include "kernels/reference/sum_amax_cumsum_ref.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {
@@ -12,7 +13,7 @@ namespace {
 using CArr = Eigen::Map<const Eigen::ArrayXf>;
 using Arr = Eigen::Map<Eigen::ArrayXf>;
 
-void sum_opt(const Reduce2Params& p, const KernelCall& call, void* scratch) {
+void sum_opt(const ReduceCastParams& p, const KernelCall& call, void* scratch) {
   const ReduceParams& r = p.r;
   if (p.in != DType::kFloat32 || p.out != DType::kFloat32 || !r.blocked || r.reduce_numel == 0) {
     ref_sum(p, call, scratch);
@@ -36,7 +37,7 @@ void sum_opt(const Reduce2Params& p, const KernelCall& call, void* scratch) {
   });
 }
 
-using SumOpt = FnKernel<Reduce2Params, reduce2_prepare_sum, sum_opt>;
+using SumOpt = FnKernel<ReduceCastParams, sum_prepare, sum_opt>;
 
 const bool kRegistered = KernelRegistry::global().add({
     {"aten::sum.dim_IntList", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,

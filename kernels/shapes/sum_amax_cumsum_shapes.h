@@ -10,15 +10,15 @@ namespace tir::kernels {
 
 /// A reduction over ReduceParams' dims; input `in` is converted to `out` first (sum with
 /// a dtype argument, or bool/int32 sums that torch returns as int64).
-struct Reduce2Params {
+struct ReduceCastParams {
   ReduceParams r;
   DType in = DType::kFloat32, out = DType::kFloat32;
 };
 
 /// sum.dim_IntList(self, dim?, keepdim=False, *, dtype=None); None or [] = all dims.
-Result<Reduce2Params> reduce2_prepare_sum(const KernelCall& call, PrepareInfo* out_info);
+Result<ReduceCastParams> sum_prepare(const KernelCall& call, PrepareInfo* out_info);
 /// amax(self, dim=[], keepdim=False); [] = all dims; float32 or int64, NaN propagates.
-Result<Reduce2Params> reduce2_prepare_amax(const KernelCall& call, PrepareInfo* out_info);
+Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 /// cumsum(self, dim, *, dtype=None) over x viewed as [outer, n, inner].
 struct CumsumParams {
@@ -26,6 +26,6 @@ struct CumsumParams {
   DType in = DType::kFloat32, out = DType::kFloat32;
   int input = -1;
 };
-Result<CumsumParams> reduce2_prepare_cumsum(const KernelCall& call, PrepareInfo* out_info);
+Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
