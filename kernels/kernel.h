@@ -134,7 +134,9 @@ struct KernelCall {
   /// The device's handles (see DeviceContext); null outside a session.
   DeviceContext* context = nullptr;
 
-  WeightKey input_key(size_t k) const { return k < input_keys.size() ? input_keys[k] : WeightKey{}; }
+  WeightKey input_key(size_t k) const {
+    return k < input_keys.size() ? input_keys[k] : WeightKey{};
+  }
 };
 
 inline constexpr int kMaxOutputs = 16;

@@ -7,7 +7,7 @@
 // that happens to reuse an address cannot be mistaken for the tensor that was there. The
 // cache belongs to a weight set's table and is shared by the overlays made from it
 // (WeightSet::packed_cache), so an overlay repacks only the tensors it replaces. When an
-// entry for a newer generation of a slot is made, older generations of that slot and layout
+// entry for one generation of a slot is made, the other generations of that slot and layout
 // that no kernel holds any more are dropped: a chain of partial updates keeps one copy each.
 #pragma once
 
@@ -34,9 +34,10 @@ class PackedCache {
     const Key k{key.slot, how, key.generation};
     if (auto it = entries_.find(k); it != entries_.end()) return it->second;
     TIR_ASSIGN_OR_RETURN(std::shared_ptr<void> made, make());
-    // Older generations of this slot and layout that only the cache still holds.
+    // Other generations of this slot and layout that only the cache still holds.
     for (auto it = entries_.lower_bound(Key{key.slot, how, 0});
-         it != entries_.end() && std::get<0>(it->first) == key.slot && std::get<1>(it->first) == how;)
+         it != entries_.end() && std::get<0>(it->first) == key.slot &&
+         std::get<1>(it->first) == how;)
       it = it->second.use_count() == 1 ? entries_.erase(it) : std::next(it);
     entries_.emplace(k, made);
     return made;

@@ -1,5 +1,6 @@
 #include "runtime/device.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -17,6 +18,9 @@ class HostDevice : public Device {
   DeviceType type() const override { return DeviceType::kCpu; }
   bool host_accessible() const override { return true; }
   Result<void*> alloc(size_t bytes, size_t alignment) override {
+    if (bytes > SIZE_MAX - 2 * alignment)
+      return make_error(StatusCode::kInvalidArgument, "device '", name(), "': cannot allocate ",
+                        bytes, " bytes");
     // aligned_alloc wants a size that is a multiple of the alignment.
     const size_t rounded = (bytes + alignment - 1) / alignment * alignment + alignment;
     void* p = std::aligned_alloc(alignment, rounded);
@@ -30,6 +34,13 @@ class HostDevice : public Device {
     if (!from.host_accessible())
       return make_error(StatusCode::kUnsupported, "device '", name(), "': cannot copy from '",
                         from.name(), "'");
+    if (bytes > 0) std::memcpy(dst, src, bytes);
+    return ok_status();
+  }
+  Status copy_to(void* dst, const Device& to, const void* src, size_t bytes) override {
+    if (!to.host_accessible())
+      return make_error(StatusCode::kUnsupported, "device '", name(), "': cannot copy to '",
+                        to.name(), "'");
     if (bytes > 0) std::memcpy(dst, src, bytes);
     return ok_status();
   }

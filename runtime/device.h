@@ -41,12 +41,17 @@ class Device {
   virtual void free(void* ptr) = 0;
   /// Copies `bytes` from `src` (memory of `from`) to `dst` (memory of this device).
   virtual Status copy_from(void* dst, const Device& from, const void* src, size_t bytes) = 0;
+  /// Copies `bytes` from `src` (memory of this device) to `dst` (memory of `to`). A copy
+  /// between a host-addressable device and one that is not runs on the latter.
+  virtual Status copy_to(void* dst, const Device& to, const void* src, size_t bytes) = 0;
   /// Waits until work queued on the device is done (CPU devices run synchronously).
   virtual Status synchronize() = 0;
 
   /// The kernel this device runs `op` with for inputs of `dtype`, or nullptr.
   virtual const kernels::KernelEntry* find_kernel(std::string_view op, DType dtype) const = 0;
-  bool supports(std::string_view op, DType dtype) const { return find_kernel(op, dtype) != nullptr; }
+  bool supports(std::string_view op, DType dtype) const {
+    return find_kernel(op, dtype) != nullptr;
+  }
   /// Handles passed to every kernel call on this device (may be null).
   virtual kernels::DeviceContext* context() = 0;
 };

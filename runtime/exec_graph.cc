@@ -109,7 +109,8 @@ void find_state_values(const fb::Model& m, ExecGraph& g) {
       const fb::WeightRef* w = m.weights()->Get(g.values[v].weight);
       bool named = ir::str(w->name()) == buffer;
       if (w->aliases())
-        for (const flatbuffers::String* a : *w->aliases()) named = named || a->string_view() == buffer;
+        for (const flatbuffers::String* a : *w->aliases())
+          named = named || a->string_view() == buffer;
       if (named) add(int32_t(v));
     }
 }
@@ -139,7 +140,8 @@ int32_t ExecGraph::add_value_like(int32_t v, DeviceId device) {
 
 bool ExecGraph::pinned(int32_t v) const {
   return std::find(outputs.begin(), outputs.end(), v) != outputs.end() ||
-         std::any_of(mutations.begin(), mutations.end(), [&](const auto& m) { return m.first == v; });
+         std::any_of(mutations.begin(), mutations.end(),
+                     [&](const auto& m) { return m.first == v; });
 }
 
 Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method& method) {
@@ -172,7 +174,8 @@ Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method&
       if (node.op == ir::kCondOp) {
         node.kind = StepKind::kCond;
         for (size_t b = 0; b < 2; ++b) {
-          const fb::Argument* a = n->args() && n->args()->size() > 1 + b ? n->args()->Get(1 + b) : nullptr;
+          const fb::Argument* a =
+              n->args() && n->args()->size() > 1 + b ? n->args()->Get(1 + b) : nullptr;
           if (!a || a->value_type() != fb::ArgValue::GraphArg)
             return make_error(StatusCode::kInvalidArgument, node_context(node), ": argument ",
                               1 + b, " is not a subgraph");

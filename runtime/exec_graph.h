@@ -33,11 +33,11 @@ struct ExecValue {
   ir::fb::ValueSource source = ir::fb::ValueSource::Activation;
   DType dtype = DType::kUndefined;
   bool is_tensor = false;
-  WeightId weight = -1;    // source Weight: Model.weights index
-  int32_t constant = -1;   // source Constant: Model.constants index
-  DeviceId device = 0;     // where an activation's bytes live: its producer's device
+  WeightId weight = -1;        // source Weight: Model.weights index
+  int32_t constant = -1;       // source Constant: Model.constants index
+  DeviceId device = 0;         // where an activation's bytes live: its producer's device
   bool channels_last = false;  // stored N, H, W, C (layout pass)
-  bool mutated = false;  // a buffer the method writes: bound to SessionState, not the weights
+  bool mutated = false;        // a buffer the method writes: bound to SessionState, not the weights
 };
 
 /// One argument, decoded. Tensor references are slots of ExecNode::inputs.
@@ -45,8 +45,8 @@ struct ExecArg {
   kernels::ArgKind kind = kernels::ArgKind::kNone;
   int64_t i = 0;  // int, bool, dtype, memory format, layout, device index, tensor slot, graph
   double f = 0;
-  std::string_view s;           // string, device type (view into the model's bytes)
-  std::vector<int64_t> ints;    // ints, bools (0/1), tensor slots (-1: None)
+  std::string_view s;         // string, device type (view into the model's bytes)
+  std::vector<int64_t> ints;  // ints, bools (0/1), tensor slots (-1: None)
   std::vector<double> floats;
   /// Symbolic int(s) to evaluate per binding (kind is kInt / kInts once evaluated).
   const ir::fb::SymExpr* sym = nullptr;
@@ -63,20 +63,20 @@ enum class StepKind : uint8_t {
 struct ExecNode {
   StepKind kind = StepKind::kKernel;
   std::string_view op, name, module_path;  // views into the model's bytes
-  int32_t index = -1;  // position in the FlatBuffer method's nodes (-1: made by a pass)
-  std::vector<ExecArg> args;               // schema order
-  std::vector<int32_t> inputs;             // values, in KernelCall::inputs order
-  std::vector<int32_t> outputs;            // values, one per op return
+  int32_t index = -1;            // position in the FlatBuffer method's nodes (-1: made by a pass)
+  std::vector<ExecArg> args;     // schema order
+  std::vector<int32_t> inputs;   // values, in KernelCall::inputs order
+  std::vector<int32_t> outputs;  // values, one per op return
   DeviceId device = 0;
   const kernels::KernelEntry* kernel = nullptr;  // kKernel nodes, set by placement
   // Fusion (fusion.h): attributes of a producer that absorbed the nodes after it.
   kernels::Activation epilogue = kernels::Activation::kNone;
   kernels::BatchNormFold batch_norm;  // its fields are slots of `inputs`
   int residual = -1;                  // slot of `inputs`
-  bool fused = false;     // outputs[0] is the group's last value (same numel)
+  bool fused = false;                 // outputs[0] is the group's last value (same numel)
   bool reshaped = false;  // ... declared with other sizes than the producer's own output
-  std::string label;   // profiled op name of a fused group: "aten::conv2d+batch_norm+relu"
-  bool dead = false;   // absorbed or unused: removed by exec_graph_remove_dead
+  std::string label;      // profiled op name of a fused group: "aten::conv2d+batch_norm+relu"
+  bool dead = false;      // absorbed or unused: removed by exec_graph_remove_dead
   /// kCond: subgraph index (Method.subgraphs) of true_fn and false_fn.
   std::array<int32_t, 2> branches{-1, -1};
 

@@ -141,8 +141,8 @@ Status MethodExecutor::bind_fixed_data() {
   for (const auto& [v, name] : graph_.state_values) {
     const Tensor* initial = set.find(name);
     if (!initial)
-      return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '",
-                        set.path(), "'");
+      return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '", set.path(),
+                        "'");
     TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(std::string(name), *initial));
     fixed_data_[v] = buf->data;
     keys_[v] = {};
@@ -186,7 +186,8 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
   // Every kernel packs into the new set's cache from now on (the old set may go away).
   for (PlanStep& step : plan.steps) {
     step.call.packed_cache = in.packed_cache;
-    for (size_t s = 0; s < step.in_values.size(); ++s) step.input_keys[s] = keys_[step.in_values[s]];
+    for (size_t s = 0; s < step.in_values.size(); ++s)
+      step.input_keys[s] = keys_[step.in_values[s]];
   }
   for (PlanStep& step : plan.steps) {
     if (!any || !step.kernel) continue;
@@ -256,8 +257,8 @@ Status MethodExecutor::prepare_subgraph(std::span<const int64_t> symbols,
         !std::equal(want.begin(), want.end(), inputs[k].shape().begin(), inputs[k].shape().end()))
       return make_error(StatusCode::kInternal, "subgraph '", name, "' input '",
                         ir::str(v.ir->name()), "' is ", dtype_name(inputs[k].dtype),
-                        shape_str(inputs[k].shape()), ", the program records ",
-                        dtype_name(v.dtype), shape_str(want));
+                        shape_str(inputs[k].shape()), ", the program records ", dtype_name(v.dtype),
+                        shape_str(want));
   }
   if (find_plan(symbols)) return ok_status();
   return add_plan(std::vector<int64_t>(symbols.begin(), symbols.end()), inputs);
@@ -277,9 +278,17 @@ Status MethodExecutor::run_step(PlanStep& step) {
   switch (step.kind) {
     case StepKind::kKernel:
       return step.kernel->run(step.call, step.scratch);
-    case StepKind::kCopy:
-      return step.device->copy_from(step.outputs[0].data, *step.copy_from, step.inputs[0].data,
-                                    step.outputs[0].nbytes());
+    case StepKind::kCopy: {
+      void* dst = step.outputs[0].data;
+      const void* src = step.inputs[0].data;
+      const size_t bytes = step.outputs[0].nbytes();
+      // The side the host cannot address runs the copy (a GPU copies both ways).
+      Status s = step.copy_from->host_accessible()
+                     ? step.device->copy_from(dst, *step.copy_from, src, bytes)
+                     : step.copy_from->copy_to(dst, *step.device, src, bytes);
+      if (!s.ok()) return make_error(s.code(), node_context(*step.node), ": ", s.message());
+      return ok_status();
+    }
     case StepKind::kCond:
       return step.control->run(step.inputs, step.outputs);
   }
@@ -306,8 +315,8 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
     }
     ++kernel_calls_;
     const auto t0 = profiler_ ? Profiler::Clock::now() : Profiler::Clock::time_point{};
-    Status s = step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch)
-                                              : run_step(step);
+    Status s =
+        step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch) : run_step(step);
     if (profiler_) [[unlikely]] {
       const ExecNode& n = *step.node;
       profiler_->record(n.name, n.profile_name(), n.module_path, n.index, t0,
@@ -326,6 +335,12 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
     outputs_.push_back(t);
   }
   return std::span<const Tensor>(outputs_);
+}
+
+size_t MethodExecutor::num_copies() const {
+  size_t n = num_copies_;
+  for (const auto& sub : subgraphs_) n += sub->num_copies();
+  return n;
 }
 
 uint64_t MethodExecutor::kernel_calls() const {

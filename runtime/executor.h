@@ -79,8 +79,8 @@ class MethodExecutor {
   size_t num_fused_groups() const { return graph_.num_fused; }
   /// Activations stored channels-last between the kernels that share them (runtime/layout.h).
   size_t num_channels_last() const { return graph_.num_channels_last; }
-  /// Copy steps placement inserted between devices.
-  size_t num_copies() const { return num_copies_; }
+  /// Copy steps placement inserted between devices, those in cond branches included.
+  size_t num_copies() const;
   size_t num_cached_plans() const { return plans_.size(); }
   /// Steps run so far, kernel calls, copies and those in cond branches included (tests use it
   /// to show a rejected input ran nothing, and which branch ran).
@@ -109,9 +109,9 @@ class MethodExecutor {
   std::vector<std::unique_ptr<MethodExecutor>> subgraphs_;  // per Method.subgraphs entry
   std::unique_ptr<Preparer> preparer_;
   std::shared_ptr<WeightSource> weights_;
-  bool resident_ = true;                  // weights_->resident()
-  std::vector<void*> fixed_data_;         // per value: weight/constant/state bytes, else nullptr
-  std::vector<kernels::WeightKey> keys_;  // per value: the weight's key
+  bool resident_ = true;                    // weights_->resident()
+  std::vector<void*> fixed_data_;           // per value: weight/constant/state bytes, else nullptr
+  std::vector<kernels::WeightKey> keys_;    // per value: the weight's key
   std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
   std::vector<Tensor> outputs_;
   size_t num_copies_ = 0;

@@ -1,11 +1,11 @@
 #include "runtime/fusion.h"
 
-#include "kernels/epilogue.h"
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string_view>
+
+#include "kernels/epilogue.h"
 
 namespace tir {
 
@@ -27,13 +27,18 @@ struct SingleActivation {
   Activation activation;
 };
 const SingleActivation kSingleActivations[] = {
-    {"aten::relu", Activation::kRelu},         {"aten::relu_", Activation::kRelu},
-    {"aten::hardswish", Activation::kHardswish}, {"aten::hardswish_", Activation::kHardswish},
+    {"aten::relu", Activation::kRelu},
+    {"aten::relu_", Activation::kRelu},
+    {"aten::hardswish", Activation::kHardswish},
+    {"aten::hardswish_", Activation::kHardswish},
     {"aten::hardsigmoid", Activation::kHardsigmoid},
     {"aten::hardsigmoid_", Activation::kHardsigmoid},
-    {"aten::silu", Activation::kSilu},         {"aten::silu_", Activation::kSilu},
-    {"aten::sigmoid", Activation::kSigmoid},   {"aten::sigmoid_", Activation::kSigmoid},
-    {"aten::tanh", Activation::kTanh},         {"aten::tanh_", Activation::kTanh},
+    {"aten::silu", Activation::kSilu},
+    {"aten::silu_", Activation::kSilu},
+    {"aten::sigmoid", Activation::kSigmoid},
+    {"aten::sigmoid_", Activation::kSigmoid},
+    {"aten::tanh", Activation::kTanh},
+    {"aten::tanh_", Activation::kTanh},
 };
 const Ops kGelu = {"aten::gelu", "aten::gelu_"};  // erf or tanh by its `approximate`
 // The pieces of decomposed activations (NewGELU, core-IR hardswish/hardsigmoid/silu).
@@ -169,8 +174,7 @@ struct Match {
 
 /// Node i is `op(x, c)` (or `op(c, x)` when `commutes`) with scalar c == want; for add,
 /// alpha (argument 2) must be 1.
-bool is_scalar_op(const Graph& g, int32_t i, Ops ops, int32_t x,
-                  double want) {
+bool is_scalar_op(const Graph& g, int32_t i, Ops ops, int32_t x, double want) {
   if (i < 0 || !is_any(g.op(i), ops) || g.tensor_arg(i, 0) != x || !near(g.scalar_arg(i, 1), want))
     return false;
   return !is_any(g.op(i), kAddScalar) || g.none_arg(i, 2) || near(g.scalar_arg(i, 2), 1.0);
@@ -237,8 +241,7 @@ std::optional<Match> match_new_gelu(const Graph& g, int32_t x) {
   }
   if (a < 0 || b < 0) return std::nullopt;
   const int32_t c = g.sole_user(g.output(b));
-  if (!is_scalar_op(g, c, kMulScalar, g.output(b), 0.044715))
-    return std::nullopt;
+  if (!is_scalar_op(g, c, kMulScalar, g.output(b), 0.044715)) return std::nullopt;
   const int32_t d = g.sole_user(g.output(c));
   if (d < 0 || !is_any(g.op(d), kAddTensor) || !near(g.scalar_arg(d, 2), 1.0) ||
       !((g.tensor_arg(d, 0) == x && g.tensor_arg(d, 1) == g.output(c)) ||
@@ -246,14 +249,11 @@ std::optional<Match> match_new_gelu(const Graph& g, int32_t x) {
       std::find(users.begin(), users.end(), d) == users.end())
     return std::nullopt;
   const int32_t e = g.sole_user(g.output(d));
-  if (!is_scalar_op(g, e, kMulScalar, g.output(d),
-                    std::sqrt(2.0 / M_PI)))
-    return std::nullopt;
+  if (!is_scalar_op(g, e, kMulScalar, g.output(d), std::sqrt(2.0 / M_PI))) return std::nullopt;
   const int32_t f = g.sole_user(g.output(e));
   if (f < 0 || !is_any(g.op(f), kTanh) || g.tensor_arg(f, 0) != g.output(e)) return std::nullopt;
   const int32_t h = g.sole_user(g.output(f));
-  if (!is_scalar_op(g, h, kAddScalar, g.output(f), 1.0))
-    return std::nullopt;
+  if (!is_scalar_op(g, h, kAddScalar, g.output(f), 1.0)) return std::nullopt;
   const int32_t out = g.sole_user(g.output(h));
   if (!is_product(g, out, g.output(a), g.output(h)) || g.sole_user(g.output(a)) != out)
     return std::nullopt;
@@ -297,9 +297,7 @@ std::optional<Match> match_hard(const Graph& g, int32_t x) {
     m.activation = Activation::kHardswish;
   }
   const int32_t div = g.sole_user(v);
-  if (!is_scalar_op(g, div, kDivScalar, v, 6.0) ||
-      !g.none_arg(div, 2))
-    return std::nullopt;
+  if (!is_scalar_op(g, div, kDivScalar, v, 6.0) || !g.none_arg(div, 2)) return std::nullopt;
   m.nodes.push_back(div);
   return m;
 }
@@ -344,8 +342,7 @@ struct Residual {
 /// tell a written identity from an unwritten one) and the identity is an activation.
 std::optional<Residual> match_residual(const Graph& g, int32_t x) {
   const int32_t a = g.sole_user(x);
-  if (a < 0 || g.rank(x) != 4 || !is_any(g.op(a), kResidualAdd))
-    return std::nullopt;
+  if (a < 0 || g.rank(x) != 4 || !is_any(g.op(a), kResidualAdd)) return std::nullopt;
   const int32_t l = g.tensor_arg(a, 0), r = g.tensor_arg(a, 1);
   if (l == r || (l != x && r != x)) return std::nullopt;
   const int32_t id = l == x ? r : l;
@@ -423,8 +420,8 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
     x = g.output(res->add);
   }
   // Reshapes of the contiguous GEMM output (GPT-2's Conv1D: addmm, then view to 3-D).
-  for (int32_t r = g.sole_user(x); !res && r >= 0 && g.tensor_arg(r, 0) == x &&
-                                   is_any(g.op(r), kReshapes);
+  for (int32_t r = g.sole_user(x);
+       !res && r >= 0 && g.tensor_arg(r, 0) == x && is_any(g.op(r), kReshapes);
        r = g.sole_user(x)) {
     group.push_back(r);
     x = g.output(r);
@@ -514,6 +511,7 @@ size_t fuse_graph(ExecGraph& g) {
     p.epilogue = grp.activation;
     p.reshaped = !same_declared_sizes(*g.values[p.outputs[0]].ir, *g.values[grp.output].ir);
     p.outputs[0] = grp.output;
+    g.values[grp.output].device = p.device;  // written by the producer, on its device
     p.fused = true;
     p.label = std::string(p.op);
     if (grp.batch_norm.present()) p.label += "+batch_norm";

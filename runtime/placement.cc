@@ -24,9 +24,11 @@ Status place_nodes(ExecGraph& g, std::span<const std::shared_ptr<Device>> device
       }
       if (!n.kernel) {
         const bool any = kernels::KernelRegistry::global().has_op(n.op, devices[0]->type());
+        const std::string_view where =
+            devices[0]->type() == DeviceType::kCpu ? "CPU" : devices[0]->name();
         return make_error(StatusCode::kUnsupported, "node '", n.name, "': op ", n.op,
-                          any ? " has no CPU kernel for dtype " : " has no kernel",
-                          any ? dtype_name(dtype) : "");
+                          any ? " has no " : " has no kernel", any ? where : "",
+                          any ? " kernel for dtype " : "", any ? dtype_name(dtype) : "");
       }
     }
     for (int32_t v : n.outputs) g.values[v].device = n.device;
@@ -53,7 +55,9 @@ size_t insert_copies(ExecGraph& g, std::span<const std::shared_ptr<Device>> devi
   const auto lives_on = [&](int32_t v) -> DeviceId {
     return g.values[v].source == fb::ValueSource::Activation ? g.values[v].device : DeviceId{0};
   };
-  const auto host_data = [&](int32_t v) { return g.values[v].source != fb::ValueSource::Activation; };
+  const auto host_data = [&](int32_t v) {
+    return g.values[v].source != fb::ValueSource::Activation;
+  };
   std::map<std::pair<int32_t, DeviceId>, int32_t> copies;  // (value, device) -> its copy
   std::vector<ExecNode> out;
   out.reserve(g.nodes.size());

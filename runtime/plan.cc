@@ -88,7 +88,8 @@ Status bind_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanSte
   step.call.packed_cache = in.packed_cache;
   step.call.input_keys = step.input_keys;
   step.call.context = step.device->context();
-  step.call.channels_last = !node.outputs.empty() && in.graph->values[node.outputs[0]].channels_last;
+  step.call.channels_last =
+      !node.outputs.empty() && in.graph->values[node.outputs[0]].channels_last;
   return ok_status();
 }
 

@@ -41,13 +41,13 @@ struct PlanStep {
   StepKind kind = StepKind::kKernel;
   const ExecNode* node = nullptr;
   Device* device = nullptr;
-  std::unique_ptr<kernels::Kernel> kernel;      // kKernel
-  std::unique_ptr<ControlStep> control;         // kCond
-  Device* copy_from = nullptr;                  // kCopy: the source value's device
+  std::unique_ptr<kernels::Kernel> kernel;  // kKernel
+  std::unique_ptr<ControlStep> control;     // kCond
+  Device* copy_from = nullptr;              // kCopy: the source value's device
   std::vector<kernels::Arg> args;
   std::vector<std::vector<int64_t>> int_store;  // backing for spans not in the graph
   std::vector<Tensor> inputs, outputs;
-  std::vector<int32_t> in_values, out_values;   // value ids (in_values == node->inputs)
+  std::vector<int32_t> in_values, out_values;  // value ids (in_values == node->inputs)
   std::vector<kernels::WeightKey> input_keys;
   kernels::PrepareInfo info;
   kernels::KernelCall call;
@@ -76,8 +76,8 @@ struct Plan {
   std::vector<int64_t> symbols;
   uint64_t bind_count = 0;  // the executor's weight binding when the pointers were set
   std::vector<PlanStep> steps;
-  std::vector<Tensor> values;     // dtype and shape of every value under this binding
-  std::vector<void*> value_data;  // data of every value (aliases filled while running)
+  std::vector<Tensor> values;                  // dtype and shape of every value under this binding
+  std::vector<void*> value_data;               // data of every value (aliases filled while running)
   std::vector<std::unique_ptr<Arena>> arenas;  // per device that holds values or scratch
   size_t arena_bytes = 0;                      // all devices together
 };

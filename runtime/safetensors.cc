@@ -78,7 +78,8 @@ Result<Json> parse_header(std::span<const uint8_t> file, uint64_t n, std::string
       /*allow_exceptions=*/false);
   if (header.is_discarded()) return corrupt(path, "header is not valid JSON");
   if (!header.is_object()) return corrupt(path, "header is not a JSON object");
-  if (!duplicate.empty()) return corrupt(path, "tensor '", duplicate, "' appears twice in the header");
+  if (!duplicate.empty())
+    return corrupt(path, "tensor '", duplicate, "' appears twice in the header");
   return header;
 }
 
@@ -86,7 +87,9 @@ Result<Json> parse_header(std::span<const uint8_t> file, uint64_t n, std::string
 Result<SafetensorsEntry> parse_entry(const std::string& name, const Json& info,
                                      std::span<const uint8_t> data, std::string_view path,
                                      Range* out_range) {
-  auto bad_tensor = [&](auto&&... parts) { return corrupt(path, "tensor '", name, "' ", parts...); };
+  auto bad_tensor = [&](auto&&... parts) {
+    return corrupt(path, "tensor '", name, "' ", parts...);
+  };
   if (!info.is_object()) return bad_tensor("is not described by an object");
   const auto dtype_it = info.find("dtype");
   if (dtype_it == info.end() || !dtype_it->is_string()) return bad_tensor("has no dtype");

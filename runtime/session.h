@@ -147,7 +147,7 @@ class Session {
   std::string method_name_;
   std::vector<IoSpec> inputs_, outputs_;
 
-  mutable std::mutex mu_;  // guards the members below
+  mutable std::mutex mu_;                  // guards the members below
   std::shared_ptr<WeightSource> weights_;  // the current set, bound to the model
   uint64_t generation_ = 0;
   std::unordered_map<std::thread::id, std::unique_ptr<Context>> contexts_;

@@ -6,9 +6,9 @@
 #include <span>
 #include <vector>
 
-#include "ir/model.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "ir/model.h"
 
 namespace tir {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "ir/model.h"
 #include "core/status.h"
+#include "ir/model.h"
 #include "runtime/weight_set.h"
 
 namespace tir {

@@ -10,8 +10,8 @@
 #include <system_error>
 #include <thread>
 
-#include "ir/model.h"
 #include "core/float16.h"
+#include "ir/model.h"
 #include "runtime/safetensors.h"
 
 namespace tir {

@@ -25,9 +25,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/tensor.h"
 #include "ir/weight_file.h"
 #include "kernels/packed_cache.h"
-#include "core/tensor.h"
 #include "runtime/data_loader.h"
 
 namespace tir {
@@ -127,7 +127,7 @@ class WeightSet {
     uint64_t generation = 0;  // of the delta that supplied it
   };
   std::unordered_map<size_t, Replacement> replaced_;  // overlay: table index -> replacement
-  std::vector<std::shared_ptr<const void>> keep_;  // sources, buffers, base and deltas
+  std::vector<std::shared_ptr<const void>> keep_;     // sources, buffers, base and deltas
   uint64_t signature_ = 0;
   std::string path_;
   WeightFormat format_ = WeightFormat::kTir;

@@ -16,8 +16,8 @@ Result<std::shared_ptr<ResidentWeights>> ResidentWeights::bind(
       for (const flatbuffers::String* a : *w.aliases())
         if (slot < 0) slot = set->slot(a->string_view());
     if (slot < 0)
-      return make_error(StatusCode::kNotFound, "weight '", ir::str(w.name()),
-                        "' is missing from '", set->path(), "'");
+      return make_error(StatusCode::kNotFound, "weight '", ir::str(w.name()), "' is missing from '",
+                        set->path(), "'");
     source->tensors_[id] = &set->tensor(size_t(slot));
     source->keys_[id] = {slot, set->generation(size_t(slot))};
   }

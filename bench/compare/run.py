@@ -4,7 +4,8 @@ same thread count. Writes a CSV and a PNG bar chart.
 
     ~/.venvs/torch/bin/python bench/compare/run.py [--models gpt2_small resnet18 ...]
         [--threads 2] [--reps 10] [--rounds 3] [--warmup 2] [--build build-lead]
-        [--profile] [--out bench/models/compare] [--engines torch ort tir tir-bf16]
+        [--tir-builds NAME=DIR ...] [--profile] [--out bench/models/compare]
+        [--engines torch ort tir tir-bf16]
 
 Setup (once): the test-data venv plus ONNX Runtime, the ONNX exporter and matplotlib:
 
@@ -17,23 +18,36 @@ resnet18 and mobilenet_v3_large 224x224):
   1. bench/export_large.py exports it with torch.export (training IR) into bench/models/
      (ignored by git) unless already there; its inputs and torch eager outputs come along;
   2. `tirc import` writes model.tir + model.bin, torch.onnx.export (dynamo exporter, from the
-     same ExportedProgram) writes model.onnx, into bench/models/<model>/compare/;
+     same ExportedProgram) writes model.onnx, into bench/models/<model>/compare/ (each file
+     only when missing: delete it to redo);
   3. for --rounds rounds, each engine runs in its own process, engines alternating (the order
      rotates each round): load, one cold run, --warmup runs, --reps timed runs.
      torch = torch.export.load(...).module() run eagerly under no_grad (the exported
      ATen graph, no compile); ort = InferenceSession, CPU provider, ORT_SEQUENTIAL;
      tir = tirrun --threads N --json. All get OMP_NUM_THREADS=N and the same thread count.
      tir-bf16 (opt-in, --engines) = the same with --dtype bf16 (GEMM/matmul in bfloat16).
-Per model and engine the CSV has: median/min/max latency over all timed runs of all rounds,
-peak RSS (max over rounds, GNU time's %M), cold start (median over rounds of process spawn to
-first output: for torch that is import torch + torch.export.load + first run) and the max
-abs diff of every output against torch's. --profile also runs `tirrun --profile` once per
-model and keeps trace.json + the top-N tables beside the models.
+
+Several tir builds (A/B of a change): --tir-builds NAME=DIR ... (DIR as --build, i.e. holding
+tools/tirrun) replaces each of the engines tir and tir-bf16 by one engine per build,
+`tir@NAME` / `tir-bf16@NAME`, which run that build's tirrun and alternate with the other
+engines like any engine. Every build runs the same model.tir + model.bin (the file format is
+shared), imported by one tirc: --build's when --build is given, else the first build's.
+
+    bench/compare/run.py --engines ort tir --tir-builds old=/tmp/base-build new=build
+
+Per model and engine the CSV has: median/p90/min/max latency over all timed runs of all rounds
+(p90: 90th percentile, linear interpolation), peak RSS (max over rounds, GNU time's %M), cold
+start (median over rounds of process spawn to first output: for torch that is import torch +
+torch.export.load + first run) and the max abs diff of every output against torch's (nan
+without torch). --profile also runs `tirrun --profile` once per model (and tir build) and keeps
+trace.json + the top-N tables (profile.txt) beside the models, trace@NAME.json and
+profile@NAME.txt with --tir-builds.
 """
 import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,11 +62,19 @@ MODELS_ROOT = os.path.join(REPO, "bench", "models")
 ALL_MODELS = ["gpt2_small", "bert_base", "resnet18", "mobilenet_v3_large"]
 ENGINES = ["torch", "ort", "tir"]
 OPTIONAL_ENGINES = ["tir-bf16"]  # tirrun --dtype bf16
+TIR_ENGINES = ("tir", "tir-bf16")  # run by tirrun; with --tir-builds once per build: tir@NAME
 TIME = "/usr/bin/time"  # GNU time (Debian package `time`): peak RSS of one process
 
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
+
+
+def tir_engine(engine):
+    """(kind, build name) of a tirrun engine: ("tir-bf16", "new") for "tir-bf16@new", ("tir", "")
+    for plain "tir" (the --build one); None for torch and ort."""
+    kind, _, name = engine.partition("@")
+    return (kind, name) if kind in TIR_ENGINES else None
 
 
 def prepare(model, build, python):
@@ -87,13 +109,14 @@ def prepare(model, build, python):
 
 
 def engine_command(engine, d, args, python, out_dir):
-    if engine in ("tir", "tir-bf16"):
+    if tir_engine(engine):
+        kind, build = tir_engine(engine)
         n_in = len([f for f in os.listdir(d) if f.startswith("input_")])
-        return [os.path.join(args.build, "tools", "tirrun"), os.path.join(d, "model.tir"),
+        return [args.tirrun[build], os.path.join(d, "model.tir"),
                 *[os.path.join(d, f"input_{k}.npy") for k in range(n_in)],
                 "--weights", os.path.join(d, "model.bin"), "--threads", str(args.threads),
                 "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir,
-                "--dtype", "bf16" if engine == "tir-bf16" else "f32"]
+                "--dtype", "bf16" if kind == "tir-bf16" else "f32"]
     return [python, os.path.join(HERE, "worker.py"), engine, d, "--threads", str(args.threads),
             "--warmup", str(args.warmup), "--reps", str(args.reps), "--out", out_dir]
 
@@ -120,7 +143,7 @@ def measure(engine, d, args, python, round_dir):
                                f"{f.read()[-2000:]}")
     with open(os.path.join(round_dir, "stdout")) as f:
         r = json.loads(f.read().strip().splitlines()[-1])
-    if engine in ("tir", "tir-bf16"):
+    if tir_engine(engine):
         first = r["first_output_unix_ms"] / 1e3
         times = r["times_ms"][args.warmup:]
     else:
@@ -145,17 +168,21 @@ def max_abs_diff(dir_a, dir_b):
 
 
 def profile_tir(model, d, args):
-    trace = os.path.join(d, "trace.json")
-    r = subprocess.run([os.path.join(args.build, "tools", "tirrun"), os.path.join(d, "model.tir"),
-                        *sorted(os.path.join(d, f) for f in os.listdir(d)
-                                if f.startswith("input_")),
-                        "--weights", os.path.join(d, "model.bin"), "--threads", str(args.threads),
-                        "--repeat", "3", "--profile", trace, "--profile-top", "12"],
-                       check=True, capture_output=True, text=True,
-                       env=dict(os.environ, OMP_NUM_THREADS=str(args.threads)))
-    with open(os.path.join(d, "profile.txt"), "w") as f:
-        f.write(r.stdout)
-    log(f"--- {model}: tirrun --profile ({trace})\n{r.stdout}")
+    """tirrun --profile once per tir build: trace[@NAME].json and profile[@NAME].txt in d."""
+    for build, tirrun in args.tirrun.items():
+        suffix = f"@{build}" if build else ""
+        trace = os.path.join(d, f"trace{suffix}.json")
+        r = subprocess.run([tirrun, os.path.join(d, "model.tir"),
+                            *sorted(os.path.join(d, f) for f in os.listdir(d)
+                                    if f.startswith("input_")),
+                            "--weights", os.path.join(d, "model.bin"),
+                            "--threads", str(args.threads),
+                            "--repeat", "3", "--profile", trace, "--profile-top", "12"],
+                           check=True, capture_output=True, text=True,
+                           env=dict(os.environ, OMP_NUM_THREADS=str(args.threads)))
+        with open(os.path.join(d, f"profile{suffix}.txt"), "w") as f:
+            f.write(r.stdout)
+        log(f"--- {model}: tirrun{suffix} --profile ({trace})\n{r.stdout}")
 
 
 def chart(rows, path):
@@ -163,8 +190,14 @@ def chart(rows, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     models = list(dict.fromkeys(r["model"] for r in rows))
-    fig, axes = plt.subplots(2, len(models), figsize=(3.2 * len(models), 6), squeeze=False)
+    engines = list(dict.fromkeys(r["engine"] for r in rows))
+    width = max(3.2, 0.75 * len(engines))
+    fig, axes = plt.subplots(2, len(models), figsize=(max(4.5, width * len(models)), 6),
+                             squeeze=False)  # >= 4.5: room for the title with one model
     colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "tir": "#2ca02c", "tir-bf16": "#98df8a"}
+    extra = ["#2ca02c", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"]
+    for i, e in enumerate(e for e in engines if e not in colors):  # tir@NAME, tir-bf16@NAME
+        colors[e] = extra[i % len(extra)]
     for j, m in enumerate(models):
         mr = [r for r in rows if r["model"] == m]
         names = [r["engine"] for r in mr]
@@ -173,6 +206,9 @@ def chart(rows, path):
         axes[0][j].bar(names, med, yerr=err, color=[colors[n] for n in names], capsize=3)
         axes[0][j].set_title(m)
         axes[1][j].bar(names, [r["cold_start_ms"] for r in mr], color=[colors[n] for n in names])
+        if any("@" in n for n in names):
+            for ax in (axes[0][j], axes[1][j]):
+                ax.tick_params(axis="x", labelrotation=30)
         if j == 0:
             axes[0][j].set_ylabel("latency ms (median, min-max)")
             axes[1][j].set_ylabel("cold start ms")
@@ -181,27 +217,95 @@ def chart(rows, path):
     fig.savefig(path, dpi=110)
 
 
-def main():
+def parse_args():
+    """The CLI; besides its options, sets args.engines (tir expanded per build), args.tirrun
+    ({build name: tirrun path}, "" for --build) and args.import_build (whose tirc imports)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", nargs="+", default=ALL_MODELS, choices=ALL_MODELS)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=10, help="timed runs per process")
     ap.add_argument("--rounds", type=int, default=3, help="processes per engine, alternating")
     ap.add_argument("--warmup", type=int, default=2)
-    ap.add_argument("--build", default=os.path.join(REPO, "build-lead"))
+    ap.add_argument("--build", help="build folder with tools/tirc and tools/tirrun (default: "
+                    "build-lead); with --tir-builds only its tirc is used (default: the first "
+                    "build's)")
+    ap.add_argument("--tir-builds", nargs="+", default=[], metavar="NAME=DIR",
+                    help="compare several tir builds: engines tir@NAME (and tir-bf16@NAME) run "
+                    "DIR/tools/tirrun, in place of tir (tir-bf16)")
     ap.add_argument("--out", default=os.path.join(MODELS_ROOT, "compare"),
                     help="folder for compare.csv and compare.png")
     ap.add_argument("--profile", action="store_true", help="also profile each model with tir")
     ap.add_argument("--engines", nargs="+", default=ENGINES, choices=ENGINES + OPTIONAL_ENGINES,
                     help="engines to run (tir-bf16: tirrun --dtype bf16)")
     args = ap.parse_args()
-    args.build = os.path.abspath(args.build)
+
+    builds = {}
+    for spec in args.tir_builds:
+        name, sep, path = spec.partition("=")
+        if not sep or not path or not re.fullmatch(r"[A-Za-z0-9._-]+", name):
+            ap.error(f"--tir-builds {spec!r}: expected NAME=DIR, NAME of letters, digits, . _ -")
+        if name in builds:
+            ap.error(f"--tir-builds: {name!r} given twice")
+        builds[name] = os.path.abspath(path)
+    if builds and not any(e in TIR_ENGINES for e in args.engines):
+        ap.error("--tir-builds needs tir or tir-bf16 among --engines")
+    default_build = os.path.join(REPO, "build-lead")
+    args.import_build = os.path.abspath(args.build or next(iter(builds.values()), default_build))
+    args.tirrun = {name: os.path.join(path, "tools", "tirrun") for name, path in builds.items()} \
+        or {"": os.path.join(args.import_build, "tools", "tirrun")}
+    engines = []
+    for e in args.engines:
+        engines += [f"{e}@{name}" for name in builds] if builds and e in TIR_ENGINES else [e]
+    args.engines = list(dict.fromkeys(engines))
+    if any(tir_engine(e) for e in args.engines):
+        for tirrun in args.tirrun.values():
+            if not os.access(tirrun, os.X_OK):
+                ap.error(f"no executable {tirrun}")
+    return args
+
+
+def summarize(rows, models):
+    """Prints the table and the ratios: tir vs torch/ort, bf16 vs f32, each build vs the first."""
+    w = max(8, *(len(r["engine"]) for r in rows))
+    print(f"{'model':20} {'engine':{w}} {'median':>9} {'p90':>9} {'min':>9} {'max':>9} "
+          f"{'rss MB':>8} {'cold ms':>9} {'maxdiff':>9}")
+    for r in rows:
+        print(f"{r['model']:20} {r['engine']:{w}} {r['median_ms']:9.1f} {r['p90_ms']:9.1f} "
+              f"{r['min_ms']:9.1f} {r['max_ms']:9.1f} {r['peak_rss_mb']:8.0f} "
+              f"{r['cold_start_ms']:9.0f} {r['max_abs_diff_vs_torch']:9.2g}")
+    for m in models:
+        by = {r["engine"]: r for r in rows if r["model"] == m}
+        tirs = [e for e in by if tir_engine(e)]
+        for e in tirs:
+            kind, build = tir_engine(e)
+            f32 = "tir" + (f"@{build}" if build else "")
+            if kind == "tir-bf16" and f32 in by:
+                print(f"{m}: {e}/{f32} {by[e]['median_ms'] / by[f32]['median_ms']:.2f}x")
+        for kind in TIR_ENGINES:  # A/B: median and p90 of each build against the first one
+            same = [e for e in tirs if tir_engine(e)[0] == kind]
+            for e in same[1:]:
+                a, b = by[e], by[same[0]]
+                print(f"{m}: {e}/{same[0]} median {a['median_ms'] / b['median_ms']:.3f}x, "
+                      f"p90 {a['p90_ms'] / b['p90_ms']:.3f}x, "
+                      f"cold start {a['cold_start_ms'] / b['cold_start_ms']:.3f}x")
+        for e in (e for e in tirs if tir_engine(e)[0] == "tir"):
+            parts = [f"{e}/{ref} {by[e]['median_ms'] / by[ref]['median_ms']:.2f}x"
+                     for ref in ("torch", "ort") if ref in by]
+            if "torch" in by:
+                parts.append(f"cold start {e}/torch "
+                             f"{by[e]['cold_start_ms'] / by['torch']['cold_start_ms']:.3f}x")
+            if parts:
+                print(f"{m}: " + ", ".join(parts))
+
+
+def main():
+    args = parse_args()
     python = sys.executable
     os.makedirs(args.out, exist_ok=True)
 
     rows = []
     for model in args.models:
-        d = prepare(model, args.build, python)
+        d = prepare(model, args.import_build, python)
         engines = args.engines
         results = {e: [] for e in engines}
         for rnd in range(args.rounds):
@@ -218,6 +322,7 @@ def main():
             rows.append({
                 "model": model, "engine": engine, "threads": args.threads,
                 "median_ms": round(statistics.median(times), 2),
+                "p90_ms": round(float(np.percentile(times, 90)), 2),
                 "min_ms": round(min(times), 2), "max_ms": round(max(times), 2),
                 "peak_rss_mb": round(max(r["rss_mb"] for r in results[engine]), 1),
                 "cold_start_ms": round(statistics.median(r["cold_ms"] for r in results[engine]), 1),
@@ -234,21 +339,7 @@ def main():
         w.writeheader()
         w.writerows(rows)
     chart(rows, os.path.join(args.out, "compare.png"))
-    print(f"{'model':20} {'engine':8} {'median':>9} {'min':>9} {'max':>9} {'rss MB':>8} "
-          f"{'cold ms':>9} {'maxdiff':>9}")
-    for r in rows:
-        print(f"{r['model']:20} {r['engine']:8} {r['median_ms']:9.1f} {r['min_ms']:9.1f} "
-              f"{r['max_ms']:9.1f} {r['peak_rss_mb']:8.0f} {r['cold_start_ms']:9.0f} "
-              f"{r['max_abs_diff_vs_torch']:9.2g}")
-    for m in args.models:
-        by = {r["engine"]: r for r in rows if r["model"] == m}
-        if "tir" in by and "tir-bf16" in by:
-            print(f"{m}: tir-bf16/tir {by['tir-bf16']['median_ms'] / by['tir']['median_ms']:.2f}x")
-        if not all(e in by for e in ENGINES):
-            continue
-        print(f"{m}: tir/torch {by['tir']['median_ms'] / by['torch']['median_ms']:.2f}x, "
-              f"tir/ort {by['tir']['median_ms'] / by['ort']['median_ms']:.2f}x, cold start "
-              f"tir/torch {by['tir']['cold_start_ms'] / by['torch']['cold_start_ms']:.3f}x")
+    summarize(rows, args.models)
     print(f"wrote {csv_path} and {os.path.join(args.out, 'compare.png')}")
 
 
