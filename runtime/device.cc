@@ -49,8 +49,7 @@ class HostDevice : public Device {
 
 class CpuDevice final : public HostDevice {
  public:
-  explicit CpuDevice(const CpuDeviceOptions& options)
-      : options_(options), context_(kernels::make_cpu_context()) {}
+  CpuDevice() : context_(kernels::make_cpu_context()) {}
   std::string_view name() const override { return "cpu"; }
   const kernels::KernelEntry* find_kernel(std::string_view op, DType dtype) const override {
     return KernelRegistry::global().find(op, DeviceType::kCpu, dtype, KernelImpl::kOptimized);
@@ -58,7 +57,6 @@ class CpuDevice final : public HostDevice {
   kernels::DeviceContext* context() override { return context_.get(); }
 
  private:
-  CpuDeviceOptions options_;
   std::unique_ptr<kernels::DeviceContext> context_;
 };
 
@@ -77,9 +75,7 @@ class ReferenceDevice final : public HostDevice {
 
 }  // namespace
 
-std::shared_ptr<Device> make_cpu_device(const CpuDeviceOptions& options) {
-  return std::make_shared<CpuDevice>(options);
-}
+std::shared_ptr<Device> make_cpu_device() { return std::make_shared<CpuDevice>(); }
 
 const std::shared_ptr<Device>& cpu_device() {
   static const std::shared_ptr<Device> device = make_cpu_device();

@@ -56,14 +56,12 @@ class Device {
   virtual kernels::DeviceContext* context() = 0;
 };
 
-/// Options of a CPU device.
-struct CpuDeviceOptions {
-  /// Threads its kernels use (OpenMP / oneDNN); 0 keeps the process default.
-  int threads = 0;
-};
-
-/// A new optimized CPU device with its own oneDNN engine.
-std::shared_ptr<Device> make_cpu_device(const CpuDeviceOptions& options = {});
+/// A new optimized CPU device with its own oneDNN engine. Its kernels run on the OpenMP
+/// threads oneDNN uses (Debian's oneDNN is built for OpenMP), set by set_num_threads /
+/// OMP_NUM_THREADS; they wait between ops as libgomp's default policy says (spin, then sleep),
+/// which measured as fast as OMP_WAIT_POLICY=active and 1.7x faster than passive on
+/// MobileNetV3 (README, "How tir is fast on CPU").
+std::shared_ptr<Device> make_cpu_device();
 /// The process's default CPU device, made on first use (every Session without a device of its
 /// own shares it, so one engine serves them).
 const std::shared_ptr<Device>& cpu_device();
