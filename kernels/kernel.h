@@ -9,6 +9,7 @@
 
 #include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -121,8 +122,8 @@ struct KernelCall {
   /// added after the batch norm and before the epilogue: y = act(conv(x) * bn + residual).
   int residual = -1;
   /// Write outputs[0] channels-last: a 4-D [N, C, H, W] tensor stored N, H, W, C, its strides
-  /// saying so (runtime/layout.h chooses such values). Only kernels whose
-  /// `accepts_channels_last()` is true see it set; they also read channels-last inputs.
+  /// saying so (runtime/layout.h chooses such values). Only kernels that accept channels-last
+  /// on some argument (Kernel::accepts_channels_last) see it set.
   bool channels_last = false;
   /// Where a kernel keeps what it derives from a weight (a packed copy) so that every kernel
   /// of every session on the same weight set shares one (kernels/packed_cache.h); null: the
@@ -168,9 +169,16 @@ class Kernel {
   virtual Status run(const KernelCall& call, void* scratch) = 0;
   /// True when the kernel applies KernelCall::epilogue (every impl of a fusable op must).
   virtual bool accepts_epilogue() const { return false; }
-  /// True when the kernel reads its activation input (and a fused residual) with any strides,
-  /// channels-last included, and writes outputs[0] channels-last when KernelCall::channels_last.
-  virtual bool accepts_channels_last() const { return false; }
+  /// True when the kernel reads the tensor(s) of schema argument `arg` either contiguous or
+  /// channels-last (a 4-D float32 [N, C, H, W] stored N, H, W, C; its strides say which), in
+  /// every case its prepare accepts. A kernel that accepts some argument also reads a fused
+  /// residual (KernelCall::residual) either way and writes outputs[0] channels-last when
+  /// KernelCall::channels_last, setting those strides in prepare. Answers from the kernel's
+  /// type alone (the layout pass asks at load, before any shape is known).
+  virtual bool accepts_channels_last(size_t arg) const {
+    (void)arg;
+    return false;
+  }
 };
 
 }  // namespace tir::kernels

@@ -1,5 +1,6 @@
 #include "runtime/layout.h"
 
+#include <memory>
 #include <vector>
 
 namespace tir {
@@ -9,39 +10,63 @@ using kernels::ArgKind;
 
 namespace {
 
-bool accepts_channels_last(const ExecNode& n) {
-  return n.kind == StepKind::kKernel && n.kernel && n.kernel->factory()->accepts_channels_last();
+// Which of a node's input slots its kernel reads channels-last (one per slot), and whether
+// it may write outputs[0] so (it accepts some argument channels-last).
+struct NodeLayout {
+  std::vector<bool> slot_ok;
+  bool writes = false;
+};
+
+NodeLayout node_layout(const ExecNode& n) {
+  NodeLayout l;
+  l.slot_ok.assign(n.inputs.size(), false);
+  if (n.kind != StepKind::kKernel || !n.kernel) return l;
+  const std::unique_ptr<kernels::Kernel> k = n.kernel->factory();
+  // A slot no argument reads (a folded batch norm's tensor) is never channels-last; one that
+  // several read must be accepted by all of them.
+  std::vector<int> seen(n.inputs.size(), 0);
+  std::vector<bool> ok(n.inputs.size(), true);
+  const auto read = [&](int64_t slot, size_t arg) {
+    if (slot < 0) return;
+    ++seen[slot];
+    const bool accepted = k->accepts_channels_last(arg);
+    l.writes = l.writes || accepted;
+    ok[slot] = ok[slot] && accepted;
+  };
+  for (size_t a = 0; a < n.args.size(); ++a) {
+    if (n.args[a].kind == ArgKind::kTensor) read(n.args[a].i, a);
+    if (n.args[a].kind == ArgKind::kTensors)
+      for (int64_t slot : n.args[a].ints) read(slot, a);
+  }
+  for (size_t s = 0; s < n.inputs.size(); ++s) l.slot_ok[s] = seen[s] > 0 && ok[s];
+  if (n.residual >= 0 && l.writes) l.slot_ok[n.residual] = true;
+  return l;
 }
 
 }  // namespace
 
 size_t choose_channels_last(ExecGraph& g) {
   const size_t nvalues = g.values.size();
+  std::vector<NodeLayout> layouts;
+  layouts.reserve(g.nodes.size());
+  for (const ExecNode& n : g.nodes) layouts.push_back(n.dead ? NodeLayout{} : node_layout(n));
   std::vector<bool> chosen(nvalues, false), read(nvalues, false);
-  for (const ExecNode& n : g.nodes) {
-    if (n.dead || n.outputs.empty() || !accepts_channels_last(n) || n.reshaped) continue;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ExecNode& n = g.nodes[i];
+    if (n.dead || n.outputs.empty() || !layouts[i].writes || n.reshaped) continue;
     const ExecValue& v = g.values[n.outputs[0]];
     const auto* sizes = v.ir->sizes();
     if (v.is_tensor && v.dtype == DType::kFloat32 && v.source == fb::ValueSource::Activation &&
         sizes && sizes->size() == 4)
       chosen[n.outputs[0]] = true;
   }
-  for (const ExecNode& n : g.nodes) {
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ExecNode& n = g.nodes[i];
     if (n.dead) continue;
-    // Which argument reads each input slot (-1: a fused residual or norm tensor, a copy).
-    std::vector<int> arg_of(n.inputs.size(), -1);
-    for (size_t k = 0; k < n.args.size(); ++k) {
-      if (n.args[k].kind == ArgKind::kTensor) arg_of[n.args[k].i] = int(k);
-      if (n.args[k].kind == ArgKind::kTensors)
-        for (int64_t slot : n.args[k].ints)
-          if (slot >= 0) arg_of[slot] = int(k);
-    }
-    const bool cl = accepts_channels_last(n);
     for (size_t s = 0; s < n.inputs.size(); ++s) {
       const int32_t v = n.inputs[s];
       read[v] = true;
-      const bool ok = cl && (arg_of[s] == 0 || int(s) == n.residual);
-      if (!ok) chosen[v] = false;
+      if (!layouts[i].slot_ok[s]) chosen[v] = false;
     }
   }
   for (int32_t v : g.outputs) chosen[v] = false;

@@ -63,7 +63,7 @@ class ConvOneDnn final : public Kernel {
   }
 
   bool accepts_epilogue() const override { return true; }
-  bool accepts_channels_last() const override { return true; }
+  bool accepts_channels_last(size_t arg) const override { return arg == 0; }  // input
 
   Status run(const KernelCall& call, void* scratch) override {
     if (fallback_) {

@@ -38,12 +38,23 @@ struct BinaryParams {
   bool b_bool = false;                // other is a bool tensor (read as 0/1)
   bool a_scalar = false;              // self is the number a_value; a_input = -1
   double a_value = 0.0;
+  /// An operand or the output is channels-last (eltwise_prepare_binary_channels_last only):
+  /// `plan` then walks the output in memory order (dense in the plan's dim order) with each
+  /// operand's real element strides (0 for a number or a broadcast dim); float32 only.
+  bool strided = false;
 };
 
 /// Shared by add.Tensor, add_.Tensor, add.Scalar, sub.Tensor (alpha at position 2) and
 /// mul.Tensor, mul_.Tensor, mul.Scalar, div.Tensor (no alpha).
 template <BinaryOp Op>
 Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info);
+
+/// The same for kernels that accept channels-last: a tensor operand may also be a
+/// channels-last float32 [N, C, H, W], and the output gets channels-last strides when
+/// KernelCall::channels_last (instantiated for kMul).
+template <BinaryOp Op>
+Result<BinaryParams> eltwise_prepare_binary_channels_last(const KernelCall& call,
+                                                          PrepareInfo* out_info);
 
 /// Reads a 0-d tensor's value as double (float32/64, int32/64).
 double read_scalar_tensor(const Tensor& t, DType dtype);

@@ -15,9 +15,11 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
   return out;
 }
 
-Status check_image_input(const KernelCall& call, const Tensor& x) {
+// `channels_last`: x may also be a channels-last [N, C, H, W].
+Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_last = false) {
   TIR_RETURN_IF_ERROR(require_dtype(call, x, DType::kFloat32, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, x, "self"));
+  if (!channels_last || !x.is_channels_last())
+    TIR_RETURN_IF_ERROR(require_contiguous(call, x, "self"));
   if (x.rank != 3 && x.rank != 4) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "self must be 3-D [C, H, W] or 4-D [N, C, H, W], got ", shape_str(x.shape()));
@@ -92,18 +94,21 @@ Result<MaxPoolParams> pool_prepare_max_pool2d_with_indices(const KernelCall& cal
   return max_pool_common(call);
 }
 
-Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& call,
-                                                            PrepareInfo* out_info) {
+namespace {
+
+Result<AdaptivePoolParams> adaptive_avg_common(const KernelCall& call, bool channels_last) {
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(check_image_input(call, *x));
+  TIR_RETURN_IF_ERROR(check_image_input(call, *x, channels_last));
   TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 1, "output_size"));
   if (os.size() != 2 || os[0] < 0 || os[1] < 0) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "output_size must be 2 non-negative ints, got ", shape_str(os));
   }
   AdaptivePoolParams p;
-  p.planes = prod(x->shape(), 0, x->rank - 2);
+  p.n = x->rank == 4 ? x->sizes[0] : 1;
+  p.c = x->size(-3);
+  p.planes = p.n * p.c;
   p.h = x->size(-2);
   p.w = x->size(-1);
   p.oh = os[0];
@@ -113,10 +118,26 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& ca
   for (int d = 0; d < x->rank - 2; ++d) out[d] = x->sizes[d];
   out[x->rank - 2] = p.oh;
   out[x->rank - 1] = p.ow;
-  call.outputs[0].dtype = DType::kFloat32;
-  call.outputs[0].set_shape(std::span<const int64_t>(out.data(), x->rank));
-  (void)out_info;
+  Tensor& y = call.outputs[0];
+  y.dtype = DType::kFloat32;
+  y.set_shape(std::span<const int64_t>(out.data(), x->rank));
+  if (channels_last && call.channels_last && y.rank == 4) y.set_channels_last_strides();
+  p.strided = !x->is_contiguous() || !y.is_contiguous();
   return p;
+}
+
+}  // namespace
+
+Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& call,
+                                                            PrepareInfo* out_info) {
+  (void)out_info;
+  return adaptive_avg_common(call, false);
+}
+
+Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d_channels_last(const KernelCall& call,
+                                                                          PrepareInfo* out_info) {
+  (void)out_info;
+  return adaptive_avg_common(call, true);
 }
 
 }  // namespace tir::kernels

@@ -1,6 +1,6 @@
 // Shared shape inference and validation for aten::max_pool2d(_with_indices) and
 // aten::adaptive_avg_pool2d. Inputs are [N, C, H, W] or unbatched [C, H, W]; kernels see
-// them as `planes` = N*C independent H x W planes.
+// contiguous ones as `planes` = N*C independent H x W planes.
 #pragma once
 
 #include <array>
@@ -25,13 +25,18 @@ Result<MaxPoolParams> pool_prepare_max_pool2d_with_indices(const KernelCall& cal
                                                            PrepareInfo* out_info);
 
 struct AdaptivePoolParams {
-  int64_t planes = 0, h = 0, w = 0, oh = 0, ow = 0;
+  int64_t n = 1, c = 0, planes = 0, h = 0, w = 0, oh = 0, ow = 0;  // planes = n * c
   int input = -1;
+  bool strided = false;  // self or the output is channels-last (4-D): index through strides
 };
 
-/// adaptive_avg_pool2d(self, output_size[2]).
+/// adaptive_avg_pool2d(self, output_size[2]), self contiguous.
 Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& call,
                                                             PrepareInfo* out_info);
+/// The same for kernels that accept channels-last: a 4-D self may also be channels-last, and
+/// the output gets channels-last strides when KernelCall::channels_last.
+Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d_channels_last(const KernelCall& call,
+                                                                          PrepareInfo* out_info);
 
 /// ATen's window of output index `o` along an adaptive dim: [start, end).
 inline int64_t adaptive_start(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }

@@ -51,11 +51,14 @@ Result<ReduceParams> plan_reduce(const KernelCall& call, const Tensor& x,
   return p;
 }
 
-Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo* out_info) {
+namespace {
+
+Result<ReduceParams> mean_dim_common(const KernelCall& call, bool channels_last) {
   TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  if (!channels_last || !x->is_channels_last())
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_ASSIGN_OR_RETURN(auto dims, optional_ints_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
   const Arg& dtype = call.args[3];
@@ -65,10 +68,25 @@ Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo
   }
   std::vector<int64_t> out;
   TIR_ASSIGN_OR_RETURN(ReduceParams p, plan_reduce(call, *x, dims, keepdim, &out));
-  call.outputs[0].dtype = DType::kFloat32;
-  call.outputs[0].set_shape(out);
-  (void)out_info;
+  Tensor& y = call.outputs[0];
+  y.dtype = DType::kFloat32;
+  y.set_shape(out);
+  if (channels_last && call.channels_last && y.rank == 4) y.set_channels_last_strides();
+  p.strided = !x->is_contiguous() || !y.is_contiguous();
   return p;
+}
+
+}  // namespace
+
+Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return mean_dim_common(call, false);
+}
+
+Result<ReduceParams> reduce_prepare_mean_dim_channels_last(const KernelCall& call,
+                                                           PrepareInfo* out_info) {
+  (void)out_info;
+  return mean_dim_common(call, true);
 }
 
 }  // namespace tir::kernels

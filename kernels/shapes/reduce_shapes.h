@@ -20,6 +20,9 @@ struct ReduceParams {
   bool blocked = false;
   int64_t outer = 1, inner = 1;
   int input = -1;
+  /// self or the output is channels-last (reduce_prepare_mean_dim_channels_last only):
+  /// index both through their strides.
+  bool strided = false;
 };
 
 /// The reduction layout of `x` (self, argument 0) over `dims` (None or empty: all), with
@@ -30,6 +33,10 @@ Result<ReduceParams> plan_reduce(const KernelCall& call, const Tensor& x,
 
 /// mean.dim(self, dim?, keepdim=False, *, dtype=None); empty or None dim = all dims.
 Result<ReduceParams> reduce_prepare_mean_dim(const KernelCall& call, PrepareInfo* out_info);
+/// The same for kernels that accept channels-last: self may also be a channels-last
+/// [N, C, H, W], and a 4-D output gets channels-last strides when KernelCall::channels_last.
+Result<ReduceParams> reduce_prepare_mean_dim_channels_last(const KernelCall& call,
+                                                           PrepareInfo* out_info);
 
 /// The reference loop of every reduction: for each output element o (row-major over the
 /// kept dims), step(input_offset) over each input element reduced into it, then finish(o).

@@ -1,5 +1,5 @@
 // Elementwise ops: closed-form values, broadcasting index mapping, scalar operands,
-// int64, and optimized vs reference on random broadcast shapes.
+// int64, and optimized vs reference on random broadcast shapes and channels-last operands.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -191,6 +191,99 @@ TEST(Eltwise, BinaryOptimizedMatchesReference) {
       expect_opt_matches_ref(cb, 1e-5, 1e-6);
     }
   }
+}
+
+// mul.Tensor with channels-last operands (runtime/layout.h), the output plain or asked
+// channels-last: equal to the reference on plain copies (a float product rounds the same in
+// both), for the squeeze-excitation scale and every other form a channels-last operand meets.
+TEST(Eltwise, MulChannelsLastMatchesReference) {
+  std::mt19937 rng(test_seed());
+  const auto check = [&](const CallBuilder& plain, const CallBuilder& cl, bool out_cl) {
+    const RunResult want = run_kernel(plain);
+    ASSERT_TRUE(want.status.ok()) << want.status.message();
+    RunOptions o;
+    o.impl = KernelImpl::kOptimized;
+    o.channels_last = out_cl;
+    o.repeat_runs = 2;
+    const RunResult got = run_kernel(cl, o);
+    ASSERT_TRUE(got.status.ok()) << got.status.message();
+    EXPECT_TRUE(all_close(got.outputs[0], want.outputs[0], 0, 0));
+    const Tensor& y = got.layouts[0];
+    EXPECT_TRUE(out_cl && y.rank == 4 ? y.is_channels_last() : y.is_contiguous());
+  };
+  struct Case {
+    std::vector<int64_t> a, b;
+    bool a_cl, b_cl;
+  };
+  const Case cases[] = {
+      {{1, 72, 1, 1}, {1, 72, 28, 28}, false, true},  // scale * x, as MobileNetV3 writes it
+      {{2, 37, 1, 1}, {2, 37, 5, 7}, false, true},
+      {{2, 37, 1, 1}, {2, 37, 5, 7}, true, true},   // the scale chosen channels-last too
+      {{2, 37, 5, 7}, {2, 37, 1, 1}, true, false},  // x * scale
+      {{37, 1, 1}, {2, 37, 5, 7}, false, true},
+      {{1, 37, 1, 1}, {2, 37, 5, 7}, false, true},
+      {{2, 19, 1, 1}, {2, 19, 1, 1}, true, true},  // H*W = 1
+      {{2, 21, 4, 3}, {2, 21, 4, 3}, true, true},
+      {{2, 21, 4, 3}, {2, 21, 4, 3}, true, false},
+      {{2, 21, 4, 3}, {2, 21, 4, 3}, false, true},
+      {{2, 21, 4, 3}, {2, 21, 4, 3}, false, false},  // only the output channels-last
+      {{2, 21, 4, 3}, {3}, true, false},
+      {{2, 21, 4, 3}, {4, 1}, true, false},
+      {{1, 21, 4, 3}, {2, 21, 4, 3}, true, false},     // self broadcast over N
+      {{2, 21, 4, 3}, {5, 2, 21, 4, 3}, true, false},  // a 5-D output stays plain
+  };
+  for (const Case& c : cases) {
+    const Buffer a = Buffer::random(rng, c.a), b = Buffer::random(rng, c.b);
+    CallBuilder plain("aten::mul.Tensor"), cl("aten::mul.Tensor");
+    plain.tensor(a).tensor(b);
+    cl.tensor(c.a_cl ? a.channels_last() : a).tensor(c.b_cl ? b.channels_last() : b);
+    for (bool out_cl : {false, true}) {
+      SCOPED_TRACE(shape_str(c.a) + (c.a_cl ? " cl * " : " * ") + shape_str(c.b) +
+                   (c.b_cl ? " cl" : "") + (out_cl ? " -> cl" : " -> plain"));
+      check(plain, cl, out_cl);
+    }
+  }
+  // Numbers, 0-d tensors and bool masks beside a channels-last tensor.
+  const Buffer x = Buffer::random(rng, {2, 21, 4, 3});
+  Buffer two(DType::kFloat64, {});
+  *two.span<double>().data() = 2.0;
+  Buffer mask(DType::kBool, {3});
+  const uint8_t bits[3] = {1, 0, 1};
+  std::memcpy(mask.span<uint8_t>().data(), bits, 3);
+  for (bool out_cl : {false, true}) {
+    CallBuilder p1("aten::mul.Tensor"), c1("aten::mul.Tensor");
+    p1.tensor(x).f(0.25);
+    c1.tensor(x.channels_last()).f(0.25);
+    CallBuilder p2("aten::mul.Tensor"), c2("aten::mul.Tensor");
+    p2.tensor(x).tensor(two);
+    c2.tensor(x.channels_last()).tensor(two);
+    CallBuilder p3("aten::mul.Tensor"), c3("aten::mul.Tensor");
+    p3.f(-1.5).tensor(x);
+    c3.f(-1.5).tensor(x.channels_last());
+    CallBuilder p4("aten::mul.Tensor"), c4("aten::mul.Tensor");
+    p4.tensor(x).tensor(mask);
+    c4.tensor(x.channels_last()).tensor(mask);
+    for (auto [p, c] : {std::pair{&p1, &c1}, {&p2, &c2}, {&p3, &c3}, {&p4, &c4}}) {
+      SCOPED_TRACE(std::to_string(&p1 == p   ? 1
+                                  : &p2 == p ? 2
+                                  : &p3 == p ? 3
+                                             : 4) +
+                   (out_cl ? " -> cl" : " -> plain"));
+      check(*p, *c, out_cl);
+    }
+  }
+}
+
+// The reference reads plain operands only, and so does every binary kernel but mul.Tensor.
+TEST(Eltwise, ChannelsLastOnlyWhereAccepted) {
+  const Buffer x = Buffer::f32({1, 3, 2, 2}).channels_last();
+  CallBuilder mul("aten::mul.Tensor");
+  mul.tensor(x).tensor(x);
+  EXPECT_EQ(run_kernel(mul).status.code(), StatusCode::kUnsupported);
+  EXPECT_TRUE(run_kernel(mul, {KernelImpl::kOptimized}).status.ok());
+  CallBuilder add("aten::add.Tensor");
+  add.tensor(x).tensor(x).i(1);
+  EXPECT_EQ(run_kernel(add, {KernelImpl::kOptimized}).status.code(), StatusCode::kUnsupported);
 }
 
 TEST(Eltwise, UnaryOptimizedMatchesReference) {

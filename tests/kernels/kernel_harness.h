@@ -1,11 +1,13 @@
 // Test harness for kernels: builds a KernelCall from owned tensors and args, runs
 // prepare (inputs without data, as the runtime does for activations, unless asked),
 // allocates outputs (sharing the input's bytes where the kernel reports an alias), runs,
-// and returns the outputs. Also: seeded randomness and tolerance comparison.
+// and returns the outputs (plain copies of those the kernel wrote channels-last). Also:
+// channels-last inputs, seeded randomness and tolerance comparison.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -21,7 +23,8 @@
 
 namespace tir::kernels::testing {
 
-/// A contiguous tensor that owns its bytes (64-byte aligned).
+/// A tensor that owns its bytes (64-byte aligned): contiguous, or channels-last when made by
+/// `channels_last()` (copies keep the layout).
 class Buffer {
  public:
   Buffer() = default;
@@ -33,6 +36,7 @@ class Buffer {
   }
   Buffer(const Buffer& o)
       : Buffer(o.t_.dtype, {o.t_.sizes.begin(), o.t_.sizes.begin() + o.t_.rank}) {
+    t_.strides = o.t_.strides;
     std::memcpy(t_.data, o.t_.data, t_.nbytes());
   }
   Buffer& operator=(const Buffer& o) {
@@ -61,6 +65,20 @@ class Buffer {
     return b;
   }
 
+  /// The same 4-D values stored N, H, W, C, the strides saying so (this one contiguous).
+  Buffer channels_last() const {
+    Buffer out(*this);
+    out.t_.set_channels_last_strides();
+    copy_strided(t_, out.t_);
+    return out;
+  }
+  /// A contiguous copy of `t` (any strides, same dtype and shape).
+  static Buffer plain(const Tensor& t) {
+    Buffer out(t.dtype, {t.sizes.begin(), t.sizes.begin() + t.rank});
+    copy_strided(t, out.t_);
+    return out;
+  }
+
   const Tensor& tensor() const { return t_; }
   std::vector<int64_t> shape() const { return {t_.sizes.begin(), t_.sizes.begin() + t_.rank}; }
   template <typename T>
@@ -73,6 +91,22 @@ class Buffer {
   }
 
  private:
+  // to[i] = from[i] for every index i, each through its own strides.
+  static void copy_strided(const Tensor& from, const Tensor& to) {
+    const size_t elem = dtype_size(from.dtype);
+    const int64_t n = from.numel();
+    std::array<int64_t, kMaxRank> idx{};
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t f = 0, t = 0;
+      for (int d = 0; d < from.rank; ++d) {
+        f += idx[d] * from.strides[d];
+        t += idx[d] * to.strides[d];
+      }
+      std::memcpy(static_cast<char*>(to.data) + t * elem,
+                  static_cast<const char*>(from.data) + f * elem, elem);
+      for (int d = from.rank - 1; d >= 0 && ++idx[d] == from.sizes[d]; --d) idx[d] = 0;
+    }
+  }
   void* aligned() {
     auto p = reinterpret_cast<uintptr_t>(words_.data());
     return reinterpret_cast<void*>((p + 63) & ~uintptr_t{63});
@@ -157,12 +191,14 @@ struct RunOptions {
   bool data_at_prepare = false;  // give inputs their bytes during prepare (like weights)
   int repeat_runs = 1;
   Activation epilogue = Activation::kNone;  // KernelCall::epilogue (fused producers)
+  bool channels_last = false;               // KernelCall::channels_last
 };
 
 struct RunResult {
   Status status;  // first failure (lookup, prepare or run)
   PrepareInfo info;
-  std::vector<Buffer> outputs;
+  std::vector<Buffer> outputs;  // contiguous, whatever layout the kernel wrote
+  std::vector<Tensor> layouts;  // each output as prepare described it (its strides)
   bool aliased(int k) const { return info.output_alias[k] >= 0; }
 };
 
@@ -187,8 +223,10 @@ inline RunResult run_kernel(const CallBuilder& cb, const RunOptions& opt = {}) {
   std::vector<Tensor> out_t(opt.n_outputs);
   KernelCall call{cb.op(), "test_node", cb.args(), in_t, out_t};
   call.epilogue = opt.epilogue;
+  call.channels_last = opt.channels_last;
   r.status = k->prepare(call, &r.info);
   if (!r.status.ok()) return r;
+  r.layouts = out_t;
   for (size_t i = 0; i < in_t.size(); ++i) in_t[i].data = inputs[i].tensor().data;
   std::vector<Buffer> owned;
   owned.reserve(opt.n_outputs);  // out_t points into these
@@ -206,6 +244,8 @@ inline RunResult run_kernel(const CallBuilder& cb, const RunOptions& opt = {}) {
   for (int o = 0; o < opt.n_outputs; ++o) {
     if (r.info.output_alias[o] >= 0) {
       std::memcpy(owned[o].tensor().data, out_t[o].data, owned[o].tensor().nbytes());
+    } else if (!out_t[o].is_contiguous()) {
+      owned[o] = Buffer::plain(out_t[o]);
     }
   }
   r.outputs = std::move(owned);

@@ -1,5 +1,6 @@
 // max_pool2d(_with_indices) and adaptive_avg_pool2d: closed-form index checks on the
-// reference, optimized vs reference on random geometry (incl. ceil_mode, dilation).
+// reference, optimized vs reference on random geometry (incl. ceil_mode, dilation) and on
+// channels-last inputs and outputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -128,6 +129,52 @@ TEST(AdaptiveAvgPool, OptimizedMatchesReference) {
     }
     expect_opt_matches_ref(cb, 1e-5, 1e-6);
   }
+}
+
+// A channels-last input (runtime/layout.h), the output plain or asked channels-last: the
+// optimized kernel equals the reference on the plain copy, global pools (the vectorised
+// per-channel path) and other output sizes (strided loops) alike.
+TEST(AdaptiveAvgPool, ChannelsLastMatchesReference) {
+  std::mt19937 rng(test_seed());
+  struct Case {
+    std::vector<int64_t> x, out;
+  };
+  const Case cases[] = {
+      {{1, 72, 28, 28}, {1, 1}},  // MobileNetV3's first squeeze-excitation
+      {{2, 960, 7, 7}, {1, 1}},  {{2, 37, 5, 7}, {1, 1}}, {{2, 130, 9, 9}, {1, 1}},
+      {{2, 19, 1, 1}, {1, 1}},   {{1, 3, 1, 2}, {1, 1}},  {{2, 21, 9, 7}, {2, 3}},
+      {{1, 5, 6, 6}, {4, 4}},    {{2, 17, 1, 1}, {2, 2}}, {{2, 33, 8, 8}, {8, 8}},
+  };
+  for (const Case& c : cases) {
+    const Buffer x = Buffer::random(rng, c.x);
+    CallBuilder plain("aten::adaptive_avg_pool2d");
+    plain.tensor(x).ints(c.out);
+    const RunResult want = run_kernel(plain);
+    ASSERT_TRUE(want.status.ok()) << want.status.message();
+    for (bool in_cl : {true, false}) {
+      for (bool out_cl : {false, true}) {
+        SCOPED_TRACE(shape_str(c.x) + " -> " + shape_str(c.out) + (in_cl ? " cl" : " plain") +
+                     (out_cl ? " -> cl" : " -> plain"));
+        CallBuilder cb("aten::adaptive_avg_pool2d");
+        cb.tensor(in_cl ? x.channels_last() : x).ints(c.out);
+        RunOptions o;
+        o.impl = KernelImpl::kOptimized;
+        o.channels_last = out_cl;
+        o.repeat_runs = 2;
+        const RunResult got = run_kernel(cb, o);
+        ASSERT_TRUE(got.status.ok()) << got.status.message();
+        EXPECT_TRUE(all_close(got.outputs[0], want.outputs[0], 1e-5, 1e-6));
+        EXPECT_TRUE(out_cl ? got.layouts[0].is_channels_last() : got.layouts[0].is_contiguous());
+      }
+    }
+  }
+}
+
+// The reference reads plain inputs only (the layout pass never gives it another).
+TEST(AdaptiveAvgPool, ReferenceRejectsChannelsLast) {
+  CallBuilder cb("aten::adaptive_avg_pool2d");
+  cb.tensor(Buffer::f32({1, 3, 4, 4}).channels_last()).ints({1, 1});
+  EXPECT_EQ(run_kernel(cb).status.code(), StatusCode::kUnsupported);
 }
 
 }  // namespace

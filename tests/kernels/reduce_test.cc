@@ -1,4 +1,5 @@
-// mean.dim: shapes for every dim/keepdim form, closed form, optimized vs reference.
+// mean.dim: shapes for every dim/keepdim form, closed form, optimized vs reference, also on
+// channels-last inputs.
 #include <gtest/gtest.h>
 
 #include "tests/kernels/kernel_harness.h"
@@ -57,6 +58,41 @@ TEST(Mean, OptimizedMatchesReference) {
     SCOPED_TRACE("case " + std::to_string(c) + " " + shape_str(xs) + " dims " + shape_str(dims));
     expect_opt_matches_ref(mean_call(Buffer::random(rng, xs), dims, c % 3 == 0), 1e-5, 1e-6);
   }
+}
+
+// A channels-last self (runtime/layout.h; torch's core IR writes a squeeze-excitation pool
+// as mean.dim over H, W), the output plain or asked channels-last: the optimized kernel
+// equals the reference on the plain copy, for the global pool and every other dim set.
+TEST(Mean, ChannelsLastMatchesReference) {
+  std::mt19937 rng(test_seed());
+  const std::vector<int64_t> shapes[] = {
+      {1, 72, 28, 28}, {2, 37, 5, 7}, {2, 19, 1, 1}, {2, 130, 3, 4}};
+  const std::vector<int64_t> dim_sets[] = {{-1, -2}, {2, 3}, {1}, {2}, {0, 2}, {}, {1, 2, 3}};
+  for (const auto& xs : shapes) {
+    const Buffer x = Buffer::random(rng, xs);
+    for (const auto& dims : dim_sets) {
+      for (bool keepdim : {true, false}) {
+        const RunResult want = run_kernel(mean_call(x, dims, keepdim));
+        ASSERT_TRUE(want.status.ok()) << want.status.message();
+        for (bool out_cl : {false, true}) {
+          SCOPED_TRACE(shape_str(xs) + " dims " + shape_str(dims) + (keepdim ? " keepdim" : "") +
+                       (out_cl ? " -> cl" : " -> plain"));
+          RunOptions o;
+          o.impl = KernelImpl::kOptimized;
+          o.channels_last = out_cl;
+          o.repeat_runs = 2;
+          const RunResult got = run_kernel(mean_call(x.channels_last(), dims, keepdim), o);
+          ASSERT_TRUE(got.status.ok()) << got.status.message();
+          EXPECT_TRUE(all_close(got.outputs[0], want.outputs[0], 1e-5, 1e-6));
+          const Tensor& y = got.layouts[0];
+          EXPECT_TRUE(out_cl && y.rank == 4 ? y.is_channels_last() : y.is_contiguous());
+        }
+      }
+    }
+  }
+  const Buffer x = Buffer::f32({1, 3, 2, 2}).channels_last();  // the reference reads plain only
+  EXPECT_EQ(run_kernel(mean_call(x, std::vector<int64_t>{2, 3}, true)).status.code(),
+            StatusCode::kUnsupported);
 }
 
 }  // namespace

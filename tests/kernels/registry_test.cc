@@ -1,7 +1,12 @@
-// The registry: no duplicates, every vertical-slice op has a reference CPU kernel.
+// The registry: no duplicates, every vertical-slice op has a reference CPU kernel, and which
+// kernels take channels-last arguments.
 #include "kernels/registry.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
 
 namespace tir::kernels {
 namespace {
@@ -61,6 +66,33 @@ TEST(Registry, OptimizedKernelsArePreferred) {
       KernelRegistry::global().find("aten::linear", DeviceType::kCpu, DType::kFloat32);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->impl, KernelImpl::kOptimized);
+}
+
+// The layout pass (runtime/layout.h) asks per argument: a convolution's input, a pool's or
+// mean's input and both operands of mul.Tensor (a squeeze-excitation block) may be
+// channels-last on the optimized CPU kernels; weights and every reference kernel stay plain.
+TEST(Registry, ChannelsLastArguments) {
+  const KernelRegistry& reg = KernelRegistry::global();
+  struct Want {
+    const char* op;
+    std::vector<size_t> args;  // accepted; the others up to 3 are not
+  };
+  const Want wants[] = {
+      {"aten::conv2d", {0}},   {"aten::convolution", {0}},   {"aten::adaptive_avg_pool2d", {0}},
+      {"aten::mean.dim", {0}}, {"aten::mul.Tensor", {0, 1}}, {"aten::add.Tensor", {}},
+      {"aten::relu", {}}};
+  for (const Want& w : wants) {
+    for (KernelImpl impl : {KernelImpl::kOptimized, KernelImpl::kReference}) {
+      const KernelEntry* e = reg.find_exact(w.op, DeviceType::kCpu, DType::kFloat32, impl);
+      ASSERT_NE(e, nullptr) << w.op;
+      const std::unique_ptr<Kernel> k = e->factory();
+      for (size_t arg = 0; arg < 4; ++arg) {
+        const bool want = impl == KernelImpl::kOptimized &&
+                          std::find(w.args.begin(), w.args.end(), arg) != w.args.end();
+        EXPECT_EQ(k->accepts_channels_last(arg), want) << w.op << " argument " << arg;
+      }
+    }
+  }
 }
 
 }  // namespace

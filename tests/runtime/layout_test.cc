@@ -1,10 +1,17 @@
 // Channels-last activations between convolutions (runtime/layout.h): on the real torch CNN
 // fixtures some values are chosen (so the layout is in use), the outputs still match torch,
 // and they match a run with every activation plain (SessionOptions::fuse off). A value read
-// by any kernel that cannot take channels-last (pooling, mul, add, a method output) must stay
-// plain, or the comparison with torch fails.
+// by any kernel argument that cannot take channels-last (max pooling, add, flatten, a method
+// output) must stay plain, or the comparison with torch fails. In MobileNetV3 the
+// squeeze-excitation blocks' pools and scales read channels-last, so the chain of
+// convolutions stays channels-last from the first to the classifier's pool.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "runtime/executor.h"
+#include "runtime/weight_source.h"
+#include "tests/runtime/exec_fixture.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {
@@ -61,6 +68,59 @@ TEST_P(ChannelsLast, ChosenBetweenConvsAndMatchesTorch) {
 INSTANTIATE_TEST_SUITE_P(Cnn, ChannelsLast,
                          ::testing::Values("resnet_small/training", "resnet_small/core",
                                            "mobilenet_v3_small/training",
+                                           "mobilenet_v3_small/core"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (c == '/') c = '_';
+                           return s;
+                         });
+
+// MobileNetV3's squeeze-excitation blocks read the block's activation with a global pool
+// (adaptive_avg_pool2d; mean.dim over H, W in the core IR) and with mul.Tensor(scale, x), x as
+// argument 1: both accept it channels-last (asked per argument), so the activation, the
+// pooled value, the scale and the product all stay channels-last, and every convolution but
+// the first (which reads the method input) reads channels-last: no reorders between them.
+// The classifier's pool reads channels-last too and writes plain (flatten reads it).
+class SqueezeExcitation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SqueezeExcitation, StaysChannelsLast) {
+  testing::LoadedModel m;
+  ASSERT_NO_FATAL_FAILURE(testing::load_model(GetParam(), &m));
+  auto weights = ResidentWeights::bind(*m.view, m.weights);
+  ASSERT_TRUE(weights.ok()) << weights.status().message();
+  auto ex = MethodExecutor::create(*m.view, *m.forward, *weights, {});
+  ASSERT_TRUE(ex.ok()) << ex.status().message();
+  const ExecGraph& g = (*ex)->graph();
+  const auto is_input = [&](int32_t v) {
+    return std::find(g.inputs.begin(), g.inputs.end(), v) != g.inputs.end();
+  };
+  size_t muls = 0, pools = 0, plain_pools = 0, convs = 0;
+  for (const ExecNode& n : g.nodes) {
+    if (n.op == "aten::mul.Tensor") {
+      ++muls;
+      for (int32_t v : n.inputs) EXPECT_TRUE(g.values[v].channels_last) << n.name;
+      EXPECT_TRUE(g.values[n.outputs[0]].channels_last) << n.name;
+    }
+    if (n.op == "aten::adaptive_avg_pool2d" || n.op == "aten::mean.dim") {
+      ++pools;
+      EXPECT_TRUE(g.values[n.inputs[0]].channels_last) << n.name;
+      plain_pools += !g.values[n.outputs[0]].channels_last;
+    }
+    if (n.op == "aten::conv2d" || n.op == "aten::convolution") {
+      ++convs;
+      const int32_t x = n.inputs[n.args[0].i];
+      EXPECT_TRUE(g.values[x].channels_last || is_input(x)) << n.name;
+    }
+  }
+  EXPECT_GT(muls, 0u);
+  EXPECT_EQ(pools, muls + 1);  // one per block, and the classifier's
+  EXPECT_EQ(plain_pools, 1u);
+  EXPECT_GT(g.num_channels_last, convs);  // every conv's output, and each block's pool
+}
+
+INSTANTIATE_TEST_SUITE_P(Cnn, SqueezeExcitation,
+                         ::testing::Values("mobilenet_v3_small/training",
                                            "mobilenet_v3_small/core"),
                          [](const auto& info) {
                            std::string s = info.param;
