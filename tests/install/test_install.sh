@@ -11,10 +11,16 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tir_install_XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 meson install -C "$build" --destdir "$tmp/root" --no-rebuild --quiet
-prefix=$(meson introspect "$build" --buildoptions |
-  python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
-libdir=$(meson introspect "$build" --buildoptions |
-  python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="libdir"))')
+option() {
+  meson introspect "$build" --buildoptions | python3 -c \
+    'import json,sys; v=next(o["value"] for o in json.load(sys.stdin) if o["name"]==sys.argv[1]); print(",".join(v) if isinstance(v,list) else v)' "$1"
+}
+prefix=$(option prefix)
+libdir=$(option libdir)
+# A sanitized build's libtir needs its programs built with the same sanitizers.
+sanitize=$(option b_sanitize)
+san_flags=()
+[ "$sanitize" != none ] && san_flags=(-fsanitize="$sanitize")
 case "$libdir" in /*) ;; *) libdir="$prefix/$libdir" ;; esac
 root="$tmp/root"
 pcdir="$root$libdir/pkgconfig"
@@ -36,12 +42,12 @@ if find "$root$prefix/include" -name '*.cc' -o -path '*importer*' | grep -q .; t
 fi
 
 cd "$tmp"
-cc -std=c99 -Wall -Wpedantic -Werror -o embed_c "$src/examples/embed_c.c" $(pc --cflags) $(pc --libs)
-c++ -std=c++20 -o embed_cc "$src/examples/embed.cc" $(pc --cflags) $(pc --libs)
+cc "${san_flags[@]}" -std=c99 -Wall -Wpedantic -Werror -o embed_c "$src/examples/embed_c.c" $(pc --cflags) $(pc --libs)
+c++ "${san_flags[@]}" -std=c++20 -o embed_cc "$src/examples/embed.cc" $(pc --cflags) $(pc --libs)
 # Static: libtir.a with plain `pkg-config --static --libs` (the archive is one object, so the
 # kernels' registrars come along without --whole-archive).
 static_libs=$(pc --static --libs | sed -e 's/\(^\| \)-ltir\( \|$\)/ /')
-cc -std=c99 -o embed_c_static "$src/examples/embed_c.c" $(pc --cflags) "$root$libdir/libtir.a" $static_libs
+cc "${san_flags[@]}" -std=c99 -o embed_c_static "$src/examples/embed_c.c" $(pc --cflags) "$root$libdir/libtir.a" $static_libs
 if ldd ./embed_c_static | grep -q libtir; then echo "FAIL: embed_c_static needs libtir.so"; exit 1; fi
 
 tirc="$root$prefix/bin/tirc"
