@@ -1,5 +1,5 @@
 // A native app embedding tir: load a model and its weights, feed one .npy input per
-// method input, print each output's shape and first values.
+// method input, print each output as `tirrun` does (dtype, shape, first values).
 //
 //   tir_embed model.tir model.bin input_0.npy [input_1.npy ...]
 #include <cstdio>
@@ -36,11 +36,12 @@ int main(int argc, char** argv) {
   }
   for (size_t k = 0; k < outputs->size(); ++k) {
     const tir::Tensor& t = (*outputs)[k];
-    std::printf("output %zu: %s %s", k, std::string(tir::dtype_name(t.dtype)).c_str(),
+    // The line `tirrun` prints: dtype, shape, the first five values (%g is its precision 6).
+    std::printf("output %zu  %s%s  [", k, std::string(tir::dtype_name(t.dtype)).c_str(),
                 tir::shape_str(t.shape()).c_str());
-    if (t.dtype == tir::DType::kFloat32 && t.numel() > 0)
-      std::printf(" first=%g", static_cast<double>(t.data_as<float>()[0]));
-    std::printf("\n");
+    for (int64_t i = 0; i < t.numel() && i < 5 && t.dtype == tir::DType::kFloat32; ++i)
+      std::printf("%s%g", i ? ", " : "", static_cast<double>(t.data_as<float>()[i]));
+    std::printf("%s]\n", t.numel() > 5 ? ", ..." : "");
   }
   return 0;
 }

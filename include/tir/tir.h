@@ -1,0 +1,219 @@
+/* tir's C ABI: open a model and its weights, bind inputs, run, read outputs, swap weights.
+ *
+ * A thin, stable layer over the C++ API (runtime/session.h), which stays the primary one.
+ * C99, opaque handles, no C++ types cross it; link with `pkg-config --cflags --libs tir`.
+ *
+ *   tir_session* s = NULL;
+ *   if (tir_session_open("model.tir", "model.bin", NULL, &s) != TIR_OK) {
+ *     fprintf(stderr, "error: %s\n", tir_last_error());
+ *     return 1;
+ *   }
+ *   int64_t dims[4] = {1, 3, 32, 32};
+ *   tir_session_bind_input_by_name(s, "x", TIR_DTYPE_FLOAT32, dims, 4, x, sizeof x);
+ *   tir_session_run(s);
+ *   tir_tensor_view out;
+ *   tir_session_output(s, 0, &out);   // out.data valid until the next run on s
+ *   tir_session_free(s);
+ *
+ * Errors. Every fallible function returns a tir_status; TIR_OK is 0. On failure the message
+ * (one line naming the file, input, tensor or method) is kept per thread and read with
+ * tir_last_error(). No function aborts or lets a C++ exception out: a null handle, unknown
+ * name, wrong dtype, rank or shape is a status, never a crash.
+ *
+ * Ownership. Handles are created by tir_*_create / tir_session_open* and freed by the matching
+ * tir_*_free (which accept NULL). Strings and arrays returned through out-params point into
+ * memory tir owns: never free them; each function says how long they stay valid.
+ *
+ * Threads. A tir_session_options is a plain value: do not share one between threads while it
+ * is being changed. A tir_session's input bindings and its last outputs belong to the handle:
+ * calls that bind, run or read outputs on one handle must not overlap (serialise them, or
+ * open one handle per thread). tir_session_swap_weights* may be called from any thread while
+ * another runs: runs in flight finish on the old weights. tir_last_error() is per thread.
+ */
+#ifndef TIR_TIR_H_
+#define TIR_TIR_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TIR_API __attribute__((visibility("default")))
+#else
+#define TIR_API
+#endif
+
+/** Bumped when a function or type of this header changes incompatibly or is added. */
+#define TIR_API_VERSION 1
+
+/** Mirrors tir::StatusCode (core/status.h); values are stable. */
+typedef enum tir_status {
+  TIR_OK = 0,
+  TIR_INVALID_ARGUMENT = 1, /**< the caller passed something wrong (handle, name, shape) */
+  TIR_NOT_FOUND = 2,        /**< a named thing (file, input, method, tensor) does not exist */
+  TIR_UNSUPPORTED = 3,      /**< valid but not implemented (op, dtype, format) */
+  TIR_CORRUPT = 4,          /**< a file is malformed or fails its checks */
+  TIR_IO = 5,               /**< the OS refused (open, read, mmap) */
+  TIR_INTERNAL = 6          /**< a bug in tir, a vendor failure or out of memory */
+} tir_status;
+
+/** Element types, numbered as ATen's ScalarType (and tir::DType). */
+typedef enum tir_dtype {
+  TIR_DTYPE_UNDEFINED = -1,
+  TIR_DTYPE_UINT8 = 0,
+  TIR_DTYPE_INT8 = 1,
+  TIR_DTYPE_INT16 = 2,
+  TIR_DTYPE_INT32 = 3,
+  TIR_DTYPE_INT64 = 4,
+  TIR_DTYPE_FLOAT16 = 5,
+  TIR_DTYPE_FLOAT32 = 6,
+  TIR_DTYPE_FLOAT64 = 7,
+  TIR_DTYPE_BOOL = 11, /**< one byte per element, 0 or 1 */
+  TIR_DTYPE_BFLOAT16 = 15
+} tir_dtype;
+
+/** What GEMM-class kernels compute in (tir::Precision). */
+typedef enum tir_precision { TIR_PRECISION_F32 = 0, TIR_PRECISION_BF16 = 1 } tir_precision;
+
+/** The most dimensions a tensor has (tir::kMaxRank). */
+#define TIR_MAX_RANK 8
+
+typedef struct tir_session_options tir_session_options;
+typedef struct tir_session tir_session;
+
+/** A user input or output of a method. Every pointer is owned by the session and valid until
+ *  tir_session_free. `dims[i]` is -1 for a symbolic dimension (its value comes from the
+ *  inputs at run time). */
+typedef struct tir_io_info {
+  const char* name; /**< outputs: "output_<k>" */
+  tir_dtype dtype;
+  int32_t rank;
+  const int64_t* dims; /**< `rank` entries */
+} tir_io_info;
+
+/** An output of the last run: a contiguous row-major view of memory the session owns. Valid
+ *  until the next tir_session_run on the same handle, or tir_session_free, whichever comes
+ *  first; copy what must outlive that. */
+typedef struct tir_tensor_view {
+  const void* data;
+  tir_dtype dtype;
+  int32_t rank;
+  const int64_t* dims; /**< `rank` entries, owned like `data` */
+  size_t nbytes;
+} tir_tensor_view;
+
+/* ---------------------------------------------------------------- version and errors */
+
+/** The library's version, e.g. "0.1.0". A static string: never freed. */
+TIR_API const char* tir_version(void);
+/** TIR_API_VERSION of the library actually loaded (compare with the header's). */
+TIR_API uint32_t tir_api_version(void);
+/** The message of the calling thread's most recent failed call ("" if none). Owned by tir,
+ *  valid until the next failing tir call on this thread. */
+TIR_API const char* tir_last_error(void);
+/** "ok", "invalid argument", ... A static string: never freed. */
+TIR_API const char* tir_status_name(tir_status status);
+/** Bytes per element of `dtype`; 0 for an unknown one. */
+TIR_API size_t tir_dtype_size(tir_dtype dtype);
+
+/* ---------------------------------------------------------------- session options */
+
+/** New options with the defaults: method "forward", threads 0 (library default), precision
+ *  f32, fusion on, checksums verified. The caller frees it with tir_session_options_free; a
+ *  session copies what it needs at open, so the options may be freed right after. */
+TIR_API tir_status tir_session_options_create(tir_session_options** out_options);
+/** Frees `options` (NULL is fine). */
+TIR_API void tir_session_options_free(tir_session_options* options);
+/** The method to run ("forward", "prefill", ...); copied. An unknown name fails at open with
+ *  TIR_NOT_FOUND naming it. */
+TIR_API tir_status tir_session_options_set_method(tir_session_options* options, const char* method);
+/** CPU threads kernels use (OpenMP / oneDNN); 0 keeps the default. Applied at open and
+ *  process-wide, as OpenMP's thread count is. Negative: TIR_INVALID_ARGUMENT. */
+TIR_API tir_status tir_session_options_set_threads(tir_session_options* options, int threads);
+/** What GEMM-class kernels compute in (README "bf16"). */
+TIR_API tir_status tir_session_options_set_precision(tir_session_options* options,
+                                                     tir_precision precision);
+/** Fuse GEMM/conv + activation into one kernel call (non-zero, default) or not (0). */
+TIR_API tir_status tir_session_options_set_fuse(tir_session_options* options, int fuse);
+/** Recompute every weight's checksum at open (non-zero, default) or trust the file (0). */
+TIR_API tir_status tir_session_options_set_verify_checksums(tir_session_options* options,
+                                                            int verify);
+
+/* ---------------------------------------------------------------- open and close */
+
+/** Maps and verifies `model_path` (.tir) and `weights_path` (tir weight file or safetensors)
+ *  and prepares the method. `options` may be NULL (defaults); it is not kept. On success
+ *  *out_session is a new handle the caller frees with tir_session_free; on failure it is
+ *  NULL. The files are mapped read-only and may be replaced on disk afterwards (the mapping
+ *  keeps the old bytes). */
+TIR_API tir_status tir_session_open(const char* model_path, const char* weights_path,
+                                    const tir_session_options* options, tir_session** out_session);
+/** Same over bytes in the caller's memory: the model (.tir) and a weight file (tir or
+ *  safetensors). Not copied where aligned: the caller must keep both buffers alive and
+ *  unchanged until tir_session_free (and, for the weights, until they are swapped out and
+ *  no run uses them). A buffer that is not 64-byte aligned is copied once at open (the
+ *  kernels need aligned weights); then the caller may free it on return. */
+TIR_API tir_status tir_session_open_from_memory(const void* model_data, size_t model_size,
+                                                const void* weights_data, size_t weights_size,
+                                                const tir_session_options* options,
+                                                tir_session** out_session);
+/** Frees the session, its outputs and bindings (NULL is fine). No run may be in flight. */
+TIR_API void tir_session_free(tir_session* session);
+
+/* ---------------------------------------------------------------- inputs and outputs */
+
+/** The method's name (e.g. "forward"); owned by the session, valid until tir_session_free. */
+TIR_API tir_status tir_session_method(const tir_session* session, const char** out_name);
+TIR_API tir_status tir_session_input_count(const tir_session* session, size_t* out_count);
+TIR_API tir_status tir_session_output_count(const tir_session* session, size_t* out_count);
+/** Signature of input / output `index` (its pointers valid until tir_session_free). */
+TIR_API tir_status tir_session_input_info(const tir_session* session, size_t index,
+                                          tir_io_info* out_info);
+TIR_API tir_status tir_session_output_info(const tir_session* session, size_t index,
+                                           tir_io_info* out_info);
+/** Index of the input named `name`; TIR_NOT_FOUND naming it (and listing the inputs). */
+TIR_API tir_status tir_session_input_index(const tir_session* session, const char* name,
+                                           size_t* out_index);
+
+/** Binds input `index` to the caller's contiguous row-major buffer, zero copy: the runtime
+ *  reads `data` directly when tir_session_run is called (not at bind), so the caller keeps it
+ *  alive and may change its contents between runs; the runtime never writes to it. The
+ *  binding lasts until it is replaced or the session is freed. Checked now: index, dtype,
+ *  rank, every static dimension, and `nbytes` >= the bytes the shape needs; symbolic
+ *  dimensions and symbol ranges are checked at run. `dims` is copied. */
+TIR_API tir_status tir_session_bind_input(tir_session* session, size_t index, tir_dtype dtype,
+                                          const int64_t* dims, int32_t rank, const void* data,
+                                          size_t nbytes);
+/** Same, by input name. */
+TIR_API tir_status tir_session_bind_input_by_name(tir_session* session, const char* name,
+                                                  tir_dtype dtype, const int64_t* dims,
+                                                  int32_t rank, const void* data, size_t nbytes);
+
+/** Runs the method on the bound inputs (every input must be bound: TIR_INVALID_ARGUMENT
+ *  naming the first that is not). Invalidates the views of the previous run. */
+TIR_API tir_status tir_session_run(tir_session* session);
+/** Output `index` of the last successful run (TIR_INVALID_ARGUMENT before any). The view is
+ *  valid until the next tir_session_run on this handle or tir_session_free. */
+TIR_API tir_status tir_session_output(const tir_session* session, size_t index,
+                                      tir_tensor_view* out_view);
+
+/* ---------------------------------------------------------------- weights */
+
+/** Opens `weights_path` (tir weight file or safetensors) and installs it for later runs;
+ *  checked against the model first (a missing or extra tensor, a dtype or shape mismatch
+ *  fails naming the tensor) and the current weights stay on failure. Thread-safe with runs. */
+TIR_API tir_status tir_session_swap_weights(tir_session* session, const char* weights_path);
+/** Installs `paths[0]` with `paths[1..count)` laid over it in order (later wins), each
+ *  delta's tensors checked against the base by name, dtype and shape (`tirrun --weights A
+ *  --weights B`). count >= 1. Thread-safe with runs. */
+TIR_API tir_status tir_session_swap_weights_overlay(tir_session* session, const char* const* paths,
+                                                    size_t count);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // TIR_TIR_H_
