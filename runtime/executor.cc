@@ -300,9 +300,11 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
   if (plan->bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(*plan));
   std::vector<void*>& data = plan->value_data;
   for (size_t k = 0; k < inputs.size(); ++k) data[graph_.inputs[k]] = inputs[k].data;
-  for (size_t i = 0; i < plan->steps.size(); ++i) {
-    PlanStep& step = plan->steps[i];
-    if (!resident_) [[unlikely]]
+  // Locals: kernels' virtual calls would otherwise make the compiler reload the members.
+  const bool streaming = !resident_;
+  Profiler* const profiler = profiler_;
+  for (PlanStep& step : plan->steps) {
+    if (streaming) [[unlikely]]
       for (const auto& [id, v] : step.acquire) {
         TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(id));
         data[v] = t->data;
@@ -314,15 +316,15 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
       step.outputs[k].data = data[step.out_values[k]];
     }
     ++kernel_calls_;
-    const auto t0 = profiler_ ? Profiler::Clock::now() : Profiler::Clock::time_point{};
+    const auto t0 = profiler ? Profiler::Clock::now() : Profiler::Clock::time_point{};
     Status s =
         step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch) : run_step(step);
-    if (profiler_) [[unlikely]] {
+    if (profiler) [[unlikely]] {
       const ExecNode& n = *step.node;
-      profiler_->record(n.name, n.profile_name(), n.module_path, n.index, t0,
+      profiler->record(n.name, n.profile_name(), n.module_path, n.index, t0,
                         Profiler::Clock::now(), step.outputs);
     }
-    if (!resident_) [[unlikely]]
+    if (streaming) [[unlikely]]
       for (WeightId id : step.release) weights_->release(id);
     if (!s.ok()) return s;  // kernels name node and op (kernels/kernel_util.h op_error)
   }
