@@ -72,11 +72,18 @@ typedef enum tir_dtype {
   TIR_DTYPE_FLOAT32 = 6,
   TIR_DTYPE_FLOAT64 = 7,
   TIR_DTYPE_BOOL = 11, /**< one byte per element, 0 or 1 */
-  TIR_DTYPE_BFLOAT16 = 15
+  TIR_DTYPE_BFLOAT16 = 15,
+  /* Makes every int32 value a valid tir_dtype, so that tir can reject an unknown one
+     instead of meeting an out-of-range enum value (undefined behaviour in C++). */
+  TIR_DTYPE_INT32_RANGE_ = 0x7fffffff
 } tir_dtype;
 
 /** What GEMM-class kernels compute in (tir::Precision). */
-typedef enum tir_precision { TIR_PRECISION_F32 = 0, TIR_PRECISION_BF16 = 1 } tir_precision;
+typedef enum tir_precision {
+  TIR_PRECISION_F32 = 0,
+  TIR_PRECISION_BF16 = 1,
+  TIR_PRECISION_INT32_RANGE_ = 0x7fffffff /* any int32 is valid: unknown values are rejected */
+} tir_precision;
 
 /** The most dimensions a tensor has (tir::kMaxRank). */
 #define TIR_MAX_RANK 8
