@@ -6,7 +6,6 @@
 // rows of C products.
 #include <Eigen/Core>
 
-#include "kernels/cpu/channels_last_kernel.h"
 #include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/reference/reference_kernels.h"
@@ -213,7 +212,7 @@ using BinaryOpt = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, binary_opt>
 /// strides).
 template <BinaryOp Op>
 using BinaryChannelsLastOpt =
-    ChannelsLastFnKernel<BinaryParams, eltwise_prepare_binary_channels_last<Op>, binary_opt, 0b11>;
+    FnKernel<BinaryParams, eltwise_prepare_binary_channels_last<Op>, binary_opt, false, 0b11>;
 
 constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;

@@ -11,7 +11,6 @@
 #include <array>
 #include <limits>
 
-#include "kernels/cpu/channels_last_kernel.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
@@ -246,10 +245,9 @@ void adaptive_avg_run_opt(const WithNhwcMean<AdaptivePoolParams>& k, const Kerne
 }
 
 // Both read self plain or channels-last.
-using MeanOpt =
-    ChannelsLastFnKernel<WithNhwcMean<ReduceParams>, mean_prepare_opt, mean_run_opt, 0b1>;
-using AdaptiveAvgOpt = ChannelsLastFnKernel<WithNhwcMean<AdaptivePoolParams>,
-                                            adaptive_avg_prepare_opt, adaptive_avg_run_opt, 0b1>;
+using MeanOpt = FnKernel<WithNhwcMean<ReduceParams>, mean_prepare_opt, mean_run_opt, false, 0b1>;
+using AdaptiveAvgOpt = FnKernel<WithNhwcMean<AdaptivePoolParams>, adaptive_avg_prepare_opt,
+                                adaptive_avg_run_opt, false, 0b1>;
 
 const bool kRegistered = KernelRegistry::global().add({
     {"aten::mean.dim", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
