@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/tensor.h"
 #include "importer/graph_builder_impl.h"
 #include "ir/model.h"
-#include "core/tensor.h"
 
 namespace tir::importer {
 namespace {

@@ -9,10 +9,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/status.h"
 #include "importer/program_json.h"
 #include "importer/weight_writer.h"
 #include "ir/tir_generated.h"
-#include "core/status.h"
 
 namespace tir::importer {
 

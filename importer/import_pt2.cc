@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/atomic_file.h"
 #include "importer/graph_builder.h"
 #include "importer/op_check.h"
 #include "importer/program_json.h"
@@ -13,7 +14,6 @@
 #include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
 #include "ir/model.h"
-#include "core/atomic_file.h"
 
 namespace tir::importer {
 namespace {

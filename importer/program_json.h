@@ -10,10 +10,10 @@
 #include <unordered_map>
 #include <utility>
 
-#include "importer/pt2_archive.h"
-#include "importer/torch_save.h"
 #include "core/dtype.h"
 #include "core/status.h"
+#include "importer/pt2_archive.h"
+#include "importer/torch_save.h"
 
 namespace tir::importer {
 

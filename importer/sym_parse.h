@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ir/tir_generated.h"
 #include "core/status.h"
+#include "ir/tir_generated.h"
 
 namespace tir::importer {
 

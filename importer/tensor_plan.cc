@@ -3,8 +3,8 @@
 // (Program::pickled_*) -> where each tensor's bytes are.
 #include <algorithm>
 
-#include "importer/graph_builder_impl.h"
 #include "core/tensor.h"
+#include "importer/graph_builder_impl.h"
 
 namespace tir::importer {
 namespace {

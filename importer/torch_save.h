@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "importer/pt2_archive.h"
 #include "importer/torch_pickle.h"
-#include "core/status.h"
 
 namespace tir::importer {
 

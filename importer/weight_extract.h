@@ -8,9 +8,9 @@
 #include <functional>
 #include <string>
 
+#include "core/status.h"
 #include "importer/graph_builder.h"
 #include "importer/pt2_archive.h"
-#include "core/status.h"
 
 namespace tir::importer {
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "importer/pt2_archive.h"
-#include "ir/weight_file.h"
 #include "core/atomic_file.h"
 #include "core/dtype.h"
 #include "core/status.h"
+#include "importer/pt2_archive.h"
+#include "ir/weight_file.h"
 
 namespace tir::importer {
 

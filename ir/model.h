@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "ir/tir_generated.h"
 #include "core/dtype.h"
 #include "core/status.h"
+#include "ir/tir_generated.h"
 
 namespace tir::ir {
 

@@ -5,8 +5,8 @@
 #include <span>
 #include <string>
 
-#include "ir/tir_generated.h"
 #include "core/status.h"
+#include "ir/tir_generated.h"
 
 namespace tir::ir {
 

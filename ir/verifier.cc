@@ -2,9 +2,9 @@
 
 #include <vector>
 
+#include "core/tensor.h"
 #include "ir/model.h"
 #include "ir/sym_expr.h"
-#include "core/tensor.h"
 
 namespace tir::ir {
 namespace {

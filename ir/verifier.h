@@ -4,8 +4,8 @@
 
 #include <string_view>
 
-#include "ir/tir_generated.h"
 #include "core/status.h"
+#include "ir/tir_generated.h"
 
 namespace tir::ir {
 

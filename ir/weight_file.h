@@ -24,9 +24,9 @@
 #include <span>
 #include <string_view>
 
-#include "ir/weights_generated.h"
 #include "core/dtype.h"
 #include "core/status.h"
+#include "ir/weights_generated.h"
 
 namespace tir::ir {
 

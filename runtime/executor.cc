@@ -321,8 +321,8 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
         step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch) : run_step(step);
     if (profiler) [[unlikely]] {
       const ExecNode& n = *step.node;
-      profiler->record(n.name, n.profile_name(), n.module_path, n.index, t0,
-                        Profiler::Clock::now(), step.outputs);
+      profiler->record(n.name, n.profile_name(), n.module_path, n.index, t0, Profiler::Clock::now(),
+                       step.outputs);
     }
     if (streaming) [[unlikely]]
       for (WeightId id : step.release) weights_->release(id);

@@ -6,9 +6,9 @@
 #include <iomanip>
 #include <ostream>
 
+#include "core/float16.h"
 #include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
-#include "core/float16.h"
 #include "runtime/weight_set.h"
 
 namespace tir::tools {

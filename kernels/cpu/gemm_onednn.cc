@@ -97,8 +97,8 @@ class GemmOneDnn final : public Kernel {
     pack_pending_ = false;
     packed_prim_ = dnnl::matmul(packed_pd_);
     size_t unused_scratch = 0;
-    TIR_RETURN_IF_ERROR(b_packed_.init(call, wei_f32_, packed_pd_.weights_desc(),
-                                       p_.b_input, &unused_scratch));
+    TIR_RETURN_IF_ERROR(
+        b_packed_.init(call, wei_f32_, packed_pd_.weights_desc(), p_.b_input, &unused_scratch));
     packed_wei_ = memory(packed_pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
     packed_scratchpad_ = memory(packed_pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
     packed_args_ = args_;
@@ -184,10 +184,8 @@ class GemmOneDnn final : public Kernel {
     size_t scratch = primitive_scratch;
     if (bf16_) {
       scratch = align64(scratch);
-      TIR_RETURN_IF_ERROR(
-          a_bf16_.init(call, src_f32, pd.src_desc(), p_.a_input, &scratch));
-      TIR_RETURN_IF_ERROR(
-          b_bf16_.init(call, wei_f32, pd.weights_desc(), p_.b_input, &scratch));
+      TIR_RETURN_IF_ERROR(a_bf16_.init(call, src_f32, pd.src_desc(), p_.a_input, &scratch));
+      TIR_RETURN_IF_ERROR(b_bf16_.init(call, wei_f32, pd.weights_desc(), p_.b_input, &scratch));
     }
     out_info->scratch_bytes = scratch;
     return ok_status();

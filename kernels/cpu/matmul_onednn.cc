@@ -166,10 +166,10 @@ class MatmulOneDnn final : public Kernel {
     if (bf16_) {
       scratch = align64(scratch);
       const auto bf16 = memory::data_type::bf16;
-      TIR_RETURN_IF_ERROR(a_bf16_.init(call, plain_desc(src_all), plain_desc(src_all, bf16),
-                                       p_.a_input, &scratch));
-      TIR_RETURN_IF_ERROR(b_bf16_.init(call, plain_desc(wei_all), plain_desc(wei_all, bf16),
-                                       p_.b_input, &scratch));
+      TIR_RETURN_IF_ERROR(
+          a_bf16_.init(call, plain_desc(src_all), plain_desc(src_all, bf16), p_.a_input, &scratch));
+      TIR_RETURN_IF_ERROR(
+          b_bf16_.init(call, plain_desc(wei_all), plain_desc(wei_all, bf16), p_.b_input, &scratch));
     }
     out_info->scratch_bytes = scratch;
     return ok_status();
