@@ -26,6 +26,8 @@ struct WeightEntrySpec {
   /// Element type of the bytes the producer feeds when narrower than `dtype` (a float32
   /// tensor stored as float16/bfloat16, see ir/weight_file.h); kUndefined: same as `dtype`.
   DType stored_dtype = DType::kUndefined;
+  /// With stored_dtype kInt8: the channel axis of the per-channel scales (core/quantize.h).
+  int8_t quant_axis = -1;
 };
 
 struct WrittenWeight {

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "core/quantize.h"
 #include "ir/model.h"
 
 namespace tir::ir {
@@ -78,14 +79,20 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
         numel *= d;
       }
       const DType stored = entry_stored_dtype(*e);
+      const bool quantized = stored == DType::kInt8 && stored != to_dtype(e->dtype());
       if (stored != to_dtype(e->dtype()) &&
           !(to_dtype(e->dtype()) == DType::kFloat32 &&
-            (stored == DType::kFloat16 || stored == DType::kBFloat16)))
+            (stored == DType::kFloat16 || stored == DType::kBFloat16 || quantized)))
         return corrupt("tensor '", name, "' is ", dtype_name(to_dtype(e->dtype())), " stored as ",
                        dtype_name(stored), " (only float32 may be narrowed)");
+      if (quantized && (rank != 2 || (e->quant_axis() != 0 && e->quant_axis() != 1)))
+        return corrupt("tensor '", name, "' is stored int8 but is not 2-D with a channel axis "
+                       "of 0 or 1 (quant_axis ", int(e->quant_axis()), ")");
       if (e->compression() != fb::Compression::None && e->compression() != fb::Compression::Zstd)
         return corrupt("tensor '", name, "' has unknown compression ", int(e->compression()));
-      const uint64_t expect = static_cast<uint64_t>(numel) * dtype_size(stored);
+      const uint64_t expect =
+          quantized ? int8_stored_bytes(numel, e->shape()->Get(flatbuffers::uoffset_t(e->quant_axis())))
+                    : static_cast<uint64_t>(numel) * dtype_size(stored);
       if (e->byte_size() != expect)
         return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
                        expect);

@@ -78,6 +78,17 @@ struct WeightKey {
 
 class PackedCache;
 
+/// A weight stored as int8 (`tirc weights pack --dtype int8`, core/quantize.h): a 2-D
+/// [rows, cols] tensor's values q in its own layout and one float32 scale per channel along
+/// `axis` (0: per row, 1: per column), w ~= q * scale. The float32 tensor the graph sees is
+/// the dequantized one; int8 GEMM kernels read these bytes instead.
+struct QuantizedWeight {
+  const int8_t* data = nullptr;
+  const float* scales = nullptr;
+  int64_t rows = 0, cols = 0;
+  int axis = 0;
+};
+
 /// An element-wise activation a producer kernel (GEMM, convolution) applies to its output
 /// before writing it: the runtime's fusion pass (runtime/fusion.h) sets it when the graph
 /// computes the activation right after the producer. Only kernels whose
@@ -134,9 +145,14 @@ struct KernelCall {
   std::span<const WeightKey> input_keys;
   /// The device's handles (see DeviceContext); null outside a session.
   DeviceContext* context = nullptr;
+  /// Per input: its int8 storage when it is a weight stored int8, else null. Empty: none is.
+  std::span<const QuantizedWeight* const> input_quantized;
 
   WeightKey input_key(size_t k) const {
     return k < input_keys.size() ? input_keys[k] : WeightKey{};
+  }
+  const QuantizedWeight* input_quantization(size_t k) const {
+    return k < input_quantized.size() ? input_quantized[k] : nullptr;
   }
 };
 

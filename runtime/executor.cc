@@ -122,10 +122,12 @@ Status MethodExecutor::bind_fixed_data() {
   const fb::Model& m = model_->model();
   fixed_data_.assign(graph_.values.size(), nullptr);
   keys_.assign(graph_.values.size(), kernels::WeightKey{});
+  quantized_.assign(graph_.values.size(), nullptr);
   for (size_t v = 0; v < graph_.values.size(); ++v) {
     const ExecValue& val = graph_.values[v];
     if (val.weight >= 0) {
       keys_[v] = weights_->key(val.weight);
+      quantized_[v] = weights_->quantized(val.weight);
       if (resident_) {
         TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(val.weight));
         fixed_data_[v] = t->data;
@@ -166,6 +168,7 @@ PlanInputs MethodExecutor::plan_inputs() {
   in.devices = options_.devices;
   in.fixed_data = fixed_data_;
   in.keys = keys_;
+  in.quantized = quantized_;
   in.packed_cache = &weights_->set().packed_cache();
   in.precision = options_.precision;
   in.control = preparer_.get();
@@ -186,8 +189,10 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
   // Every kernel packs into the new set's cache from now on (the old set may go away).
   for (PlanStep& step : plan.steps) {
     step.call.packed_cache = in.packed_cache;
-    for (size_t s = 0; s < step.in_values.size(); ++s)
+    for (size_t s = 0; s < step.in_values.size(); ++s) {
       step.input_keys[s] = keys_[step.in_values[s]];
+      step.input_quantized[s] = quantized_[step.in_values[s]];
+    }
   }
   for (PlanStep& step : plan.steps) {
     if (!any || !step.kernel) continue;

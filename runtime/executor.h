@@ -112,6 +112,7 @@ class MethodExecutor {
   bool resident_ = true;                    // weights_->resident()
   std::vector<void*> fixed_data_;           // per value: weight/constant/state bytes, else nullptr
   std::vector<kernels::WeightKey> keys_;    // per value: the weight's key
+  std::vector<const kernels::QuantizedWeight*> quantized_;  // per value: int8 storage or null
   std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
   std::vector<Tensor> outputs_;
   size_t num_copies_ = 0;

@@ -77,6 +77,7 @@ Status bind_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanSte
     t.data = plan_prepare_data(in, v);
     step.inputs.push_back(t);
     step.input_keys.push_back(in.keys[v]);
+    step.input_quantized.push_back(size_t(v) < in.quantized.size() ? in.quantized[v] : nullptr);
   }
   step.out_values = node.outputs;
   step.outputs.resize(node.outputs.size());
@@ -87,6 +88,7 @@ Status bind_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanSte
   step.call.precision = in.precision;
   step.call.packed_cache = in.packed_cache;
   step.call.input_keys = step.input_keys;
+  step.call.input_quantized = step.input_quantized;
   step.call.context = step.device->context();
   step.call.channels_last =
       !node.outputs.empty() && in.graph->values[node.outputs[0]].channels_last;

@@ -49,6 +49,7 @@ struct PlanStep {
   std::vector<Tensor> inputs, outputs;
   std::vector<int32_t> in_values, out_values;  // value ids (in_values == node->inputs)
   std::vector<kernels::WeightKey> input_keys;
+  std::vector<const kernels::QuantizedWeight*> input_quantized;
   kernels::PrepareInfo info;
   kernels::KernelCall call;
   uint8_t* scratch = nullptr;
@@ -90,6 +91,7 @@ struct PlanInputs {
   std::span<void* const> fixed_data;
   /// Per value: the weight's key (invalid for everything else).
   std::span<const kernels::WeightKey> keys;
+  std::span<const kernels::QuantizedWeight* const> quantized;  // per value; empty: none
   kernels::PackedCache* packed_cache = nullptr;
   Precision precision = Precision::kFloat32;
   ControlPreparer* control = nullptr;

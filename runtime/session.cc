@@ -4,6 +4,7 @@
 
 #include "ir/model.h"
 #include "ir/sym_expr.h"
+#include "kernels/cpu/onednn_context.h"
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
 #include "runtime/weight_binding.h"
@@ -57,6 +58,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   s->view_ = std::make_unique<ir::ModelView>(view);
   s->method_ = method;
   s->options_ = options;
+  s->options_.precision = kernels::cpu_precision(options.precision);
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
   TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/float16.h"
+#include "core/quantize.h"
 #include "ir/model.h"
 #include "runtime/safetensors.h"
 
@@ -142,11 +143,14 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     if (shape.size() > size_t(kMaxRank)) return fail(name, "has more than ", kMaxRank, " dims");
     std::span<const uint8_t> raw = file.stored_bytes(*e);
     const bool plain = e->compression() == ir::fb::Compression::None && stored == dtype;
+    const bool quantized = stored == DType::kInt8 && dtype != stored;
+    kernels::QuantizedWeight q;
     if (!plain) {
       std::vector<uint8_t> narrow;  // inflated bytes that are widened below, then dropped
       if (e->compression() == ir::fb::Compression::Zstd) {
-        if (stored != dtype) narrow.resize(e->byte_size());
-        uint8_t* out = stored != dtype ? narrow.data() : set->allocate(e->byte_size());
+        const bool keep = stored == dtype || quantized;  // int8 bytes stay for int8 kernels
+        if (!keep) narrow.resize(e->byte_size());
+        uint8_t* out = keep ? set->allocate(e->byte_size()) : narrow.data();
         if (!out) return fail(name, "needs ", e->byte_size(), " bytes: out of memory");
         const size_t got = ZSTD_decompress(out, e->byte_size(), raw.data(), raw.size());
         if (ZSTD_isError(got))
@@ -157,7 +161,17 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
       }
       if (ir::content_hash(raw.data(), raw.size()) != e->xxh3())
         return fail(name, "fails its checksum");
-      if (stored != dtype) {
+      if (quantized) {  // keep the int8 bytes and scales; the graph reads the dequantization
+        q = {reinterpret_cast<const int8_t*>(raw.data()),
+             reinterpret_cast<const float*>(raw.data() + int8_scales_offset(shape[0] * shape[1])),
+             shape[0], shape[1], e->quant_axis()};
+        const size_t bytes = size_t(q.rows * q.cols) * sizeof(float);
+        uint8_t* out = set->allocate(bytes);
+        if (!out) return fail(name, "needs ", bytes, " bytes: out of memory");
+        dequantize_int8_per_channel(q.data, q.scales, q.rows, q.cols, q.axis,
+                                    reinterpret_cast<float*>(out));
+        raw = {out, bytes};
+      } else if (stored != dtype) {
         const size_t count = raw.size() / dtype_size(stored);
         uint8_t* out = set->allocate(count * sizeof(float));
         if (!out) return fail(name, "needs ", count * sizeof(float), " bytes: out of memory");
@@ -171,6 +185,10 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     if (Status s = set->table_->add(name, std::move(aliases), make_view(dtype, shape, raw.data()));
         !s.ok())
       return make_error(StatusCode::kCorrupt, "weight file '", path, "': ", s.message());
+    if (quantized) {
+      set->table_->quantized.resize(set->table_->tensors.size());
+      set->table_->quantized.back() = q;
+    }
   }
   return std::shared_ptr<const WeightSet>(set);
 }
@@ -250,6 +268,12 @@ const Tensor& WeightSet::tensor(size_t i) const {
   if (!replaced_.empty())
     if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second.tensor;
   return table_->tensors[i];
+}
+
+const kernels::QuantizedWeight* WeightSet::quantized(size_t i) const {
+  if (i >= table_->quantized.size() || !table_->quantized[i].data) return nullptr;
+  if (!replaced_.empty() && replaced_.count(i)) return nullptr;
+  return &table_->quantized[i];
 }
 
 uint64_t WeightSet::generation(size_t i) const {

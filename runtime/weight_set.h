@@ -75,6 +75,10 @@ class WeightSet {
   uint64_t generation(size_t i) const;
   /// Tensor `i` in names() order (an overlay's replacement where it has one).
   const Tensor& tensor(size_t i) const;
+  /// Tensor `i`'s int8 storage when the file stores it so (`tirc weights pack --dtype int8`;
+  /// tensor(i) is then its float32 dequantization), else null; null for an overlay's
+  /// replacement.
+  const kernels::QuantizedWeight* quantized(size_t i) const;
   /// Signature of the weight layout (ir/weight_file.h); 0 when the source has none.
   uint64_t signature() const { return signature_; }
   size_t size() const { return table_->names.size(); }
@@ -106,6 +110,7 @@ class WeightSet {
     std::vector<Tensor> tensors;
     std::vector<std::string> names;
     std::vector<std::vector<std::string>> aliases;
+    std::vector<kernels::QuantizedWeight> quantized;  // per tensor; data == nullptr: not int8
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> by_name;  // + aliases
     size_t total_bytes = 0;
     uint64_t generation = next_generation();  // of the bytes the table's tensors point at

@@ -33,6 +33,12 @@ class WeightSource {
   virtual void release(WeightId id) = 0;
   /// Which bytes `id` has (slot and generation), for packed-copy keys.
   virtual kernels::WeightKey key(WeightId id) const = 0;
+  /// `id`'s int8 storage when the source holds it quantized (kernels::QuantizedWeight),
+  /// else null. Valid while the source lives.
+  virtual const kernels::QuantizedWeight* quantized(WeightId id) const {
+    (void)id;
+    return nullptr;
+  }
   /// True when acquire never fails and its views never move while the source lives (the
   /// executor may then bind pointers at prepare and skip acquire/release when running).
   virtual bool resident() const = 0;
@@ -54,6 +60,9 @@ class ResidentWeights final : public WeightSource {
   Result<const Tensor*> acquire(WeightId id) override { return tensors_[id]; }
   void release(WeightId) override {}
   kernels::WeightKey key(WeightId id) const override { return keys_[id]; }
+  const kernels::QuantizedWeight* quantized(WeightId id) const override {
+    return set_->quantized(size_t(keys_[id].slot));
+  }
   bool resident() const override { return true; }
   const WeightSet& set() const override { return *set_; }
 

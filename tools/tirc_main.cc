@@ -2,7 +2,7 @@
 //   tirc import PROGRAM.pt2 [MORE.pt2 | NAME=FILE.pt2 ...] [-o model.tir] [--weights w.bin]
 //   tirc inspect model.tir [--json]
 //   tirc ops [--json | --markdown]
-//   tirc weights pack SRC -o w.bin [--dtype bf16|fp16] [--compress zstd]
+//   tirc weights pack SRC -o w.bin [--dtype bf16|fp16|int8 [--model M.tir]] [--compress zstd]
 //   tirc weights diff A B
 //   tirc weights extract PROGRAM.pt2 -o w.bin
 #include <CLI/CLI.hpp>
@@ -96,8 +96,11 @@ int main(int argc, char** argv) {
   wpack->add_option("-o,--output", pack.output, "weight file to write")->required();
   wpack
       ->add_option("--dtype", pack_dtype,
-                   "store float32 tensors as bf16 or fp16 (widened back to float32 at load)")
-      ->check(CLI::IsMember({"bf16", "fp16"}));
+                   "store float32 tensors as bf16 or fp16 (widened back to float32 at load), or "
+                   "the model's GEMM weights as int8 with per-channel scales (needs --model; "
+                   "their GEMMs then run in int8)")
+      ->check(CLI::IsMember({"bf16", "fp16", "int8"}));
+  wpack->add_option("--model", pack.model, "the model the weights belong to (for --dtype int8)");
   wpack->add_option("--compress", pack_compress, "compress each tensor (checked at load)")
       ->check(CLI::IsMember({"zstd"}));
   wpack->add_option("--level", pack.zstd_level, "zstd level")
@@ -130,6 +133,7 @@ int main(int argc, char** argv) {
   if (wpack->parsed()) {
     pack.narrow = pack_dtype == "bf16"   ? tir::DType::kBFloat16
                   : pack_dtype == "fp16" ? tir::DType::kFloat16
+                  : pack_dtype == "int8" ? tir::DType::kInt8
                                          : tir::DType::kUndefined;
     pack.zstd = pack_compress == "zstd";
     const tir::Status s = tir::tools::weights_pack(pack, std::cout);

@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
   app.add_option("--dtype", o.dtype,
-                 "What GEMM/matmul kernels compute in: f32, or bf16 (weights packed to bf16 "
-                 "once, float32 accumulation and outputs; see README for its accuracy)")
+                 "What GEMM/matmul kernels compute in: f32; bf16 (weights packed to bf16 "
+                 "once, float32 accumulation and outputs; float32 on a CPU without native "
+                 "bf16); int8 (linear/addmm/mm on int8 weights, activations quantized per "
+                 "run). README \"Low precision\" gives the accuracy")
       ->capture_default_str();
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");

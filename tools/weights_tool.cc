@@ -4,12 +4,15 @@
 #include <cmath>
 #include <cstring>
 #include <iomanip>
+#include <map>
 #include <ostream>
 
 #include "core/float16.h"
+#include "core/quantize.h"
 #include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
 #include "runtime/weight_set.h"
+#include "tools/int8_plan.h"
 
 namespace tir::tools {
 namespace {
@@ -68,13 +71,33 @@ double max_abs_diff(const Tensor& a, const Tensor& b) {
   return worst;
 }
 
+/// A float32 [rows, cols] tensor as a stored int8 entry: q, padding, scales (core/quantize.h).
+Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis) {
+  const int64_t rows = t.shape()[0], cols = t.shape()[1];
+  const int64_t channels = axis == 0 ? rows : cols;
+  std::vector<uint8_t> stored(int8_stored_bytes(rows * cols, channels), 0);
+  quantize_int8_per_channel(t.data_as<const float>(), rows, cols, axis,
+                            reinterpret_cast<int8_t*>(stored.data()),
+                            reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+  return stored;
+}
+
 }  // namespace
 
 Status weights_pack(const PackOptions& o, std::ostream& out) {
   const auto t0 = Clock::now();
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> src, WeightSet::open(o.source));
-  if (o.narrow != DType::kUndefined && o.narrow != DType::kFloat16 && o.narrow != DType::kBFloat16)
-    return make_error(StatusCode::kInvalidArgument, "pack: --dtype must be bf16 or fp16");
+  if (o.narrow != DType::kUndefined && o.narrow != DType::kFloat16 &&
+      o.narrow != DType::kBFloat16 && o.narrow != DType::kInt8)
+    return make_error(StatusCode::kInvalidArgument, "pack: --dtype must be bf16, fp16 or int8");
+  std::map<std::string, int> int8_axes;
+  if (o.narrow == DType::kInt8) {
+    if (o.model.empty())
+      return make_error(StatusCode::kInvalidArgument,
+                        "pack: --dtype int8 needs --model MODEL.tir (it decides which tensors "
+                        "are GEMM weights and along which axis to scale them)");
+    TIR_ASSIGN_OR_RETURN(int8_axes, int8_weight_axes(o.model));
+  }
   importer::WeightWriterOptions wo;
   wo.zstd = o.zstd;
   wo.zstd_level = o.zstd_level;
@@ -89,9 +112,20 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
     spec.aliases = src->aliases(i);
     spec.dtype = t.dtype;
     spec.shape.assign(t.shape().begin(), t.shape().end());
-    const bool narrow = o.narrow != DType::kUndefined && t.dtype == DType::kFloat32;
+    const auto axis = int8_axes.find(spec.name);
+    const bool quantize = axis != int8_axes.end() && t.dtype == DType::kFloat32 && t.rank == 2;
+    const bool narrow = o.narrow != DType::kUndefined && o.narrow != DType::kInt8 &&
+                        t.dtype == DType::kFloat32;
     const uint8_t* bytes = static_cast<const uint8_t*>(t.data);
-    if (!narrow) {
+    if (quantize) {
+      spec.stored_dtype = DType::kInt8;
+      spec.quant_axis = int8_t(axis->second);
+      ++narrowed;
+      TIR_ASSIGN_OR_RETURN(const std::vector<uint8_t> stored, quantized_bytes(t, axis->second));
+      TIR_RETURN_IF_ERROR(writer->add(spec, stored.size(), [&](const importer::ChunkSink& sink) {
+        return sink({stored.data(), stored.size()});
+      }));
+    } else if (!narrow) {
       TIR_RETURN_IF_ERROR(writer->add(spec, t.nbytes(), [&](const importer::ChunkSink& sink) {
         return sink({bytes, t.nbytes()});
       }));
@@ -124,7 +158,9 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   TIR_RETURN_IF_ERROR(writer->finish().status());
   TIR_RETURN_IF_ERROR(writer->commit());
   out << "packed " << n << " tensors from '" << o.source << "' into '" << o.output << "': ";
-  if (narrowed) out << narrowed << " float32 stored as " << dtype_name(o.narrow) << ", ";
+  if (narrowed)
+    out << narrowed << " float32 stored as " << (o.narrow == DType::kInt8 ? "int8" : dtype_name(o.narrow))
+        << (o.narrow == DType::kInt8 ? " (per-channel scales)" : "") << ", ";
   out << src->total_bytes() << " tensor bytes -> " << stored_bytes << " stored"
       << (o.zstd ? " (zstd)" : "") << ", file " << writer->file_size() << " bytes, " << std::fixed
       << std::setprecision(1) << ms_since(t0) << " ms\n";

@@ -15,8 +15,12 @@ struct PackOptions {
   std::string source;  // tir weight file or safetensors
   std::string output;
   /// kFloat16 / kBFloat16: store float32 tensors narrow (widened back at open); other
-  /// dtypes are stored as they are. kUndefined: keep every dtype.
+  /// dtypes are stored as they are. kInt8: store the GEMM weights of `model` as int8 with
+  /// per-channel scales (tools/int8_plan.h), the rest as they are. kUndefined: keep every
+  /// dtype.
   DType narrow = DType::kUndefined;
+  /// The model whose weights these are (needed for kInt8: which tensors, which axis).
+  std::string model;
   bool zstd = false;
   int zstd_level = 3;
 };

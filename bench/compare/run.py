@@ -5,7 +5,7 @@ same thread count. Writes a CSV and a PNG bar chart.
     ~/.venvs/torch/bin/python bench/compare/run.py [--models gpt2_small resnet18 ...]
         [--threads 2] [--reps 10] [--rounds 3] [--warmup 2] [--build build-lead]
         [--tir-builds NAME=DIR ...] [--profile] [--out bench/models/compare]
-        [--engines torch ort tir tir-bf16]
+        [--engines torch ort tir tir-bf16 tir-int8 ort-int8]
 
 Setup (once): the test-data venv plus ONNX Runtime, the ONNX exporter and matplotlib:
 
@@ -26,6 +26,10 @@ resnet18 and mobilenet_v3_large 224x224):
      ATen graph, no compile); ort = InferenceSession, CPU provider, ORT_SEQUENTIAL;
      tir = tirrun --threads N --json. All get OMP_NUM_THREADS=N and the same thread count.
      tir-bf16 (opt-in, --engines) = the same with --dtype bf16 (GEMM/matmul in bfloat16).
+     tir-int8 (opt-in) = tirrun --dtype int8 on model.int8.bin, which `tirc weights pack
+     --dtype int8 --model model.tir` writes (GEMM weights int8, per-channel scales);
+     ort-int8 (opt-in) = ONNX Runtime on model.int8.onnx, which
+     onnxruntime.quantization.quantize_dynamic writes (int8 weights, uint8 activations).
 
 Several tir builds (A/B of a change): --tir-builds NAME=DIR ... (DIR as --build, i.e. holding
 tools/tirrun) replaces each of the engines tir and tir-bf16 by one engine per build,
@@ -61,8 +65,8 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 MODELS_ROOT = os.path.join(REPO, "bench", "models")
 ALL_MODELS = ["gpt2_small", "bert_base", "resnet18", "mobilenet_v3_large"]
 ENGINES = ["torch", "ort", "tir"]
-OPTIONAL_ENGINES = ["tir-bf16"]  # tirrun --dtype bf16
-TIR_ENGINES = ("tir", "tir-bf16")  # run by tirrun; with --tir-builds once per build: tir@NAME
+OPTIONAL_ENGINES = ["tir-bf16", "tir-int8", "ort-int8"]  # tirrun --dtype bf16 / int8, ORT int8
+TIR_ENGINES = ("tir", "tir-bf16", "tir-int8")  # run by tirrun; with --tir-builds once per build: tir@NAME
 TIME = "/usr/bin/time"  # GNU time (Debian package `time`): peak RSS of one process
 
 
@@ -77,8 +81,9 @@ def tir_engine(engine):
     return (kind, name) if kind in TIR_ENGINES else None
 
 
-def prepare(model, build, python):
-    """Exports (if needed), imports with tirc and exports ONNX; returns the compare dir."""
+def prepare(model, build, python, engines=()):
+    """Exports (if needed), imports with tirc and exports ONNX (and the int8 weight file and
+    int8 ONNX model when their engines run); returns the compare dir."""
     src = os.path.join(MODELS_ROOT, model, "training")
     if not os.path.exists(os.path.join(src, "program.pt2")):
         log(f"{model}: exporting with torch (bench/export_large.py)")
@@ -105,6 +110,20 @@ def prepare(model, build, python):
         subprocess.run([python, "-c", code, pt2, os.path.join(d, "model.onnx.tmp")], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.replace(os.path.join(d, "model.onnx.tmp"), os.path.join(d, "model.onnx"))
+    if any(e.startswith("tir-int8") for e in engines) and \
+            not os.path.exists(os.path.join(d, "model.int8.bin")):
+        log(f"{model}: tirc weights pack --dtype int8")
+        subprocess.run([os.path.join(build, "tools", "tirc"), "weights", "pack",
+                        os.path.join(d, "model.bin"), "-o", os.path.join(d, "model.int8.bin"),
+                        "--dtype", "int8", "--model", os.path.join(d, "model.tir")],
+                       check=True, stdout=subprocess.DEVNULL)
+    if "ort-int8" in engines and not os.path.exists(os.path.join(d, "model.int8.onnx")):
+        log(f"{model}: onnxruntime quantize_dynamic")
+        code = ("import sys; from onnxruntime.quantization import quantize_dynamic, QuantType; "
+                "quantize_dynamic(sys.argv[1], sys.argv[2], weight_type=QuantType.QInt8)")
+        subprocess.run([python, "-c", code, os.path.join(d, "model.onnx"),
+                        os.path.join(d, "model.int8.onnx")], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return d
 
 
@@ -114,9 +133,10 @@ def engine_command(engine, d, args, python, out_dir):
         n_in = len([f for f in os.listdir(d) if f.startswith("input_")])
         return [args.tirrun[build], os.path.join(d, "model.tir"),
                 *[os.path.join(d, f"input_{k}.npy") for k in range(n_in)],
-                "--weights", os.path.join(d, "model.bin"), "--threads", str(args.threads),
+                "--weights", os.path.join(d, "model.int8.bin" if kind == "tir-int8" else "model.bin"),
+                "--threads", str(args.threads),
                 "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir,
-                "--dtype", "bf16" if kind == "tir-bf16" else "f32"]
+                "--dtype", {"tir-bf16": "bf16", "tir-int8": "int8"}.get(kind, "f32")]
     return [python, os.path.join(HERE, "worker.py"), engine, d, "--threads", str(args.threads),
             "--warmup", str(args.warmup), "--reps", str(args.reps), "--out", out_dir]
 
@@ -194,7 +214,8 @@ def chart(rows, path):
     width = max(3.2, 0.75 * len(engines))
     fig, axes = plt.subplots(2, len(models), figsize=(max(4.5, width * len(models)), 6),
                              squeeze=False)  # >= 4.5: room for the title with one model
-    colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "tir": "#2ca02c", "tir-bf16": "#98df8a"}
+    colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "ort-int8": "#aec7e8", "tir": "#2ca02c",
+              "tir-bf16": "#98df8a", "tir-int8": "#bcbd22"}
     extra = ["#2ca02c", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"]
     for i, e in enumerate(e for e in engines if e not in colors):  # tir@NAME, tir-bf16@NAME
         colors[e] = extra[i % len(extra)]
@@ -279,8 +300,10 @@ def summarize(rows, models):
         for e in tirs:
             kind, build = tir_engine(e)
             f32 = "tir" + (f"@{build}" if build else "")
-            if kind == "tir-bf16" and f32 in by:
+            if kind in ("tir-bf16", "tir-int8") and f32 in by:
                 print(f"{m}: {e}/{f32} {by[e]['median_ms'] / by[f32]['median_ms']:.2f}x")
+            if kind == "tir-int8" and "ort-int8" in by:
+                print(f"{m}: {e}/ort-int8 {by[e]['median_ms'] / by['ort-int8']['median_ms']:.2f}x")
         for kind in TIR_ENGINES:  # A/B: median and p90 of each build against the first one
             same = [e for e in tirs if tir_engine(e)[0] == kind]
             for e in same[1:]:
@@ -305,7 +328,7 @@ def main():
 
     rows = []
     for model in args.models:
-        d = prepare(model, args.import_build, python)
+        d = prepare(model, args.import_build, python, args.engines)
         engines = args.engines
         results = {e: [] for e in engines}
         for rnd in range(args.rounds):

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """One engine in its own process, for bench/compare/run.py (not meant to be run by hand).
 
-    worker.py {torch,ort} MODEL_DIR --threads N --warmup W --reps R --out OUT_DIR
+    worker.py {torch,ort,ort-int8} MODEL_DIR --threads N --warmup W --reps R --out OUT_DIR
 
 torch: `import torch` + torch.export.load(program.pt2).module() run eagerly under no_grad (no compile);
-ort:   `import onnxruntime` + InferenceSession(model.onnx) on the CPU execution provider.
+ort:   `import onnxruntime` + InferenceSession(model.onnx) on the CPU execution provider;
+ort-int8: the same on model.int8.onnx (dynamically quantized by run.py).
 Inputs are MODEL_DIR/input_<k>.npy (graph-signature order). Prints one JSON line on stdout:
 {"first_output_unix": time.time() when the first output was ready, "times_ms": [R runs]},
 and writes the first run's outputs to OUT_DIR/output_<k>.npy.
@@ -39,13 +40,13 @@ def torch_engine(model_dir, threads):
     return run
 
 
-def ort_engine(model_dir, threads):
+def ort_engine(model_dir, threads, model_file="model.onnx"):
     import onnxruntime as ort
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    sess = ort.InferenceSession(os.path.join(model_dir, "model.onnx"), so,
+    sess = ort.InferenceSession(os.path.join(model_dir, model_file), so,
                                 providers=["CPUExecutionProvider"])
     names = [i.name for i in sess.get_inputs()]
     feed = dict(zip(names, load_inputs(model_dir)))  # the exporter keeps signature order
@@ -54,14 +55,18 @@ def ort_engine(model_dir, threads):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("engine", choices=["torch", "ort"])
+    ap.add_argument("engine", choices=["torch", "ort", "ort-int8"])
     ap.add_argument("model_dir")
     ap.add_argument("--threads", type=int, required=True)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    run = (torch_engine if a.engine == "torch" else ort_engine)(a.model_dir, a.threads)
+    if a.engine == "torch":
+        run = torch_engine(a.model_dir, a.threads)
+    else:  # ort-int8: the model onnxruntime.quantization.quantize_dynamic wrote (run.py)
+        run = ort_engine(a.model_dir, a.threads,
+                         "model.int8.onnx" if a.engine == "ort-int8" else "model.onnx")
     outputs = run()
     first = time.time()
     import numpy as np

@@ -7,6 +7,8 @@
 // in memory; TIR_GEMM_PACK=0 turns it off). A swapped weight is packed again.
 // In bf16 (KernelCall::precision), A is converted per run and B, when it is a weight,
 // packed to bf16 once (kernels/cpu/onednn_operand.h); accumulation and output stay float32.
+// In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
+// per-run quantized activations (kernels/cpu/gemm_int8.h).
 // addmm's alpha is an output scale; beta*self is either a row-broadcast bias (alpha ==
 // beta == 1) or, in general, self broadcast into the output followed by a sum post-op.
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/cpu/gemm_int8.h"
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/cpu/onednn_operand.h"
@@ -41,6 +44,17 @@ class GemmOneDnn final : public Kernel {
     TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0;
     if (fallback_) return ok_status();
+    int8_ = Int8Gemm::wanted(call, p_);
+    if (int8_) {
+      size_t scratch = 0;
+      const Status s = onednn_guard(call, [&] { return int8_gemm_.build(call, p_, &scratch); });
+      if (s.ok()) {
+        out_info->scratch_bytes = scratch;
+        return s;
+      }
+      onednn_note_int8_unavailable(call, s.message().c_str());
+      int8_ = false;
+    }
     return onednn_guard(call, [&] { return build(call, out_info); });
   }
 
@@ -51,6 +65,7 @@ class GemmOneDnn final : public Kernel {
       ref_gemm(p_, call, scratch);
       return ok_status();
     }
+    if (int8_) return int8_gemm_.run(call, scratch);
     float* out = call.outputs[0].data_as<float>();
     const float* c = p_.c_input >= 0 ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
     if (mode_ == Mode::kSum) {
@@ -194,6 +209,8 @@ class GemmOneDnn final : public Kernel {
   GemmParams p_;
   bool fallback_ = false;
   bool bf16_ = false;
+  bool int8_ = false;  // computing in int8 (kernels/cpu/gemm_int8.h)
+  Int8Gemm int8_gemm_;
   // Float32 weight packing (from the second run): pending until then, packed_ after.
   bool pack_pending_ = false, packed_ = false;
   int runs_ = 0;

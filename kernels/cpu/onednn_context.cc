@@ -1,6 +1,8 @@
 #include "kernels/cpu/onednn_context.h"
 
 #include <array>
+#include <cstdio>
+#include <mutex>
 
 namespace tir::kernels {
 
@@ -32,6 +34,31 @@ dnnl::stream& OnednnContext::stream() {
   s.owner = id_;
   s.stream = dnnl::stream(engine_);
   return s.stream;
+}
+
+Precision cpu_precision(Precision asked) {
+  const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const auto has = [&](dnnl::cpu_isa want) {
+    return (isa & static_cast<unsigned>(want)) == static_cast<unsigned>(want);
+  };
+  const bool bf16 = has(dnnl::cpu_isa::avx512_core_bf16);
+  const bool vnni = has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
+  static std::once_flag said;
+  if (asked == Precision::kBFloat16 && !bf16) {
+    std::call_once(said, [] {
+      std::fprintf(stderr,
+                   "tir: warning: this CPU has no native bf16 (AVX512-BF16 or AMX); bf16 "
+                   "was asked for, computing in float32\n");
+    });
+    return Precision::kFloat32;
+  }
+  if (asked == Precision::kInt8 && !vnni)
+    std::call_once(said, [] {
+      std::fprintf(stderr,
+                   "tir: warning: this CPU has no VNNI or AMX int8 dot product; int8 GEMMs "
+                   "run on slower instructions\n");
+    });
+  return asked;
 }
 
 OnednnContext& onednn_context(const KernelCall& call) {

@@ -51,6 +51,11 @@ Status onednn_guard(const KernelCall& call, F&& f) {
   }
 }
 
+/// The precision this CPU runs `asked` in: kBFloat16 only where oneDNN computes bf16 natively
+/// (AVX512-BF16 or AMX; emulated bf16 is slower than float32), else kFloat32, said once on
+/// stderr. int8 runs everywhere (VNNI/AMX make it fast; without them a line says so once).
+Precision cpu_precision(Precision asked);
+
 /// Plain (row-major) f32 memory descriptor.
 dnnl::memory::desc onednn_plain_f32(const dnnl::memory::dims& dims);
 

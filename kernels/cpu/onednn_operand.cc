@@ -80,4 +80,15 @@ void onednn_note_bf16_unavailable(const KernelCall& call, const char* what) {
   });
 }
 
+void onednn_note_int8_unavailable(const KernelCall& call, const char* what) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    std::fprintf(stderr,
+                 "tir: warning: no int8 GEMM for node '%.*s' (%.*s) on this CPU (%s); int8 "
+                 "nodes it cannot run compute in float32\n",
+                 int(call.node.size()), call.node.data(), int(call.op.size()), call.op.data(),
+                 what);
+  });
+}
+
 }  // namespace tir::kernels

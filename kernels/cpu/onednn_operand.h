@@ -45,5 +45,7 @@ class OnednnOperand {
 /// Says once per process on stderr that oneDNN has no bf16 implementation for `call` on
 /// this CPU (`what`: oneDNN's message); the caller then computes that node in float32.
 void onednn_note_bf16_unavailable(const KernelCall& call, const char* what);
+/// The same for int8 (`what`: why the int8 primitive could not be made).
+void onednn_note_int8_unavailable(const KernelCall& call, const char* what);
 
 }  // namespace tir::kernels

@@ -192,6 +192,7 @@ struct RunOptions {
   int repeat_runs = 1;
   Activation epilogue = Activation::kNone;  // KernelCall::epilogue (fused producers)
   bool channels_last = false;               // KernelCall::channels_last
+  Precision precision = Precision::kFloat32;  // KernelCall::precision
 };
 
 struct RunResult {
@@ -224,6 +225,7 @@ inline RunResult run_kernel(const CallBuilder& cb, const RunOptions& opt = {}) {
   KernelCall call{cb.op(), "test_node", cb.args(), in_t, out_t};
   call.epilogue = opt.epilogue;
   call.channels_last = opt.channels_last;
+  call.precision = opt.precision;
   r.status = k->prepare(call, &r.info);
   if (!r.status.ok()) return r;
   r.layouts = out_t;

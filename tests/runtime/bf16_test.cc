@@ -1,15 +1,20 @@
-// bf16 compute (SessionOptions::precision, kernels/cpu/onednn_bf16.h) on real torch fixtures:
-// the bf16 output stays within the documented tolerance of torch's float32 output, and
-// differs from tir's float32 output (so bf16 really ran: a kernel ignoring the knob fails);
+// bf16 compute (SessionOptions::precision, kernels/cpu/onednn_operand.h) on real torch
+// fixtures: the bf16 output stays within the documented tolerance of torch's float32 output,
+// and differs from tir's float32 output (so bf16 really ran: a kernel ignoring the knob
+// fails), or, on a CPU without native bf16, equals it bit for bit (the session refused bf16);
 // after a weight swap a bf16 session computes exactly what a fresh bf16 session computes
 // (its packed weights were re-packed). Fixtures: tests/data/fixtures/{mlp,gpt2,bert} (gen.py).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 #include "ir/model.h"
 #include "ir/weight_file.h"
+#include "kernels/cpu/onednn_context.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {
@@ -57,6 +62,9 @@ std::pair<double, double> max_abs_diff(const Tensor& a, const Tensor& b) {
   return {diff, scale};
 }
 
+/// Whether this CPU computes bf16 natively (else sessions asked for bf16 run float32).
+bool native_bf16() { return kernels::cpu_precision(Precision::kBFloat16) == Precision::kBFloat16; }
+
 class Bf16Family : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Bf16Family, CloseToTorchFloat32AndNotTheFloat32Path) {
@@ -80,6 +88,10 @@ TEST_P(Bf16Family, CloseToTorchFloat32AndNotTheFloat32Path) {
     std::printf("[ bf16     ] %s output %zu: max|bf16-torch| %.3g, max|torch| %.3g, rel %.3g\n",
                 GetParam().c_str(), k, err, scale, err / scale);
     EXPECT_LE(err, kBf16Tolerance * scale) << "output " << k;
+    if (!native_bf16()) {  // refused at open: float32, bit for bit
+      EXPECT_EQ(from_f32, 0.0) << "output " << k << ": no native bf16, yet not the f32 result";
+      continue;
+    }
     // bf16 rounding of the operands moves the result well beyond float32 reordering noise.
     EXPECT_GT(from_f32, 1e-4 * scale) << "output " << k << ": bf16 equals float32, not bf16";
   }
@@ -147,6 +159,28 @@ TEST(Bf16, WeightSwapRepacksLikeAFreshSession) {
     auto after = (*swapped)->run(views(inputs));
     ASSERT_TRUE(after.ok()) << after.status().message();
     EXPECT_TRUE(testing::bitwise_equal(*after, want_copy));
+  }
+}
+
+// Run by the `bf16_fallback` meson test with ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI: oneDNN
+// then sees a CPU without native bf16 (as on a Xeon before Cooper Lake), and a bf16 session
+// must compute float32, bit for bit, instead of the slower emulated bf16.
+TEST(Bf16Fallback, CpuWithoutNativeBf16RunsFloat32) {
+  const char* isa = std::getenv("ONEDNN_MAX_CPU_ISA");
+  ASSERT_TRUE(isa && std::string(isa) == "AVX512_CORE_VNNI") << "run by the bf16_fallback test";
+  EXPECT_EQ(kernels::cpu_precision(Precision::kBFloat16), Precision::kFloat32);
+  const std::string rel = "gpt2/training";
+  const std::string dir = testing::fixture_dir() + "/" + rel;
+  TempDir tmp;
+  ASSERT_TRUE(import_fixture(dir, tmp));
+  const auto inputs = read_all(dir, find_fixture(rel)["inputs"]);
+  const auto f32 = run_once(tmp.file("m.tir"), tmp.file("m.bin"), inputs, Precision::kFloat32);
+  const auto bf16 = run_once(tmp.file("m.tir"), tmp.file("m.bin"), inputs, Precision::kBFloat16);
+  ASSERT_EQ(f32.size(), bf16.size());
+  for (size_t k = 0; k < f32.size(); ++k) {
+    const Tensor a = f32[k].view(), b = bf16[k].view();
+    ASSERT_TRUE(a.same_shape(b));
+    EXPECT_EQ(std::memcmp(a.data, b.data, a.nbytes()), 0) << "output " << k;
   }
 }
 

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Accuracy of tir's low precisions against torch fp32, on a fixed input set.
+
+    ~/.venvs/torch/bin/python bench/lowp/accuracy.py [--build build] [--inputs 8]
+        [--models gpt2_small bert_base] [--out bench/results/lowp_accuracy.csv]
+
+Needs the models bench/compare/run.py prepares (run it once with --engines tir-int8 ort-int8:
+it writes model.tir, model.bin, model.int8.bin, model.onnx and model.int8.onnx under
+bench/models/<model>/compare/). For each model, --inputs random inputs (seed 7, the shapes
+and dtypes of the benchmark's input: GPT-2 128 token ids; BERT 128 ids, its attention mask
+and token types) run through torch eager fp32 (the exported program) and through:
+  tir f32, tir bf16 (--dtype bf16), tir int8 (model.int8.bin, --dtype int8), and ONNX
+  Runtime's dynamic int8 (model.int8.onnx) for reference.
+Per engine: max relative error of the first output (max |x - ref| / max |ref|) and
+  - GPT-2 (logits [1, 128, vocab]): next-token agreement, argmax over the vocabulary at each
+    of the 128 positions of every input;
+  - BERT (BertModel, last hidden state [1, 128, 768]; no head, so no classes): the mean
+    cosine similarity of each token's hidden vector with torch's, and the agreement of its
+    argmax over the 768 features (a proxy for a head's top-1).
+The weights are random (no pretrained weights are reachable here), so logits are flatter
+than a trained model's and argmax agreement is a harsher test than it would be there.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+MODELS_ROOT = os.path.join(REPO, "bench", "models")
+SEQ = 128
+
+
+def make_inputs(model, n):
+    rng = np.random.default_rng(7)
+    sets = []
+    for _ in range(n):
+        if model == "gpt2_small":
+            sets.append([rng.integers(0, 50257, (1, SEQ), dtype=np.int64)])
+        else:
+            ids = rng.integers(0, 30522, (1, SEQ), dtype=np.int64)
+            mask = np.ones((1, SEQ), np.int64)
+            mask[0, SEQ - 16:] = 0
+            types = np.zeros((1, SEQ), np.int64)
+            types[0, SEQ // 2:] = 1
+            sets.append([ids, mask, types])
+    return sets
+
+
+def run_torch(d, sets):
+    import torch
+    module = torch.export.load(os.path.join(d, "program.pt2")).module()
+    outs = []
+    with torch.no_grad():
+        for s in sets:
+            o = module(*[torch.from_numpy(x) for x in s])
+            o = o if isinstance(o, (tuple, list)) else (o,)
+            outs.append(o[0].numpy())
+    return outs
+
+
+def run_ort(d, sets, model_file):
+    import onnxruntime as ort
+    sess = ort.InferenceSession(os.path.join(d, model_file), providers=["CPUExecutionProvider"])
+    names = [i.name for i in sess.get_inputs()]
+    return [sess.run(None, dict(zip(names, s)))[0] for s in sets]
+
+
+def run_tir(build, d, sets, weights, dtype, tmp):
+    outs = []
+    for k, s in enumerate(sets):
+        files = []
+        for j, x in enumerate(s):
+            files.append(os.path.join(tmp, f"in_{k}_{j}.npy"))
+            np.save(files[-1], x)
+        out_dir = os.path.join(tmp, f"out_{dtype}_{k}")
+        subprocess.run([os.path.join(build, "tools", "tirrun"), os.path.join(d, "model.tir"),
+                        *files, "--weights", os.path.join(d, weights), "--dtype", dtype,
+                        "-o", out_dir], check=True, stdout=subprocess.DEVNULL)
+        outs.append(np.load(os.path.join(out_dir, "output_0.npy")))
+    return outs
+
+
+def metrics(model, outs, refs):
+    x, r = np.stack(outs).astype(np.float64), np.stack(refs).astype(np.float64)
+    row = {"max_rel_err": float(np.abs(x - r).max() / np.abs(r).max())}
+    agree = float((x.argmax(-1) == r.argmax(-1)).mean())
+    if model == "gpt2_small":
+        row["next_token_agreement"] = agree
+    else:
+        cos = (x * r).sum(-1) / (np.linalg.norm(x, axis=-1) * np.linalg.norm(r, axis=-1))
+        row["mean_cosine"] = float(cos.mean())
+        row["feature_argmax_agreement"] = agree
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(REPO, "build"))
+    ap.add_argument("--inputs", type=int, default=8)
+    ap.add_argument("--models", nargs="+", default=["gpt2_small", "bert_base"])
+    ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "lowp_accuracy.csv"))
+    args = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in args.models:
+            d = os.path.join(MODELS_ROOT, model, "compare")
+            sets = make_inputs(model, args.inputs)
+            refs = run_torch(d, sets)
+            engines = {
+                "tir f32": lambda: run_tir(args.build, d, sets, "model.bin", "f32", tmp),
+                "tir bf16": lambda: run_tir(args.build, d, sets, "model.bin", "bf16", tmp),
+                "tir int8": lambda: run_tir(args.build, d, sets, "model.int8.bin", "int8", tmp),
+                "ort int8": lambda: run_ort(d, sets, "model.int8.onnx"),
+            }
+            for name, run in engines.items():
+                row = {"model": model, "engine": name, "inputs": len(sets), **metrics(model, run(), refs)}
+                print(row, flush=True)
+                rows.append(row)
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with open(args.out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+// Symmetric per-channel int8 quantization of float32 weights, the one definition shared by
+// `tirc weights pack --dtype int8` (stored int8 weights) and the int8 GEMM kernels (weights
+// quantized when a node is prepared): a tensor quantized either way holds the same bytes, so
+// a model runs bit-identically from an int8 weight file and from its float32 original.
+//
+// For a 2-D [rows, cols] tensor and `axis` 0 (one scale per row: linear's [N, K] weight) or
+// 1 (one per column: addmm/mm's [K, N] weight):
+//   scale[c] = max_i |w[c, i]| / 127   (1 when the channel is all zeros)
+//   q[c, i]  = round_half_even(w[c, i] / scale[c]), in [-127, 127]
+//   w[c, i] ~= q[c, i] * scale[c]
+// A stored int8 entry's bytes (ir/weight_file.h) are q in the tensor's layout, padded to
+// 64 bytes, then the float32 scales.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tir {
+
+/// Writes q (rows * cols, same row-major layout as w) and scales (rows when axis == 0,
+/// cols when axis == 1).
+void quantize_int8_per_channel(const float* w, int64_t rows, int64_t cols, int axis, int8_t* q,
+                               float* scales);
+
+/// The inverse: w[r, c] = q[r, c] * scale of its channel.
+void dequantize_int8_per_channel(const int8_t* q, const float* scales, int64_t rows, int64_t cols,
+                                 int axis, float* w);
+
+/// Bytes of a stored int8 entry: q padded to 64, then one float per channel.
+constexpr size_t int8_scales_offset(int64_t numel) { return (size_t(numel) + 63) / 64 * 64; }
+constexpr size_t int8_stored_bytes(int64_t numel, int64_t channels) {
+  return int8_scales_offset(numel) + size_t(channels) * sizeof(float);
+}
+
+}  // namespace tir

@@ -1,0 +1,179 @@
+// The int8 GEMM path (kernels/cpu/gemm_int8.h) against an exact emulation of its arithmetic:
+// the same quantization of A (one scale and zero point, uint8) and of B (core/quantize.h),
+// the int32 dot products summed exactly, then scales, bias and activation in double. oneDNN
+// must agree to float rounding (1e-5 of the largest output), far below the quantization
+// error itself (~1e-2 here),
+// so a wrong zero point, scale axis or bias placement fails. Also: the result stays within
+// the quantization bound of the float32 reference, and NaN in A gives NaN, not numbers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/quantize.h"
+#include "tests/kernels/kernel_harness.h"
+
+namespace tir::kernels::testing {
+namespace {
+
+struct Case {
+  std::string op;  // aten::linear, aten::addmm, aten::mm
+  int64_t m, k, n;
+  int bias = 0;  // 0 none, 1 [N], 2 [1]
+  double alpha = 1.0;
+  Activation act = Activation::kNone;
+};
+
+double activate(Activation a, double x) {
+  switch (a) {
+    case Activation::kRelu:
+      return std::max(0.0, x);
+    case Activation::kGeluTanh:
+      return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+    default:
+      return x;
+  }
+}
+
+/// What the int8 kernel must compute for A [m, k], B (linear: [n, k], else [k, n]), bias.
+std::vector<double> emulate(const Case& c, const Buffer& a, const Buffer& b, const Buffer* bias) {
+  const bool bt = c.op == "aten::linear";
+  const float* av = a.tensor().data_as<const float>();
+  float lo = 0, hi = 0;
+  for (int64_t i = 0; i < c.m * c.k; ++i) lo = std::min(lo, av[i]), hi = std::max(hi, av[i]);
+  const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
+  const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, 255);
+  const float inv = 1.0f / scale;
+  std::vector<int32_t> qa(size_t(c.m * c.k));
+  for (size_t i = 0; i < qa.size(); ++i)
+    qa[i] = int32_t(std::clamp(std::nearbyint(av[i] * inv) + float(zp), 0.0f, 255.0f)) - zp;
+  const int64_t rows = bt ? c.n : c.k, cols = bt ? c.k : c.n;
+  std::vector<int8_t> qb(size_t(rows * cols));
+  std::vector<float> sb(size_t(c.n));
+  quantize_int8_per_channel(b.tensor().data_as<const float>(), rows, cols, bt ? 0 : 1, qb.data(),
+                            sb.data());
+  std::vector<double> out(size_t(c.m * c.n));
+  for (int64_t i = 0; i < c.m; ++i)
+    for (int64_t j = 0; j < c.n; ++j) {
+      int64_t acc = 0;
+      for (int64_t p = 0; p < c.k; ++p)
+        acc += int64_t(qa[size_t(i * c.k + p)]) * qb[size_t(bt ? j * c.k + p : p * c.n + j)];
+      double y = double(acc) * double(scale * float(c.alpha) * sb[size_t(j)]);
+      if (bias) y += bias->tensor().data_as<const float>()[c.bias == 1 ? j : 0];
+      out[size_t(i * c.n + j)] = activate(c.act, y);
+    }
+  return out;
+}
+
+CallBuilder build(const Case& c, const Buffer& a, const Buffer& b, const Buffer* bias) {
+  CallBuilder cb(c.op);
+  if (c.op == "aten::linear") {
+    cb.tensor(a).tensor(b);
+    bias ? cb.tensor(*bias) : cb.none();
+  } else if (c.op == "aten::addmm") {
+    cb.tensor(*bias).tensor(a).tensor(b).f(1.0).f(c.alpha);
+  } else {
+    cb.tensor(a).tensor(b);
+  }
+  return cb;
+}
+
+void check(const Case& c, std::mt19937& rng) {
+  SCOPED_TRACE(c.op + " m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " n " +
+               std::to_string(c.n) + " bias " + std::to_string(c.bias) + " act " +
+               std::to_string(int(c.act)));
+  const Buffer a = Buffer::random(rng, {c.m, c.k}, -1.0f, 3.0f);  // skewed: zero point != 128
+  const Buffer b = c.op == "aten::linear" ? Buffer::random(rng, {c.n, c.k})
+                                          : Buffer::random(rng, {c.k, c.n});
+  Buffer bias_buf = Buffer::random(rng, {c.bias == 2 ? 1 : c.n});
+  const Buffer* bias = c.bias ? &bias_buf : nullptr;
+  RunOptions o;
+  o.impl = KernelImpl::kOptimized;
+  o.data_at_prepare = true;  // B is a weight: its bytes are known at prepare
+  o.precision = Precision::kInt8;
+  o.epilogue = c.act;
+  o.repeat_runs = 2;
+  const RunResult r = run_kernel(build(c, a, b, bias), o);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  const std::vector<double> want = emulate(c, a, b, bias);
+  const float* got = r.outputs[0].tensor().data_as<const float>();
+  // Relative to the output's largest magnitude: float rounding and oneDNN's activation
+  // approximations stay near 1e-7 of it; a wrong zero point, scale or bias is >= 1e-3.
+  double worst = 0, scale = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    worst = std::max(worst, std::abs(got[i] - want[i]));
+    scale = std::max(scale, std::abs(want[i]));
+  }
+  EXPECT_LT(worst, 1e-5 * scale) << "int8 kernel differs from the emulation of its arithmetic";
+  // Against float32: the quantization error of k products, each term off by at most
+  // |a| s_b / 2 + |b| s_a / 2 + s_a s_b / 4 (s_a <= 4/255, s_b <= 1/127).
+  RunOptions f = o;
+  f.precision = Precision::kFloat32;
+  const RunResult ref = run_kernel(build(c, a, b, bias), f);
+  ASSERT_TRUE(ref.status.ok()) << ref.status.message();
+  const double bound = double(c.k) * (3.0 / 254 + 4.0 / 510 + 1.0 / 32000) * std::max(1.0, c.alpha);
+  const float* fv = ref.outputs[0].tensor().data_as<const float>();
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_LE(std::abs(got[i] - fv[i]), bound) << i;
+}
+
+TEST(GemmInt8, MatchesEmulationOfItsArithmetic) {
+  std::mt19937 rng(test_seed());
+  const Activation acts[] = {Activation::kNone, Activation::kRelu, Activation::kGeluTanh};
+  for (int i = 0; i < 18; ++i) {
+    const auto pick = [&](int64_t lo, int64_t hi) {
+      return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+    };
+    Case c;
+    c.op = i % 3 == 0 ? "aten::linear" : i % 3 == 1 ? "aten::addmm" : "aten::mm";
+    c.m = pick(1, 40), c.k = pick(1, 90), c.n = pick(1, 70);
+    c.bias = c.op == "aten::mm" ? 0 : c.op == "aten::addmm" ? 1 + i % 2 : i % 3;
+    c.alpha = c.op == "aten::addmm" && i % 2 ? 0.5 : 1.0;
+    c.act = acts[(i / 3) % 3];
+    check(c, rng);
+  }
+}
+
+TEST(GemmInt8, NanInInputGivesNan) {
+  std::mt19937 rng(test_seed());
+  Buffer a = Buffer::random(rng, {3, 16});
+  a.span<float>()[5] = std::nanf("");
+  const Buffer b = Buffer::random(rng, {8, 16});
+  CallBuilder cb("aten::linear");
+  cb.tensor(a).tensor(b).none();
+  RunOptions o;
+  o.impl = KernelImpl::kOptimized;
+  o.data_at_prepare = true;
+  o.precision = Precision::kInt8;
+  const RunResult r = run_kernel(cb, o);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  for (float v : r.outputs[0].span<float>()) EXPECT_TRUE(std::isnan(v));
+}
+
+TEST(Quantize, PerChannelRoundTripAndAxes) {
+  std::mt19937 rng(test_seed());
+  const Buffer w = Buffer::random(rng, {13, 37}, -2.0f, 1.0f);
+  const float* wv = w.tensor().data_as<const float>();
+  std::vector<int8_t> q0(13 * 37), q1(37 * 13);
+  std::vector<float> s0(13), s1(13), back(13 * 37);
+  quantize_int8_per_channel(wv, 13, 37, 0, q0.data(), s0.data());
+  dequantize_int8_per_channel(q0.data(), s0.data(), 13, 37, 0, back.data());
+  for (int r = 0; r < 13; ++r) {
+    int max_q = 0;
+    for (int c = 0; c < 37; ++c) {
+      EXPECT_LE(std::abs(back[r * 37 + c] - wv[r * 37 + c]), s0[r] / 2 * 1.0001f);
+      max_q = std::max(max_q, std::abs(int(q0[r * 37 + c])));
+    }
+    EXPECT_EQ(max_q, 127) << "each channel's largest magnitude maps to 127";
+  }
+  // Axis 1 over the transpose is the same quantization.
+  std::vector<float> wt(37 * 13);
+  for (int r = 0; r < 13; ++r)
+    for (int c = 0; c < 37; ++c) wt[c * 13 + r] = wv[r * 37 + c];
+  quantize_int8_per_channel(wt.data(), 37, 13, 1, q1.data(), s1.data());
+  EXPECT_EQ(s0, s1);
+  for (int r = 0; r < 13; ++r)
+    for (int c = 0; c < 37; ++c) ASSERT_EQ(q0[r * 37 + c], q1[c * 13 + r]);
+}
+
+}  // namespace
+}  // namespace tir::kernels::testing
