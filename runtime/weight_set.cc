@@ -35,6 +35,22 @@ void widen(DType stored, const uint8_t* src, float* dst, size_t count) {
   }
 }
 
+/// Dequantizes an int8 entry into `w`, rows shared out over up to `threads` threads
+/// (0 = all cores) when it is large enough to be worth it.
+void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int64_t n = std::min<int64_t>(threads, std::max<int64_t>(1, q.rows * q.cols >> 20));
+  auto part = [&](int64_t t) {
+    const int64_t r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
+    dequantize_int8_per_channel(q.data + r0 * q.cols, q.axis == 0 ? q.scales + r0 : q.scales,
+                                r1 - r0, q.cols, q.axis, w + r0 * q.cols);
+  };
+  std::vector<std::thread> pool;
+  for (int64_t t = 1; t < n; ++t) pool.emplace_back(part, t);
+  part(0);
+  for (std::thread& t : pool) t.join();
+}
+
 /// Checks the xxh3 of every plain (uncompressed, not narrowed) entry on up to `threads`
 /// threads, the calling one included. Tensors go out largest first, so no thread is left
 /// alone with a big one at the end; each is mapped in one go just before it is hashed. The
@@ -168,8 +184,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
         const size_t bytes = size_t(q.rows * q.cols) * sizeof(float);
         uint8_t* out = set->allocate(bytes);
         if (!out) return fail(name, "needs ", bytes, " bytes: out of memory");
-        dequantize_int8_per_channel(q.data, q.scales, q.rows, q.cols, q.axis,
-                                    reinterpret_cast<float*>(out));
+        dequantize_rows(q, reinterpret_cast<float*>(out), options.verify_threads);
         raw = {out, bytes};
       } else if (stored != dtype) {
         const size_t count = raw.size() / dtype_size(stored);

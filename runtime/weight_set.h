@@ -38,8 +38,8 @@ struct WeightSetOptions {
   /// threads up to the memory bandwidth. Compressed and narrow tensors are always checked,
   /// as they are read anyway. A failure names the first bad tensor in file order.
   bool verify_checksums = true;
-  /// Threads that verify checksums (the calling one included), tensors shared out largest
-  /// first; 0 = std::thread::hardware_concurrency().
+  /// Threads that verify checksums and dequantize int8 tensors (the calling one included),
+  /// tensors shared out largest first; 0 = std::thread::hardware_concurrency().
   int verify_threads = 0;
 };
 

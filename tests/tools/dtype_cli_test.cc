@@ -68,7 +68,7 @@ TEST(DtypeCli, UnknownDtypeIsOneErrorLine) {
   TempDir tmp;
   const Gpt2Cli r = import_gpt2(tmp);
   const Proc p = tirrun(r.args + " --dtype nonsense");
-  expect_one_error_line(p, "unknown compute dtype 'nonsense' (expected f32 or bf16)");
+  expect_one_error_line(p, "unknown compute dtype 'nonsense' (expected f32, bf16 or int8)");
   EXPECT_NE(tirrun("--help").out.find("--dtype"), std::string::npos);
 }
 
