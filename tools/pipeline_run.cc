@@ -14,12 +14,20 @@ namespace tir::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Batch = std::pair<size_t, std::vector<HostTensor>>;  // micro-batch index, tensors
+/// A micro-batch between stages: stage 0 reads the caller's tensors (`borrowed`), later
+/// stages the previous one's outputs; a failed micro-batch carries the error to the end.
+struct Batch {
+  size_t index = 0;
+  const std::vector<HostTensor>* borrowed = nullptr;
+  std::vector<HostTensor> tensors;
+  Status status = ok_status();
+};
 
 /// A bounded FIFO between two stages. close() wakes every waiter: push fails, pop drains.
 class BoundedQueue {
  public:
   explicit BoundedQueue(size_t capacity) : capacity_(capacity) {}
+  /// Blocks while full; false once closed.
   bool push(Batch b) {
     std::unique_lock<std::mutex> lock(mu_);
     not_full_.wait(lock, [&] { return closed_ || items_.size() < capacity_; });
@@ -161,58 +169,82 @@ Result<std::vector<HostTensor>> concat_microbatches(
   return out;
 }
 
-Result<std::vector<std::vector<HostTensor>>> pipeline_run(
-    StagedModel& model, const std::vector<std::vector<HostTensor>>& microbatches,
-    size_t queue_depth, int threads_per_stage, PipelineStats* out_stats) {
-  const size_t n = model.stages.size(), m = microbatches.size();
-  std::vector<std::unique_ptr<BoundedQueue>> queues;  // queues[k]: into stage k (k >= 1)
-  for (size_t k = 0; k <= n; ++k) queues.push_back(std::make_unique<BoundedQueue>(queue_depth));
-  std::vector<std::vector<HostTensor>> results(m);
-  std::vector<double> busy(n, 0);
-  std::mutex error_mu;
-  Status first_error = ok_status();
-  const auto fail = [&](size_t stage, const Status& s) {
-    {
-      std::lock_guard<std::mutex> lock(error_mu);
-      if (first_error.ok())
-        first_error = make_error(s.code(), "pipeline stage ", stage, ": ", s.message());
-    }
-    for (auto& q : queues) q->close();
-  };
-  const auto t0 = Clock::now();
-  std::vector<std::thread> threads;
+struct ThreadPipeline::State {
+  StagedModel model;
+  std::vector<std::unique_ptr<BoundedQueue>> queues;  // queues[k] into stage k; [n]: results
+  std::vector<double> busy_ms;                        // written by stage k's worker only
+  std::vector<std::thread> workers;
+};
+
+ThreadPipeline::ThreadPipeline(StagedModel model, size_t queue_depth, int threads_per_stage)
+    : state_(std::make_unique<State>()) {
+  State& st = *state_;
+  st.model = std::move(model);
+  const size_t n = st.model.stages.size();
+  for (size_t k = 0; k < n; ++k) st.queues.push_back(std::make_unique<BoundedQueue>(queue_depth));
+  st.queues.push_back(std::make_unique<BoundedQueue>(SIZE_MAX));  // results: never blocks
+  st.busy_ms.assign(n, 0);
   for (size_t k = 0; k < n; ++k)
-    threads.emplace_back([&, k] {
+    st.workers.emplace_back([&st, k, threads_per_stage] {
       set_num_threads(threads_per_stage);
-      for (size_t done = 0; done < m; ++done) {
-        Batch in;
-        in.first = done;
-        if (k > 0) {
-          std::optional<Batch> b = queues[k]->pop();
-          if (!b) return;  // another stage failed
-          in = std::move(*b);
+      Session& session = *st.model.stages[k];
+      while (std::optional<Batch> in = st.queues[k]->pop()) {
+        Batch out;
+        out.index = in->index;
+        out.status = in->status;
+        if (out.status.ok()) {
+          std::vector<Tensor> views;
+          for (const HostTensor& h : in->borrowed ? *in->borrowed : in->tensors)
+            views.push_back(h.view());
+          const auto start = Clock::now();
+          auto outputs = session.run(views);
+          if (outputs.ok())
+            for (const Tensor& t : *outputs) out.tensors.push_back(host_copy(t));
+          else
+            out.status = make_error(outputs.status().code(), "pipeline stage ", k, ": ",
+                                    outputs.status().message());
+          st.busy_ms[k] += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         }
-        std::vector<Tensor> views;
-        for (const HostTensor& h : k == 0 ? microbatches[done] : in.second)
-          views.push_back(h.view());
-        const auto start = Clock::now();
-        auto outputs = model.stages[k]->run(views);
-        if (!outputs.ok()) return fail(k, outputs.status());
-        Batch next;
-        next.first = in.first;
-        for (const Tensor& t : *outputs) next.second.push_back(host_copy(t));
-        busy[k] += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        if (k + 1 == n)
-          results[next.first] = std::move(next.second);
-        else if (!queues[k + 1]->push(std::move(next)))
-          return;
+        if (!st.queues[k + 1]->push(std::move(out))) return;
       }
     });
-  for (std::thread& t : threads) t.join();
+}
+
+ThreadPipeline::~ThreadPipeline() {
+  for (auto& q : state_->queues) q->close();
+  for (std::thread& t : state_->workers) t.join();
+}
+
+size_t ThreadPipeline::num_stages() const { return state_->model.stages.size(); }
+const Session& ThreadPipeline::stage(size_t k) const { return *state_->model.stages[k]; }
+
+Result<std::vector<std::vector<HostTensor>>> ThreadPipeline::run(
+    const std::vector<std::vector<HostTensor>>& microbatches, PipelineStats* out_stats) {
+  State& st = *state_;
+  const size_t n = st.model.stages.size(), m = microbatches.size();
+  // The results queue never blocks, so feeding all micro-batches first cannot deadlock.
+  const std::vector<double> busy_before = st.busy_ms;
+  const auto t0 = Clock::now();
+  for (size_t b = 0; b < m; ++b) {
+    Batch in;
+    in.index = b;
+    in.borrowed = &microbatches[b];
+    if (!st.queues[0]->push(std::move(in)))
+      return make_error(StatusCode::kInternal, "pipeline stopped");
+  }
+  std::vector<std::vector<HostTensor>> results(m);
+  Status first_error = ok_status();
+  for (size_t b = 0; b < m; ++b) {
+    std::optional<Batch> out = st.queues[n]->pop();
+    if (!out) return make_error(StatusCode::kInternal, "pipeline stopped");
+    if (!out->status.ok() && first_error.ok()) first_error = out->status;
+    results[out->index] = std::move(out->tensors);
+  }
   if (!first_error.ok()) return first_error;
   if (out_stats) {
     out_stats->wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    out_stats->busy_ms = busy;
+    out_stats->busy_ms.resize(n);
+    for (size_t k = 0; k < n; ++k) out_stats->busy_ms[k] = st.busy_ms[k] - busy_before[k];
   }
   return results;
 }

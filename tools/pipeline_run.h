@@ -47,11 +47,28 @@ struct PipelineStats {
   std::vector<double> busy_ms;  // per stage: time inside Session::run
 };
 
-/// Runs every micro-batch through all stages on one thread per stage. `queue_depth`: items a
-/// queue between two stages holds. An error in any stage stops all of them; the first one is
-/// returned, naming the stage.
-Result<std::vector<std::vector<HostTensor>>> pipeline_run(
-    StagedModel& model, const std::vector<std::vector<HostTensor>>& microbatches,
-    size_t queue_depth, int threads_per_stage, PipelineStats* out_stats);
+/// One worker thread per stage, started once and kept, so each stage's session context
+/// (plans, prepared kernels) is built on the first run only. Stages are joined by queues of
+/// `queue_depth` micro-batches. Not thread-safe: one run() at a time.
+class ThreadPipeline {
+ public:
+  ThreadPipeline(StagedModel model, size_t queue_depth, int threads_per_stage);
+  ~ThreadPipeline();
+  ThreadPipeline(const ThreadPipeline&) = delete;
+  ThreadPipeline& operator=(const ThreadPipeline&) = delete;
+
+  size_t num_stages() const;
+  const Session& stage(size_t k) const;
+
+  /// Runs every micro-batch through all stages; returns the last stage's outputs per
+  /// micro-batch. A stage's error is returned naming the stage (the other micro-batches
+  /// still drain, so the pipeline stays usable).
+  Result<std::vector<std::vector<HostTensor>>> run(
+      const std::vector<std::vector<HostTensor>>& microbatches, PipelineStats* out_stats);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace tir::tools

@@ -32,11 +32,12 @@ Status run_pipeline_module(const RunModuleOptions& o, std::ostream& out) {
   TIR_ASSIGN_OR_RETURN(auto parts,
                        split_microbatches(inputs, staged.stages[0]->inputs(), o.microbatches));
   const int per_stage = o.threads > 0 ? std::max(1, o.threads / int(n)) : 0;
+  ThreadPipeline pipeline(std::move(staged), 2, per_stage);
   std::vector<PipelineStats> runs;
   std::vector<std::vector<HostTensor>> results;
   for (int r = 0; r <= o.repeat; ++r) {
     PipelineStats stats;
-    TIR_ASSIGN_OR_RETURN(results, pipeline_run(staged, parts, 2, per_stage, &stats));
+    TIR_ASSIGN_OR_RETURN(results, pipeline.run(parts, &stats));
     runs.push_back(stats);
   }
   TIR_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, concat_microbatches(results));
