@@ -35,6 +35,9 @@ MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CO
                OMPI_MCA_btl_vader_single_copy_mechanism="none")
 
 BATCH = {"gpt2_small": 8, "resnet18": 8}
+# Profile depth: module paths "model.transformer.h.0" (a GPT-2 block), "model.layer1.0" (a
+# ResNet basic block).
+DEPTH = {"gpt2_small": 4, "resnet18": 3}
 
 
 def export(name):
@@ -78,7 +81,13 @@ def main():
     ap.add_argument("--microbatches", default="1,2,4,8")
     ap.add_argument("--models", default="gpt2_small,resnet18")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--replot", action="store_true", help="only redraw the PNG from the CSV")
     args = ap.parse_args()
+    if args.replot:
+        with open(os.path.join(HERE, "results.csv")) as f:
+            rows = [{k: (float(v) if k not in ("model", "kind") and v != "" else v)
+                     for k, v in r.items()} for r in csv.DictReader(f)]
+        return plot(rows, os.path.join(HERE, "pipeline.png"))
     n = args.stages
     ms = [int(m) for m in args.microbatches.split(",")]
     rows = []
@@ -97,7 +106,7 @@ def main():
         whole = os.path.join(d, "input_0.npy")
         prof = os.path.join(work, "prof.csv")
         run([tool("tirrun"), tir, "--weights", wbin, micro, "--threads", "1", "--repeat", "5",
-             "--profile-layers", prof, "--depth", "3"])
+             "--profile-layers", prof, "--depth", str(DEPTH[name])])
         run([sys.executable, os.path.join(ROOT, "tools", "plot_layer_profile.py"), prof, "-o",
              os.path.join(HERE, f"profile_{name}.png")])
         staged = os.path.join(work, f"s{n}.tir")
@@ -187,8 +196,10 @@ def plot(rows, path):
         a.bar([x + 0.2 for x in xs], [r["weight_bytes"] / mib for r in rs], 0.4,
               label="stage weights")
         if rs:
-            a.axhline(rs[0]["weights_over_n"] / mib * 1.1, color="k", ls="--",
-                      label="weights/N + 10%")
+            n = int(rs[0]["stages"])
+            total = float(rs[0]["weights_over_n"]) * n
+            a.axhline(total * (1 / n + 0.1) / mib, color="k", ls="--",
+                      label="(1/N + 10%) of weights")
         a.set_title(f"{name}: per-rank memory (MiB)")
         a.set_xticks(xs)
         a.legend()
