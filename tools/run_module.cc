@@ -12,6 +12,7 @@
 #include "runtime/npy.h"
 #include "runtime/profiler.h"
 #include "runtime/session.h"
+#include "tools/layer_profile.h"
 
 namespace tir::tools {
 namespace {
@@ -22,8 +23,10 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-/// Loads every input into `out_inputs` in signature order.
-Status load_inputs(const RunModuleOptions& o, const Session& s, std::vector<HostTensor>* out) {
+}  // namespace
+
+Status run_module_load_inputs(const RunModuleOptions& o, const Session& s,
+                              std::vector<HostTensor>* out) {
   const size_t n = s.inputs().size();
   std::vector<bool> given(n, false);
   out->resize(n);
@@ -58,6 +61,8 @@ Status load_inputs(const RunModuleOptions& o, const Session& s, std::vector<Host
   return ok_status();
 }
 
+namespace {
+
 std::string preview(const Tensor& t) {
   std::ostringstream os;
   os << std::setprecision(6);
@@ -89,9 +94,20 @@ std::string preview(const Tensor& t) {
   return os.str();
 }
 
+Status write_layer_profile(const RunModuleOptions& o, const Profiler& profiler) {
+  TIR_ASSIGN_OR_RETURN(auto bytes, data_source_mmap(o.model_path));
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(bytes->bytes(), o.model_path));
+  const ir::fb::Method* method = view.method(o.method);
+  if (!method) return make_error(StatusCode::kNotFound, "no method '", o.method, "'");
+  TIR_ASSIGN_OR_RETURN(LayerProfileTable table,
+                       layer_profile_build(view, *method, profiler, o.profile_depth));
+  return layer_profile_write(o.profile_layers_path, table);
+}
+
 }  // namespace
 
 Status run_module(const RunModuleOptions& o, std::ostream& out) {
+  if (o.pipeline) return run_pipeline_module(o, out);
   set_num_threads(o.threads);
   SessionOptions so;
   so.method = o.method;
@@ -108,13 +124,13 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   const double load_ms = ms_since(t_load);
 
   std::vector<HostTensor> inputs;
-  TIR_RETURN_IF_ERROR(load_inputs(o, *session, &inputs));
+  TIR_RETURN_IF_ERROR(run_module_load_inputs(o, *session, &inputs));
   std::vector<Tensor> views;
   for (const HostTensor& h : inputs) views.push_back(h.view());
 
   // The profile covers the repeated runs (steady state), else the first one.
   Profiler profiler;
-  const bool profile = !o.profile_path.empty();
+  const bool profile = !o.profile_path.empty() || !o.profile_layers_path.empty();
   if (profile && o.repeat == 0) TIR_RETURN_IF_ERROR(session->set_profiler(&profiler));
   const auto t_first = Clock::now();
   TIR_ASSIGN_OR_RETURN(auto outputs, session->run(views));
@@ -135,7 +151,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   std::sort(times.begin(), times.end());
   if (profile) {
     TIR_RETURN_IF_ERROR(session->set_profiler(nullptr));
-    TIR_RETURN_IF_ERROR(profiler.write_chrome_trace(o.profile_path));
+    if (!o.profile_path.empty()) TIR_RETURN_IF_ERROR(profiler.write_chrome_trace(o.profile_path));
+    if (!o.profile_layers_path.empty()) TIR_RETURN_IF_ERROR(write_layer_profile(o, profiler));
   }
 
   if (!o.output_dir.empty()) {
@@ -188,7 +205,10 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   if (profile) {
     out << "\n";
     profiler.print_tables(out, size_t(o.profile_top));
-    out << "trace   " << o.profile_path << "\n";
+    if (!o.profile_path.empty()) out << "trace   " << o.profile_path << "\n";
+    if (!o.profile_layers_path.empty())
+      out << "layers  " << o.profile_layers_path << " (depth " << o.profile_depth << ", "
+          << profiler.num_runs() << " runs)\n";
   }
   return ok_status();
 }

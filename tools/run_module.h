@@ -9,6 +9,11 @@
 
 #include "core/status.h"
 
+namespace tir {
+class HostTensor;
+class Session;
+}  // namespace tir
+
 namespace tir::tools {
 
 struct RunModuleOptions {
@@ -27,7 +32,18 @@ struct RunModuleOptions {
   std::string dtype = "f32";  // SessionOptions::precision by name: "f32" or "bf16"
   std::string profile_path;   // non-empty: write a Chrome trace of the timed runs here
   int profile_top = 15;       // rows per profile table
+  std::string profile_layers_path;  // non-empty: write the layer profile CSV here
+  int profile_depth = 2;            // module path parts the layer profile keeps
+  bool pipeline = false;            // run methods stage0..stageN-1 as a threaded pipeline
+  int microbatches = 1;             // --pipeline: micro-batches split along dim 0
 };
+
+/// Reads the inputs `options` names for session `s`, in signature order.
+Status run_module_load_inputs(const RunModuleOptions& options, const Session& s,
+                              std::vector<HostTensor>* out_inputs);
+
+/// `--pipeline`: the stages of a partitioned model on one thread each (tools/pipeline_run.h).
+Status run_pipeline_module(const RunModuleOptions& options, std::ostream& out);
 
 /// Runs the whole job, printing the summary to `out`. Errors name the file, input or node.
 Status run_module(const RunModuleOptions& options, std::ostream& out);

@@ -5,6 +5,8 @@
 //   tirc weights pack SRC -o w.bin [--dtype bf16|fp16|int8 [--model M.tir]] [--compress zstd]
 //   tirc weights diff A B
 //   tirc weights extract PROGRAM.pt2 -o w.bin
+//   tirc partition model.tir --stages N [--profile prof.csv] [--bandwidth GB/s]
+//                  [--memory-cap BYTES] -o staged.tir
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
@@ -17,6 +19,7 @@
 #include "importer/import_pt2.h"
 #include "tools/inspect_model.h"
 #include "tools/op_coverage.h"
+#include "tools/partition.h"
 #include "tools/weights_tool.h"
 
 namespace {
@@ -118,6 +121,19 @@ int main(int argc, char** argv) {
       "as `tirc import`)");
   wext->add_option("program", extract_in, "the torch.export program (.pt2)")->required();
   wext->add_option("-o,--output", extract_out, "weight file to write")->required();
+  tir::tools::PartitionOptions part;
+  CLI::App* prt = app.add_subcommand(
+      "partition", "cut a method into pipeline stages (methods stage0..stageN-1)");
+  prt->add_option("model", part.model_path, "model file (.tir)")->required();
+  prt->add_option("-o,--output", part.output_path, "staged model to write")->required();
+  prt->add_option("--stages,-n", part.stages, "number of stages")->required();
+  prt->add_option("--method,-m", part.method, "method to cut")->capture_default_str();
+  prt->add_option("--profile", part.profile_path,
+                  "layer profile CSV from `tirrun --profile-layers` (default: FLOP/byte "
+                  "estimate)");
+  prt->add_option("--bandwidth", part.bandwidth_gbps, "boundary transfer rate, GB/s")
+      ->capture_default_str();
+  prt->add_option("--memory-cap", part.memory_cap_bytes, "most weight bytes per stage");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -146,6 +162,10 @@ int main(int argc, char** argv) {
   if (wext->parsed()) {
     const tir::Status s = tir::tools::weights_extract(extract_in, extract_out, std::cout);
     return s.ok() ? 0 : fail(s);
+  }
+  if (prt->parsed()) {
+    const auto plan = tir::tools::partition_model(part, std::cout);
+    return plan.ok() ? 0 : fail(plan.status());
   }
   if (ops->parsed()) {
     const auto format = ops_json       ? tir::tools::OpListFormat::kJson

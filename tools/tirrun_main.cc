@@ -29,6 +29,19 @@ int main(int argc, char** argv) {
   app.add_option("--profile-top", o.profile_top, "Rows per profile table")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_option("--profile-layers", o.profile_layers_path,
+                 "Write a CSV per module path (cut to --depth): median time over the timed runs, "
+                 "parameter, input, output and peak activation bytes (for tirc partition)");
+  app.add_option("--depth", o.profile_depth, "Module path parts --profile-layers keeps")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_flag("--pipeline", o.pipeline,
+               "Run a partitioned model's methods stage0..stageN-1 as a pipeline, one thread "
+               "group per stage (tirc partition)");
+  app.add_option("--microbatches", o.microbatches,
+                 "--pipeline: split the inputs along dim 0 into this many micro-batches")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
   app.add_option("--dtype", o.dtype,
                  "What GEMM/matmul kernels compute in: f32; bf16 (weights packed to bf16 "

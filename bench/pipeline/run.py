@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Pipeline benchmark: profile, partition and run GPT-2 small and ResNet-18 as N stages.
+
+    ~/.venvs/torch/bin/python bench/pipeline/run.py [--stages 2] [--microbatches 1,2,4,8]
+
+For each model (exported on demand with a dynamic batch dim into bench/models/pipeline/, same
+random weights as bench/export_large.py):
+  1. `tirrun --profile-layers` at the micro-batch size, `tirc partition --profile`;
+  2. predicted vs measured time per stage (measured: each stage's busy time in a pipeline run
+     with one micro-batch, when stages do not overlap);
+  3. pipeline wall time with M micro-batches vs the unpartitioned model run on the same
+     micro-batches one after another, with the same threads per stage: efficiency =
+     sequential / (N x pipeline), against the ideal M / (M + N - 1);
+  4. `mpirun -n N tirrun-mpi`: each rank's peak RSS against the stage's weight bytes and
+     the model's weights / N.
+Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png. Run it under
+/work/notes/quiet.sh (it times things). Threads: one per stage (N stages on N cores).
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+BUILD = os.path.join(ROOT, "build")
+MODELS = os.path.join(ROOT, "bench", "models", "pipeline")
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+
+BATCH = {"gpt2_small": 8, "resnet18": 8}
+# Profile depth: module paths "model.transformer.h.0" (a GPT-2 block), "model.layer1.0" (a
+# ResNet basic block).
+DEPTH = {"gpt2_small": 4, "resnet18": 3}
+
+
+def export(name):
+    """bench/models/pipeline/<name>/{program.pt2, input_0.npy}, batch dim dynamic."""
+    out = os.path.join(MODELS, name)
+    if os.path.exists(os.path.join(out, "program.pt2")):
+        return out
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import export_large as el
+    torch.manual_seed(0)
+    model = getattr(el, name)().eval()
+    b = BATCH[name]
+    batch = torch.export.Dim("batch", min=1, max=64)
+    if name == "gpt2_small":
+        x = torch.randint(0, 50257, (b, 32), dtype=torch.int64)
+    else:
+        x = torch.randn(b, 3, 224, 224)
+    with torch.no_grad():
+        ep = torch.export.export(model, (x,), dynamic_shapes=({0: batch},))
+    os.makedirs(out, exist_ok=True)
+    torch.export.save(ep, os.path.join(out, "program.pt2"))
+    np.save(os.path.join(out, "input_0.npy"), x.numpy())
+    return out
+
+
+def run(cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise SystemExit(f"error: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    return p.stdout
+
+
+def tool(name):
+    return os.path.join(BUILD, "tools", name)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stages", type=int, default=2)
+    ap.add_argument("--microbatches", default="1,2,4,8")
+    ap.add_argument("--models", default="gpt2_small,resnet18")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--replot", action="store_true", help="only redraw the PNG from the CSV")
+    args = ap.parse_args()
+    if args.replot:
+        with open(os.path.join(HERE, "results.csv")) as f:
+            rows = [{k: (float(v) if k not in ("model", "kind") and v != "" else v)
+                     for k, v in r.items()} for r in csv.DictReader(f)]
+        return plot(rows, os.path.join(HERE, "pipeline.png"))
+    n = args.stages
+    ms = [int(m) for m in args.microbatches.split(",")]
+    rows = []
+    for name in args.models.split(","):
+        d = export(name)
+        work = os.path.join(MODELS, name, "work")
+        os.makedirs(work, exist_ok=True)
+        tir, wbin = os.path.join(work, "m.tir"), os.path.join(work, "m.bin")
+        if not os.path.exists(tir):
+            run([tool("tirc"), "import", os.path.join(d, "program.pt2"), "-o", tir,
+                 "--weights", wbin])
+        x = np.load(os.path.join(d, "input_0.npy"))
+        mmax = max(ms)
+        micro = os.path.join(work, "micro.npy")
+        np.save(micro, x[: x.shape[0] // mmax])
+        whole = os.path.join(d, "input_0.npy")
+        prof = os.path.join(work, "prof.csv")
+        run([tool("tirrun"), tir, "--weights", wbin, micro, "--threads", "1", "--repeat", "5",
+             "--profile-layers", prof, "--depth", str(DEPTH[name])])
+        run([sys.executable, os.path.join(ROOT, "tools", "plot_layer_profile.py"), prof, "-o",
+             os.path.join(HERE, f"profile_{name}.png")])
+        staged = os.path.join(work, f"s{n}.tir")
+        table = run([tool("tirc"), "partition", tir, "--stages", str(n), "--profile", prof,
+                     "-o", staged])
+        print(table)
+        predicted, weights = [], []
+        for m in re.finditer(r"^stage(\d+)\s+\S+\s+([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+"
+                             r"([0-9.]+)$", table, re.M):
+            weights.append(float(m.group(2)) * (1 << 20))
+            predicted.append(float(m.group(3)))
+        # Measured per-stage time at the micro-batch size (one micro-batch: no overlap).
+        one = json.loads(run([tool("tirrun"), staged, "--weights", wbin, micro, "--pipeline",
+                              "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
+        for k in range(n):
+            rows.append({"model": name, "kind": "stage_time", "stages": n, "microbatches": 1,
+                         "stage": k, "predicted_ms": predicted[k],
+                         "measured_ms": one["busy_ms"][k], "weight_bytes": int(weights[k])})
+        # Unpartitioned, one thread, on one micro-batch (its time x M is the sequential time).
+        base = json.loads(run([tool("tirrun"), tir, "--weights", wbin, micro, "--threads", "1",
+                               "--repeat", str(args.repeat), "--json"]))
+        for m in ms:
+            inp = os.path.join(work, f"in_{m}.npy")
+            np.save(inp, x[: (x.shape[0] // mmax) * m])
+            pipe = json.loads(run([tool("tirrun"), staged, "--weights", wbin, inp, "--pipeline",
+                                   "--microbatches", str(m), "--threads", str(n), "--repeat",
+                                   str(args.repeat), "--json"]))
+            seq = base["median_ms"] * m
+            rows.append({"model": name, "kind": "efficiency", "stages": n, "microbatches": m,
+                         "sequential_ms": seq, "pipeline_ms": pipe["wall_ms"],
+                         "efficiency": seq / (n * pipe["wall_ms"]),
+                         "ideal": m / (m + n - 1)})
+        mpi = os.path.join(BUILD, "tools", "tirrun-mpi")
+        out = run(["mpirun", "--oversubscribe", "-n", str(n), mpi, staged, "--weights", wbin,
+                   micro, "--threads", "1", "--json"], env=MPI_ENV)
+        rep = json.loads(out.strip().splitlines()[-1])
+        total = os.path.getsize(wbin)
+        for k in range(n):
+            rows.append({"model": name, "kind": "rss", "stages": n, "stage": k,
+                         "peak_rss_bytes": int(rep["peak_rss_bytes"][k]),
+                         "weight_bytes": int(weights[k]), "weights_over_n": total // n})
+    keys = ["model", "kind", "stages", "microbatches", "stage", "predicted_ms", "measured_ms",
+            "sequential_ms", "pipeline_ms", "efficiency", "ideal", "peak_rss_bytes",
+            "weight_bytes", "weights_over_n"]
+    with open(os.path.join(HERE, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys)
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    plot(rows, os.path.join(HERE, "pipeline.png"))
+    for r in rows:
+        print(r)
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    models = sorted({r["model"] for r in rows})
+    fig, axes = plt.subplots(len(models), 3, figsize=(15, 4 * len(models)), squeeze=False)
+    for i, name in enumerate(models):
+        st = [r for r in rows if r["model"] == name and r["kind"] == "stage_time"]
+        a = axes[i][0]
+        xs = [r["stage"] for r in st]
+        a.bar([x - 0.2 for x in xs], [r["predicted_ms"] for r in st], 0.4, label="predicted")
+        a.bar([x + 0.2 for x in xs], [r["measured_ms"] for r in st], 0.4, label="measured")
+        a.set_title(f"{name}: time per stage (ms)")
+        a.set_xticks(xs)
+        a.legend()
+        ef = [r for r in rows if r["model"] == name and r["kind"] == "efficiency"]
+        a = axes[i][1]
+        a.plot([r["microbatches"] for r in ef], [r["efficiency"] for r in ef], "o-",
+               label="measured")
+        a.plot([r["microbatches"] for r in ef], [r["ideal"] for r in ef], "k--",
+               label="M/(M+N-1)")
+        a.set_xscale("log", base=2)
+        a.set_ylim(0, 1.1)
+        a.set_xlabel("micro-batches M")
+        a.set_title(f"{name}: pipeline efficiency")
+        a.legend()
+        rs = [r for r in rows if r["model"] == name and r["kind"] == "rss"]
+        a = axes[i][2]
+        xs = [r["stage"] for r in rs]
+        mib = 1 << 20
+        a.bar([x - 0.2 for x in xs], [r["peak_rss_bytes"] / mib for r in rs], 0.4,
+              label="peak RSS")
+        a.bar([x + 0.2 for x in xs], [r["weight_bytes"] / mib for r in rs], 0.4,
+              label="stage weights")
+        if rs:
+            n = int(rs[0]["stages"])
+            total = float(rs[0]["weights_over_n"]) * n
+            a.axhline(total * (1 / n + 0.1) / mib, color="k", ls="--",
+                      label="(1/N + 10%) of weights")
+        a.set_title(f"{name}: per-rank memory (MiB)")
+        a.set_xticks(xs)
+        a.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+// tirrun-mpi: a partitioned model's stages across MPI ranks (tools/mpi_pipeline.h).
+//   mpirun -n N tirrun-mpi staged.tir --weights w.bin [-i NAME=FILE.npy ...] [FILE.npy ...]
+//          [-o OUTDIR] [--microbatches M] [--threads T] [--repeat R] [--timeout S] [--json]
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "tools/mpi_pipeline.h"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  tir::tools::MpiRunOptions mo;
+  tir::tools::RunModuleOptions& o = mo.run;
+  CLI::App app{
+      "tirrun-mpi: run a partitioned tir model (tirc partition) with one MPI rank per "
+      "stage"};
+  app.add_option("model", o.model_path, "Staged model written by `tirc partition`")->required();
+  app.add_option("inputs", o.positional_inputs, "Inputs as .npy, in signature order (rank 0)");
+  app.add_option("--weights,-w", o.weights_path, "Weight file (every rank binds its share)")
+      ->required();
+  app.add_option("-i,--input", o.named_inputs, "Named input NAME=FILE.npy (repeatable)");
+  app.add_option("-o,--output-dir", o.output_dir, "Last rank writes DIR/output_<k>.npy");
+  app.add_option("--microbatches", o.microbatches, "Micro-batches split along dim 0")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--repeat,-r", o.repeat, "Extra timed runs after the first")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--threads,-t", o.threads, "CPU threads per rank (0: library default)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--timeout", mo.timeout_s,
+                 "Seconds a rank waits for a message before stopping the job")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_flag("--json", o.json, "Print the summary as JSON (last rank)");
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    code = tir::tools::mpi_pipeline_main(mo, std::cout, std::cerr);
+  } catch (const CLI::ParseError& e) {
+    if (rank == 0) {
+      if (e.get_exit_code() == 0)
+        app.exit(e);
+      else
+        std::cerr << "error: " << e.what() << " (see tirrun-mpi --help)\n";
+    }
+    code = e.get_exit_code() == 0 ? 0 : 2;
+  }
+  MPI_Finalize();
+  return code;
+}
