@@ -150,6 +150,42 @@ void ref_native_dropout(const DropoutParams& p, const KernelCall& call, void*) {
   for (int64_t i = 0; i < p.numel; ++i) mask[i] = true;
 }
 
+template <typename U>
+Status masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
+  const U* self = call.inputs[p.self].data_as<const U>();
+  const bool* mask = call.inputs[p.mask].data_as<const bool>();
+  const U* src = call.inputs[p.source].data_as<const U>();
+  const int64_t available = call.inputs[p.source].numel();
+  int64_t needed = 0;
+  nary_for_each(p.plan, [&](int64_t, const std::array<int64_t, 3>& in) { needed += mask[in[1]]; });
+  if (needed > available)
+    return op_error(call, StatusCode::kInvalidArgument, "mask selects ", needed,
+                    " elements, source has ", available);
+  U* y = call.outputs[0].data_as<U>();
+  int64_t k = 0;
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = mask[in[1]] ? src[k++] : self[in[0]];
+  });
+  return ok_status();
+}
+
+Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
+  switch (p.elem_size) {
+    case 1:
+      return masked_scatter<uint8_t>(p, call);
+    case 2:
+      return masked_scatter<uint16_t>(p, call);
+    case 4:
+      return masked_scatter<uint32_t>(p, call);
+    case 8:
+      return masked_scatter<uint64_t>(p, call);
+    default:
+      return op_error(call, StatusCode::kUnsupported, "element size ", p.elem_size);
+  }
+}
+
+using MaskedScatterRef =
+    CheckedKernel<MaskedScatterParams, movement_prepare_masked_scatter, ref_masked_scatter>;
 using CopyIntoRef = FnKernel<CopyIntoParams, movement_prepare_copy, ref_copy_into>;
 using NativeDropoutRef =
     FnKernel<DropoutParams, movement_prepare_native_dropout, ref_native_dropout>;
@@ -192,6 +228,7 @@ const bool kRegistered = KernelRegistry::global().add({
     // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
     {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
     {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
+    {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
     {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
 });
 

@@ -390,4 +390,30 @@ Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
   return p;
 }
 
+Result<MaskedScatterParams> movement_prepare_masked_scatter(const KernelCall& call,
+                                                            PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* self, tensor_arg(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* mask, tensor_arg(call, 1, "mask"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* source, tensor_arg(call, 2, "source"));
+  for (const auto& [t, name] :
+       {std::pair{self, "self"}, std::pair{mask, "mask"}, std::pair{source, "source"}})
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *mask, DType::kBool, "mask"));
+  if (source->dtype != self->dtype)
+    return op_error(call, StatusCode::kInvalidArgument, "source has dtype ",
+                    dtype_name(source->dtype), ", self ", dtype_name(self->dtype));
+  MaskedScatterParams p;
+  p.self = static_cast<int>(tensor_input_index(call, 0));
+  p.mask = static_cast<int>(tensor_input_index(call, 1));
+  p.source = static_cast<int>(tensor_input_index(call, 2));
+  p.elem_size = dtype_size(self->dtype);
+  const std::span<const int64_t> shapes[2] = {self->shape(), mask->shape()};
+  TIR_ASSIGN_OR_RETURN(p.plan, make_nary_plan(call, shapes));
+  call.outputs[0].dtype = self->dtype;
+  call.outputs[0].set_shape(std::span<const int64_t>(p.plan.sizes.data(), p.plan.rank));
+  return p;
+}
+
 }  // namespace tir::kernels

@@ -84,4 +84,14 @@ struct DropoutParams {
 Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
                                                       PrepareInfo* out_info);
 
+/// masked_scatter(self, mask, source): self (broadcast with mask) where mask is false, the
+/// next element of source (row-major) where it is true.
+struct MaskedScatterParams {
+  int self = -1, mask = -1, source = -1;
+  size_t elem_size = 0;
+  NaryPlan plan;  // over self and mask
+};
+Result<MaskedScatterParams> movement_prepare_masked_scatter(const KernelCall& call,
+                                                            PrepareInfo* out_info);
+
 }  // namespace tir::kernels
