@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "importer/aten_schema.h"
@@ -120,6 +121,12 @@ class GraphBuilder {
   std::vector<ConstantPlan>& constants_;
   std::unordered_map<std::string, int32_t>& constant_index_;
   std::vector<NodeOp> node_ops_;
+  /// Values that share memory with another in torch (views and what they view): in-place
+  /// nodes on them are not functionalised (functionalize.h).
+  std::unordered_set<int32_t> aliased_values_;
+  /// The in-place node `node` (its op `op`) becomes its functional form when that is exact;
+  /// `*out_rebind` then names the value whose later uses must read the node's output.
+  void functionalize(const Json& node, std::string* op, std::string* out_rebind) const;
   size_t skipped_symbolic_nodes_ = 0;
 };
 

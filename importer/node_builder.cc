@@ -2,8 +2,10 @@
 // and the module path / source metadata.
 #include <unordered_set>
 
+#include "importer/functionalize.h"
 #include "importer/graph_builder_impl.h"
 #include "ir/model.h"
+#include "kernels/op_table.h"
 
 namespace tir::importer {
 namespace {
@@ -140,10 +142,38 @@ Status GraphBuilder::add_node_outputs(const Json& node, const std::string& node_
   return ok_status();
 }
 
+void GraphBuilder::functionalize(const Json& node, std::string* op, std::string* out_rebind) const {
+  const std::string functional = functional_op_name(*op);
+  if (functional.empty() || !find_aten_schema(functional)) return;
+  // An in-place op with a kernel of its own runs as it is.
+  if (kernels::op_table_has_op(*op, DeviceType::kCpu)) return;
+  const Json* inputs = json_get(node, "inputs");
+  std::string self;
+  for (const Json& in : *inputs) {
+    const Json* n = json_get(in, "name");
+    const Json* a = json_get(in, "arg");
+    if (!n || !a || !n->is_string() || n->get<std::string>() != "self") continue;
+    if (const Json* t = json_get(*a, "as_tensor"))
+      if (const Json* tn = json_get(*t, "name"); tn && tn->is_string())
+        self = tn->get<std::string>();
+  }
+  if (self.empty()) return;
+  if (functional == "aten::detach") {  // no data changes: exact whatever shares x
+    *op = functional;
+    return;
+  }
+  const auto& names = scope_ ? *scope_ : value_index_;
+  const auto it = names.find(self);
+  if (it == names.end() || aliased_values_.count(it->second)) return;
+  if (value_refs_[it->second].source != fb::ValueSource::Activation) return;
+  *op = functional;
+  *out_rebind = self;
+}
+
 Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   const Json* target = json_get(node, "target");
   if (!target || !target->is_string()) return corrupt("node ", ordinal, " has no target");
-  const std::string op = op_name_from_target(target->get<std::string>());
+  std::string op = op_name_from_target(target->get<std::string>());
   std::string name;
   if (const Json* n = json_get(node, "name"); n && n->is_string()) name = n->get<std::string>();
   if (name.empty()) name = "node_" + std::to_string(ordinal);
@@ -169,6 +199,8 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
       return ok_status();
     }
   }
+  std::string rebind;  // value whose later uses read this node's output (functionalised)
+  functionalize(node, &op, &rebind);
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (op == ir::kCondOp) {
@@ -215,6 +247,22 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   }
   std::vector<int32_t> outs;
   TIR_RETURN_IF_ERROR(add_node_outputs(node, name, &outs));
+  if (!rebind.empty() && !outs.empty()) {
+    auto& names = scope_ ? *scope_ : value_index_;
+    names[rebind] = outs[0];
+  }
+  if (is_view_op(op)) {
+    for (const Json& in : *inputs) {
+      const Json* a = json_get(in, "arg");
+      const Json* t = a ? json_get(*a, "as_tensor") : nullptr;
+      const Json* tn = t ? json_get(*t, "name") : nullptr;
+      if (!tn || !tn->is_string()) continue;
+      const auto& names = scope_ ? *scope_ : value_index_;
+      if (auto it = names.find(tn->get<std::string>()); it != names.end())
+        aliased_values_.insert(it->second);
+    }
+    aliased_values_.insert(outs.begin(), outs.end());
+  }
   const auto [module_path, module_type] =
       parse_nn_module_stack(metadata_string(node, "nn_module_stack"));
   const std::string source = short_source(metadata_string(node, "stack_trace"));

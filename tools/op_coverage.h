@@ -1,6 +1,6 @@
 // The library behind `tirc ops`: every op the kernel registry supports (device, dtypes,
 // reference/optimized), as text, JSON, or a Markdown page with the coverage of the core
-// ATen op set (docs/ops.md is this page).
+// ATen op set (docs/ops.md is this page), or the core ops still missing.
 #pragma once
 
 #include <iosfwd>
@@ -9,7 +9,8 @@
 
 namespace tir::tools {
 
-enum class OpListFormat { kText, kJson, kMarkdown };
+/// kMissing: the core ATen ops (backward ops excluded) that have no CPU kernel, one a line.
+enum class OpListFormat { kText, kJson, kMarkdown, kMissing };
 
 Status list_ops(OpListFormat format, std::ostream& out);
 

@@ -1,7 +1,7 @@
 // tirc: the tir compiler tool. Thin main over importer/ and tools/ (DESIGN.md "Command line").
 //   tirc import PROGRAM.pt2 [MORE.pt2 | NAME=FILE.pt2 ...] [-o model.tir] [--weights w.bin]
 //   tirc inspect model.tir [--json]
-//   tirc ops [--json | --markdown]
+//   tirc ops [--json | --markdown | --missing]
 //   tirc weights pack SRC -o w.bin [--dtype bf16|fp16|int8 [--model M.tir]] [--compress zstd]
 //   tirc weights diff A B
 //   tirc weights extract PROGRAM.pt2 -o w.bin
@@ -85,10 +85,11 @@ int main(int argc, char** argv) {
   CLI::App* ins = app.add_subcommand("inspect", "show a model's methods, symbols, inputs and ops");
   ins->add_option("model", inspect.model_path, "model file (.tir)")->required();
   ins->add_flag("--json", inspect.json, "print JSON");
-  bool ops_json = false, ops_markdown = false;
+  bool ops_json = false, ops_markdown = false, ops_missing = false;
   CLI::App* ops = app.add_subcommand("ops", "list the ATen ops tir has kernels for");
   ops->add_flag("--json", ops_json, "print JSON");
   ops->add_flag("--markdown", ops_markdown, "print the coverage page (docs/ops.md)");
+  ops->add_flag("--missing", ops_missing, "list the core ATen ops that have no CPU kernel");
   CLI::App* wts = app.add_subcommand("weights", "pack, compare or extract weight files");
   wts->require_subcommand(1);
   tir::tools::PackOptions pack;
@@ -170,6 +171,7 @@ int main(int argc, char** argv) {
   if (ops->parsed()) {
     const auto format = ops_json       ? tir::tools::OpListFormat::kJson
                         : ops_markdown ? tir::tools::OpListFormat::kMarkdown
+                        : ops_missing  ? tir::tools::OpListFormat::kMissing
                                        : tir::tools::OpListFormat::kText;
     const tir::Status s = tir::tools::list_ops(format, std::cout);
     return s.ok() ? 0 : fail(s);

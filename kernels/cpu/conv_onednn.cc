@@ -285,6 +285,8 @@ class ConvOneDnn final : public Kernel {
 };
 
 const bool kRegistered = KernelRegistry::global().add({
+    {"aten::conv1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+     &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
     {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
      &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
     {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,

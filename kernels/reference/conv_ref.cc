@@ -1,4 +1,5 @@
-// Reference 2-D convolution: aten::conv2d, aten::convolution (direct loops). A folded batch
+// Reference 1-D and 2-D convolution: aten::conv1d, aten::conv2d, aten::convolution (direct
+// loops; 1-D runs as 2-D with H = 1). A folded batch
 // norm (KernelCall::batch_norm) is applied to each output channel in double, then a fused
 // residual (KernelCall::residual) is added, then the epilogue: the same values the oneDNN
 // kernel's folded weights and sum post-op compute.
@@ -53,6 +54,8 @@ using Conv2dRef = FnKernel<ConvParams, conv_prepare_conv2d, ref_conv2d, true>;
 using ConvolutionRef = FnKernel<ConvParams, conv_prepare_convolution, ref_conv2d, true>;
 
 const bool kRegistered = KernelRegistry::global().add({
+    {"aten::conv1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+     &make_kernel<Conv2dRef>},
     {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
      &make_kernel<Conv2dRef>},
     {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,

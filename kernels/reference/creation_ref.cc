@@ -79,6 +79,9 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnes>>},
     {"aten::full_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kFullLike>>},
     {"aten::zeros_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZerosLike>>},
+    // empty tensors are zero-filled: their contents are unspecified, zeros are one choice
+    {"aten::empty.memory_format", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZeros>>},
+    {"aten::empty_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZerosLike>>},
     {"aten::ones_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnesLike>>},
     {"aten::new_zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewZeros>>},
     {"aten::new_ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewOnes>>},

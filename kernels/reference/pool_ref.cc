@@ -78,6 +78,7 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::max_pool2d", kCpu, kF32, kRef, &make_kernel<MaxPoolRef>},
     {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
     {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
+    {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
 });
 
 }  // namespace

@@ -38,16 +38,16 @@ void ref_shape(const ViewParams& p, const KernelCall& call, void*) {
   }
   switch (p.elem_size) {
     case 1:
-      gather(p, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
+      gather(p, static_cast<const uint8_t*>(in) + p.in_offset, static_cast<uint8_t*>(out));
       break;
     case 2:
-      gather(p, static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out));
+      gather(p, static_cast<const uint16_t*>(in) + p.in_offset, static_cast<uint16_t*>(out));
       break;
     case 4:
-      gather(p, static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out));
+      gather(p, static_cast<const uint32_t*>(in) + p.in_offset, static_cast<uint32_t*>(out));
       break;
     case 8:
-      gather(p, static_cast<const uint64_t*>(in), static_cast<uint64_t*>(out));
+      gather(p, static_cast<const uint64_t*>(in) + p.in_offset, static_cast<uint64_t*>(out));
       break;
     default:
       break;

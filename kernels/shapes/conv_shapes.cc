@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "kernels/kernel_util.h"
 
@@ -31,7 +32,7 @@ Status check_batch_norm(const KernelCall& call, int64_t oc) {
 
 // The fused residual (KernelCall::residual): float32, contiguous or channels-last, shaped like
 // the output.
-Status check_residual(const KernelCall& call, bool batched, std::array<int64_t, 4> out) {
+Status check_residual(const KernelCall& call, bool batched, std::span<const int64_t> out) {
   if (call.residual < 0) return ok_status();
   if (size_t(call.residual) >= call.inputs.size())
     return op_error(call, StatusCode::kInternal, "residual is not an input");
@@ -58,26 +59,37 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
     // Channels-last activations reach only kernels that read them (runtime/layout.h).
     if (t != x || !t->is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   }
-  const bool batched = x->rank == 4;
-  if (!batched && !(allow_unbatched && x->rank == 3)) {
+  // A 1-D convolution ([N, C, L] input, [OC, C/groups, K] weight) runs as a 2-D one over
+  // [N, C, 1, L]: same bytes, H = KH = 1, no stride, padding or dilation along H.
+  const bool one_d = wt->rank == 3;
+  const int spatial = one_d ? 1 : 2;
+  const bool batched = x->rank == spatial + 2;
+  if (!batched && !(allow_unbatched && x->rank == spatial + 1)) {
+    if (one_d)
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "a 1-D convolution needs a 3-D [N, C, L] input, got ", shape_str(x->shape()));
     return op_error(
         call,
         x->rank == 3 || x->rank == 5 ? StatusCode::kUnsupported : StatusCode::kInvalidArgument,
         "input must be 4-D [N, C, H, W]", allow_unbatched ? " or 3-D [C, H, W]" : "", ", got ",
         shape_str(x->shape()));
   }
-  if (wt->rank != 4) {
+  if (wt->rank != 4 && !one_d) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "weight must be 4-D [OC, C/groups, KH, KW], got ", shape_str(wt->shape()));
   }
   const int off = batched ? 0 : -1;
   p.n = batched ? x->sizes[0] : 1;
   p.c = x->sizes[1 + off];
-  p.h = x->sizes[2 + off];
-  p.w = x->sizes[3 + off];
+  p.h = one_d ? 1 : x->sizes[2 + off];
+  p.w = x->sizes[x->rank - 1];
   p.oc = wt->sizes[0];
-  p.kh = wt->sizes[2];
-  p.kw = wt->sizes[3];
+  p.kh = one_d ? 1 : wt->sizes[2];
+  p.kw = wt->sizes[wt->rank - 1];
+  if (one_d) {
+    p.stride[0] = p.dil[0] = 1;
+    p.pad[0] = 0;
+  }
   if (p.groups <= 0) {
     return op_error(call, StatusCode::kInvalidArgument, "groups must be positive, got ", p.groups);
   }
@@ -109,16 +121,17 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
   TIR_RETURN_IF_ERROR(check_batch_norm(call, p.oc));
   p.oh = eh / p.stride[0] + 1;
   p.ow = ew / p.stride[1] + 1;
-  TIR_RETURN_IF_ERROR(check_residual(call, batched, {p.n, p.oc, p.oh, p.ow}));
+  std::vector<int64_t> out_shape;
+  if (batched) out_shape.push_back(p.n);
+  out_shape.push_back(p.oc);
+  if (!one_d) out_shape.push_back(p.oh);
+  out_shape.push_back(p.ow);
+  TIR_RETURN_IF_ERROR(check_residual(call, batched, out_shape));
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.weight = static_cast<int>(tensor_input_index(call, 1));
   p.bias = b ? static_cast<int>(tensor_input_index(call, 2)) : -1;
   call.outputs[0].dtype = DType::kFloat32;
-  if (batched) {
-    call.outputs[0].set_shape({p.n, p.oc, p.oh, p.ow});
-  } else {
-    call.outputs[0].set_shape({p.oc, p.oh, p.ow});
-  }
+  call.outputs[0].set_shape(out_shape);
   return p;
 }
 
@@ -150,9 +163,10 @@ Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo*
     return op_error(call, StatusCode::kUnsupported, "transposed convolution is not supported");
   }
   TIR_ASSIGN_OR_RETURN(auto stride, ints_arg(call, 3, "stride"));
-  if (stride.size() != 2) {
+  if (stride.size() != 1 && stride.size() != 2) {
     return op_error(call, StatusCode::kUnsupported,
-                    "only 2-D convolution is supported (stride has ", stride.size(), " elements)");
+                    "only 1-D and 2-D convolution are supported (stride has ", stride.size(),
+                    " elements)");
   }
   TIR_RETURN_IF_ERROR(read_int2(call, 3, "stride", &p.stride));
   TIR_RETURN_IF_ERROR(read_int2(call, 4, "padding", &p.pad));

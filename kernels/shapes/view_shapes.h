@@ -20,6 +20,7 @@ struct ViewParams {
   int rank = 0;
   std::array<int64_t, kMaxRank> out_sizes{};
   std::array<int64_t, kMaxRank> in_strides{};  // input stride of each output dim
+  int64_t in_offset = 0;                       // element the gather starts at
 };
 
 /// view, reshape, _unsafe_view(self, size): one -1 is inferred; numel must match.

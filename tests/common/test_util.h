@@ -30,13 +30,24 @@ inline nlohmann::json manifest() {
 }
 
 /// Manifest entries of every fixture that is expected to run (not the unsupported-op one).
-/// Also those of tests/data/fixtures/legacy/manifest.json (archives of older torch
-/// releases), whose "dir" is made relative to the fixture root.
+/// Also those of tests/data/fixtures/aten/manifest.json (gen_aten.py) and
+/// tests/data/fixtures/legacy/manifest.json (archives of older torch releases), whose "dir"
+/// is made relative to the fixture root.
 inline std::vector<nlohmann::json> runnable_fixtures() {
   std::vector<nlohmann::json> out;
   const nlohmann::json m = manifest();
   for (const auto& f : m["fixtures"])
     if (!f.contains("unsupported_ops")) out.push_back(f);
+  // fixtures/aten/ (tests/data/gen_aten.py): the architectures and ops of issue 15.
+  std::ifstream aten(fixture_dir() + "/aten/manifest.json");
+  if (aten) {
+    const nlohmann::json am = nlohmann::json::parse(aten);
+    for (nlohmann::json f : am["fixtures"]) {
+      f["dir"] = "aten/" + f["dir"].get<std::string>();
+      f["model"] = "aten_" + f["model"].get<std::string>();
+      out.push_back(f);
+    }
+  }
   std::ifstream legacy(fixture_dir() + "/legacy/manifest.json");
   if (legacy) {
     const nlohmann::json lm = nlohmann::json::parse(legacy);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "importer/aten_schema.h"
+#include "importer/functionalize.h"
 #include "importer/graph_builder.h"
 #include "importer/program_json.h"
 #include "importer/sym_parse.h"
@@ -136,6 +137,18 @@ TEST(NodeNames, ModuleStackAndSource) {
                          "line 134, in forward\n    return F.linear(x)"),
             "linear.py:134");
   EXPECT_EQ(short_source("no frames"), "");
+}
+
+TEST(Functionalize, InPlaceOpsMapToTheirFunctionalForms) {
+  EXPECT_EQ(functional_op_name("aten::silu_"), "aten::silu");
+  EXPECT_EQ(functional_op_name("aten::fill_.Scalar"), "aten::fill.Scalar");
+  EXPECT_EQ(functional_op_name("aten::detach_"), "aten::detach");
+  EXPECT_EQ(functional_op_name("aten::silu"), "");            // not in place
+  EXPECT_EQ(functional_op_name("aten::__and__.Tensor"), "");  // dunder, not in place
+  EXPECT_EQ(functional_op_name("higher_order::cond"), "");
+  EXPECT_TRUE(is_view_op("aten::view"));
+  EXPECT_TRUE(is_view_op("aten::numpy_T"));
+  EXPECT_FALSE(is_view_op("aten::clone"));
 }
 
 TEST(AtenSchema, TableHasDefaults) {

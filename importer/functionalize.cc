@@ -1,0 +1,57 @@
+#include "importer/functionalize.h"
+
+#include <array>
+
+namespace tir::importer {
+
+std::string functional_op_name(std::string_view op) {
+  if (!op.starts_with("aten::")) return "";
+  const std::string_view rest = op.substr(6);
+  const size_t dot = rest.find('.');
+  const std::string_view base = rest.substr(0, dot);
+  if (base.size() < 2 || base.back() != '_' || base.starts_with("__")) return "";
+  std::string out = "aten::";
+  out += base.substr(0, base.size() - 1);
+  if (dot != std::string_view::npos) out += rest.substr(dot);
+  return out;
+}
+
+bool is_view_op(std::string_view op) {
+  static constexpr std::array<std::string_view, 30> kViews = {
+      "aten::view",
+      "aten::_unsafe_view",
+      "aten::reshape",
+      "aten::alias",
+      "aten::detach",
+      "aten::expand",
+      "aten::expand_as",
+      "aten::permute",
+      "aten::t",
+      "aten::transpose.int",
+      "aten::select.int",
+      "aten::slice.Tensor",
+      "aten::narrow",
+      "aten::squeeze",
+      "aten::squeeze.dim",
+      "aten::squeeze.dims",
+      "aten::unsqueeze",
+      "aten::unflatten.int",
+      "aten::flatten.using_ints",
+      "aten::split.Tensor",
+      "aten::split_with_sizes",
+      "aten::chunk",
+      "aten::unbind.int",
+      "aten::as_strided",
+      "aten::diagonal",
+      "aten::numpy_T",
+      "aten::view_as",
+      "aten::swapaxes",
+      "aten::movedim.int",
+      "aten::contiguous",
+  };
+  for (std::string_view v : kViews)
+    if (op == v) return true;
+  return false;
+}
+
+}  // namespace tir::importer

@@ -1,0 +1,236 @@
+// Reference padding, strided-view copies, slice/select scatters, fill and empty_strided
+// (kernels/shapes/movement_shapes.h). Elements move as raw bytes, so every dtype works.
+#include <cstring>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/reference_kernels.h"
+#include "kernels/registry.h"
+#include "kernels/shapes/movement_shapes.h"
+
+namespace tir::kernels {
+namespace {
+
+// Source index along one dim of size n for output position o (after `before` padding);
+// -1 means the constant.
+int64_t pad_source(PadMode mode, int64_t o, int64_t before, int64_t n) {
+  int64_t j = o - before;
+  if (j >= 0 && j < n) return j;
+  switch (mode) {
+    case PadMode::kConstant:
+      return -1;
+    case PadMode::kReflect:
+      return j < 0 ? -j : 2 * (n - 1) - j;
+    case PadMode::kReplicate:
+      return j < 0 ? 0 : n - 1;
+    case PadMode::kCircular:
+      return ((j % n) + n) % n;
+  }
+  return -1;
+}
+
+template <typename T>
+void pad_typed(const PadParams& p, const KernelCall& call, T constant) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
+  std::array<int64_t, kMaxRank> in_strides{};
+  int64_t s = 1;
+  for (int d = p.rank - 1; d >= 0; --d) {
+    in_strides[d] = s;
+    s *= p.in_sizes[d];
+  }
+  const int64_t total = prod(std::span<const int64_t>(p.out_sizes.data(), p.rank), 0, p.rank);
+  std::array<int64_t, kMaxRank> idx{};
+  for (int64_t o = 0; o < total; ++o) {
+    int64_t off = 0;
+    bool inside = true;
+    for (int d = 0; d < p.rank && inside; ++d) {
+      const int64_t j = pad_source(p.mode, idx[d], p.before[d], p.in_sizes[d]);
+      inside = j >= 0;
+      off += j * in_strides[d];
+    }
+    y[o] = inside ? x[off] : constant;
+    for (int d = p.rank - 1; d >= 0; --d) {
+      if (++idx[d] < p.out_sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+template <typename U>
+void pad_bits(const PadParams& p, const KernelCall& call) {
+  U constant{};
+  if (dtype_supported(p.dtype)) {
+    visit_dtype(p.dtype, [&](auto tag) {
+      const auto v = p.value.as<decltype(tag)>();
+      static_assert(sizeof(v) <= sizeof(U) || true);
+      std::memcpy(&constant, &v, sizeof(v));
+    });
+  }
+  pad_typed<U>(p, call, constant);
+}
+
+void ref_pad(const PadParams& p, const KernelCall& call, void*) {
+  switch (p.elem_size) {
+    case 1:
+      return pad_bits<uint8_t>(p, call);
+    case 2:
+      return pad_bits<uint16_t>(p, call);
+    case 4:
+      return pad_bits<uint32_t>(p, call);
+    case 8:
+      return pad_bits<uint64_t>(p, call);
+    default:
+      return;
+  }
+}
+
+template <typename U>
+void scatter_region(const ScatterRegionParams& p, const KernelCall& call) {
+  const Tensor& self = call.inputs[p.self];
+  U* y = call.outputs[0].data_as<U>();
+  std::memcpy(y, self.data, self.nbytes());
+  const U* src = call.inputs[p.src].data_as<const U>();
+  const int64_t total = prod(std::span<const int64_t>(p.src_sizes.data(), p.rank), 0, p.rank);
+  std::array<int64_t, kMaxRank> idx{};
+  int64_t off = p.dst_offset;
+  for (int64_t i = 0; i < total; ++i) {
+    y[off] = src[i];
+    for (int d = p.rank - 1; d >= 0; --d) {
+      off += p.dst_strides[d];
+      if (++idx[d] < p.src_sizes[d]) break;
+      off -= p.dst_strides[d] * p.src_sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+void ref_scatter_region(const ScatterRegionParams& p, const KernelCall& call, void*) {
+  switch (p.elem_size) {
+    case 1:
+      return scatter_region<uint8_t>(p, call);
+    case 2:
+      return scatter_region<uint16_t>(p, call);
+    case 4:
+      return scatter_region<uint32_t>(p, call);
+    case 8:
+      return scatter_region<uint64_t>(p, call);
+    default:
+      return;
+  }
+}
+
+void ref_fill_like(const FillLikeParams& p, const KernelCall& call, void*) {
+  const ScalarValue v =
+      p.value_input >= 0 ? read_scalar_value(call.inputs[p.value_input]) : p.value;
+  visit_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* y = call.outputs[0].data_as<T>();
+    const T x = v.as<T>();
+    for (int64_t i = 0; i < p.numel; ++i) y[i] = x;
+  });
+}
+
+void ref_copy_into(const CopyIntoParams& p, const KernelCall& call, void*) {
+  visit_dtype(p.from, [&](auto from) {
+    using S = decltype(from);
+    const S* x = call.inputs[p.src].data_as<const S>();
+    visit_dtype(p.to, [&](auto to) {
+      using D = decltype(to);
+      D* y = call.outputs[0].data_as<D>();
+      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+        y[i] = static_cast<D>(x[in[1]]);
+      });
+    });
+  });
+}
+
+void ref_native_dropout(const DropoutParams& p, const KernelCall& call, void*) {
+  if (p.nbytes) std::memcpy(call.outputs[0].data, call.inputs[p.input].data, p.nbytes);
+  bool* mask = call.outputs[1].data_as<bool>();
+  for (int64_t i = 0; i < p.numel; ++i) mask[i] = true;
+}
+
+template <typename U>
+Status masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
+  const U* self = call.inputs[p.self].data_as<const U>();
+  const bool* mask = call.inputs[p.mask].data_as<const bool>();
+  const U* src = call.inputs[p.source].data_as<const U>();
+  const int64_t available = call.inputs[p.source].numel();
+  int64_t needed = 0;
+  nary_for_each(p.plan, [&](int64_t, const std::array<int64_t, 3>& in) { needed += mask[in[1]]; });
+  if (needed > available)
+    return op_error(call, StatusCode::kInvalidArgument, "mask selects ", needed,
+                    " elements, source has ", available);
+  U* y = call.outputs[0].data_as<U>();
+  int64_t k = 0;
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = mask[in[1]] ? src[k++] : self[in[0]];
+  });
+  return ok_status();
+}
+
+Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
+  switch (p.elem_size) {
+    case 1:
+      return masked_scatter<uint8_t>(p, call);
+    case 2:
+      return masked_scatter<uint16_t>(p, call);
+    case 4:
+      return masked_scatter<uint32_t>(p, call);
+    case 8:
+      return masked_scatter<uint64_t>(p, call);
+    default:
+      return op_error(call, StatusCode::kUnsupported, "element size ", p.elem_size);
+  }
+}
+
+using MaskedScatterRef =
+    CheckedKernel<MaskedScatterParams, movement_prepare_masked_scatter, ref_masked_scatter>;
+using CopyIntoRef = FnKernel<CopyIntoParams, movement_prepare_copy, ref_copy_into>;
+using NativeDropoutRef =
+    FnKernel<DropoutParams, movement_prepare_native_dropout, ref_native_dropout>;
+using ConstantPadRef = FnKernel<PadParams, movement_prepare_constant_pad, ref_pad>;
+using PadRef = FnKernel<PadParams, movement_prepare_pad, ref_pad>;
+template <PadMode M, int D>
+using PadNdRef = FnKernel<PadParams, movement_prepare_pad_nd<M, D>, ref_pad>;
+template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
+using StridedRef = FnKernel<ViewParams, Prepare, ref_shape>;
+using SliceScatterRef =
+    FnKernel<ScatterRegionParams, movement_prepare_slice_scatter, ref_scatter_region>;
+using SelectScatterRef =
+    FnKernel<ScatterRegionParams, movement_prepare_select_scatter, ref_scatter_region>;
+using FillRef = FnKernel<FillLikeParams, movement_prepare_fill, ref_fill_like>;
+using EmptyStridedRef = FnKernel<FillLikeParams, movement_prepare_empty_strided, ref_fill_like>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+constexpr auto kReflect = PadMode::kReflect;
+constexpr auto kReplicate = PadMode::kReplicate;
+
+const bool kRegistered = KernelRegistry::global().add({
+    {"aten::constant_pad_nd", kCpu, kAny, kRef, &make_kernel<ConstantPadRef>},
+    {"aten::pad", kCpu, kAny, kRef, &make_kernel<PadRef>},
+    {"aten::reflection_pad1d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 1>>},
+    {"aten::reflection_pad2d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 2>>},
+    {"aten::reflection_pad3d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 3>>},
+    {"aten::replication_pad1d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 1>>},
+    {"aten::replication_pad2d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 2>>},
+    {"aten::replication_pad3d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 3>>},
+    {"aten::numpy_T", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_numpy_t>>},
+    {"aten::as_strided", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_as_strided>>},
+    {"aten::diagonal", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_diagonal>>},
+    {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},
+    {"aten::select_scatter", kCpu, kAny, kRef, &make_kernel<SelectScatterRef>},
+    {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillRef>},
+    {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillRef>},
+    {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+    // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
+    {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+    {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
+    {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
+    {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
+});
+
+}  // namespace
+}  // namespace tir::kernels

@@ -1,0 +1,60 @@
+// Runs every case of the conformance sweep and checks docs/conformance.md against the
+// results: a sample that stops passing (or starts) makes the page stale and fails this test.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "tests/common/test_util.h"
+#include "tests/conformance/conformance_run.h"
+
+namespace tir::conformance {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream os;
+  os << f.rdbuf();
+  return os.str();
+}
+
+TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
+  const std::string dir = testing::test_data_dir() + "/conformance";
+  std::ifstream f(dir + "/manifest.json");
+  ASSERT_TRUE(f) << "no " << dir << "/manifest.json";
+  const nlohmann::json m = nlohmann::json::parse(f);
+  ASSERT_GT(m["cases"].size(), 100u);
+  std::vector<CaseResult> results;
+  for (const auto& c : m["cases"]) results.push_back(run_case(dir, c));
+  const std::string md = render_markdown(results, m["torch"].get<std::string>());
+  if (const char* out = std::getenv("TIR_CONFORMANCE_WRITE")) {
+    std::ofstream w(out, std::ios::binary | std::ios::trunc);
+    w << md;
+  }
+  EXPECT_EQ(md, slurp(testing::test_data_dir() + "/../../docs/conformance.md"))
+      << "docs/conformance.md is stale: rerun with TIR_CONFORMANCE_WRITE=$PWD/docs/conformance.md";
+}
+
+// A sample whose outputs differ from torch's is reported, not passed: feed a case the wrong
+// expected values.
+TEST(Conformance, AWrongAnswerFails) {
+  const std::string dir = testing::test_data_dir() + "/conformance";
+  std::ifstream f(dir + "/manifest.json");
+  ASSERT_TRUE(f);
+  const nlohmann::json m = nlohmann::json::parse(f);
+  for (nlohmann::json c : m["cases"]) {
+    if (c["dtype"] != "float32" || c["outputs"][0]["data"].empty()) continue;
+    const CaseResult good = run_case(dir, c);
+    if (!good.passed) continue;
+    auto& d = c["outputs"][0]["data"];
+    d[0] = d[0].is_number() ? d[0].get<double>() + 1.0 : 1.0;
+    const CaseResult bad = run_case(dir, c);
+    EXPECT_FALSE(bad.passed) << c["case"];
+    EXPECT_NE(bad.reason.find("elements differ"), std::string::npos) << bad.reason;
+    return;
+  }
+  FAIL() << "no passing float32 case";
+}
+
+}  // namespace
+}  // namespace tir::conformance

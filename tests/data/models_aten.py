@@ -1,0 +1,226 @@
+"""Models beyond the first families, for the core-ATen coverage work (issue 15); see
+gen_aten.py. Tiny configurations, random initialisation (models_families.randomize_constant_tensors),
+eval mode.
+
+Each MODELS row is (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol).
+"""
+
+import torch
+import torch.nn.functional as F
+import torchvision
+from torch import nn
+from transformers import (DistilBertConfig, DistilBertModel, MistralConfig, MistralForCausalLM,
+                          T5Config, T5Model, ViTConfig, ViTModel, Wav2Vec2Config, Wav2Vec2Model,
+                          WhisperConfig)
+from transformers.models.whisper.modeling_whisper import WhisperEncoder
+
+from models_families import HF_COMMON, VOCAB, check_sdpa, randomize_constant_tensors, token_ids
+
+
+class TrainingIrOps(nn.Module):
+    """The ops that stopped real imports: in-place activations and detach_ of the training IR,
+    weight.T (numpy_T), fill_, int32 position arithmetic, where with a scalar, minimum,
+    fmod."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(12, 8))
+        self.lin = nn.Linear(8, 12)
+
+    def forward(self, x):
+        h = self.lin(x)
+        F.silu(h, inplace=True)
+        g = x @ self.w.T
+        g.relu_()
+        d = g.clone()
+        d.detach_()
+        m = torch.empty_like(h)
+        m.fill_(0.25)
+        pos = torch.arange(x.shape[1], dtype=torch.int32) + torch.ones(x.shape[1], dtype=torch.int32)
+        p = pos.to(torch.float32).unsqueeze(-1)
+        y = torch.where(h > 0.1, h, 0.0) + torch.minimum(g, d * 0.5) + m
+        return y + torch.fmod(p, 3.0), pos.long()
+
+
+class SpeechFrontEnd(nn.Module):
+    """1-D convolutions, group norm, reflection padding, average pooling (a speech encoder's
+    feature extractor)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv1d(1, 8, 5, stride=2)
+        self.norm = nn.GroupNorm(4, 8)
+        self.conv2 = nn.Conv1d(8, 8, 3, padding=1, groups=2)
+        self.pool = nn.AvgPool1d(2)
+
+    def forward(self, wav):
+        h = F.gelu(self.norm(self.conv1(F.pad(wav, (2, 2), mode="reflect"))))
+        h = F.leaky_relu(self.conv2(h), 0.1)
+        return self.pool(h).transpose(1, 2)
+
+
+class SegHead(nn.Module):
+    """A segmentation head: padding, average pooling, bilinear and nearest upsampling,
+    per-pixel argmax and max."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 6, 3, stride=2)
+        self.cls = nn.Conv2d(6, 4, 1)
+
+    def forward(self, x):
+        h = F.elu(self.conv(F.pad(x, (1, 1, 1, 1), value=0.5)))
+        h = F.avg_pool2d(h, 3, stride=1, padding=1, count_include_pad=False)
+        ctx = F.interpolate(F.adaptive_avg_pool2d(h, 1), size=h.shape[-2:], mode="nearest")
+        logits = self.cls(h + ctx)
+        up = F.interpolate(logits, scale_factor=2.0, mode="bilinear", align_corners=False)
+        return up, up.argmax(1), up.max(1).values
+
+
+def lraspp():
+    """torchvision's LR-ASPP segmentation head on a quarter-width MobileNetV3-small."""
+    from torchvision.models.segmentation.lraspp import LRASPP
+    backbone = torchvision.models.mobilenet_v3_small(width_mult=0.25).features
+    from torchvision.models._utils import IntermediateLayerGetter
+    body = IntermediateLayerGetter(backbone[:4], return_layers={"1": "low", "3": "high"})
+    low = backbone[1].out_channels
+    high = backbone[3].out_channels
+    model = LRASPP(body, low, high, num_classes=3, inter_channels=16)
+    return OutOnly(randomize_constant_tensors(model))
+
+
+class OutOnly(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def fpn_backbone():
+    """A detection backbone: torchvision's FeaturePyramidNetwork (nearest upsampling, max-pool
+    extra level) over a small conv body."""
+    from torchvision.ops import FeaturePyramidNetwork
+    from torchvision.ops.feature_pyramid_network import LastLevelMaxPool
+
+    class Body(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+            self.c2 = nn.Conv2d(8, 12, 3, stride=2, padding=1)
+            self.fpn = FeaturePyramidNetwork([8, 12], 8, extra_blocks=LastLevelMaxPool())
+
+        def forward(self, x):
+            a = F.relu(self.c1(x))
+            b = F.relu(self.c2(a))
+            return tuple(self.fpn({"a": a, "b": b}).values())
+
+    return randomize_constant_tensors(Body())
+
+
+class Hidden(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, *args):
+        return self.model(*args).last_hidden_state
+
+
+def distilbert():
+    cfg = DistilBertConfig(dim=16, n_layers=1, n_heads=2, hidden_dim=32, vocab_size=VOCAB,
+                           max_position_embeddings=32, initializer_range=0.2,
+                           attn_implementation="sdpa", pad_token_id=0)
+    return Hidden(randomize_constant_tensors(DistilBertModel(cfg)))
+
+
+class CausalLogits(nn.Module):
+    """Causal LM with the default use_cache=True (a DynamicCache inside the graph)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids):
+        return self.model(input_ids).logits
+
+
+def mistral():
+    cfg = MistralConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1,
+                        num_attention_heads=2, num_key_value_heads=1, vocab_size=VOCAB,
+                        max_position_embeddings=64, sliding_window=None, **HF_COMMON)
+    return CausalLogits(randomize_constant_tensors(check_sdpa(MistralForCausalLM(cfg))))
+
+
+class T5Hidden(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids, decoder_input_ids):
+        return self.model(input_ids=input_ids, decoder_input_ids=decoder_input_ids,
+                          use_cache=False).last_hidden_state
+
+
+def t5():
+    cfg = T5Config(vocab_size=VOCAB, d_model=16, d_kv=8, d_ff=32, num_layers=1,
+                   num_decoder_layers=1, num_heads=2, relative_attention_num_buckets=8,
+                   relative_attention_max_distance=16, initializer_factor=1.0,
+                   decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
+    return T5Hidden(randomize_constant_tensors(T5Model(cfg)))
+
+
+def hf_vit():
+    cfg = ViTConfig(image_size=16, patch_size=4, num_channels=3, hidden_size=16,
+                    num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
+                    initializer_range=0.2, attn_implementation="sdpa")
+    return Hidden(randomize_constant_tensors(ViTModel(cfg, add_pooling_layer=False)))
+
+
+def wav2vec2():
+    cfg = Wav2Vec2Config(hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=32, conv_dim=(8, 8), conv_stride=(5, 2),
+                         conv_kernel=(10, 3), num_conv_pos_embeddings=8,
+                         num_conv_pos_embedding_groups=4, feat_extract_norm="group",
+                         do_stable_layer_norm=False, initializer_range=0.2,
+                         attn_implementation="sdpa", apply_spec_augment=False)
+    return Hidden(randomize_constant_tensors(Wav2Vec2Model(cfg)))
+
+
+def whisper_encoder():
+    cfg = WhisperConfig(d_model=16, encoder_layers=1, encoder_attention_heads=2,
+                        encoder_ffn_dim=32, num_mel_bins=8, max_source_positions=8,
+                        decoder_layers=1, decoder_attention_heads=2, decoder_ffn_dim=64,
+                        vocab_size=VOCAB, attn_implementation="sdpa", init_std=0.2)
+    return Hidden(randomize_constant_tensors(WhisperEncoder(cfg)))
+
+
+def convnext():
+    from torchvision.models.convnext import CNBlockConfig, ConvNeXt
+    settings = [CNBlockConfig(8, 16, 1), CNBlockConfig(16, None, 1)]
+    return randomize_constant_tensors(ConvNeXt(settings, num_classes=5))
+
+
+def image(g, n=1, c=3, h=32, w=32):
+    return torch.randn(n, c, h, w, generator=g)
+
+
+# (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
+MODELS = [
+    ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
+     1e-4),
+    ("speech_front_end", SpeechFrontEnd, 32, lambda g: ((torch.randn(2, 1, 40, generator=g),), {}),
+     1e-4),
+    ("seg_head", SegHead, 33, lambda g: ((image(g, 1, 3, 12, 12),), {}), 1e-4),
+    ("lraspp", lraspp, 34, lambda g: ((image(g, 1, 3, 16, 16),), {}), 1e-4),
+    ("fpn_backbone", fpn_backbone, 35, lambda g: ((image(g, 1, 3, 16, 16),), {}), 1e-4),
+    ("convnext", convnext, 36, lambda g: ((image(g),), {}), 1e-4),
+    ("distilbert", distilbert, 37, lambda g: ((token_ids(g, 2, 8),), {}), 1e-4),
+    ("mistral", mistral, 38, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("t5", t5, 39, lambda g: ((token_ids(g, 1, 8), token_ids(g, 1, 4)), {}), 1e-4),
+    ("hf_vit", hf_vit, 40, lambda g: ((image(g, 1, 3, 16, 16),), {}), 1e-4),
+    ("wav2vec2", wav2vec2, 41, lambda g: ((torch.randn(1, 400, generator=g),), {}), 1e-4),
+    ("whisper_encoder", whisper_encoder, 42, lambda g: ((torch.randn(1, 8, 16, generator=g),), {}),
+     1e-4),
+]
