@@ -127,6 +127,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
   set->path_ = path;
   set->signature_ = file.signature();
   set->format_ = WeightFormat::kTir;
+  set->table_->tir_file = path;
   auto fail = [&](const std::string& name, auto&&... parts) {
     return make_error(StatusCode::kCorrupt, "weight file '", path, "': tensor '", name, "' ",
                       parts...);
@@ -142,7 +143,9 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     if (shape.size() > size_t(kMaxRank)) return fail(name, "has more than ", kMaxRank, " dims");
     std::span<const uint8_t> raw = file.stored_bytes(*e);
     const bool plain = e->compression() == ir::fb::Compression::None && stored == dtype;
-    if (!plain) {
+    if (!plain && !options.decode) {
+      raw = {};
+    } else if (!plain) {
       std::vector<uint8_t> narrow;  // inflated bytes that are widened below, then dropped
       if (e->compression() == ir::fb::Compression::Zstd) {
         if (stored != dtype) narrow.resize(e->byte_size());

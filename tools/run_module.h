@@ -27,6 +27,8 @@ struct RunModuleOptions {
   std::string dtype = "f32";  // SessionOptions::precision by name: "f32" or "bf16"
   std::string profile_path;   // non-empty: write a Chrome trace of the timed runs here
   int profile_top = 15;       // rows per profile table
+  std::string weight_budget;  // "512M": SessionOptions::weight_budget (stream the weights)
+  bool direct_io = true;      // SessionOptions::direct_io
 };
 
 /// Runs the whole job, printing the summary to `out`. Errors name the file, input or node.

@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"bf16", "fp16"}));
   wpack->add_option("--compress", pack_compress, "compress each tensor (checked at load)")
       ->check(CLI::IsMember({"zstd"}));
+  wpack->add_option("--model", pack.model,
+                    "write the tensors in the order this model's methods first read them "
+                    "(sequential reads for tirrun --weight-budget)");
   wpack->add_option("--level", pack.zstd_level, "zstd level")
       ->check(CLI::Range(1, 19))
       ->capture_default_str();

@@ -34,6 +34,13 @@ int main(int argc, char** argv) {
                  "What GEMM/matmul kernels compute in: f32, or bf16 (weights packed to bf16 "
                  "once, float32 accumulation and outputs; see README for its accuracy)")
       ->capture_default_str();
+  app.add_option("--weight-budget", o.weight_budget,
+                 "Stream the weights from disk keeping at most this many bytes of them in "
+                 "memory (512M, 2G), read ahead in execution order; checksums are verified "
+                 "per tensor as it is read");
+  app.add_flag("!--no-direct-io", o.direct_io,
+               "With --weight-budget: read through the page cache (pread + fadvise DONTNEED) "
+               "instead of O_DIRECT");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   try {

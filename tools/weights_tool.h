@@ -19,6 +19,9 @@ struct PackOptions {
   DType narrow = DType::kUndefined;
   bool zstd = false;
   int zstd_level = 3;
+  /// A .tir model: write the tensors in the order its methods first read them (a streaming
+  /// run, `tirrun --weight-budget`, then reads the file front to back); empty: source order.
+  std::string model;
 };
 
 /// Writes `options.output` atomically; prints progress and a summary line to `out`.
