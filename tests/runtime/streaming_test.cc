@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "importer/weight_order.h"
 #include "ir/weight_file.h"
 #include "runtime/safetensors.h"
 #include "runtime/streaming_weights.h"
@@ -261,6 +262,30 @@ TEST_F(StreamingGpt2, ZstdAndBf16FilesInflateIntoThePool) {
   auto got = (*s)->run(views(resident_.inputs));
   ASSERT_TRUE(got.ok()) << got.status().message();
   EXPECT_TRUE(bitwise_equal(*got, want_copy));
+}
+
+// tirc import lays tensors out in the order the method first reads them (sequential reads),
+// and `tirc weights pack --model` reproduces that order from any file.
+TEST(Streaming, ImportWritesWeightsInFirstUseOrder) {
+  for (const char* rel : {"gpt2/core", "llama/training", "resnet_small/core"}) {
+    SCOPED_TRACE(rel);
+    testing::LoadedModel m;
+    ASSERT_NO_FATAL_FAILURE(testing::load_model(rel, &m));
+    std::vector<size_t> order;
+    std::vector<bool> seen(m.view->model().weights()->size(), false);
+    importer::weight_first_use_order_add(*m.forward, order, seen);
+    ASSERT_GT(order.size(), 3u);
+    for (size_t k = 0; k < order.size(); ++k)
+      EXPECT_EQ(m.weights->names()[k], ir::str(m.view->model().weights()->Get(order[k])->name()))
+          << k;
+    tools::PackOptions po;
+    po.source = m.tmp.file("m.bin");
+    po.output = m.tmp.file("again.bin");
+    po.model = m.tmp.file("m.tir");
+    std::ostringstream log;
+    ASSERT_TRUE(tools::weights_pack(po, log).ok());
+    EXPECT_EQ(*read_file(po.source), *read_file(po.output));  // already in that order
+  }
 }
 
 TEST(Streaming, ByteSizes) {
