@@ -19,7 +19,10 @@ run, side by side on this machine, each configuration in its own process:
                   (posix_fadvise DONTNEED; /proc/sys/vm/drop_caches is not writable here)
   accelerate_*    Hugging Face accelerate, device_map from infer_auto_device_map with
                   max_memory {"cpu": budget}, the rest offloaded to disk (offload_folder)
-Writes bench/results/streaming.csv and streaming.png.
+  pytorch_lit     PyTorch-LIT 0.1.7 (bench/streaming/lit_bench.py, run separately, its row
+                  appended by hand): loads each module's weights from numpy memmaps when it
+                  runs; no budget, no read-ahead; memmaps dropped from the page cache first
+Writes bench/results/streaming.csv and streaming.png (`replot` redraws it from the CSV).
 """
 
 import argparse
