@@ -12,6 +12,7 @@
 #include "importer/program_json.h"
 #include "importer/pt2_archive.h"
 #include "importer/weight_extract.h"
+#include "importer/weight_order.h"
 #include "importer/weight_writer.h"
 #include "ir/model.h"
 
@@ -100,9 +101,15 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
   }
   sum.shared_weights = tables.shared_weights.size();
 
-  // Weights stream straight from the archives into the weight file.
+  // Weights stream straight from the archives into the weight file, in the order the
+  // methods first read them (a streaming run then reads the file front to back).
   TIR_ASSIGN_OR_RETURN(std::unique_ptr<WeightWriter> ww, WeightWriter::create(sum.weights_path));
-  for (const WeightPlan& w : tables.weights) {
+  const std::vector<size_t> order =
+      weight_first_use_order(*tables.fbb, methods, tables.weights.size());
+  std::vector<size_t> written_at(tables.weights.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    const WeightPlan& w = tables.weights[order[k]];
+    written_at[order[k]] = k;
     TIR_RETURN_IF_ERROR(ww->add(w.spec, w.source.byte_size, [&](const ChunkSink& sink) {
       return stream_tensor_source(*archives[w.source.archive], w.source, sink);
     }));
@@ -121,7 +128,7 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
     refs.push_back(fb::CreateWeightRef(
         fbb, fbb.CreateString(w.spec.name), fbb.CreateVectorOfStrings(w.spec.aliases),
         ir::to_fb_dtype(w.spec.dtype), fbb.CreateVector(w.spec.shape), w.source.byte_size,
-        ww->written()[i].xxh3, w.is_buffer));
+        ww->written()[written_at[i]].xxh3, w.is_buffer));
   }
   std::vector<flatbuffers::Offset<fb::Constant>> consts;
   for (const ConstantPlan& c : tables.constants) {

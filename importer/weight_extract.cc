@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "importer/program_json.h"
+#include "importer/weight_order.h"
 #include "importer/weight_writer.h"
 
 namespace tir::importer {
@@ -31,11 +32,14 @@ Result<ExtractSummary> extract_weights(const std::string& pt2_path, const std::s
   TIR_ASSIGN_OR_RETURN(Program program, read_program(*archive, archive->model_names()[0]));
   say("read '" + pt2_path + "' (model '" + program.model_name + "', torch " +
       program.torch_version + ")");
-  // The graph decides which tensors are weights and in which order (the signature).
+  // The graph decides which tensors are weights and in which order (the signature): first
+  // use, as `tirc import` writes them.
   TIR_ASSIGN_OR_RETURN(GraphPlan plan, build_graph(program, *archive, "forward"));
   TIR_ASSIGN_OR_RETURN(std::unique_ptr<WeightWriter> ww, WeightWriter::create(out_path));
   ExtractSummary sum;
-  for (const WeightPlan& w : plan.weights) {
+  const flatbuffers::Offset<fb::Method> methods[] = {plan.method};
+  for (size_t i : weight_first_use_order(*plan.fbb, methods, plan.weights.size())) {
+    const WeightPlan& w = plan.weights[i];
     TIR_RETURN_IF_ERROR(ww->add(w.spec, w.source.byte_size, [&](const ChunkSink& sink) {
       return stream_tensor_source(*archive, w.source, sink);
     }));

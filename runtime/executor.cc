@@ -113,6 +113,16 @@ Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
   weights_ = std::move(weights);
   resident_ = weights_->resident();
   ++bind_count_;
+  if (!resident_) {  // a budgeted source refuses a method it cannot run, now
+    std::vector<NodeWeights> uses(graph_.nodes.size());
+    for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+      uses[i].node = graph_.nodes[i].name;
+      for (int32_t v : graph_.nodes[i].inputs)
+        if (graph_.values[v].weight >= 0 && !graph_.values[v].mutated)
+          uses[i].weights.push_back(graph_.values[v].weight);
+    }
+    TIR_RETURN_IF_ERROR(weights_->check_uses(ir::str(graph_.method->name()), uses));
+  }
   TIR_RETURN_IF_ERROR(bind_fixed_data());
   for (auto& sub : subgraphs_) TIR_RETURN_IF_ERROR(sub->rebind_weights(weights_));
   return ok_status();
@@ -145,6 +155,9 @@ Status MethodExecutor::bind_fixed_data() {
     if (!initial)
       return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '", set.path(),
                         "'");
+    if (!initial->data && initial->nbytes() > 0)  // streaming left it compressed
+      return make_error(StatusCode::kUnsupported, "buffer '", name, "' of '", set.path(),
+                        "' is compressed: streaming weights needs buffers stored plain");
     TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(std::string(name), *initial));
     fixed_data_[v] = buf->data;
     keys_[v] = {};
@@ -303,6 +316,25 @@ Status MethodExecutor::run_step(PlanStep& step) {
 Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
                                                         std::span<const Tensor> inputs) {
   if (plan->bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(*plan));
+  if (!resident_) {  // the source reads ahead in the plan's order; the run gives back all
+    weights_->begin_run(plan->weight_order);
+    auto result = execute_steps(plan, inputs);
+    if (result.ok())
+      for (size_t k : plan->weight_outputs) {  // views of weights outlive the run: copy them
+        held_outputs_.resize(outputs_.size());
+        const Tensor& t = outputs_[k];
+        const auto* p = static_cast<const uint8_t*>(t.data);
+        held_outputs_[k].assign(p, p + t.nbytes());
+        outputs_[k].data = held_outputs_[k].data();
+      }
+    weights_->end_run();
+    return result;
+  }
+  return execute_steps(plan, inputs);
+}
+
+Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
+                                                              std::span<const Tensor> inputs) {
   std::vector<void*>& data = plan->value_data;
   for (size_t k = 0; k < inputs.size(); ++k) data[graph_.inputs[k]] = inputs[k].data;
   // Locals: kernels' virtual calls would otherwise make the compiler reload the members.

@@ -101,6 +101,7 @@ class MethodExecutor {
   Plan* find_plan(std::span<const int64_t> symbols);  // moves it to the front; nullptr if none
   Status add_plan(std::vector<int64_t> symbols, std::span<const Tensor> inputs);
   Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs);
+  Result<std::span<const Tensor>> execute_steps(Plan* plan, std::span<const Tensor> inputs);
   Status run_step(PlanStep& step);
 
   const ir::ModelView* model_ = nullptr;
@@ -115,6 +116,7 @@ class MethodExecutor {
   std::vector<const kernels::QuantizedWeight*> quantized_;  // per value: int8 storage or null
   std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
   std::vector<Tensor> outputs_;
+  std::vector<std::vector<uint8_t>> held_outputs_;  // outputs that view streamed weights
   size_t num_copies_ = 0;
   uint64_t kernel_calls_ = 0;
   Profiler* profiler_ = nullptr;

@@ -169,20 +169,32 @@ Status record_outputs(const ExecGraph& g, const ExecNode& node, Plan& plan, Plan
   return ok_status();
 }
 
-/// First and last use of every weight value, as acquire/release lists of the steps.
-void plan_weight_uses(const ExecGraph& g, Plan& plan) {
+/// First and last use of every weight value, as acquire/release lists of the steps. A use
+/// through a view of the weight (an output that aliases it) counts as a use of the weight; a
+/// weight a method output views is held to the end of the run.
+void plan_weight_uses(const ExecGraph& g, Plan& plan, const Lifetimes& life) {
   std::vector<int32_t> first(g.values.size(), -1), last(g.values.size(), -1);
+  auto is_weight = [&](int32_t v) { return g.values[v].weight >= 0 && !g.values[v].mutated; };
   for (size_t i = 0; i < plan.steps.size(); ++i)
     for (int32_t v : plan.steps[i].in_values) {
-      if (g.values[v].weight < 0 || g.values[v].mutated) continue;
-      if (first[v] < 0) first[v] = int32_t(i);
-      last[v] = int32_t(i);
+      const int32_t r = life.root[v];
+      if (!is_weight(r)) continue;
+      if (first[r] < 0) first[r] = int32_t(i);
+      last[r] = int32_t(i);
     }
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const int32_t r = life.root[g.outputs[k]];
+    if (!is_weight(r)) continue;
+    plan.weight_outputs.push_back(k);
+    last[r] = -1;  // released when the run ends
+  }
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (first[v] < 0) continue;
     plan.steps[first[v]].acquire.emplace_back(g.values[v].weight, int32_t(v));
-    plan.steps[last[v]].release.push_back(g.values[v].weight);
+    if (last[v] >= 0) plan.steps[last[v]].release.push_back(g.values[v].weight);
   }
+  for (const PlanStep& step : plan.steps)
+    for (const auto& [id, v] : step.acquire) plan.weight_order.push_back(id);
 }
 
 /// One arena per device: activations by lifetime, each step's scratch for its own step.
@@ -252,7 +264,7 @@ Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64
     TIR_RETURN_IF_ERROR(prepare_step(in, node, *plan, step));
     TIR_RETURN_IF_ERROR(record_outputs(g, node, *plan, step, int32_t(i), life));
   }
-  plan_weight_uses(g, *plan);
+  plan_weight_uses(g, *plan, life);
   TIR_RETURN_IF_ERROR(place_memory(in, *plan, life));
   return plan;
 }

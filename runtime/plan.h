@@ -81,6 +81,11 @@ struct Plan {
   std::vector<void*> value_data;               // data of every value (aliases filled while running)
   std::vector<std::unique_ptr<Arena>> arenas;  // per device that holds values or scratch
   size_t arena_bytes = 0;                      // all devices together
+  /// The weights the steps acquire, in order (what a streaming source reads ahead).
+  std::vector<WeightId> weight_order;
+  /// Outputs (indices into the graph's outputs) that view a weight's bytes: a run that
+  /// streams weights copies them out before it gives the weights back.
+  std::vector<size_t> weight_outputs;
 };
 
 /// What building a plan reads besides the graph.

@@ -8,6 +8,7 @@
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
 #include "runtime/weight_binding.h"
+#include "runtime/streaming_weights.h"
 #include "runtime/weight_source.h"
 
 namespace tir {
@@ -41,7 +42,13 @@ Result<std::unique_ptr<Session>> Session::open(const std::string& model_path,
                                                const std::string& weights_path,
                                                const SessionOptions& options) {
   TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(model_path));
-  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open(weights_path, options.weights));
+  WeightSetOptions wo = options.weights;
+  if (options.weight_budget > 0 || options.weight_pool) {
+    // Streaming verifies each tensor as it reads it, and inflates what is compressed then.
+    wo.verify_checksums = false;
+    wo.decode = false;
+  }
+  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open(weights_path, wo));
   return create(std::move(model), std::move(weights), options);
 }
 
@@ -62,7 +69,10 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
   TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));
-  TIR_ASSIGN_OR_RETURN(s->weights_, ResidentWeights::bind(*s->view_, std::move(weights)));
+  if (s->options_.weight_budget > 0 && !s->options_.weight_pool) {
+    TIR_ASSIGN_OR_RETURN(s->options_.weight_pool, WeightPool::create(s->options_.weight_budget));
+  }
+  TIR_ASSIGN_OR_RETURN(s->weights_, s->bind(std::move(weights)));
   // The first context is built now, so an op without a kernel or a weight file that does
   // not fit fails at open, not at the first run.
   TIR_RETURN_IF_ERROR(s->context().status());
@@ -114,12 +124,25 @@ Result<Session::Context*> Session::context() {
 Status Session::swap_weights(std::shared_ptr<const WeightSet> weights) {
   if (!weights) return make_error(StatusCode::kInvalidArgument, "swap_weights: no weight set");
   TIR_RETURN_IF_ERROR(check_weights(*view_, *weights));
-  TIR_ASSIGN_OR_RETURN(std::shared_ptr<WeightSource> bound,
-                       ResidentWeights::bind(*view_, std::move(weights)));
+  TIR_ASSIGN_OR_RETURN(std::shared_ptr<WeightSource> bound, bind(std::move(weights)));
   std::lock_guard lock(mu_);
   weights_ = std::move(bound);
   ++generation_;
   return ok_status();
+}
+
+Result<std::shared_ptr<WeightSource>> Session::bind(std::shared_ptr<const WeightSet> set) {
+  std::shared_ptr<WeightSource> source;
+  if (!options_.weight_pool) {
+    TIR_ASSIGN_OR_RETURN(source, ResidentWeights::bind(*view_, std::move(set)));
+    return source;
+  }
+  StreamingOptions so;
+  so.verify_checksums = options_.weights.verify_checksums;
+  so.direct_io = options_.direct_io;
+  TIR_ASSIGN_OR_RETURN(source,
+                       StreamingWeights::bind(*view_, std::move(set), options_.weight_pool, so));
+  return source;
 }
 
 Status Session::reset_state() { return options_.state->reset(*weights()); }

@@ -32,6 +32,7 @@ namespace tir {
 class MethodExecutor;
 class Profiler;
 class WeightSource;
+class WeightPool;
 namespace ir {
 class ModelView;
 }
@@ -63,6 +64,15 @@ struct SessionOptions {
   /// Which of `devices` runs each node (runtime/placement.h); unset: the first for all.
   /// Copies are inserted where values cross devices.
   PlacementPolicy placement;
+  /// Stream weights from the tir weight file, keeping at most this many bytes of them in
+  /// memory (runtime/streaming_weights.h; `tirrun --weight-budget 512M`); 0: map the whole
+  /// file. Checksums are then verified per tensor as it is read (`weights.verify_checksums`).
+  size_t weight_budget = 0;
+  /// The budgeted pool to stream into, shared by the sessions given the same one (the
+  /// methods of one model); null with a weight_budget: the session makes its own.
+  std::shared_ptr<WeightPool> weight_pool;
+  /// Read streamed weights with O_DIRECT (else pread + posix_fadvise DONTNEED).
+  bool direct_io = true;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
@@ -139,6 +149,8 @@ class Session {
   Session();
   /// The calling thread's context, created on first use, with the current weights bound.
   Result<Context*> context();
+  /// `set` bound to the model: resident, or streamed within the weight budget.
+  Result<std::shared_ptr<WeightSource>> bind(std::shared_ptr<const WeightSet> set);
   /// The calling thread's executor, else the first one (for the statistics).
   const MethodExecutor& executor() const;
 

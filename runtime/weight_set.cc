@@ -144,6 +144,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
   set->path_ = path;
   set->signature_ = file.signature();
   set->format_ = WeightFormat::kTir;
+  set->table_->tir_file = path;
   auto fail = [&](const std::string& name, auto&&... parts) {
     return make_error(StatusCode::kCorrupt, "weight file '", path, "': tensor '", name, "' ",
                       parts...);
@@ -161,7 +162,9 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     const bool plain = e->compression() == ir::fb::Compression::None && stored == dtype;
     const bool quantized = stored == DType::kInt8 && dtype != stored;
     kernels::QuantizedWeight q;
-    if (!plain) {
+    if (!plain && !options.decode) {
+      raw = {};
+    } else if (!plain) {
       std::vector<uint8_t> narrow;  // inflated bytes that are widened below, then dropped
       if (e->compression() == ir::fb::Compression::Zstd) {
         const bool keep = stored == dtype || quantized;  // int8 bytes stay for int8 kernels

@@ -41,6 +41,10 @@ struct WeightSetOptions {
   /// Threads that verify checksums and dequantize int8 tensors (the calling one included),
   /// tensors shared out largest first; 0 = std::thread::hardware_concurrency().
   int verify_threads = 0;
+  /// Inflate zstd and widen bf16/fp16 entries at open (false: those tensors keep
+  /// data == nullptr, for a streaming source that reads them when they are needed,
+  /// runtime/streaming_weights.h).
+  bool decode = true;
 };
 
 enum class WeightFormat { kTir, kSafetensors, kOverlay };
@@ -86,6 +90,9 @@ class WeightSet {
   const std::vector<std::string>& names() const { return table_->names; }
   /// Other names of tensor `i` (tied weights stored once); empty for most.
   const std::vector<std::string>& aliases(size_t i) const { return table_->aliases[i]; }
+  /// The tir weight file the set (or an overlay's base) was read from; empty for safetensors
+  /// and bytes in memory that came with no file name.
+  const std::string& tir_file() const { return table_->tir_file; }
   /// The file, or "base + delta + ..." for an overlay (for messages).
   const std::string& path() const { return path_; }
   WeightFormat format() const { return format_; }
@@ -94,6 +101,8 @@ class WeightSet {
   /// Bytes held in memory the set owns (inflated, widened or realigned tensors); the rest
   /// are views into mapped files. An overlay counts its base's and deltas'.
   size_t owned_bytes() const { return owned_bytes_; }
+  /// True when an overlay replaced tensor `i` (its bytes are a delta's, in memory).
+  bool replaced(size_t i) const { return replaced_.count(i) != 0; }
   /// Tensors an overlay replaces (0 for a plain set).
   size_t num_replaced() const { return replaced_.size(); }
   /// Packed copies of this set's tensors that kernels made (kernels/packed_cache.h): shared by
@@ -113,6 +122,7 @@ class WeightSet {
     std::vector<kernels::QuantizedWeight> quantized;  // per tensor; data == nullptr: not int8
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> by_name;  // + aliases
     size_t total_bytes = 0;
+    std::string tir_file;
     uint64_t generation = next_generation();  // of the bytes the table's tensors point at
     std::unique_ptr<kernels::PackedCache> packed_cache = std::make_unique<kernels::PackedCache>();
     Status add(const std::string& name, std::vector<std::string> aliases, const Tensor& t);

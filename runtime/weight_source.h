@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -22,6 +24,12 @@ namespace tir {
 
 /// Index into Model.weights (ir/tir.fbs): what a weight value of any method refers to.
 using WeightId = int32_t;
+
+/// The weights one node of a method reads, in the method's execution order.
+struct NodeWeights {
+  std::string_view node;
+  std::vector<WeightId> weights;
+};
 
 class WeightSource {
  public:
@@ -42,6 +50,18 @@ class WeightSource {
   /// True when acquire never fails and its views never move while the source lives (the
   /// executor may then bind pointers at prepare and skip acquire/release when running).
   virtual bool resident() const = 0;
+  /// An executor binding a method tells the source which weights each node reads, in order,
+  /// once per method; a budgeted source refuses a method it cannot run (the error names the
+  /// node, its tensors and the minimum budget).
+  virtual Status check_uses(std::string_view /*method*/, std::span<const NodeWeights> /*uses*/) {
+    return ok_status();
+  }
+  /// Brackets one run of a method that does not see resident weights: `order` lists the
+  /// weights its plan acquires, first uses in order (a source reads ahead in that order).
+  /// Runs nest (a cond branch runs inside its method's run); end_run drops what the run
+  /// still holds, after an error too.
+  virtual void begin_run(std::span<const WeightId> /*order*/) {}
+  virtual void end_run() {}
   /// The weight set behind the source (names, packed cache, messages).
   virtual const WeightSet& set() const = 0;
   const std::shared_ptr<const WeightSet>& set_ptr() const { return set_; }

@@ -1,5 +1,6 @@
 #include "tools/run_module.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "runtime/npy.h"
 #include "runtime/profiler.h"
 #include "runtime/session.h"
+#include "runtime/streaming_weights.h"
 #include "tools/layer_profile.h"
 
 namespace tir::tools {
@@ -104,6 +106,12 @@ Status write_layer_profile(const RunModuleOptions& o, const Profiler& profiler) 
   return layer_profile_write(o.profile_layers_path, table);
 }
 
+/// The process's peak resident set so far (getrusage), in KiB.
+long peak_rss_kb() {
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
 }  // namespace
 
 Status run_module(const RunModuleOptions& o, std::ostream& out) {
@@ -115,10 +123,17 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.weights.verify_threads = o.threads;  // 0: all cores
   so.fuse = o.fuse;
   TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
+  WeightSetOptions open_options = so.weights;
+  if (!o.weight_budget.empty()) {  // streamed: tensors are verified and inflated as read
+    TIR_ASSIGN_OR_RETURN(so.weight_budget, parse_byte_size(o.weight_budget));
+    so.direct_io = o.direct_io;
+    open_options.verify_checksums = false;
+    open_options.decode = false;
+  }
   const auto t_load = Clock::now();
   std::vector<std::string> layers = {o.weights_path};
   layers.insert(layers.end(), o.overlay_paths.begin(), o.overlay_paths.end());
-  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open_layers(layers, so.weights));
+  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open_layers(layers, open_options));
   TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(o.model_path));
   TIR_ASSIGN_OR_RETURN(auto session, Session::create(std::move(model), std::move(weights), so));
   const double load_ms = ms_since(t_load);
@@ -166,7 +181,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
     out << "{\"method\": \"" << session->method_name() << "\", \"dtype\": \""
         << precision_name(so.precision) << "\", \"nodes\": " << session->num_nodes()
         << ", \"arena_bytes\": " << session->arena_bytes() << ", \"load_ms\": " << load_ms
-        << ", \"first_run_ms\": " << first_ms << std::setprecision(16)
+        << ", \"first_run_ms\": " << first_ms << ", \"weight_budget\": " << so.weight_budget
+        << ", \"peak_rss_kb\": " << peak_rss_kb() << std::setprecision(16)
         << ", \"first_output_unix_ms\": " << first_output_unix_ms << std::setprecision(6)
         << ", \"times_ms\": [";
     for (size_t r = 0; r < times_in_order.size(); ++r) out << (r ? ", " : "") << times_in_order[r];

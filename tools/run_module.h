@@ -29,13 +29,15 @@ struct RunModuleOptions {
   bool json = false;
   bool verify_checksums = true;
   bool fuse = true;           // SessionOptions::fuse (GEMM/conv + activation as one kernel call)
-  std::string dtype = "f32";  // SessionOptions::precision by name: "f32" or "bf16"
+  std::string dtype = "f32";  // SessionOptions::precision by name: "f32", "bf16" or "int8"
   std::string profile_path;   // non-empty: write a Chrome trace of the timed runs here
   int profile_top = 15;       // rows per profile table
   std::string profile_layers_path;  // non-empty: write the layer profile CSV here
   int profile_depth = 2;            // module path parts the layer profile keeps
   bool pipeline = false;            // run methods stage0..stageN-1 as a threaded pipeline
   int microbatches = 1;             // --pipeline: micro-batches split along dim 0
+  std::string weight_budget;  // "512M": SessionOptions::weight_budget (stream the weights)
+  bool direct_io = true;      // SessionOptions::direct_io
 };
 
 /// Reads the inputs `options` names for session `s`, in signature order.

@@ -104,9 +104,12 @@ int main(int argc, char** argv) {
                    "the model's GEMM weights as int8 with per-channel scales (needs --model; "
                    "their GEMMs then run in int8)")
       ->check(CLI::IsMember({"bf16", "fp16", "int8"}));
-  wpack->add_option("--model", pack.model, "the model the weights belong to (for --dtype int8)");
   wpack->add_option("--compress", pack_compress, "compress each tensor (checked at load)")
       ->check(CLI::IsMember({"zstd"}));
+  wpack->add_option("--model", pack.model,
+                    "the model the weights belong to: write the tensors in the order its "
+                    "methods first read them (sequential reads for tirrun --weight-budget); "
+                    "with --dtype int8, which tensors are GEMM weights");
   wpack->add_option("--level", pack.zstd_level, "zstd level")
       ->check(CLI::Range(1, 19))
       ->capture_default_str();

@@ -49,6 +49,13 @@ int main(int argc, char** argv) {
                  "bf16); int8 (linear/addmm/mm on int8 weights, activations quantized per "
                  "run). README \"Low precision\" gives the accuracy")
       ->capture_default_str();
+  app.add_option("--weight-budget", o.weight_budget,
+                 "Stream the weights from disk keeping at most this many bytes of them in "
+                 "memory (512M, 2G), read ahead in execution order; checksums are verified "
+                 "per tensor as it is read");
+  app.add_flag("!--no-direct-io", o.direct_io,
+               "With --weight-budget: read through the page cache (pread + fadvise DONTNEED) "
+               "instead of O_DIRECT");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   try {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -10,6 +11,8 @@
 #include "core/float16.h"
 #include "core/quantize.h"
 #include "importer/weight_extract.h"
+#include "ir/model.h"
+#include "importer/weight_order.h"
 #include "importer/weight_writer.h"
 #include "runtime/weight_set.h"
 #include "tools/int8_plan.h"
@@ -84,6 +87,31 @@ Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis) {
 
 }  // namespace
 
+/// The slots of `set` in the order the methods of `model_path` first read them, then the rest.
+static Result<std::vector<size_t>> first_use_slots(const std::string& model_path, const WeightSet& set) {
+  TIR_ASSIGN_OR_RETURN(auto bytes, data_source_mmap(model_path));
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(bytes->bytes(), model_path));
+  const ir::fb::Model& m = view.model();
+  const size_t nw = m.weights() ? m.weights()->size() : 0;
+  std::vector<size_t> by_weight;
+  std::vector<bool> seen_weight(nw, false);
+  if (m.methods())
+    for (const ir::fb::Method* method : *m.methods())
+      importer::weight_first_use_order_add(*method, by_weight, seen_weight);
+  std::vector<size_t> order;
+  std::vector<bool> seen(set.size(), false);
+  for (size_t w : by_weight) {
+    const int32_t slot = set.slot(ir::str(m.weights()->Get(w)->name()));
+    if (slot >= 0 && !seen[size_t(slot)]) {
+      seen[size_t(slot)] = true;
+      order.push_back(size_t(slot));
+    }
+  }
+  for (size_t i = 0; i < set.size(); ++i)
+    if (!seen[i]) order.push_back(i);
+  return order;
+}
+
 Status weights_pack(const PackOptions& o, std::ostream& out) {
   const auto t0 = Clock::now();
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> src, WeightSet::open(o.source));
@@ -105,7 +133,13 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   size_t narrowed = 0, next_report = 1;
   uint64_t stored_bytes = 0;
   const size_t n = src->size();
-  for (size_t i = 0; i < n; ++i) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (!o.model.empty()) {
+    TIR_ASSIGN_OR_RETURN(order, first_use_slots(o.model, *src));
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = order[k];
     const Tensor& t = src->tensor(i);
     importer::WeightEntrySpec spec;
     spec.name = src->names()[i];
@@ -150,9 +184,9 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
       }));
     }
     stored_bytes += writer->written().back().stored_size;
-    if (n >= 8 && (i + 1) * 4 >= next_report * n) {  // progress at 25%, 50%, 75%
-      if (i + 1 < n) out << "packing: " << (i + 1) << "/" << n << " tensors\n" << std::flush;
-      next_report = (i + 1) * 4 / n + 1;
+    if (n >= 8 && (k + 1) * 4 >= next_report * n) {  // progress at 25%, 50%, 75%
+      if (k + 1 < n) out << "packing: " << (k + 1) << "/" << n << " tensors\n" << std::flush;
+      next_report = (k + 1) * 4 / n + 1;
     }
   }
   TIR_RETURN_IF_ERROR(writer->finish().status());

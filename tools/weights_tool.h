@@ -19,10 +19,13 @@ struct PackOptions {
   /// per-channel scales (tools/int8_plan.h), the rest as they are. kUndefined: keep every
   /// dtype.
   DType narrow = DType::kUndefined;
-  /// The model whose weights these are (needed for kInt8: which tensors, which axis).
-  std::string model;
   bool zstd = false;
   int zstd_level = 3;
+  /// The .tir model these weights belong to: the tensors are written in the order its
+  /// methods first read them (a streaming run, `tirrun --weight-budget`, then reads the file
+  /// front to back), and with kInt8 it says which tensors are GEMM weights and along which
+  /// axis. Empty: source order (kInt8 then refuses).
+  std::string model;
 };
 
 /// Writes `options.output` atomically; prints progress and a summary line to `out`.
