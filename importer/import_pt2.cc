@@ -102,9 +102,19 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
 
   // Weights stream straight from the archives into the weight file.
   TIR_ASSIGN_OR_RETURN(std::unique_ptr<WeightWriter> ww, WeightWriter::create(sum.weights_path));
+  uint64_t total_bytes = 0, done_bytes = 0;
+  for (const WeightPlan& w : tables.weights) total_bytes += w.source.byte_size;
   for (const WeightPlan& w : tables.weights) {
     TIR_RETURN_IF_ERROR(ww->add(w.spec, w.source.byte_size, [&](const ChunkSink& sink) {
-      return stream_tensor_source(*archives[w.source.archive], w.source, sink);
+      if (!o.weight_progress)
+        return stream_tensor_source(*archives[w.source.archive], w.source, sink);
+      const ChunkSink counted = [&](std::span<const uint8_t> chunk) {
+        TIR_RETURN_IF_ERROR(sink(chunk));
+        done_bytes += chunk.size();
+        o.weight_progress(done_bytes, total_bytes);
+        return ok_status();
+      };
+      return stream_tensor_source(*archives[w.source.archive], w.source, counted);
     }));
     sum.weight_bytes += w.source.byte_size;
     sum.weight_aliases += w.spec.aliases.size();

@@ -27,6 +27,9 @@ struct RunModuleOptions {
   std::string dtype = "f32";  // SessionOptions::precision by name: "f32" or "bf16"
   std::string profile_path;   // non-empty: write a Chrome trace of the timed runs here
   int profile_top = 15;       // rows per profile table
+  /// Non-empty: write the method's graph with the fused groups marked (tools/session_graph.h)
+  /// after loading; without inputs nothing runs then.
+  std::string dot_path, svg_path;
 };
 
 /// Runs the whole job, printing the summary to `out`. Errors name the file, input or node.

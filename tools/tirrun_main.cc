@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
                  "What GEMM/matmul kernels compute in: f32, or bf16 (weights packed to bf16 "
                  "once, float32 accumulation and outputs; see README for its accuracy)")
       ->capture_default_str();
+  app.add_option("--dot", o.dot_path,
+                 "Write the method's graph as Graphviz DOT, fused groups marked (runs nothing "
+                 "without inputs)");
+  app.add_option("--svg", o.svg_path, "Render that graph as SVG with Graphviz `dot`");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   try {
@@ -43,6 +47,8 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << " (see tirrun --help)\n";
     return 2;
   }
+  if (!o.svg_path.empty() && o.dot_path.empty())
+    o.dot_path = o.svg_path.substr(0, o.svg_path.rfind('.')) + ".dot";
   o.weights_path = weights.front();
   o.overlay_paths.assign(weights.begin() + 1, weights.end());
   const tir::Status s = tir::tools::run_module(o, std::cout);

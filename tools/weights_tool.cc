@@ -9,6 +9,7 @@
 #include "core/float16.h"
 #include "importer/weight_extract.h"
 #include "importer/weight_writer.h"
+#include "runtime/safetensors_writer.h"
 #include "runtime/weight_set.h"
 
 namespace tir::tools {
@@ -68,11 +69,46 @@ double max_abs_diff(const Tensor& a, const Tensor& b) {
   return worst;
 }
 
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// `tirc weights pack SRC -o out.safetensors`: every tensor as it is, an alias (tied weight) as
+/// a copy under its own name, as torch's safetensors writer needs for tied weights.
+Status pack_safetensors(const PackOptions& o, const WeightSet& src, std::ostream& out,
+                        Clock::time_point t0) {
+  if (o.narrow != DType::kUndefined || o.zstd)
+    return make_error(StatusCode::kInvalidArgument, "pack: --dtype and --compress apply to tir ",
+                      "weight files, not to '", o.output, "' (safetensors)");
+  std::vector<SafetensorsEntry> entries;
+  for (size_t i = 0; i < src.size(); ++i) {
+    const Tensor& t = src.tensor(i);
+    SafetensorsEntry e;
+    e.dtype = t.dtype;
+    e.shape.assign(t.shape().begin(), t.shape().end());
+    e.bytes = {static_cast<const uint8_t*>(t.data), t.nbytes()};
+    e.name = src.names()[i];
+    entries.push_back(e);
+    for (const std::string& alias : src.aliases(i)) {
+      e.name = alias;
+      entries.push_back(e);
+    }
+  }
+  TIR_RETURN_IF_ERROR(safetensors_write(o.output, entries, {{"format", "pt"}}, o.progress));
+  out << "packed " << src.size() << " tensors (" << entries.size() - src.size()
+      << " aliases copied) from '" << o.source << "' into '" << o.output << "' (safetensors), "
+      << src.total_bytes() << " tensor bytes, " << std::fixed << std::setprecision(1)
+      << ms_since(t0) << " ms\n";
+  return ok_status();
+}
+
 }  // namespace
 
 Status weights_pack(const PackOptions& o, std::ostream& out) {
   const auto t0 = Clock::now();
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> src, WeightSet::open(o.source));
+  if (ends_with(o.output, ".safetensors")) return pack_safetensors(o, *src, out, t0);
   if (o.narrow != DType::kUndefined && o.narrow != DType::kFloat16 && o.narrow != DType::kBFloat16)
     return make_error(StatusCode::kInvalidArgument, "pack: --dtype must be bf16 or fp16");
   importer::WeightWriterOptions wo;
@@ -80,6 +116,7 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   wo.zstd_level = o.zstd_level;
   TIR_ASSIGN_OR_RETURN(auto writer, importer::WeightWriter::create(o.output, wo));
   size_t narrowed = 0, next_report = 1;
+  uint64_t done_bytes = 0;
   uint64_t stored_bytes = 0;
   const size_t n = src->size();
   for (size_t i = 0; i < n; ++i) {
@@ -116,7 +153,9 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
       }));
     }
     stored_bytes += writer->written().back().stored_size;
-    if (n >= 8 && (i + 1) * 4 >= next_report * n) {  // progress at 25%, 50%, 75%
+    done_bytes += t.nbytes();
+    if (o.progress) o.progress(done_bytes, src->total_bytes());
+    if (!o.quiet && n >= 8 && (i + 1) * 4 >= next_report * n) {  // progress at 25%, 50%, 75%
       if (i + 1 < n) out << "packing: " << (i + 1) << "/" << n << " tensors\n" << std::flush;
       next_report = (i + 1) * 4 / n + 1;
     }
