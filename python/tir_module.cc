@@ -125,8 +125,16 @@ tir::DType dtype_of(const py::array& a) {
   return tir::DType::kUndefined;
 }
 
-/// A C-contiguous array: `obj` itself when it already is one (zero copy), else a copy.
-py::array contiguous(py::handle obj) { return py::array::ensure(obj, py::array::c_style); }
+/// A C-contiguous array: `obj` itself when it already is one (zero copy), else a copy; what
+/// NumPy cannot turn into an array is an error naming `what`.
+py::array contiguous(py::handle obj, const std::string& what) {
+  py::array a = py::array::ensure(obj, py::array::c_style);
+  if (!a)
+    raise(tir::StatusCode::kInvalidArgument,
+          what + ": " + py::cast<std::string>(py::str(py::type::of(obj).attr("__name__"))) +
+              " is not an array");
+  return a;
+}
 
 py::list io_list(const std::vector<tir::IoSpec>& specs) {
   py::list out;
@@ -158,7 +166,7 @@ std::shared_ptr<const tir::WeightSet> weights_from(py::handle src,
     for (auto [k, v] : py::cast<py::dict>(src)) {
       tir::SafetensorsEntry e;
       e.name = py::cast<std::string>(k);
-      py::array a = contiguous(v);
+      py::array a = contiguous(v, "weights: tensor '" + e.name + "'");
       e.dtype = dtype_of(a);
       if (e.dtype == tir::DType::kUndefined)
         raise(tir::StatusCode::kInvalidArgument, "weights: tensor '" + e.name +
@@ -205,7 +213,8 @@ class PySession {
   py::list run(py::handle self, py::handle inputs, bool copy) {
     const auto& specs = session_->inputs();
     std::vector<py::array> arrays(specs.size());
-    size_t copies = 0;  // inputs that had to be made C-contiguous
+    std::vector<bool> given(specs.size(), false);  // (a default py::array is an empty array)
+    size_t copies = 0;                             // inputs that had to be made C-contiguous
     if (py::isinstance<py::dict>(inputs)) {
       for (auto [k, v] : py::cast<py::dict>(inputs)) {
         const std::string name = py::cast<std::string>(k);
@@ -216,7 +225,8 @@ class PySession {
           raise(tir::StatusCode::kNotFound,
                 "unknown input '" + name + "' (the method's inputs: " + names + ")");
         }
-        arrays[i] = contiguous(v);
+        arrays[i] = contiguous(v, "input '" + name + "'");
+        given[i] = true;
         copies += arrays[i].ptr() != v.ptr();
       }
     } else {
@@ -226,13 +236,14 @@ class PySession {
                                                      " inputs, got " + std::to_string(seq.size()));
       for (size_t i = 0; i < specs.size(); ++i) {
         py::object v = seq[i];
-        arrays[i] = contiguous(v);
+        arrays[i] = contiguous(v, "input '" + specs[i].name + "'");
+        given[i] = true;
         copies += arrays[i].ptr() != v.ptr();
       }
     }
     std::vector<tir::Tensor> tensors(specs.size());
     for (size_t i = 0; i < specs.size(); ++i) {
-      if (!arrays[i])
+      if (!given[i])
         raise(tir::StatusCode::kInvalidArgument, "input '" + specs[i].name + "' is missing");
       const py::array& a = arrays[i];
       const tir::DType d = dtype_of(a);

@@ -157,6 +157,18 @@ class Api(unittest.TestCase):
         self.assertEqual(cm.exception.code, "invalid_argument")
         self.assertIn("input 'x'", str(cm.exception))
         with self.assertRaises(tir.Error) as cm:
+            s.run({"x": object()})
+        self.assertEqual(str(cm.exception), "input 'x': dtype object, expected float32")
+        with self.assertRaises(tir.Error) as cm:
+            s.swap_weights({"w": object()})
+        self.assertIn("tensor 'w'", str(cm.exception))
+        with self.assertRaises(tir.Error) as cm:
+            s.run({})
+        self.assertEqual(str(cm.exception), "input 'x' is missing")
+        with self.assertRaises(tir.Error) as cm:
+            s.run([self.x, self.x])
+        self.assertIn("expected 1 inputs, got 2", str(cm.exception))
+        with self.assertRaises(tir.Error) as cm:
             s.run({"x": self.x[:3]})
         self.assertIn("x", str(cm.exception))
         with self.assertRaises(tir.Error) as cm:
