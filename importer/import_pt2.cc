@@ -107,11 +107,21 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
   const std::vector<size_t> order =
       weight_first_use_order(*tables.fbb, methods, tables.weights.size());
   std::vector<size_t> written_at(tables.weights.size());
+  uint64_t total_bytes = 0, done_bytes = 0;
+  for (const WeightPlan& w : tables.weights) total_bytes += w.source.byte_size;
   for (size_t k = 0; k < order.size(); ++k) {
     const WeightPlan& w = tables.weights[order[k]];
     written_at[order[k]] = k;
     TIR_RETURN_IF_ERROR(ww->add(w.spec, w.source.byte_size, [&](const ChunkSink& sink) {
-      return stream_tensor_source(*archives[w.source.archive], w.source, sink);
+      if (!o.weight_progress)
+        return stream_tensor_source(*archives[w.source.archive], w.source, sink);
+      const ChunkSink counted = [&](std::span<const uint8_t> chunk) {
+        TIR_RETURN_IF_ERROR(sink(chunk));
+        done_bytes += chunk.size();
+        o.weight_progress(done_bytes, total_bytes);
+        return ok_status();
+      };
+      return stream_tensor_source(*archives[w.source.archive], w.source, counted);
     }));
     sum.weight_bytes += w.source.byte_size;
     sum.weight_aliases += w.spec.aliases.size();

@@ -28,6 +28,8 @@ struct ImportOptions {
   bool check_kernels = true;  // reject ops without a CPU kernel (see op_check.h)
   /// Receives one line per phase; may be empty.
   std::function<void(const std::string&)> progress;
+  /// Called as weight bytes stream into the weight file: done and total bytes; may be empty.
+  std::function<void(uint64_t done, uint64_t total)> weight_progress;
 };
 
 struct ImportSummary {

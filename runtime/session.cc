@@ -192,6 +192,7 @@ size_t Session::num_channels_last() const { return executor().num_channels_last(
 size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
 uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
 size_t Session::num_copies() const { return executor().num_copies(); }
+const ExecGraph& Session::exec_graph() const { return executor().graph(); }
 
 void set_num_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);

@@ -29,6 +29,7 @@
 
 namespace tir {
 
+struct ExecGraph;
 class MethodExecutor;
 class Profiler;
 class WeightSource;
@@ -134,6 +135,9 @@ class Session {
   uint64_t kernel_calls() const;
   /// Copies inserted where values cross devices (0 on one device).
   size_t num_copies() const;
+  /// The method as the calling thread's context runs it, after placement, fusion and layout
+  /// (runtime/exec_graph.h; its nodes' `index` are the IR's). Valid while the session lives.
+  const ExecGraph& exec_graph() const;
   /// The weight set later runs use.
   std::shared_ptr<const WeightSet> weights() const;
   /// Number of successful swap_weights calls so far.

@@ -7,6 +7,7 @@
 #include "ir/model.h"
 #include "ir/sym_expr.h"
 #include "runtime/data_loader.h"
+#include "tools/graph_dot.h"
 
 namespace tir::tools {
 namespace {
@@ -129,6 +130,15 @@ Status inspect_model(const InspectOptions& o, std::ostream& out) {
   j["methods"] = json::array();
   for (const ir::fb::Method* m : *model.methods())
     j["methods"].push_back(method_json(*m, m->symbols()));
+  if (!o.dot_path.empty()) {
+    DotOptions dot;
+    dot.method =
+        o.method.empty() ? std::string(ir::str(model.methods()->Get(0)->name())) : o.method;
+    dot.note = "fused groups are formed at load by the runtime: `tirrun --dot` marks them";
+    TIR_RETURN_IF_ERROR(graph_dot_save(view, o.model_path, dot, o.dot_path, o.svg_path));
+    j["graph"] = {{"method", dot.method}, {"dot", o.dot_path}};
+    if (!o.svg_path.empty()) j["graph"]["svg"] = o.svg_path;
+  }
   if (o.json) {
     out << j.dump(1) << "\n";
     return ok_status();
@@ -137,6 +147,9 @@ Status inspect_model(const InspectOptions& o, std::ostream& out) {
   out << "weights: " << j["weights"]["count"] << " tensors, " << weight_bytes << " bytes; "
       << j["constants"] << " constants\n";
   for (const json& m : j["methods"]) print_method(m, "method", "", out);
+  if (j.contains("graph"))
+    out << "graph of method " << j["graph"]["method"].get<std::string>() << ": " << o.dot_path
+        << (o.svg_path.empty() ? "" : ", " + o.svg_path) << "\n";
   return ok_status();
 }
 

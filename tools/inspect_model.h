@@ -13,6 +13,10 @@ namespace tir::tools {
 struct InspectOptions {
   std::string model_path;
   bool json = false;
+  /// Non-empty: also write the graph of `method` as Graphviz DOT there (tools/graph_dot.h),
+  /// and render it as SVG into `svg_path` when that is set too (needs Graphviz `dot`).
+  std::string dot_path, svg_path;
+  std::string method;  // empty: the first method
 };
 
 Status inspect_model(const InspectOptions& options, std::ostream& out);

@@ -15,6 +15,7 @@
 #include "runtime/session.h"
 #include "runtime/streaming_weights.h"
 #include "tools/layer_profile.h"
+#include "tools/session_graph.h"
 
 namespace tir::tools {
 namespace {
@@ -137,6 +138,13 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(o.model_path));
   TIR_ASSIGN_OR_RETURN(auto session, Session::create(std::move(model), std::move(weights), so));
   const double load_ms = ms_since(t_load);
+  if (!o.dot_path.empty()) {
+    TIR_RETURN_IF_ERROR(session_graph_save(*session, o.model_path, o.dot_path, o.svg_path));
+    out << "graph of method " << session->method_name() << " (" << session->num_fused_groups()
+        << " fused groups): " << o.dot_path << (o.svg_path.empty() ? "" : ", " + o.svg_path)
+        << "\n";
+    if (o.named_inputs.empty() && o.positional_inputs.empty()) return ok_status();
+  }
 
   std::vector<HostTensor> inputs;
   TIR_RETURN_IF_ERROR(run_module_load_inputs(o, *session, &inputs));

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuffers-dev
   flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
-  nlohmann-json3-dev libcli11-dev libxxhash-dev libopenmpi-dev openmpi-bin)
+  nlohmann-json3-dev libcli11-dev libxxhash-dev libopenmpi-dev openmpi-bin python3-dev
+  pybind11-dev python3-numpy graphviz)
 JOBS=${JOBS:-$(nproc)}
 
 deps() {

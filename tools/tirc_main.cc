@@ -1,8 +1,9 @@
 // tirc: the tir compiler tool. Thin main over importer/ and tools/ (DESIGN.md "Command line").
 //   tirc import PROGRAM.pt2 [MORE.pt2 | NAME=FILE.pt2 ...] [-o model.tir] [--weights w.bin]
-//   tirc inspect model.tir [--json]
+//   tirc inspect model.tir [--json] [--dot graph.dot] [--svg graph.svg] [--method NAME]
 //   tirc ops [--json | --markdown | --missing]
-//   tirc weights pack SRC -o w.bin [--dtype bf16|fp16|int8 [--model M.tir]] [--compress zstd]
+//   tirc weights pack SRC -o w.bin|out.safetensors [--dtype bf16|fp16|int8] [--model M.tir]
+//                     [--compress zstd] [-q]
 //   tirc weights diff A B
 //   tirc weights extract PROGRAM.pt2 -o w.bin
 //   tirc partition model.tir --stages N [--profile prof.csv] [--bandwidth GB/s]
@@ -20,6 +21,7 @@
 #include "tools/inspect_model.h"
 #include "tools/op_coverage.h"
 #include "tools/partition.h"
+#include "tools/progress_bar.h"
 #include "tools/weights_tool.h"
 
 namespace {
@@ -31,7 +33,7 @@ int fail(const tir::Status& s) {
 }
 
 int run_import(const std::vector<std::string>& programs, const std::string& out,
-               const std::string& weights, bool skip_kernel_check) {
+               const std::string& weights, bool skip_kernel_check, bool quiet) {
   tir::importer::ImportOptions o;
   // NAME=FILE.pt2 names the method; otherwise one program is "forward" and several are
   // named after their file stems.
@@ -50,8 +52,16 @@ int run_import(const std::vector<std::string>& programs, const std::string& out,
   o.model_path = out;
   o.weights_path = weights;
   o.check_kernels = !skip_kernel_check;
-  o.progress = [](const std::string& line) { std::printf("%s\n", line.c_str()); };
+  tir::tools::ProgressBar bar("weights", tir::tools::progress_bar_wanted(quiet));
+  if (!quiet)
+    o.progress = [&bar](const std::string& line) {
+      bar.finish();
+      std::printf("%s\n", line.c_str());
+      std::fflush(stdout);
+    };
+  o.weight_progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
   auto r = tir::importer::import_pt2(o);
+  bar.finish();
   if (!r.ok()) return fail(r.status());
   const auto& s = *r;
   std::printf(
@@ -79,12 +89,21 @@ int main(int argc, char** argv) {
   imp->add_option("-o,--output", out, "model file (default: <stem>.tir beside the input)");
   imp->add_option("--weights", weights, "weight file (default: the model path with .bin)");
   bool skip_kernel_check = false;
+  bool quiet = false;
+  imp->add_flag("-q,--quiet", quiet,
+                "no progress (phase lines, the byte progress bar drawn on a terminal)");
   imp->add_flag("--skip-kernel-check", skip_kernel_check,
                 "import ops that have no CPU kernel (for inspection; tirrun will reject them)");
   tir::tools::InspectOptions inspect;
   CLI::App* ins = app.add_subcommand("inspect", "show a model's methods, symbols, inputs and ops");
   ins->add_option("model", inspect.model_path, "model file (.tir)")->required();
   ins->add_flag("--json", inspect.json, "print JSON");
+  ins->add_option("--dot", inspect.dot_path,
+                  "write the graph of a method as Graphviz DOT (module-path clusters)");
+  ins->add_option("--svg", inspect.svg_path,
+                  "render that graph as SVG with Graphviz `dot` (the DOT goes beside it "
+                  "unless --dot names it)");
+  ins->add_option("--method", inspect.method, "method to draw (default: the first)");
   bool ops_json = false, ops_markdown = false, ops_missing = false;
   CLI::App* ops = app.add_subcommand("ops", "list the ATen ops tir has kernels for");
   ops->add_flag("--json", ops_json, "print JSON");
@@ -94,8 +113,10 @@ int main(int argc, char** argv) {
   wts->require_subcommand(1);
   tir::tools::PackOptions pack;
   std::string pack_dtype, pack_compress;
-  CLI::App* wpack = wts->add_subcommand(
-      "pack", "re-encode a tir weight file or safetensors as a tir weight file");
+  CLI::App* wpack =
+      wts->add_subcommand("pack",
+                          "re-encode a tir weight file or safetensors as a tir weight file, or as "
+                          "safetensors when the output ends in .safetensors");
   wpack->add_option("source", pack.source, "tir weight file or .safetensors")->required();
   wpack->add_option("-o,--output", pack.output, "weight file to write")->required();
   wpack
@@ -110,6 +131,8 @@ int main(int argc, char** argv) {
                     "the model the weights belong to: write the tensors in the order its "
                     "methods first read them (sequential reads for tirrun --weight-budget); "
                     "with --dtype int8, which tensors are GEMM weights");
+  wpack->add_flag("-q,--quiet", pack.quiet,
+                  "no progress (tensor counts, the byte progress bar drawn on a terminal)");
   wpack->add_option("--level", pack.zstd_level, "zstd level")
       ->check(CLI::Range(1, 19))
       ->capture_default_str();
@@ -145,8 +168,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
   }
-  if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check);
+  if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check, quiet);
   if (ins->parsed()) {
+    if (!inspect.svg_path.empty() && inspect.dot_path.empty())
+      inspect.dot_path = std::filesystem::path(inspect.svg_path).replace_extension(".dot").string();
     const tir::Status s = tir::tools::inspect_model(inspect, std::cout);
     return s.ok() ? 0 : fail(s);
   }
@@ -156,7 +181,12 @@ int main(int argc, char** argv) {
                   : pack_dtype == "int8" ? tir::DType::kInt8
                                          : tir::DType::kUndefined;
     pack.zstd = pack_compress == "zstd";
+    const bool draw = tir::tools::progress_bar_wanted(pack.quiet);
+    pack.quiet = pack.quiet || draw;  // on a terminal the bar replaces the tensor-count lines
+    tir::tools::ProgressBar bar("packing", draw);
+    pack.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
     const tir::Status s = tir::tools::weights_pack(pack, std::cout);
+    bar.finish();
     return s.ok() ? 0 : fail(s);
   }
   if (wdiff->parsed()) {

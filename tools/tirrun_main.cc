@@ -56,6 +56,10 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-direct-io", o.direct_io,
                "With --weight-budget: read through the page cache (pread + fadvise DONTNEED) "
                "instead of O_DIRECT");
+  app.add_option("--dot", o.dot_path,
+                 "Write the method's graph as Graphviz DOT, fused groups marked (runs nothing "
+                 "without inputs)");
+  app.add_option("--svg", o.svg_path, "Render that graph as SVG with Graphviz `dot`");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   try {
@@ -65,6 +69,8 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << e.what() << " (see tirrun --help)\n";
     return 2;
   }
+  if (!o.svg_path.empty() && o.dot_path.empty())
+    o.dot_path = o.svg_path.substr(0, o.svg_path.rfind('.')) + ".dot";
   o.weights_path = weights.front();
   o.overlay_paths.assign(weights.begin() + 1, weights.end());
   const tir::Status s = tir::tools::run_module(o, std::cout);

@@ -14,6 +14,7 @@
 #include "ir/model.h"
 #include "importer/weight_order.h"
 #include "importer/weight_writer.h"
+#include "runtime/safetensors_writer.h"
 #include "runtime/weight_set.h"
 #include "tools/int8_plan.h"
 
@@ -85,6 +86,40 @@ Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis) {
   return stored;
 }
 
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// `tirc weights pack SRC -o out.safetensors`: every tensor as it is, an alias (tied weight) as
+/// a copy under its own name, as torch's safetensors writer needs for tied weights.
+Status pack_safetensors(const PackOptions& o, const WeightSet& src, std::ostream& out,
+                        Clock::time_point t0) {
+  if (o.narrow != DType::kUndefined || o.zstd)
+    return make_error(StatusCode::kInvalidArgument, "pack: --dtype and --compress apply to tir ",
+                      "weight files, not to '", o.output, "' (safetensors)");
+  std::vector<SafetensorsEntry> entries;
+  for (size_t i = 0; i < src.size(); ++i) {
+    const Tensor& t = src.tensor(i);
+    SafetensorsEntry e;
+    e.dtype = t.dtype;
+    e.shape.assign(t.shape().begin(), t.shape().end());
+    e.bytes = {static_cast<const uint8_t*>(t.data), t.nbytes()};
+    e.name = src.names()[i];
+    entries.push_back(e);
+    for (const std::string& alias : src.aliases(i)) {
+      e.name = alias;
+      entries.push_back(e);
+    }
+  }
+  TIR_RETURN_IF_ERROR(safetensors_write(o.output, entries, {{"format", "pt"}}, o.progress));
+  out << "packed " << src.size() << " tensors (" << entries.size() - src.size()
+      << " aliases copied) from '" << o.source << "' into '" << o.output << "' (safetensors), "
+      << src.total_bytes() << " tensor bytes, " << std::fixed << std::setprecision(1)
+      << ms_since(t0) << " ms\n";
+  return ok_status();
+}
+
 }  // namespace
 
 /// The slots of `set` in the order the methods of `model_path` first read them, then the rest.
@@ -115,6 +150,7 @@ static Result<std::vector<size_t>> first_use_slots(const std::string& model_path
 Status weights_pack(const PackOptions& o, std::ostream& out) {
   const auto t0 = Clock::now();
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> src, WeightSet::open(o.source));
+  if (ends_with(o.output, ".safetensors")) return pack_safetensors(o, *src, out, t0);
   if (o.narrow != DType::kUndefined && o.narrow != DType::kFloat16 &&
       o.narrow != DType::kBFloat16 && o.narrow != DType::kInt8)
     return make_error(StatusCode::kInvalidArgument, "pack: --dtype must be bf16, fp16 or int8");
@@ -131,6 +167,7 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   wo.zstd_level = o.zstd_level;
   TIR_ASSIGN_OR_RETURN(auto writer, importer::WeightWriter::create(o.output, wo));
   size_t narrowed = 0, next_report = 1;
+  uint64_t done_bytes = 0;
   uint64_t stored_bytes = 0;
   const size_t n = src->size();
   std::vector<size_t> order(n);
@@ -172,10 +209,10 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
         for (size_t at = 0; at < count;) {
           const size_t m = std::min<size_t>(count - at, 1 << 16);
           chunk.resize(m);
-          for (size_t k = 0; k < m; ++k) {
+          for (size_t j = 0; j < m; ++j) {
             float f;
-            std::memcpy(&f, bytes + 4 * (at + k), 4);
-            chunk[k] = o.narrow == DType::kBFloat16 ? float_to_bf16(f) : float_to_fp16(f);
+            std::memcpy(&f, bytes + 4 * (at + j), 4);
+            chunk[j] = o.narrow == DType::kBFloat16 ? float_to_bf16(f) : float_to_fp16(f);
           }
           TIR_RETURN_IF_ERROR(sink({reinterpret_cast<const uint8_t*>(chunk.data()), m * 2}));
           at += m;
@@ -184,7 +221,9 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
       }));
     }
     stored_bytes += writer->written().back().stored_size;
-    if (n >= 8 && (k + 1) * 4 >= next_report * n) {  // progress at 25%, 50%, 75%
+    done_bytes += t.nbytes();
+    if (o.progress) o.progress(done_bytes, src->total_bytes());
+    if (!o.quiet && n >= 8 && (k + 1) * 4 >= next_report * n) {  // progress at 25%, 50%, 75%
       if (k + 1 < n) out << "packing: " << (k + 1) << "/" << n << " tensors\n" << std::flush;
       next_report = (k + 1) * 4 / n + 1;
     }

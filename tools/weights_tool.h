@@ -3,6 +3,8 @@
 // extract (the weights of a .pt2 program). Kept out of the main so tests drive it directly.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -26,6 +28,10 @@ struct PackOptions {
   /// front to back), and with kInt8 it says which tensors are GEMM weights and along which
   /// axis. Empty: source order (kInt8 then refuses).
   std::string model;
+  /// No "packing: i/n tensors" lines (the summary line stays).
+  bool quiet = false;
+  /// Called as tensors are written: bytes done and in all; may be empty.
+  std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 /// Writes `options.output` atomically; prints progress and a summary line to `out`.

@@ -24,11 +24,17 @@
  * tir_*_free (which accept NULL). Strings and arrays returned through out-params point into
  * memory tir owns: never free them; each function says how long they stay valid.
  *
- * Threads. A tir_session_options is a plain value: do not share one between threads while it
- * is being changed. A tir_session's input bindings and its last outputs belong to the handle:
- * calls that bind, run or read outputs on one handle must not overlap (serialise them, or
- * open one handle per thread). tir_session_swap_weights* may be called from any thread while
- * another runs: runs in flight finish on the old weights. tir_last_error() is per thread.
+ * Threads. Each declaration below says which of these it is:
+ *   [any thread]  safe to call from any thread at any time, also on a handle another thread
+ *                 is using;
+ *   [per handle]  calls on one handle must not overlap (serialise them, or give each thread
+ *                 its own handle: handles share nothing mutable, so different handles run
+ *                 concurrently; tests/capi/c_api_threads_test.cc runs one per thread);
+ *   [exclusive]   no other call may be in flight on that handle (create, free).
+ * A tir_session_options is a plain value ([per handle]). A tir_session's input bindings and
+ * its last outputs belong to the handle, so bind, run and output are [per handle];
+ * tir_session_swap_weights* may be called from any thread while another runs: runs in flight
+ * finish on the old weights, later ones use the new. tir_last_error() is per thread.
  */
 #ifndef TIR_TIR_H_
 #define TIR_TIR_H_
@@ -115,31 +121,34 @@ typedef struct tir_tensor_view {
 
 /* ---------------------------------------------------------------- version and errors */
 
-/** The library's version, e.g. "0.1.0". A static string: never freed. */
+/** The library's version, e.g. "0.1.0". A static string: never freed. [any thread] */
 TIR_API const char* tir_version(void);
-/** TIR_API_VERSION of the library actually loaded (compare with the header's). */
+/** TIR_API_VERSION of the library actually loaded (compare with the header's). [any thread] */
 TIR_API uint32_t tir_api_version(void);
 /** The message of the calling thread's most recent failed call ("" if none). Owned by tir,
- *  valid until the next failing tir call on this thread. */
+ *  valid until the next failing tir call on this thread. [any thread]: each thread reads its
+ *  own. */
 TIR_API const char* tir_last_error(void);
-/** "ok", "invalid argument", ... A static string: never freed. */
+/** "ok", "invalid argument", ... A static string: never freed. [any thread] */
 TIR_API const char* tir_status_name(tir_status status);
-/** Bytes per element of `dtype`; 0 for an unknown one. */
+/** Bytes per element of `dtype`; 0 for an unknown one. [any thread] */
 TIR_API size_t tir_dtype_size(tir_dtype dtype);
 
 /* ---------------------------------------------------------------- session options */
 
 /** New options with the defaults: method "forward", threads 0 (library default), precision
  *  f32, fusion on, checksums verified. The caller frees it with tir_session_options_free; a
- *  session copies what it needs at open, so the options may be freed right after. */
+ *  session copies what it needs at open, so the options may be freed right after.
+ *  [any thread] */
 TIR_API tir_status tir_session_options_create(tir_session_options** out_options);
-/** Frees `options` (NULL is fine). */
+/** Frees `options` (NULL is fine). [exclusive] */
 TIR_API void tir_session_options_free(tir_session_options* options);
 /** The method to run ("forward", "prefill", ...); copied. An unknown name fails at open with
- *  TIR_NOT_FOUND naming it. */
+ *  TIR_NOT_FOUND naming it. The setters below are [per handle] on the options. */
 TIR_API tir_status tir_session_options_set_method(tir_session_options* options, const char* method);
 /** CPU threads kernels use (OpenMP / oneDNN); 0 keeps the default. Applied at open and
- *  process-wide, as OpenMP's thread count is. Negative: TIR_INVALID_ARGUMENT. */
+ *  process-wide, as OpenMP's thread count is (it applies to sessions already open too, so set
+ *  it before threads start running). Negative: TIR_INVALID_ARGUMENT. */
 TIR_API tir_status tir_session_options_set_threads(tir_session_options* options, int threads);
 /** What GEMM-class kernels compute in (README "Low precision"). */
 TIR_API tir_status tir_session_options_set_precision(tir_session_options* options,
@@ -156,24 +165,27 @@ TIR_API tir_status tir_session_options_set_verify_checksums(tir_session_options*
  *  and prepares the method. `options` may be NULL (defaults); it is not kept. On success
  *  *out_session is a new handle the caller frees with tir_session_free; on failure it is
  *  NULL. The files are mapped read-only and may be replaced on disk afterwards (the mapping
- *  keeps the old bytes). */
+ *  keeps the old bytes). [any thread]: `options` is only read; several threads may open
+ *  sessions at once, from the same files too. */
 TIR_API tir_status tir_session_open(const char* model_path, const char* weights_path,
                                     const tir_session_options* options, tir_session** out_session);
 /** Same over bytes in the caller's memory: the model (.tir) and a weight file (tir or
  *  safetensors). Not copied where aligned: the caller must keep both buffers alive and
  *  unchanged until tir_session_free (and, for the weights, until they are swapped out and
  *  no run uses them). A buffer that is not 64-byte aligned is copied once at open (the
- *  kernels need aligned weights); then the caller may free it on return. */
+ *  kernels need aligned weights); then the caller may free it on return. [any thread] */
 TIR_API tir_status tir_session_open_from_memory(const void* model_data, size_t model_size,
                                                 const void* weights_data, size_t weights_size,
                                                 const tir_session_options* options,
                                                 tir_session** out_session);
-/** Frees the session, its outputs and bindings (NULL is fine). No run may be in flight. */
+/** Frees the session, its outputs and bindings (NULL is fine). [exclusive]: no call may be
+ *  in flight on it (no run, no swap). */
 TIR_API void tir_session_free(tir_session* session);
 
 /* ---------------------------------------------------------------- inputs and outputs */
 
-/** The method's name (e.g. "forward"); owned by the session, valid until tir_session_free. */
+/** The method's name (e.g. "forward"); owned by the session, valid until tir_session_free.
+ *  This and the signature queries below read what open fixed: [any thread]. */
 TIR_API tir_status tir_session_method(const tir_session* session, const char** out_name);
 TIR_API tir_status tir_session_input_count(const tir_session* session, size_t* out_count);
 TIR_API tir_status tir_session_output_count(const tir_session* session, size_t* out_count);
@@ -191,20 +203,21 @@ TIR_API tir_status tir_session_input_index(const tir_session* session, const cha
  *  alive and may change its contents between runs; the runtime never writes to it. The
  *  binding lasts until it is replaced or the session is freed. Checked now: index, dtype,
  *  rank, every static dimension, and `nbytes` >= the bytes the shape needs; symbolic
- *  dimensions and symbol ranges are checked at run. `dims` is copied. */
+ *  dimensions and symbol ranges are checked at run. `dims` is copied. [per handle] */
 TIR_API tir_status tir_session_bind_input(tir_session* session, size_t index, tir_dtype dtype,
                                           const int64_t* dims, int32_t rank, const void* data,
                                           size_t nbytes);
-/** Same, by input name. */
+/** Same, by input name. [per handle] */
 TIR_API tir_status tir_session_bind_input_by_name(tir_session* session, const char* name,
                                                   tir_dtype dtype, const int64_t* dims,
                                                   int32_t rank, const void* data, size_t nbytes);
 
 /** Runs the method on the bound inputs (every input must be bound: TIR_INVALID_ARGUMENT
- *  naming the first that is not). Invalidates the views of the previous run. */
+ *  naming the first that is not). Invalidates the views of the previous run. [per handle]:
+ *  for concurrent runs of one model open a handle per thread. */
 TIR_API tir_status tir_session_run(tir_session* session);
 /** Output `index` of the last successful run (TIR_INVALID_ARGUMENT before any). The view is
- *  valid until the next tir_session_run on this handle or tir_session_free. */
+ *  valid until the next tir_session_run on this handle or tir_session_free. [per handle] */
 TIR_API tir_status tir_session_output(const tir_session* session, size_t index,
                                       tir_tensor_view* out_view);
 
@@ -212,11 +225,12 @@ TIR_API tir_status tir_session_output(const tir_session* session, size_t index,
 
 /** Opens `weights_path` (tir weight file or safetensors) and installs it for later runs;
  *  checked against the model first (a missing or extra tensor, a dtype or shape mismatch
- *  fails naming the tensor) and the current weights stay on failure. Thread-safe with runs. */
+ *  fails naming the tensor) and the current weights stay on failure. [any thread]: also
+ *  while another thread runs this handle (that run finishes on the old weights). */
 TIR_API tir_status tir_session_swap_weights(tir_session* session, const char* weights_path);
 /** Installs `paths[0]` with `paths[1..count)` laid over it in order (later wins), each
  *  delta's tensors checked against the base by name, dtype and shape (`tirrun --weights A
- *  --weights B`). count >= 1. Thread-safe with runs. */
+ *  --weights B`). count >= 1. [any thread], as tir_session_swap_weights. */
 TIR_API tir_status tir_session_swap_weights_overlay(tir_session* session, const char* const* paths,
                                                     size_t count);
 

@@ -160,6 +160,40 @@ TEST(WeightsCli, PackCompressedNarrowRunsAndDiffShowsRounding) {
   EXPECT_FALSE(std::filesystem::exists(tmp.file("x.bin")));
 }
 
+TEST(WeightsCli, PackToSafetensorsRoundTripsAndRuns) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  // tir weight file -> safetensors: same tensors bit for bit (the tied lm_head written under
+  // its own name, as torch's writer does), and the model runs on it with torch's output.
+  Proc p = tirc("weights pack " + q(tmp.file("A.bin")) + " -o " + q(tmp.file("a.safetensors")));
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.out.find("(1 aliases copied)"), std::string::npos) << p.out;
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("a.safetensors")));
+  EXPECT_NE(p.out.find("summary: 28 common (28 equal, 0 differ"), std::string::npos) << p.out;
+  Proc run = tirrun(q(tmp.file("A.tir")) + " --weights " + q(tmp.file("a.safetensors")) + " " +
+                    q(wfile("input_0.npy")) + " -o " + q(tmp.file("out_a")));
+  ASSERT_EQ(run.code, 0) << run.err;
+  // The file torch's safetensors wrote, re-written by tir: the same tensors, and the model
+  // on it prints the same output as on torch's file.
+  p = tirc("weights pack " + q(wfile("B.safetensors")) + " -o " + q(tmp.file("b.safetensors")));
+  ASSERT_EQ(p.code, 0) << p.err;
+  p = tirc("weights diff " + q(wfile("B.safetensors")) + " " + q(tmp.file("b.safetensors")));
+  EXPECT_NE(p.out.find("summary: 29 common (29 equal, 0 differ"), std::string::npos) << p.out;
+  run = tirrun(q(tmp.file("A.tir")) + " --weights " + q(tmp.file("b.safetensors")) + " " +
+               q(wfile("input_0.npy")) + " -o " + q(tmp.file("out_b")));
+  ASSERT_EQ(run.code, 0) << run.err;
+  const Proc torch_file = tirrun(q(tmp.file("A.tir")) + " --weights " + q(wfile("B.safetensors")) +
+                                 " " + q(wfile("input_0.npy")) + " -o " + q(tmp.file("out_t")));
+  ASSERT_EQ(torch_file.code, 0) << torch_file.err;
+  EXPECT_FALSE(slurp(tmp.file("out_b/output_0.npy")).empty());
+  EXPECT_EQ(slurp(tmp.file("out_b/output_0.npy")), slurp(tmp.file("out_t/output_0.npy")));
+  // Narrowing and compression are tir weight file features.
+  expect_one_error_line(tirc("weights pack " + q(tmp.file("A.bin")) + " -o " +
+                             q(tmp.file("x.safetensors")) + " --compress zstd"),
+                        "safetensors");
+  EXPECT_FALSE(std::filesystem::exists(tmp.file("x.safetensors")));
+}
+
 TEST(WeightsCli, EverySubcommandHasHelp) {
   for (const char* sub : {"weights", "weights pack", "weights diff", "weights extract"}) {
     const Proc p = tirc(std::string(sub) + " --help");
