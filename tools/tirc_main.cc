@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/printable.h"
 #include "importer/import_pt2.h"
 #include "tools/inspect_model.h"
 #include "tools/op_coverage.h"
@@ -23,7 +24,7 @@ namespace {
 
 int fail(const tir::Status& s) {
   std::fflush(stdout);
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  std::fprintf(stderr, "error: %s\n", tir::printable(s.message()).c_str());
   return 1;
 }
 
@@ -47,7 +48,9 @@ int run_import(const std::vector<std::string>& programs, const std::string& out,
   o.model_path = out;
   o.weights_path = weights;
   o.check_kernels = !skip_kernel_check;
-  o.progress = [](const std::string& line) { std::printf("%s\n", line.c_str()); };
+  o.progress = [](const std::string& line) {
+    std::printf("%s\n", tir::printable(line).c_str());
+  };
   auto r = tir::importer::import_pt2(o);
   if (!r.ok()) return fail(r.status());
   const auto& s = *r;
