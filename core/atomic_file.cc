@@ -14,7 +14,8 @@
 namespace tir {
 namespace {
 
-/// Removes `<path>.tmp.<pid>` files left by writers that were killed (their pid is gone),
+/// Removes `<path>.tmp.<pid>` (and `.tmp.<pid>.old`) files left by writers that were
+/// killed (their pid is gone),
 /// so interrupted imports do not pile up half-written files beside the target.
 void remove_stale_temporaries(const std::string& path) {
   namespace fs = std::filesystem;
@@ -25,9 +26,11 @@ void remove_stale_temporaries(const std::string& path) {
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
-    const std::string pid_text = name.substr(prefix.size());
-    if (!std::all_of(pid_text.begin(), pid_text.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        pid_text.size() > 9)
+    // "<pid>" (a writer's temporary) or "<pid>.old" (a backup kept while a pair is replaced).
+    std::string pid_text = name.substr(prefix.size());
+    if (pid_text.ends_with(".old")) pid_text.resize(pid_text.size() - 4);
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        !std::all_of(pid_text.begin(), pid_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
       continue;
     const long pid = std::stol(pid_text);
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)

@@ -136,7 +136,9 @@ Status GraphBuilder::read_inputs() {
 Status GraphBuilder::read_input(const Json& spec) {
   {
     TIR_ASSIGN_OR_RETURN(auto u, json_union(spec));
-    const auto& [kind, body] = u;
+    // Not a structured binding: the lambdas below capture them (clang 14).
+    const std::string kind = u.first;
+    const Json* body = u.second;
     const Json* arg = json_get(*body, "arg");
     auto placeholder = [&]() -> Result<std::string> {
       const Json* n = arg ? json_get(*arg, "name") : nullptr;

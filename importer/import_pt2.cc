@@ -173,7 +173,8 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
   TIR_RETURN_IF_ERROR(mf->sync());
   // The pair is replaced all-or-nothing: the old weight file is kept under a second name
   // until the model is in place, and put back if that fails.
-  const std::string backup = sum.weights_path + ".old." + std::to_string(::getpid());
+  // Named like a temporary, so an import killed here leaves nothing the next one keeps.
+  const std::string backup = sum.weights_path + ".tmp." + std::to_string(::getpid()) + ".old";
   const bool had_old = ::link(sum.weights_path.c_str(), backup.c_str()) == 0;
   if (Status s = ww->commit(); !s.ok()) {
     if (had_old) ::unlink(backup.c_str());
