@@ -109,16 +109,23 @@ fuzz() {
     --buildtype=debugoptimized -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dtests=disabled -Dbench=disabled -Dcuda=disabled -Dop_table="$PWD/build/kernels/op_table_data.cc"
   ninja -C build-fuzz -j "$JOBS" $(printf 'fuzz/%s_fuzzer ' "${FUZZ_TARGETS[@]}") >/dev/null
+  # JOBS targets at a time, each for the whole budget (libFuzzer runs one thread).
+  local pids=() t
   for t in "${FUZZ_TARGETS[@]}"; do
     mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"
-    echo "== fuzz $t (${seconds}s)"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       "build-fuzz/fuzz/${t}_fuzzer" "build-fuzz/corpus/$t" "fuzz/corpus/$t" \
       $(fuzz_dict "$t") -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
       -artifact_prefix="build-fuzz/crashes/$t/" -print_final_stats=1 \
-      >"build-fuzz/$t.log" 2>&1 || { rc=1; echo "   FAILED: see build-fuzz/$t.log"; }
-    grep -a -E "^#[0-9]+ +(DONE|pulse|NEW|REDUCE|INITED)" "build-fuzz/$t.log" | tail -1 | sed 's/^/   /'
-    grep -a "stat::number_of_executed_units" "build-fuzz/$t.log" | sed 's/^/   /'
+      >"build-fuzz/$t.log" 2>&1 &
+    pids+=($!)
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
+  done
+  for i in "${!FUZZ_TARGETS[@]}"; do
+    t=${FUZZ_TARGETS[$i]}
+    if wait "${pids[$i]}"; then echo "== fuzz $t: ok (${seconds}s)"; else
+      rc=1; echo "== fuzz $t: FAILED, input in build-fuzz/crashes/$t/, log build-fuzz/$t.log"; fi
+    grep -a -E "^#[0-9]+[[:space:]]+DONE" "build-fuzz/$t.log" | tail -1 | sed 's/^/   /'  || true
   done
   return $rc
 }

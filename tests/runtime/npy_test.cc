@@ -89,9 +89,14 @@ TEST(NpyHostile, HugeShapeWithoutDataIsRefusedBeforeAllocating) {
   EXPECT_EQ(npy_error(npy_with_header(
                 "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", 0)),
             "'x.npy': shape declares 4398046511104 bytes, more than the limit of 1099511627776");
-  // A byte count that wraps 64 bits must not pass as a small one.
+  // A byte count that wraps 64 bits must not pass as a small one, even beside a zero
+  // (found by npy_fuzzer: Tensor::numel overflowed int64).
   EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "
                                       "'shape': (4294967296, 4294967296, 0, 1), }",
+                                      0)),
+            "'x.npy': shape overflows 64-bit byte counts");
+  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "
+                                      "'shape': (4, 0, 1), }",
                                       0)),
             "");
   EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "
