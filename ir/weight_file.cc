@@ -7,6 +7,8 @@
 
 #include <cstring>
 
+#include "core/checked_size.h"
+#include "core/tensor.h"
 #include "ir/model.h"
 
 namespace tir::ir {
@@ -69,14 +71,8 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
       const std::string_view name = str(e->name());
       if (!dtype_valid(static_cast<int>(e->dtype())))
         return corrupt("tensor '", name, "' has unknown dtype ", int(e->dtype()));
-      int64_t numel = 1;
       const size_t rank = e->shape() ? e->shape()->size() : 0;
-      for (size_t i = 0; i < rank; ++i) {
-        const int64_t d = e->shape()->Get(i);
-        if (d < 0 || (d != 0 && numel > INT64_MAX / d))
-          return corrupt("tensor '", name, "' has a bad shape");
-        numel *= d;
-      }
+      if (rank > size_t(kMaxRank)) return corrupt("tensor '", name, "' has a bad shape");
       const DType stored = entry_stored_dtype(*e);
       if (stored != to_dtype(e->dtype()) &&
           !(to_dtype(e->dtype()) == DType::kFloat32 &&
@@ -85,7 +81,12 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
                        dtype_name(stored), " (only float32 may be narrowed)");
       if (e->compression() != fb::Compression::None && e->compression() != fb::Compression::Zstd)
         return corrupt("tensor '", name, "' has unknown compression ", int(e->compression()));
-      const uint64_t expect = static_cast<uint64_t>(numel) * dtype_size(stored);
+      TIR_ASSIGN_OR_RETURN(
+          const uint64_t expect,
+          checked_nbytes(rank ? std::span<const int64_t>(e->shape()->data(), rank)
+                              : std::span<const int64_t>(),
+                         dtype_size(stored),
+                         "weight file '" + std::string(path) + "': tensor '" + std::string(name) + "' shape"));
       if (e->byte_size() != expect)
         return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
                        expect);
