@@ -33,8 +33,7 @@ void remove_stale_temporaries(const std::string& path) {
         !std::all_of(pid_text.begin(), pid_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
       continue;
     const long pid = std::stol(pid_text);
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-      ::unlink(it->path().c_str());
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) ::unlink(it->path().c_str());
   }
 }
 

@@ -38,8 +38,8 @@ inline Result<uint64_t> checked_nbytes(std::span<const int64_t> sizes, uint64_t 
   }
   if (empty) return uint64_t{0};
   if (n > max_bytes)
-    return make_error(StatusCode::kCorrupt, what, " declares ", n, " bytes, more than the limit of ",
-                      max_bytes);
+    return make_error(StatusCode::kCorrupt, what, " declares ", n,
+                      " bytes, more than the limit of ", max_bytes);
   return n;
 }
 

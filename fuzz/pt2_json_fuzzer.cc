@@ -82,21 +82,39 @@ void edit(Json* root, Script& s) {
   Json& target = *nodes[s.u32() % nodes.size()];
   const Json& donor = *nodes[s.u32() % nodes.size()];
   switch (s.u32() % 12) {
-    case 0: target = Json(int64_t(s.u32()) - 0x80000000LL); break;
-    case 1: target = Json(INT64_MIN + int64_t(s.u32() % 3)); break;
-    case 2: target = Json(uint64_t(UINT64_MAX - s.u32() % 3)); break;
-    case 3: target = Json(double(s.u32()) / 7.0); break;
-    case 4: target = Json(std::string(s.u32() % 2 ? "\x1b[2J" : "s0*") + std::to_string(s.u32() % 100)); break;
-    case 5: target = Json::object(); break;
-    case 6: target = Json::array(); break;
-    case 7: target = nullptr; break;
+    case 0:
+      target = Json(int64_t(s.u32()) - 0x80000000LL);
+      break;
+    case 1:
+      target = Json(INT64_MIN + int64_t(s.u32() % 3));
+      break;
+    case 2:
+      target = Json(uint64_t(UINT64_MAX - s.u32() % 3));
+      break;
+    case 3:
+      target = Json(double(s.u32()) / 7.0);
+      break;
+    case 4:
+      target = Json(std::string(s.u32() % 2 ? "\x1b[2J" : "s0*") + std::to_string(s.u32() % 100));
+      break;
+    case 5:
+      target = Json::object();
+      break;
+    case 6:
+      target = Json::array();
+      break;
+    case 7:
+      target = nullptr;
+      break;
     case 8: {
       Json deep = 1;
       for (uint32_t i = 0, d = s.u32() % 300; i < d; ++i) deep = Json::array({deep});
       target = deep;
       break;
     }
-    case 9: target = Json(donor); break;  // a copy of some other field
+    case 9:
+      target = Json(donor);
+      break;  // a copy of some other field
     case 10:
       if (target.is_object() && !target.empty()) target.erase(target.begin());
       break;

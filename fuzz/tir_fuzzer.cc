@@ -13,7 +13,8 @@ void one(std::span<const uint8_t> bytes) {
   for (const tir::fb::Method* m : *view->model().methods()) {
     std::vector<int64_t> symbols;
     if (m->symbols())
-      for (const tir::fb::Symbol* s : *m->symbols()) symbols.push_back(s->hint() >= 0 ? s->hint() : 2);
+      for (const tir::fb::Symbol* s : *m->symbols())
+        symbols.push_back(s->hint() >= 0 ? s->hint() : 2);
     if (!m->values()) continue;
     for (const tir::fb::Value* v : *m->values()) {
       if (!v->sizes()) continue;

@@ -81,8 +81,8 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
     dtype =
         dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
     if (dtype == DType::kUndefined)
-      return unsupported("value '", name, "' has unsupported dtype ", dt ? json_preview(*dt) : "null",
-                         " (torch serde ScalarType)");
+      return unsupported("value '", name, "' has unsupported dtype ",
+                         dt ? json_preview(*dt) : "null", " (torch serde ScalarType)");
     const Json* sizes = json_get(*meta, "sizes");
     if (!sizes || !sizes->is_array()) return corrupt("value '", name, "' has no sizes");
     if (sizes->size() > size_t(kMaxRank))
@@ -309,11 +309,11 @@ Status locate_error(const Status& s, const Program& p) {
   if (msg.starts_with(prefix)) msg = msg.substr(prefix.size());
   std::string where;
   const Json* blamed = json_blamed();
-  const std::string doc_member = p.doc_member.empty() ? "models/" + p.model_name + ".json"
-                                                      : p.doc_member;
-  for (auto [root, member] : {std::pair(&p.doc, &doc_member),
-                              std::pair(&p.weights_config, &p.weights_source),
-                              std::pair(&p.constants_config, &p.constants_source)}) {
+  const std::string doc_member =
+      p.doc_member.empty() ? "models/" + p.model_name + ".json" : p.doc_member;
+  for (auto [root, member] :
+       {std::pair(&p.doc, &doc_member), std::pair(&p.weights_config, &p.weights_source),
+        std::pair(&p.constants_config, &p.constants_source)}) {
     if (const std::string ptr = json_pointer_to(*root, blamed); !ptr.empty()) {
       where = *member + " " + ptr + ": ";
       break;

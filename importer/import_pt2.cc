@@ -163,8 +163,7 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
       fb::ModelIdentifier());
 
   // What we wrote must pass the reader's own checks.
-  const std::vector<uint8_t> model_bytes =
-      ir::model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
+  const std::vector<uint8_t> model_bytes = ir::model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
   if (auto view = ir::ModelView::open(model_bytes, sum.model_path); !view.ok())
     return Status(StatusCode::kInternal,
                   "importer produced an invalid model: " + view.status().message());

@@ -21,7 +21,8 @@ bool find_pointer(const Json& j, const Json* target, std::string* path) {
       std::string key = it.key();
       // JSON pointer escaping (RFC 6901): ~ -> ~0, / -> ~1.
       std::string esc;
-      for (char c : key) esc += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+      for (char c : key)
+        esc += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
       *path += "/" + esc;
       if (find_pointer(it.value(), target, path)) return true;
       path->resize(len);
@@ -45,13 +46,18 @@ int json_text_depth(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if (c == ']' || c == '}') --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}')
+      --depth;
   }
   return deepest;
 }
@@ -107,8 +113,8 @@ Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member
                               uint64_t max_bytes) {
   TIR_ASSIGN_OR_RETURN(std::string text, archive.read(member, max_bytes));
   if (const int depth = json_text_depth(text); depth > kMaxJsonDepth)
-    return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member,
-                      "' nests ", depth, " levels deep (the limit is ", kMaxJsonDepth, ")");
+    return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member, "' nests ",
+                      depth, " levels deep (the limit is ", kMaxJsonDepth, ")");
   Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     // torch <= 2.7 wrote non-finite floats as Python's bare Infinity / NaN.

@@ -225,9 +225,9 @@ Status Pt2Archive::stream(std::string_view member, uint64_t offset, uint64_t len
     const zip_int64_t got = zip_fread(f, buf.data(), buf.size());
     if (got == 0) break;
     if (got < 0)
-      status = make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
-                          "' fails its CRC-32 check or cannot be read (", zip_file_strerror(f),
-                          ")");
+      status =
+          make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
+                     "' fails its CRC-32 check or cannot be read (", zip_file_strerror(f), ")");
   }
   zip_fclose(f);
   return status;

@@ -171,8 +171,8 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
   return idx;
 }
 
-Status GraphBuilder::check_placeholder(const std::string& name, const std::string& fqn,
-                                       DType dtype, const std::vector<int64_t>& shape) {
+Status GraphBuilder::check_placeholder(const std::string& name, const std::string& fqn, DType dtype,
+                                       const std::vector<int64_t>& shape) {
   const Json* meta = json_get(*tensor_values_, name);
   if (!meta) return ok_status();  // add_value treats it as untyped
   const Json* dt = json_get(*meta, "dtype");

@@ -19,9 +19,8 @@ std::vector<uint8_t> model_seal(std::span<const uint8_t> flatbuffer) {
 Result<ModelView> ModelView::open(std::span<const uint8_t> bytes, std::string_view file) {
   if (bytes.size() < 8 || !fb::ModelBufferHasIdentifier(bytes.data()))
     return make_error(StatusCode::kCorrupt, "'", file, "': not a tir model (bad file identifier)");
-  const bool sealed =
-      bytes.size() >= kModelTrailerSize + 8 &&
-      std::memcmp(bytes.data() + bytes.size() - 8, kModelTrailerMagic, 8) == 0;
+  const bool sealed = bytes.size() >= kModelTrailerSize + 8 &&
+                      std::memcmp(bytes.data() + bytes.size() - 8, kModelTrailerMagic, 8) == 0;
   if (sealed) {
     const size_t n = bytes.size() - kModelTrailerSize;
     uint64_t want = 0;

@@ -102,8 +102,7 @@ Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> 
       case fb::ExprOp::FloorDiv:
       case fb::ExprOp::Mod:
       case fb::ExprOp::CeilDiv:
-        if (b == 0)
-          return make_error(StatusCode::kInvalidArgument, "division by zero in ", text());
+        if (b == 0) return make_error(StatusCode::kInvalidArgument, "division by zero in ", text());
         if (op == fb::ExprOp::Mod) {
           r = b == -1 ? 0 : a % b;  // INT64_MIN % -1 traps on x86
           if (r != 0 && ((r < 0) != (b < 0))) r += b;

@@ -303,8 +303,8 @@ Status verify_model_semantics(const fb::Model& model, std::string_view file) {
   }
   if (model.constants()) {
     for (const fb::Constant* c : *model.constants()) {
-      const std::string what = "'" + std::string(file) + "': constant '" +
-                               std::string(str(c->name())) + "' shape";
+      const std::string what =
+          "'" + std::string(file) + "': constant '" + std::string(str(c->name())) + "' shape";
       if (c->shape() && c->shape()->size() > size_t(kMaxRank))
         return make_error(StatusCode::kCorrupt, what, " has rank > ", kMaxRank);
       const std::span<const int64_t> shape =

@@ -81,12 +81,12 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
                        dtype_name(stored), " (only float32 may be narrowed)");
       if (e->compression() != fb::Compression::None && e->compression() != fb::Compression::Zstd)
         return corrupt("tensor '", name, "' has unknown compression ", int(e->compression()));
-      TIR_ASSIGN_OR_RETURN(
-          const uint64_t expect,
-          checked_nbytes(rank ? std::span<const int64_t>(e->shape()->data(), rank)
-                              : std::span<const int64_t>(),
-                         dtype_size(stored),
-                         "weight file '" + std::string(path) + "': tensor '" + std::string(name) + "' shape"));
+      TIR_ASSIGN_OR_RETURN(const uint64_t expect,
+                           checked_nbytes(rank ? std::span<const int64_t>(e->shape()->data(), rank)
+                                               : std::span<const int64_t>(),
+                                          dtype_size(stored),
+                                          "weight file '" + std::string(path) + "': tensor '" +
+                                              std::string(name) + "' shape"));
       if (e->byte_size() != expect)
         return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
                        expect);

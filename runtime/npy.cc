@@ -5,7 +5,6 @@
 
 #include "core/checked_size.h"
 #include "core/printable.h"
-
 #include "runtime/data_loader.h"
 
 namespace tir {
@@ -116,9 +115,12 @@ Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name
       if (!h.quoted(&descr)) return bad("bad descr");
       has_descr = true;
     } else if (key == "fortran_order" && !fortran) {
-      if (h.word("False")) fortran = false;
-      else if (h.word("True")) fortran = true;
-      else return bad("bad fortran_order");
+      if (h.word("False"))
+        fortran = false;
+      else if (h.word("True"))
+        fortran = true;
+      else
+        return bad("bad fortran_order");
     } else if (key == "shape" && !sizes) {
       sizes.emplace();
       if (!h.shape(&*sizes)) return bad("bad shape (at most ", kMaxRank, " sizes)");
@@ -131,8 +133,7 @@ Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name
     }
   }
   h.skip_spaces();
-  if (h.s.substr(h.i) != "\n" && h.s.substr(h.i) != "")
-    return bad("junk after the header dict");
+  if (h.s.substr(h.i) != "\n" && h.s.substr(h.i) != "") return bad("junk after the header dict");
   if (!has_descr || !fortran || !sizes) return bad("header lacks descr, fortran_order or shape");
   if (*fortran) return bad("Fortran order is not supported");
   DType dtype = DType::kUndefined;

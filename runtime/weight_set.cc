@@ -230,8 +230,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::overlay(
     }
     // The path names the root and the latest deltas; a long chain is elided in the middle.
     set->path_ += " + " + delta->path();
-    if (set->path_.size() > 1024)
-      set->path_ = set->root_->path_ + " + ... + " + delta->path();
+    if (set->path_.size() > 1024) set->path_ = set->root_->path_ + " + ... + " + delta->path();
   }
   // Keep the root and each delta that still supplies a tensor, once.
   set->keep_.push_back(set->root_);

@@ -124,7 +124,7 @@ class WeightSet {
   static uint64_t next_generation();
   struct Replacement {
     Tensor tensor;
-    uint64_t generation = 0;  // of the delta that supplied it
+    uint64_t generation = 0;                 // of the delta that supplied it
     std::shared_ptr<const WeightSet> owner;  // that delta, kept while this is not replaced
   };
   std::unordered_map<size_t, Replacement> replaced_;  // overlay: table index -> replacement

@@ -48,9 +48,7 @@ int run_import(const std::vector<std::string>& programs, const std::string& out,
   o.model_path = out;
   o.weights_path = weights;
   o.check_kernels = !skip_kernel_check;
-  o.progress = [](const std::string& line) {
-    std::printf("%s\n", tir::printable(line).c_str());
-  };
+  o.progress = [](const std::string& line) { std::printf("%s\n", tir::printable(line).c_str()); };
   auto r = tir::importer::import_pt2(o);
   if (!r.ok()) return fail(r.status());
   const auto& s = *r;

@@ -42,16 +42,16 @@ TEST(HostileArchive, DeeplyNestedJsonIsRefusedNotAStackOverflow) {
   const std::string deep = std::string(65536, '[') + "1" + std::string(65536, ']');
   const std::string pt2 = mutated(dir, "models/model.json", "{\"as_int\": 32}", deep);
   EXPECT_EQ(import_error(pt2, dir),
-            "'" + pt2 + "': member 'models/model.json' nests 65542 levels deep (the "
-                        "limit is 256)");
+            "'" + pt2 +
+                "': member 'models/model.json' nests 65542 levels deep (the "
+                "limit is 256)");
 }
 
 TEST(HostileArchive, ErrorsNameTheMemberAndTheJsonPath) {
   TempDir dir;
   const std::string pt2 = mutated(dir, "models/model.json", "{\"as_int\": 32}", "{}");
   const std::string err = import_error(pt2, dir);
-  EXPECT_EQ(err.rfind("'" + pt2 + "': models/model.json /graph_module/graph/tensor_values/", 0),
-            0u)
+  EXPECT_EQ(err.rfind("'" + pt2 + "': models/model.json /graph_module/graph/tensor_values/", 0), 0u)
       << err;
   EXPECT_NE(err.find("/sizes/0: expected a single-key union object, got {}"), std::string::npos)
       << err;
@@ -70,16 +70,17 @@ TEST(HostileArchive, FlippedWeightByteFailsTheZipCrc) {
 TEST(HostileArchive, WeightConfigMustAgreeWithTheGraph) {
   TempDir dir;
   // fc1.bias is float32[32]; a config saying [16] fits its 128-byte blob but is wrong.
-  const std::string smaller = mutated(dir, "model_weights_config.json",
-                                      "\"sizes\": [{\"as_int\": 32}], \"requires_grad\"",
-                                      "\"sizes\": [{\"as_int\": 16}], \"requires_grad\"");
+  const std::string smaller =
+      mutated(dir, "model_weights_config.json", "\"sizes\": [{\"as_int\": 32}], \"requires_grad\"",
+              "\"sizes\": [{\"as_int\": 16}], \"requires_grad\"");
   EXPECT_EQ(import_error(smaller, dir),
             "'" + smaller +
                 "': models/model.json /graph_module/graph/tensor_values/p_fc1_bias: tensor "
                 "'fc1.bias' is float32[16] in its payload table but float32[32] in the graph "
                 "(placeholder 'p_fc1_bias')");
   // fc1.weight as float16: half the bytes, still inside the blob.
-  const std::string half = mutated(dir, "model_weights_config.json", "\"dtype\": 7", "\"dtype\": 6");
+  const std::string half =
+      mutated(dir, "model_weights_config.json", "\"dtype\": 7", "\"dtype\": 6");
   EXPECT_NE(import_error(half, dir).find("'fc1.weight' is float16[32, 16] in its payload table "
                                          "but float32[32, 16] in the graph"),
             std::string::npos)

@@ -125,11 +125,11 @@ TEST(HostileModel, FormatSurvivesAnUnnamedSymbol) {
   flatbuffers::FlatBufferBuilder sfbb;
   std::vector<flatbuffers::Offset<fb::Symbol>> syms = {fb::CreateSymbol(sfbb)};  // no name
   sfbb.Finish(sfbb.CreateVector(syms));
-  const auto* symbols =
-      flatbuffers::GetRoot<flatbuffers::Vector<flatbuffers::Offset<fb::Symbol>>>(
-          sfbb.GetBufferPointer());
+  const auto* symbols = flatbuffers::GetRoot<flatbuffers::Vector<flatbuffers::Offset<fb::Symbol>>>(
+      sfbb.GetBufferPointer());
   flatbuffers::FlatBufferBuilder fbb;
-  const fb::SymExpr* e = build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}});
+  const fb::SymExpr* e =
+      build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}});
   EXPECT_EQ(format_sym_expr(*e, symbols), "s?0*2");
 }
 

@@ -122,11 +122,12 @@ TEST(Epilogue, ReluKeepsNaN) {
       .tensor(Buffer::random(rng, {5, 8}, -1, 1))
       .tensor(Buffer::random(rng, {5}, -1, 1));
   for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
-    RunResult r = run_kernel(linear, {impl, 1, impl == KernelImpl::kOptimized, 1,
-                                      Activation::kRelu});
+    RunResult r =
+        run_kernel(linear, {impl, 1, impl == KernelImpl::kOptimized, 1, Activation::kRelu});
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     for (int64_t j = 0; j < 5; ++j) {
-      EXPECT_TRUE(std::isnan(r.outputs[0].at<float>(5 + j))) << "impl " << int(impl) << " col " << j;
+      EXPECT_TRUE(std::isnan(r.outputs[0].at<float>(5 + j)))
+          << "impl " << int(impl) << " col " << j;
       EXPECT_GE(r.outputs[0].at<float>(j), 0.f);
     }
   }

@@ -66,7 +66,15 @@ std::vector<uint8_t> npy_with_header(std::string dict, size_t data_bytes) {
   std::string header = dict;
   header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
   header += '\n';
-  std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(header.size() & 0xff),
+  std::vector<uint8_t> out = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
+                              uint8_t(header.size() & 0xff),
                               uint8_t(header.size() >> 8)};
   out.insert(out.end(), header.begin(), header.end());
   out.resize(out.size() + data_bytes, 0);
@@ -108,8 +116,8 @@ TEST(NpyHostile, HugeShapeWithoutDataIsRefusedBeforeAllocating) {
 TEST(NpyHostile, HeaderIsParsedAsStrictlyAsNumpyDoes) {
   const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
   EXPECT_EQ(npy_error(npy_with_header(ok, 8)), "");
-  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", 8)),
-            "");
+  EXPECT_EQ(
+      npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", 8)), "");
   // numpy keeps the last of duplicate keys; main read the first. Both differ: refuse.
   EXPECT_EQ(npy_error(npy_with_header(
                 "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'shape': (1,), }", 8)),
@@ -119,8 +127,9 @@ TEST(NpyHostile, HeaderIsParsedAsStrictlyAsNumpyDoes) {
             "'x.npy': not a valid .npy file: header has an unexpected or repeated key 'extra'");
   EXPECT_EQ(npy_error(npy_with_header(ok + "junk", 8)),
             "'x.npy': not a valid .npy file: junk after the header dict");
-  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", 8)),
-            "'x.npy': not a valid .npy file: bad shape (at most 8 sizes)");
+  EXPECT_EQ(
+      npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", 8)),
+      "'x.npy': not a valid .npy file: bad shape (at most 8 sizes)");
   EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, "
                                       "'shape': (1,1,1,1,1,1,1,1,1,), }",
                                       4)),

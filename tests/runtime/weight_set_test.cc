@@ -442,14 +442,13 @@ TEST(WeightSet, NarrowPackWidensToTorchsRounding) {
 }
 
 /// A safetensors file holding one float32 tensor `name` shaped like `like`, filled with `v`.
-std::vector<uint8_t> one_tensor_safetensors(const std::string& name, const Tensor& like,
-                                            float v) {
+std::vector<uint8_t> one_tensor_safetensors(const std::string& name, const Tensor& like, float v) {
   const size_t bytes = like.nbytes();
   nlohmann::json shape = nlohmann::json::array();
   for (int64_t d : like.shape()) shape.push_back(d);
-  std::string header = nlohmann::json{{name, {{"dtype", "F32"}, {"shape", shape},
-                                              {"data_offsets", {0, bytes}}}}}
-                           .dump();
+  std::string header =
+      nlohmann::json{{name, {{"dtype", "F32"}, {"shape", shape}, {"data_offsets", {0, bytes}}}}}
+          .dump();
   header.append((8 - header.size() % 8) % 8, ' ');
   std::vector<uint8_t> out(8);
   for (int i = 0; i < 8; ++i) out[i] = uint8_t(uint64_t(header.size()) >> (8 * i));

@@ -1,8 +1,7 @@
 // The tools print untrusted text (op names, keys from a file) escaped (issue 17): a hostile
 // archive cannot send terminal escape sequences through an error message.
-#include <gtest/gtest.h>
-
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
