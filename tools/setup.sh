@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuffers-dev
   flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
   nlohmann-json3-dev libcli11-dev libxxhash-dev)
-FUZZ_PACKAGES=(clang-14 libfuzzer-14-dev)
+# clang finds OpenMP (which meson.build requires) in libomp-14-dev, its sanitizer and
+# libFuzzer runtimes in libclang-rt-14-dev.
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev)
 JOBS=${JOBS:-$(nproc)}
 
 deps() {
