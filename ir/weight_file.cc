@@ -59,6 +59,9 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
   if (h.index_offset < sizeof(h) || h.index_offset > file.size() ||
       h.index_size > file.size() - h.index_offset)
     return corrupt("index out of range");
+  // The FlatBuffers verifier checks alignment relative to the index start only; a misaligned
+  // start would make every 8-byte field a misaligned load (found by weight_file_fuzzer).
+  if (h.index_offset % 8 != 0) return corrupt("index offset ", h.index_offset, " is not 8-aligned");
   const uint8_t* idx = file.data() + h.index_offset;
   flatbuffers::Verifier verifier(idx, h.index_size);
   if (!fb::VerifyWeightIndexBuffer(verifier)) return corrupt("index fails verification");
