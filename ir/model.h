@@ -56,6 +56,14 @@ class ModelView {
   const fb::Model* model_;
 };
 
+/// True when the elements of `v` sit at their natural alignment. The FlatBuffers verifier
+/// (2.0.8) checks a vector's length prefix for 4-byte alignment only, so a hostile file can
+/// misplace a vector of 8-byte elements (found by the fuzzers).
+template <typename T>
+bool elements_aligned(const flatbuffers::Vector<T>* v) {
+  return !v || v->size() == 0 || reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
+}
+
 /// "a.b" or "" for null flatbuffer strings.
 inline std::string_view str(const flatbuffers::String* s) {
   return s ? std::string_view(s->c_str(), s->size()) : std::string_view();

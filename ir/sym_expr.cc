@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "ir/model.h"
+
 namespace tir::ir {
 namespace {
 
@@ -33,6 +35,8 @@ int64_t floor_div(int64_t a, int64_t b) {
 Status check_sym_expr(const fb::SymExpr& expr, size_t num_symbols) {
   if (!expr.terms() || expr.terms()->size() == 0)
     return make_error(StatusCode::kCorrupt, "empty symbolic expression");
+  if (!elements_aligned(expr.terms()))
+    return make_error(StatusCode::kCorrupt, "misaligned symbolic expression");
   int depth = 0;
   for (const fb::ExprTerm* t : *expr.terms()) {
     if (t->op() > fb::ExprOp::MAX)

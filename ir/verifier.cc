@@ -289,6 +289,8 @@ Status verify_model_semantics(const fb::Model& model, std::string_view file) {
                           "' has an unknown dtype");
       const std::string what =
           "'" + std::string(file) + "': weight '" + std::string(str(w->name())) + "' shape";
+      if (!elements_aligned(w->shape()))
+        return make_error(StatusCode::kCorrupt, what, " is misaligned");
       if (w->shape() && w->shape()->size() > size_t(kMaxRank))
         return make_error(StatusCode::kCorrupt, what, " has rank > ", kMaxRank);
       const std::span<const int64_t> shape =
@@ -305,6 +307,8 @@ Status verify_model_semantics(const fb::Model& model, std::string_view file) {
     for (const fb::Constant* c : *model.constants()) {
       const std::string what =
           "'" + std::string(file) + "': constant '" + std::string(str(c->name())) + "' shape";
+      if (!elements_aligned(c->shape()))
+        return make_error(StatusCode::kCorrupt, what, " is misaligned");
       if (c->shape() && c->shape()->size() > size_t(kMaxRank))
         return make_error(StatusCode::kCorrupt, what, " has rank > ", kMaxRank);
       const std::span<const int64_t> shape =

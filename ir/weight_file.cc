@@ -75,7 +75,8 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
       if (!dtype_valid(static_cast<int>(e->dtype())))
         return corrupt("tensor '", name, "' has unknown dtype ", int(e->dtype()));
       const size_t rank = e->shape() ? e->shape()->size() : 0;
-      if (rank > size_t(kMaxRank)) return corrupt("tensor '", name, "' has a bad shape");
+      if (rank > size_t(kMaxRank) || !elements_aligned(e->shape()))
+        return corrupt("tensor '", name, "' has a bad shape");
       const DType stored = entry_stored_dtype(*e);
       if (stored != to_dtype(e->dtype()) &&
           !(to_dtype(e->dtype()) == DType::kFloat32 &&
