@@ -1,16 +1,46 @@
 #include "core/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 namespace tir {
+namespace {
+
+/// Removes `<path>.tmp.<pid>` (and `.tmp.<pid>.old`) files left by writers that were
+/// killed (their pid is gone),
+/// so interrupted imports do not pile up half-written files beside the target.
+void remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string prefix = target.filename().string() + ".tmp.";
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
+    // "<pid>" (a writer's temporary) or "<pid>.old" (a backup kept while a pair is replaced).
+    std::string pid_text = name.substr(prefix.size());
+    if (pid_text.ends_with(".old")) pid_text.resize(pid_text.size() - 4);
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        !std::all_of(pid_text.begin(), pid_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    const long pid = std::stol(pid_text);
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) ::unlink(it->path().c_str());
+  }
+}
+
+}  // namespace
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::string& path) {
+  remove_stale_temporaries(path);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)

@@ -318,7 +318,7 @@ Result<ArgOffset> GraphBuilder::default_arg(const AtenArg& s, const std::string&
     if ((type == "List[Tensor]" || type == "List[Optional[Tensor]]") && d.empty())
       return convert_arg(s.name, Json{{"as_tensors", d}}, &s, node);
   }
-  return unsupported(where, " (", s.type, " = ", d.dump(), ") cannot be represented");
+  return unsupported(where, " (", s.type, " = ", json_preview(d), ") cannot be represented");
 }
 
 }  // namespace tir::importer

@@ -81,8 +81,8 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
     dtype =
         dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
     if (dtype == DType::kUndefined)
-      return unsupported("value '", name, "' has unsupported dtype ", dt ? dt->dump() : "null",
-                         " (torch serde ScalarType)");
+      return unsupported("value '", name, "' has unsupported dtype ",
+                         dt ? json_preview(*dt) : "null", " (torch serde ScalarType)");
     const Json* sizes = json_get(*meta, "sizes");
     if (!sizes || !sizes->is_array()) return corrupt("value '", name, "' has no sizes");
     if (sizes->size() > size_t(kMaxRank))
@@ -125,8 +125,20 @@ Status GraphBuilder::read_inputs() {
   const Json* specs = json_get(sig, "input_specs");
   if (!specs || !specs->is_array()) return corrupt("program has no input_specs");
   for (const Json& spec : *specs) {
+    json_blame_clear();
+    Status s = read_input(spec);
+    if (!s.ok() && !json_blamed()) json_blame(spec);
+    TIR_RETURN_IF_ERROR(s);
+  }
+  return ok_status();
+}
+
+Status GraphBuilder::read_input(const Json& spec) {
+  {
     TIR_ASSIGN_OR_RETURN(auto u, json_union(spec));
-    const auto& [kind, body] = u;
+    // Not a structured binding: the lambdas below capture them (clang 14).
+    const std::string kind = u.first;
+    const Json* body = u.second;
     const Json* arg = json_get(*body, "arg");
     auto placeholder = [&]() -> Result<std::string> {
       const Json* n = arg ? json_get(*arg, "name") : nullptr;
@@ -173,9 +185,12 @@ Status GraphBuilder::read_inputs() {
       if (is_weight) {
         TIR_ASSIGN_OR_RETURN(const int32_t w, weight_for(fqn, kind == "buffer"));
         TIR_RETURN_IF_ERROR(
+            check_placeholder(name, fqn, weights_[w].spec.dtype, weights_[w].spec.shape));
+        TIR_RETURN_IF_ERROR(
             add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Weight, w).status());
       } else {
         TIR_ASSIGN_OR_RETURN(const int32_t c, constant_for(fqn));
+        TIR_RETURN_IF_ERROR(check_placeholder(name, fqn, constants_[c].dtype, constants_[c].shape));
         TIR_RETURN_IF_ERROR(
             add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Constant, c).status());
       }
@@ -183,6 +198,7 @@ Status GraphBuilder::read_inputs() {
       TIR_ASSIGN_OR_RETURN(std::string name, placeholder());
       TIR_ASSIGN_OR_RETURN(std::string fqn, string_field("tensor_constant_name"));
       TIR_ASSIGN_OR_RETURN(const int32_t c, constant_for(fqn));
+      TIR_RETURN_IF_ERROR(check_placeholder(name, fqn, constants_[c].dtype, constants_[c].shape));
       TIR_RETURN_IF_ERROR(
           add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Constant, c).status());
     } else if (kind == "token") {
@@ -199,7 +215,12 @@ Status GraphBuilder::read_inputs() {
 Status GraphBuilder::read_nodes() {
   const Json* nodes = json_get(*graph_, "nodes");
   if (!nodes || !nodes->is_array()) return corrupt("graph has no nodes list");
-  for (size_t i = 0; i < nodes->size(); ++i) TIR_RETURN_IF_ERROR(add_node((*nodes)[i], i));
+  for (size_t i = 0; i < nodes->size(); ++i) {
+    json_blame_clear();
+    Status s = add_node((*nodes)[i], i);
+    if (!s.ok() && !json_blamed()) json_blame((*nodes)[i]);
+    TIR_RETURN_IF_ERROR(s);
+  }
   return ok_status();
 }
 
@@ -277,15 +298,47 @@ Result<GraphPlan> GraphBuilder::build(const std::string& method_name) {
   return plan;
 }
 
+namespace {
+
+/// Adds where the error is: the archive member and the JSON pointer of the blamed field
+/// ("'m.pt2': models/model.json /graph_module/graph/nodes/3/inputs/0: ..."), and the
+/// archive when the message lacks it. Untrusted text in the message is escaped.
+Status locate_error(const Status& s, const Program& p) {
+  std::string msg = s.message();
+  const std::string prefix = "'" + p.file + "': ";
+  if (msg.starts_with(prefix)) msg = msg.substr(prefix.size());
+  std::string where;
+  const Json* blamed = json_blamed();
+  const std::string doc_member =
+      p.doc_member.empty() ? "models/" + p.model_name + ".json" : p.doc_member;
+  for (auto [root, member] :
+       {std::pair(&p.doc, &doc_member), std::pair(&p.weights_config, &p.weights_source),
+        std::pair(&p.constants_config, &p.constants_source)}) {
+    if (const std::string ptr = json_pointer_to(*root, blamed); !ptr.empty()) {
+      where = *member + " " + ptr + ": ";
+      break;
+    }
+  }
+  return Status(s.code(), prefix + where + msg);
+}
+
+}  // namespace
+
 Result<GraphPlan> build_method(const Program& program, const Pt2Archive& archive, int archive_index,
                                const std::string& method_name, ModelTables* tables) {
-  try {
-    GraphBuilder b(program, archive, archive_index, *tables);
-    return b.build(method_name);
-  } catch (const Json::exception& e) {  // a field of an unexpected JSON type
-    return make_error(StatusCode::kCorrupt, "'", program.file, "': malformed program JSON (",
-                      e.what(), ")");
-  }
+  json_blame_clear();
+  Result<GraphPlan> plan = [&]() -> Result<GraphPlan> {
+    try {
+      GraphBuilder b(program, archive, archive_index, *tables);
+      return b.build(method_name);
+    } catch (const Json::exception& e) {  // a field of an unexpected JSON type
+      return make_error(StatusCode::kCorrupt, "malformed program JSON (", e.what(), ")");
+    }
+  }();
+  if (plan.ok()) return plan;
+  Status located = locate_error(plan.status(), program);
+  json_blame_clear();
+  return located;
 }
 
 Result<GraphPlan> build_graph(const Program& program, const Pt2Archive& archive,

@@ -46,6 +46,11 @@ class GraphBuilder {
   }
   Status read_symbols();
   Status read_inputs();
+  Status read_input(const Json& spec);
+  /// A weight's or constant's table entry must agree with the placeholder's tensor_values
+  /// entry (dtype and static sizes), or a doctored config would feed wrong bytes.
+  Status check_placeholder(const std::string& name, const std::string& fqn, DType dtype,
+                           const std::vector<int64_t>& shape);
   Status read_nodes();
   Status read_outputs();
   Status add_node(const Json& node, size_t ordinal);

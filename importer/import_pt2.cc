@@ -54,6 +54,16 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
   if (fs::weakly_canonical(sum.model_path) == fs::weakly_canonical(sum.weights_path))
     return make_error(StatusCode::kInvalidArgument, "model and weights would both be written to '",
                       sum.model_path, "'");
+  for (const std::string* out : {&sum.model_path, &sum.weights_path}) {
+    std::error_code ec;
+    if (fs::is_directory(*out, ec))
+      return make_error(StatusCode::kInvalidArgument, "'", *out,
+                        "' is a directory; name the file to write");
+    for (const MethodSource& source : sources)
+      if (fs::weakly_canonical(*out, ec) == fs::weakly_canonical(source.path, ec))
+        return make_error(StatusCode::kInvalidArgument, "'", *out,
+                          "' is an input program; writing there would destroy it");
+  }
 
   ModelTables tables;
   std::vector<std::unique_ptr<Pt2Archive>> archives;
@@ -170,18 +180,30 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
       fb::ModelIdentifier());
 
   // What we wrote must pass the reader's own checks.
-  const std::span<const uint8_t> model_bytes(fbb.GetBufferPointer(), fbb.GetSize());
+  const std::vector<uint8_t> model_bytes = ir::model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
   if (auto view = ir::ModelView::open(model_bytes, sum.model_path); !view.ok())
     return Status(StatusCode::kInternal,
                   "importer produced an invalid model: " + view.status().message());
   TIR_ASSIGN_OR_RETURN(std::unique_ptr<AtomicFile> mf, AtomicFile::create(sum.model_path));
   TIR_RETURN_IF_ERROR(mf->write(model_bytes));
   TIR_RETURN_IF_ERROR(mf->sync());
-  TIR_RETURN_IF_ERROR(ww->commit());
-  if (Status s = mf->commit(); !s.ok()) {
-    ::unlink(sum.weights_path.c_str());  // keep the pair all-or-nothing
+  // The pair is replaced all-or-nothing: the old weight file is kept under a second name
+  // until the model is in place, and put back if that fails.
+  // Named like a temporary, so an import killed here leaves nothing the next one keeps.
+  const std::string backup = sum.weights_path + ".tmp." + std::to_string(::getpid()) + ".old";
+  const bool had_old = ::link(sum.weights_path.c_str(), backup.c_str()) == 0;
+  if (Status s = ww->commit(); !s.ok()) {
+    if (had_old) ::unlink(backup.c_str());
     return s;
   }
+  if (Status s = mf->commit(); !s.ok()) {
+    if (had_old)
+      ::rename(backup.c_str(), sum.weights_path.c_str());
+    else
+      ::unlink(sum.weights_path.c_str());
+    return s;
+  }
+  if (had_old) ::unlink(backup.c_str());
   say(o, "wrote model: " + std::to_string(model_bytes.size()) + " bytes");
   return sum;
 }

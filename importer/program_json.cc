@@ -11,7 +11,72 @@ namespace {
 constexpr uint64_t kMaxModelJsonBytes = uint64_t{2} << 30;
 constexpr uint64_t kMaxConfigBytes = uint64_t{512} << 20;
 
+thread_local const Json* g_blamed = nullptr;
+
+bool find_pointer(const Json& j, const Json* target, std::string* path) {
+  if (&j == target) return true;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const size_t len = path->size();
+      std::string key = it.key();
+      // JSON pointer escaping (RFC 6901): ~ -> ~0, / -> ~1.
+      std::string esc;
+      for (char c : key)
+        esc += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+      *path += "/" + esc;
+      if (find_pointer(it.value(), target, path)) return true;
+      path->resize(len);
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      const size_t len = path->size();
+      *path += "/" + std::to_string(i);
+      if (find_pointer(j[i], target, path)) return true;
+      path->resize(len);
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+int json_text_depth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}')
+      --depth;
+  }
+  return deepest;
+}
+
+void json_blame(const Json& j) { g_blamed = &j; }
+const Json* json_blamed() { return g_blamed; }
+void json_blame_clear() { g_blamed = nullptr; }
+
+std::string json_pointer_to(const Json& root, const Json* target) {
+  std::string path;
+  if (!target || !find_pointer(root, target, &path)) return "";
+  return path.empty() ? "/" : path;
+}
+
+std::string json_preview(const Json& j, size_t max_chars) {
+  std::string text = j.dump(-1, ' ', /*ensure_ascii=*/true, Json::error_handler_t::replace);
+  if (text.size() > max_chars) text = text.substr(0, max_chars) + "...";
+  return text;
+}
 
 std::string quote_nonfinite_literals(std::string_view text) {
   static constexpr std::string_view kTokens[] = {"-Infinity", "Infinity", "NaN"};
@@ -47,6 +112,9 @@ std::string quote_nonfinite_literals(std::string_view text) {
 Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member,
                               uint64_t max_bytes) {
   TIR_ASSIGN_OR_RETURN(std::string text, archive.read(member, max_bytes));
+  if (const int depth = json_text_depth(text); depth > kMaxJsonDepth)
+    return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member, "' nests ",
+                      depth, " levels deep (the limit is ", kMaxJsonDepth, ")");
   Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     // torch <= 2.7 wrote non-finite floats as Python's bare Infinity / NaN.
@@ -72,6 +140,7 @@ Result<Program> read_program(Pt2Archive& archive, const std::string& model_name)
   const bool legacy = archive.layout() == ArchiveLayout::kLegacyZip;
   const std::string member =
       legacy ? "serialized_exported_program.json" : "models/" + model_name + ".json";
+  p.doc_member = member;
   TIR_ASSIGN_OR_RETURN(p.doc, read_json_member(archive, member, kMaxModelJsonBytes));
   const Json* version = json_get(p.doc, "schema_version");
   const Json* major = version ? json_get(*version, "major") : nullptr;
@@ -137,22 +206,28 @@ Result<double> json_float(const Json& j) {
     if (s == "-Infinity" || s == "-inf") return -std::numeric_limits<double>::infinity();
     if (s == "NaN" || s == "nan") return std::numeric_limits<double>::quiet_NaN();
   }
-  return make_error(StatusCode::kCorrupt, "expected a float, got ", j.dump());
+  json_blame(j);
+  return make_error(StatusCode::kCorrupt, "expected a float, got ", json_preview(j));
 }
 
 Result<int64_t> json_int(const Json& j) {
   if (j.is_number_integer()) {
-    if (j.is_number_unsigned() && j.get<uint64_t>() > uint64_t(INT64_MAX))
-      return make_error(StatusCode::kCorrupt, "integer ", j.dump(), " is out of range");
+    if (j.is_number_unsigned() && j.get<uint64_t>() > uint64_t(INT64_MAX)) {
+      json_blame(j);
+      return make_error(StatusCode::kCorrupt, "integer ", json_preview(j), " is out of range");
+    }
     return j.get<int64_t>();
   }
-  return make_error(StatusCode::kCorrupt, "expected an integer, got ", j.dump());
+  json_blame(j);
+  return make_error(StatusCode::kCorrupt, "expected an integer, got ", json_preview(j));
 }
 
 Result<std::pair<std::string, const Json*>> json_union(const Json& j) {
-  if (!j.is_object() || j.size() != 1)
+  if (!j.is_object() || j.size() != 1) {
+    json_blame(j);
     return make_error(StatusCode::kCorrupt, "expected a single-key union object, got ",
-                      j.dump().substr(0, 120));
+                      json_preview(j));
+  }
   return std::pair<std::string, const Json*>(j.begin().key(), &j.begin().value());
 }
 

@@ -24,6 +24,26 @@ inline constexpr int kSchemaMajor = 8;
 /// import (5.x lacks torch_version, and its nodes' inputs lack "kind").
 inline constexpr int kOldestSchemaMajor = 5;
 
+/// Deepest nesting of arrays and objects read_json_member accepts. torch's programs nest
+/// about 20 levels (a cond branch adds about 8); deeper input is refused before parsing, so
+/// no recursive walk (dump, destructor) can overflow the stack.
+inline constexpr int kMaxJsonDepth = 256;
+
+/// The nesting depth of `text`'s arrays and objects (brackets inside strings ignored).
+int json_text_depth(std::string_view text);
+
+/// Records `j` as the field an error is about; the importer's edge (build_method) turns it
+/// into a JSON path. json_int, json_float and json_union blame the value they reject.
+/// Per thread; cleared by json_blame_clear.
+void json_blame(const Json& j);
+const Json* json_blamed();
+void json_blame_clear();
+/// The JSON pointer ("/graph_module/graph/nodes/3/inputs/0") of `target` inside `root`,
+/// found by address, or "" if `target` is not in `root`.
+std::string json_pointer_to(const Json& root, const Json* target);
+/// At most `max_chars` of `j`'s JSON text, for messages (control characters escaped).
+std::string json_preview(const Json& j, size_t max_chars = 80);
+
 /// `text` with the bare Infinity / -Infinity / NaN tokens outside strings quoted ("Infinity"),
 /// as json_float reads them: Python's json writes non-finite floats bare, and so did torch's
 /// serializer before 2.8 (e.g. the -inf of a masked_fill in the core-ATen IR).
@@ -39,6 +59,7 @@ Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member
 struct Program {
   std::string file;        // the archive path, for messages
   std::string model_name;  // "model"
+  std::string doc_member;  // "models/model.json" (or the legacy layout's name), for messages
   Json doc;                // models/<name>.json
   Json weights_config;     // data/weights/<name>_weights_config.json ({"config":{}} if absent)
   Json constants_config;   // data/constants/<name>_constants_config.json

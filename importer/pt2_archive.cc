@@ -219,7 +219,17 @@ Status Pt2Archive::stream(std::string_view member, uint64_t offset, uint64_t len
     const uint64_t from = std::max(lo, offset) - lo;
     status = sink(std::span<const uint8_t>(buf.data() + from, static_cast<size_t>(hi - lo - from)));
   }
-  zip_fclose(f);  // also reports CRC errors only at the end of a full read; not relied on
+  // libzip checks a member's CRC-32 when a read reaches its end: read the rest (when only
+  // a slice was wanted) and the end itself, so flipped bytes in the archive are an error.
+  while (status.ok()) {
+    const zip_int64_t got = zip_fread(f, buf.data(), buf.size());
+    if (got == 0) break;
+    if (got < 0)
+      status =
+          make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
+                     "' fails its CRC-32 check or cannot be read (", zip_file_strerror(f), ")");
+  }
+  zip_fclose(f);
   return status;
 }
 

@@ -34,7 +34,7 @@ Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const
   t.dtype =
       dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
   if (t.dtype == DType::kUndefined)
-    return unsupported("has unsupported dtype ", dt ? dt->dump() : "null");
+    return unsupported("has unsupported dtype ", dt ? json_preview(*dt) : "null");
   for (const char* key : {"sizes", "strides"}) {
     const Json* list = json_get(*m, key);
     if (!list || !list->is_array()) return corrupt("has no ", key);
@@ -169,6 +169,33 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
   weight_group_.emplace(key, idx);
   tables_.weight_name.emplace(fqn, idx);
   return idx;
+}
+
+Status GraphBuilder::check_placeholder(const std::string& name, const std::string& fqn, DType dtype,
+                                       const std::vector<int64_t>& shape) {
+  const Json* meta = json_get(*tensor_values_, name);
+  if (!meta) return ok_status();  // add_value treats it as untyped
+  const Json* dt = json_get(*meta, "dtype");
+  const DType graph_dtype =
+      dt && dt->is_number_integer() ? dtype_from_serde(dt->get<int64_t>()) : DType::kUndefined;
+  const Json* sizes = json_get(*meta, "sizes");
+  bool same = graph_dtype == dtype && sizes && sizes->is_array() && sizes->size() == shape.size();
+  for (size_t i = 0; same && i < shape.size(); ++i) {
+    const Json* v = json_get((*sizes)[i], "as_int");  // symbolic sizes are not compared
+    if (v && v->is_number_integer() && v->get<int64_t>() != shape[i]) same = false;
+  }
+  if (same) return ok_status();
+  json_blame(*meta);
+  std::vector<int64_t> graph_shape;
+  if (sizes && sizes->is_array())
+    for (const Json& d : *sizes)
+      if (const Json* v = json_get(d, "as_int"); v && v->is_number_integer())
+        graph_shape.push_back(v->get<int64_t>());
+      else
+        graph_shape.push_back(-1);
+  return corrupt("tensor '", fqn, "' is ", dtype_name(dtype), shape_str(shape),
+                 " in its payload table but ", dtype_name(graph_dtype), shape_str(graph_shape),
+                 " in the graph (placeholder '", name, "')");
 }
 
 Result<int32_t> GraphBuilder::constant_for(const std::string& fqn) {

@@ -64,11 +64,37 @@ struct Obj {
   PickledTensor tensor;  // kTensor
 };
 
+// Every object the current unpickling made: a hostile pickle can put a container inside
+// itself through the memo (a shared_ptr cycle), so unpickle_tensor_dict empties them all
+// when it is done (found by pickle_fuzzer as a leak).
+thread_local std::vector<std::weak_ptr<Obj>>* g_made = nullptr;
+
 ObjPtr make(Kind k) {
   auto o = std::make_shared<Obj>();
   o->kind = k;
+  if (g_made) g_made->push_back(o);
   return o;
 }
+
+/// Collects what make() creates while alive; on destruction empties every container still
+/// alive, which breaks any reference cycle among them.
+class MadeObjects {
+ public:
+  MadeObjects() { g_made = &made_; }
+  ~MadeObjects() {
+    g_made = nullptr;
+    for (const std::weak_ptr<Obj>& w : made_)
+      if (ObjPtr o = w.lock()) {
+        o->items.clear();
+        o->dict.clear();
+      }
+  }
+  MadeObjects(const MadeObjects&) = delete;
+  MadeObjects& operator=(const MadeObjects&) = delete;
+
+ private:
+  std::vector<std::weak_ptr<Obj>> made_;
+};
 ObjPtr make_int(int64_t v) {
   auto o = make(Kind::kInt);
   o->i = v;
@@ -465,6 +491,7 @@ Result<ObjPtr> Unpickler::run() {
 
 Result<std::vector<PickledTensor>> unpickle_tensor_dict(std::span<const uint8_t> bytes,
                                                         const std::string& where) {
+  MadeObjects made;  // declared first: destroyed last, after every ObjPtr below
   Unpickler u(bytes, where);
   TIR_ASSIGN_OR_RETURN(ObjPtr root, u.run());
   if (root->kind != Kind::kDict)

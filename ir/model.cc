@@ -1,16 +1,43 @@
 #include "ir/model.h"
 
+#include <xxhash.h>
+
+#include <cstring>
+
 #include "ir/verifier.h"
 
 namespace tir::ir {
 
+std::vector<uint8_t> model_seal(std::span<const uint8_t> flatbuffer) {
+  std::vector<uint8_t> out(flatbuffer.begin(), flatbuffer.end());
+  const uint64_t sum = XXH3_64bits(flatbuffer.data(), flatbuffer.size());
+  for (int i = 0; i < 8; ++i) out.push_back(uint8_t(sum >> (8 * i)));
+  out.insert(out.end(), std::begin(kModelTrailerMagic), std::end(kModelTrailerMagic));
+  return out;
+}
+
 Result<ModelView> ModelView::open(std::span<const uint8_t> bytes, std::string_view file) {
   if (bytes.size() < 8 || !fb::ModelBufferHasIdentifier(bytes.data()))
     return make_error(StatusCode::kCorrupt, "'", file, "': not a tir model (bad file identifier)");
+  const bool sealed = bytes.size() >= kModelTrailerSize + 8 &&
+                      std::memcmp(bytes.data() + bytes.size() - 8, kModelTrailerMagic, 8) == 0;
+  if (sealed) {
+    const size_t n = bytes.size() - kModelTrailerSize;
+    uint64_t want = 0;
+    for (int i = 0; i < 8; ++i) want |= uint64_t(bytes[n + i]) << (8 * i);
+    if (XXH3_64bits(bytes.data(), n) != want)
+      return make_error(StatusCode::kCorrupt, "'", file,
+                        "': checksum mismatch: the model file is damaged");
+    bytes = bytes.first(n);
+  }
   flatbuffers::Verifier verifier(bytes.data(), bytes.size());
   if (!fb::VerifyModelBuffer(verifier))
     return make_error(StatusCode::kCorrupt, "'", file, "': model fails FlatBuffers verification");
   const fb::Model* model = fb::GetModel(bytes.data());
+  if (!sealed && model->version() >= kFirstSealedModelVersion &&
+      model->version() / 100 == kModelVersion / 100)
+    return make_error(StatusCode::kCorrupt, "'", file,
+                      "': model has no checksum trailer (the file is truncated or damaged)");
   TIR_RETURN_IF_ERROR(verify_model_semantics(*model, file));
   return ModelView(model);
 }

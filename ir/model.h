@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/dtype.h"
 #include "core/status.h"
@@ -18,7 +19,19 @@ namespace fb = ::tir::fb;
 
 /// Version written into Model.version; a reader rejects a larger major (version / 100).
 /// 101: Method.subgraphs and GraphArg (higher_order::cond).
-inline constexpr uint32_t kModelVersion = 101;
+/// 102: the file ends with a checksum trailer (model_seal); a 102 file without one is
+/// rejected, a 101 file loads without it.
+inline constexpr uint32_t kModelVersion = 102;
+inline constexpr uint32_t kFirstSealedModelVersion = 102;
+
+/// A .tir file is the FlatBuffer followed by a 16-byte trailer: the xxh3-64 of every byte
+/// before the trailer (little-endian), then these 8 bytes. FlatBuffers ignores bytes after
+/// its buffer, so older readers still load a sealed file.
+inline constexpr char kModelTrailerMagic[8] = {'T', 'I', 'R', 'S', 'U', 'M', '0', '1'};
+inline constexpr size_t kModelTrailerSize = 16;
+
+/// `flatbuffer` with the checksum trailer appended: the bytes a .tir file holds.
+std::vector<uint8_t> model_seal(std::span<const uint8_t> flatbuffer);
 
 /// torch.cond: args (pred, true_graph, false_graph, operands); runs one branch subgraph.
 inline constexpr std::string_view kCondOp = "higher_order::cond";
@@ -42,6 +55,14 @@ class ModelView {
   explicit ModelView(const fb::Model* m) : model_(m) {}
   const fb::Model* model_;
 };
+
+/// True when the elements of `v` sit at their natural alignment. The FlatBuffers verifier
+/// (2.0.8) checks a vector's length prefix for 4-byte alignment only, so a hostile file can
+/// misplace a vector of 8-byte elements (found by the fuzzers).
+template <typename T>
+bool elements_aligned(const flatbuffers::Vector<T>* v) {
+  return !v || v->size() == 0 || reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
+}
 
 /// "a.b" or "" for null flatbuffer strings.
 inline std::string_view str(const flatbuffers::String* s) {

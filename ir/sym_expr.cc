@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "ir/model.h"
+
 namespace tir::ir {
 namespace {
 
@@ -19,6 +21,9 @@ int arity(fb::ExprOp op) {
   }
 }
 
+/// The deepest stack eval_sym_expr keeps; the verifier rejects deeper programs.
+constexpr int kMaxExprDepth = 64;
+
 int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -30,6 +35,8 @@ int64_t floor_div(int64_t a, int64_t b) {
 Status check_sym_expr(const fb::SymExpr& expr, size_t num_symbols) {
   if (!expr.terms() || expr.terms()->size() == 0)
     return make_error(StatusCode::kCorrupt, "empty symbolic expression");
+  if (!elements_aligned(expr.terms()))
+    return make_error(StatusCode::kCorrupt, "misaligned symbolic expression");
   int depth = 0;
   for (const fb::ExprTerm* t : *expr.terms()) {
     if (t->op() > fb::ExprOp::MAX)
@@ -40,28 +47,47 @@ Status check_sym_expr(const fb::SymExpr& expr, size_t num_symbols) {
     const int n = arity(t->op());
     if (depth < n) return make_error(StatusCode::kCorrupt, "malformed symbolic expression");
     depth = depth - n + 1;
+    if (depth > kMaxExprDepth)
+      return make_error(StatusCode::kCorrupt, "symbolic expression nests deeper than ",
+                        kMaxExprDepth);
   }
   if (depth != 1) return make_error(StatusCode::kCorrupt, "malformed symbolic expression");
   return ok_status();
 }
 
 Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> symbols) {
-  int64_t stack[64];
+  auto text = [&] { return expr.text() ? expr.text()->str() : std::string("expression"); };
+  auto overflow = [&] {
+    return make_error(StatusCode::kInvalidArgument, "integer overflow in ", text());
+  };
+  if (!expr.terms() || expr.terms()->size() == 0)
+    return make_error(StatusCode::kCorrupt, "empty symbolic expression");
+  int64_t stack[kMaxExprDepth];
   int sp = 0;
   for (const fb::ExprTerm* t : *expr.terms()) {
     const fb::ExprOp op = t->op();
+    const int n = arity(op);
+    if (sp < n || (n == 0 && sp == kMaxExprDepth))
+      return make_error(StatusCode::kCorrupt, "malformed symbolic expression ", text());
     if (op == fb::ExprOp::Const) {
-      if (sp == 64) return make_error(StatusCode::kUnsupported, "expression too deep");
       stack[sp++] = t->value();
       continue;
     }
     if (op == fb::ExprOp::Sym) {
-      if (sp == 64) return make_error(StatusCode::kUnsupported, "expression too deep");
+      if (t->value() < 0 || size_t(t->value()) >= symbols.size())
+        return make_error(StatusCode::kCorrupt, "expression uses symbol ", t->value(), " of ",
+                          symbols.size());
       stack[sp++] = symbols[t->value()];
       continue;
     }
-    if (arity(op) == 1) {
-      stack[sp - 1] = op == fb::ExprOp::Neg ? -stack[sp - 1] : !stack[sp - 1];
+    if (n == 1) {
+      int64_t& x = stack[sp - 1];
+      if (op == fb::ExprOp::Neg) {
+        if (x == INT64_MIN) return overflow();
+        x = -x;
+      } else {
+        x = !x;
+      }
       continue;
     }
     const int64_t b = stack[--sp];
@@ -69,26 +95,29 @@ Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> 
     int64_t r = 0;
     switch (op) {
       case fb::ExprOp::Add:
-        r = a + b;
+        if (__builtin_add_overflow(a, b, &r)) return overflow();
         break;
       case fb::ExprOp::Sub:
-        r = a - b;
+        if (__builtin_sub_overflow(a, b, &r)) return overflow();
         break;
       case fb::ExprOp::Mul:
-        r = a * b;
+        if (__builtin_mul_overflow(a, b, &r)) return overflow();
         break;
       case fb::ExprOp::FloorDiv:
       case fb::ExprOp::Mod:
       case fb::ExprOp::CeilDiv:
-        if (b == 0)
-          return make_error(StatusCode::kInvalidArgument, "division by zero in ",
-                            expr.text() ? expr.text()->str() : "expression");
-        if (op == fb::ExprOp::FloorDiv)
+        if (b == 0) return make_error(StatusCode::kInvalidArgument, "division by zero in ", text());
+        if (op == fb::ExprOp::Mod) {
+          r = b == -1 ? 0 : a % b;  // INT64_MIN % -1 traps on x86
+          if (r != 0 && ((r < 0) != (b < 0))) r += b;
+        } else if (b == -1) {  // floor and ceil are both -a
+          if (a == INT64_MIN) return overflow();
+          r = -a;
+        } else if (op == fb::ExprOp::FloorDiv) {
           r = floor_div(a, b);
-        else if (op == fb::ExprOp::Mod)
-          r = a - floor_div(a, b) * b;
-        else
-          r = -floor_div(-a, b);
+        } else {  // ceil(a / b) = -floor(-a / b); a / b rounds toward zero
+          r = a / b + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
+        }
         break;
       case fb::ExprOp::Max:
         r = std::max(a, b);
@@ -125,6 +154,7 @@ Result<int64_t> eval_sym_expr(const fb::SymExpr& expr, std::span<const int64_t> 
     }
     stack[sp - 1] = r;
   }
+  if (sp != 1) return make_error(StatusCode::kCorrupt, "malformed symbolic expression ", text());
   return stack[0];
 }
 
@@ -143,11 +173,13 @@ std::string format_sym_expr(const fb::SymExpr& expr,
       continue;
     }
     if (op == fb::ExprOp::Sym) {
-      const bool named = symbols && size_t(t->value()) < symbols->size();
+      const bool named = symbols && t->value() >= 0 && size_t(t->value()) < symbols->size() &&
+                         symbols->Get(t->value())->name();
       st.push_back(
           {named ? symbols->Get(t->value())->name()->str() : "s?" + std::to_string(t->value()), 4});
       continue;
     }
+    if (st.size() < size_t(arity(op))) return "<malformed expression>";
     if (arity(op) == 1) {
       Part a = st.back();
       st.pop_back();

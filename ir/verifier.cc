@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "core/checked_size.h"
 #include "core/tensor.h"
 #include "ir/model.h"
 #include "ir/sym_expr.h"
@@ -182,9 +183,9 @@ class MethodVerifier {
   Status check_arg(const fb::Argument* a, std::string_view node) {
     const std::string where =
         "node '" + std::string(node) + "' arg '" + std::string(str(a->name())) + "'";
+    // The FlatBuffers verifier accepts a union whose type is set but whose table is absent.
+    if (a->value_type() == fb::ArgValue::NONE || !a->value()) return fail(where, " has no value");
     switch (a->value_type()) {
-      case fb::ArgValue::NONE:
-        return fail(where, " has no value");
       case fb::ArgValue::TensorArg:
         return check_use(a->value_as_TensorArg()->value(), node, false);
       case fb::ArgValue::TensorsArg: {
@@ -194,6 +195,7 @@ class MethodVerifier {
         return ok_status();
       }
       case fb::ArgValue::SymIntArg:
+        if (!a->value_as_SymIntArg()->value()) return fail(where, " has no expression");
         return check_expr(a->value_as_SymIntArg()->value(), where);
       case fb::ArgValue::SymIntsArg: {
         const fb::SymIntsArg* s = a->value_as_SymIntsArg();
@@ -285,16 +287,40 @@ Status verify_model_semantics(const fb::Model& model, std::string_view file) {
       if (!dtype_valid(int(w->dtype())))
         return make_error(StatusCode::kCorrupt, "'", file, "': weight '", str(w->name()),
                           "' has an unknown dtype");
+      const std::string what =
+          "'" + std::string(file) + "': weight '" + std::string(str(w->name())) + "' shape";
+      if (!elements_aligned(w->shape()))
+        return make_error(StatusCode::kCorrupt, what, " is misaligned");
+      if (w->shape() && w->shape()->size() > size_t(kMaxRank))
+        return make_error(StatusCode::kCorrupt, what, " has rank > ", kMaxRank);
+      const std::span<const int64_t> shape =
+          w->shape() ? std::span<const int64_t>(w->shape()->data(), w->shape()->size())
+                     : std::span<const int64_t>();
+      TIR_ASSIGN_OR_RETURN(const uint64_t want,
+                           checked_nbytes(shape, dtype_size(to_dtype(w->dtype())), what));
+      if (w->byte_size() != want)
+        return make_error(StatusCode::kCorrupt, "'", file, "': weight '", str(w->name()),
+                          "' has byte_size ", w->byte_size(), ", its dtype and shape need ", want);
     }
   }
   if (model.constants()) {
     for (const fb::Constant* c : *model.constants()) {
-      int64_t numel = 1;
-      if (c->shape())
-        for (int64_t d : *c->shape()) numel *= d;
+      const std::string what =
+          "'" + std::string(file) + "': constant '" + std::string(str(c->name())) + "' shape";
+      if (!elements_aligned(c->shape()))
+        return make_error(StatusCode::kCorrupt, what, " is misaligned");
+      if (c->shape() && c->shape()->size() > size_t(kMaxRank))
+        return make_error(StatusCode::kCorrupt, what, " has rank > ", kMaxRank);
+      const std::span<const int64_t> shape =
+          c->shape() ? std::span<const int64_t>(c->shape()->data(), c->shape()->size())
+                     : std::span<const int64_t>();
+      if (!dtype_valid(int(c->dtype())))
+        return make_error(StatusCode::kCorrupt, "'", file, "': constant '", str(c->name()),
+                          "' has an unknown dtype");
+      TIR_ASSIGN_OR_RETURN(const uint64_t want,
+                           checked_nbytes(shape, dtype_size(to_dtype(c->dtype())), what));
       const size_t bytes = c->data() ? c->data()->size() : 0;
-      if (!dtype_valid(int(c->dtype())) || numel < 0 ||
-          bytes != size_t(numel) * dtype_size(to_dtype(c->dtype())))
+      if (bytes != want)
         return make_error(StatusCode::kCorrupt, "'", file, "': constant '", str(c->name()),
                           "' has ", bytes, " bytes, which does not match its dtype and shape");
     }

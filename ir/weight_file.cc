@@ -7,7 +7,9 @@
 
 #include <cstring>
 
+#include "core/checked_size.h"
 #include "core/quantize.h"
+#include "core/tensor.h"
 #include "ir/model.h"
 
 namespace tir::ir {
@@ -58,6 +60,9 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
   if (h.index_offset < sizeof(h) || h.index_offset > file.size() ||
       h.index_size > file.size() - h.index_offset)
     return corrupt("index out of range");
+  // The FlatBuffers verifier checks alignment relative to the index start only; a misaligned
+  // start would make every 8-byte field a misaligned load (found by weight_file_fuzzer).
+  if (h.index_offset % 8 != 0) return corrupt("index offset ", h.index_offset, " is not 8-aligned");
   const uint8_t* idx = file.data() + h.index_offset;
   flatbuffers::Verifier verifier(idx, h.index_size);
   if (!fb::VerifyWeightIndexBuffer(verifier)) return corrupt("index fails verification");
@@ -70,14 +75,9 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
       const std::string_view name = str(e->name());
       if (!dtype_valid(static_cast<int>(e->dtype())))
         return corrupt("tensor '", name, "' has unknown dtype ", int(e->dtype()));
-      int64_t numel = 1;
       const size_t rank = e->shape() ? e->shape()->size() : 0;
-      for (size_t i = 0; i < rank; ++i) {
-        const int64_t d = e->shape()->Get(i);
-        if (d < 0 || (d != 0 && numel > INT64_MAX / d))
-          return corrupt("tensor '", name, "' has a bad shape");
-        numel *= d;
-      }
+      if (rank > size_t(kMaxRank) || !elements_aligned(e->shape()))
+        return corrupt("tensor '", name, "' has a bad shape");
       const DType stored = entry_stored_dtype(*e);
       const bool quantized = stored == DType::kInt8 && stored != to_dtype(e->dtype());
       if (stored != to_dtype(e->dtype()) &&
@@ -90,9 +90,17 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
                        "of 0 or 1 (quant_axis ", int(e->quant_axis()), ")");
       if (e->compression() != fb::Compression::None && e->compression() != fb::Compression::Zstd)
         return corrupt("tensor '", name, "' has unknown compression ", int(e->compression()));
+      TIR_ASSIGN_OR_RETURN(const uint64_t nbytes,
+                           checked_nbytes(rank ? std::span<const int64_t>(e->shape()->data(), rank)
+                                               : std::span<const int64_t>(),
+                                          dtype_size(stored),
+                                          "weight file '" + std::string(path) + "': tensor '" +
+                                              std::string(name) + "' shape"));
+      // int8 entries: nbytes counts the values (1 byte each); their scales follow them.
       const uint64_t expect =
-          quantized ? int8_stored_bytes(numel, e->shape()->Get(flatbuffers::uoffset_t(e->quant_axis())))
-                    : static_cast<uint64_t>(numel) * dtype_size(stored);
+          quantized ? int8_stored_bytes(int64_t(nbytes),
+                                        e->shape()->Get(flatbuffers::uoffset_t(e->quant_axis())))
+                    : nbytes;
       if (e->byte_size() != expect)
         return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
                        expect);

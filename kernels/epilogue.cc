@@ -36,7 +36,7 @@ double activate(Activation act, double x) {
     case Activation::kNone:
       return x;
     case Activation::kRelu:
-      return x > 0 ? x : 0.0;
+      return x > 0 || std::isnan(x) ? x : 0.0;  // NaN stays NaN, as in torch
     case Activation::kGeluErf:
       return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
     case Activation::kGeluTanh:

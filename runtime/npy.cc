@@ -1,7 +1,10 @@
 #include "runtime/npy.h"
 
 #include <cstring>
+#include <optional>
 
+#include "core/checked_size.h"
+#include "core/printable.h"
 #include "runtime/data_loader.h"
 
 namespace tir {
@@ -17,29 +20,67 @@ constexpr NpyDescr kDescrs[] = {
     {"|i1", DType::kInt8},    {"|u1", DType::kUInt8},   {"|b1", DType::kBool},
 };
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
-
-/// The text after `'key':` up to the next top-level comma or closing brace.
-bool dict_value(std::string_view header, std::string_view key, std::string_view* out) {
-  const std::string pat = "'" + std::string(key) + "':";
-  const size_t at = header.find(pat);
-  if (at == std::string_view::npos) return false;
-  size_t i = at + pat.size();
-  int depth = 0;
-  const size_t start = i;
-  for (; i < header.size(); ++i) {
-    const char c = header[i];
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if (depth == 0 && (c == ',' || c == '}')) break;
+/// A cursor over the header text: the Python dict literal numpy writes, e.g.
+/// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+/// followed by spaces and one newline. Parsed strictly: exactly the three keys, each once,
+/// nothing after the closing brace but padding (numpy's own reader, ast.literal_eval,
+/// rejects the rest too).
+struct HeaderCursor {
+  std::string_view s;
+  size_t i = 0;
+  void skip_spaces() {
+    while (i < s.size() && s[i] == ' ') ++i;
   }
-  *out = trim(header.substr(start, i - start));
-  return true;
-}
+  bool eat(char c) {
+    skip_spaces();
+    if (i < s.size() && s[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+  bool quoted(std::string_view* out) {
+    skip_spaces();
+    if (i >= s.size() || (s[i] != '\'' && s[i] != '"')) return false;
+    const char q = s[i];
+    const size_t end = s.find(q, i + 1);
+    if (end == std::string_view::npos) return false;
+    *out = s.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return true;
+  }
+  bool word(std::string_view w) {
+    skip_spaces();
+    if (s.substr(i, w.size()) != w) return false;
+    i += w.size();
+    return true;
+  }
+  bool integer(int64_t* out) {
+    skip_spaces();
+    const size_t start = i;
+    int64_t v = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (v > (INT64_MAX - 9) / 10) return false;
+      v = v * 10 + (s[i++] - '0');
+    }
+    *out = v;
+    return i > start;
+  }
+  /// (), (3,), (2, 3) or (2, 3,).
+  bool shape(std::vector<int64_t>* out) {
+    if (!eat('(')) return false;
+    if (eat(')')) return true;
+    for (;;) {
+      int64_t v = 0;
+      if (!integer(&v)) return false;
+      out->push_back(v);
+      if (out->size() > size_t(kMaxRank)) return false;
+      const bool comma = eat(',');
+      if (eat(')')) return comma || out->size() > 1;  // (3) is an int, not a tuple
+      if (!comma) return false;
+    }
+  }
+};
 
 }  // namespace
 
@@ -61,43 +102,54 @@ Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name
     return bad("version ", major);
   }
   if (header_len > b.size() - pos) return bad("truncated header");
-  const std::string_view header(reinterpret_cast<const char*>(b.data() + pos), header_len);
-  std::string_view descr, fortran, shape;
-  if (!dict_value(header, "descr", &descr) || !dict_value(header, "fortran_order", &fortran) ||
-      !dict_value(header, "shape", &shape))
-    return bad("header lacks descr, fortran_order or shape");
-  if (fortran != "False") return bad("Fortran order is not supported");
-  if (descr.size() < 2) return bad("bad descr");
-  descr = descr.substr(1, descr.size() - 2);  // strip quotes
+  HeaderCursor h{std::string_view(reinterpret_cast<const char*>(b.data() + pos), header_len)};
+  std::string_view descr;
+  std::optional<bool> fortran;
+  std::optional<std::vector<int64_t>> sizes;
+  bool has_descr = false;
+  if (!h.eat('{')) return bad("header is not a dict");
+  while (!h.eat('}')) {
+    std::string_view key;
+    if (!h.quoted(&key) || !h.eat(':')) return bad("malformed header dict");
+    if (key == "descr" && !has_descr) {
+      if (!h.quoted(&descr)) return bad("bad descr");
+      has_descr = true;
+    } else if (key == "fortran_order" && !fortran) {
+      if (h.word("False"))
+        fortran = false;
+      else if (h.word("True"))
+        fortran = true;
+      else
+        return bad("bad fortran_order");
+    } else if (key == "shape" && !sizes) {
+      sizes.emplace();
+      if (!h.shape(&*sizes)) return bad("bad shape (at most ", kMaxRank, " sizes)");
+    } else {
+      return bad("header has an unexpected or repeated key '", printable(key), "'");
+    }
+    if (!h.eat(',')) {
+      if (!h.eat('}')) return bad("malformed header dict");
+      break;
+    }
+  }
+  h.skip_spaces();
+  if (h.s.substr(h.i) != "\n" && h.s.substr(h.i) != "") return bad("junk after the header dict");
+  if (!has_descr || !fortran || !sizes) return bad("header lacks descr, fortran_order or shape");
+  if (*fortran) return bad("Fortran order is not supported");
   DType dtype = DType::kUndefined;
   for (const NpyDescr& d : kDescrs)
     if (descr == d.descr) dtype = d.dtype;
   if (dtype == DType::kUndefined)
-    return make_error(StatusCode::kUnsupported, "'", name, "': dtype '", descr,
+    return make_error(StatusCode::kUnsupported, "'", name, "': dtype '", printable(descr),
                       "' is not supported");
-  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') return bad("bad shape");
-  std::vector<int64_t> sizes;
-  std::string_view rest = shape.substr(1, shape.size() - 2);
-  while (!trim(rest).empty()) {
-    const size_t comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
-    if (!item.empty()) {
-      int64_t v = 0;
-      for (char c : item) {
-        if (c < '0' || c > '9' || v > (int64_t(1) << 40)) return bad("bad shape");
-        v = v * 10 + (c - '0');
-      }
-      sizes.push_back(v);
-    }
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
-  }
-  if (sizes.size() > size_t(kMaxRank)) return bad("rank > ", kMaxRank);
-  HostTensor t(dtype, sizes);
+  // The data must be in the file: check before allocating anything.
+  TIR_ASSIGN_OR_RETURN(const uint64_t nbytes,
+                       checked_nbytes(*sizes, dtype_size(dtype), "'" + name + "': shape"));
   const size_t data_at = pos + header_len;
-  if (b.size() - data_at != t.view().nbytes())
-    return bad("has ", b.size() - data_at, " data bytes, shape ", shape_str(sizes), " needs ",
-               t.view().nbytes());
+  if (b.size() - data_at != nbytes)
+    return bad("has ", b.size() - data_at, " data bytes, shape ", shape_str(*sizes), " needs ",
+               nbytes);
+  HostTensor t(dtype, *sizes);
   if (t.view().nbytes()) std::memcpy(t.view().data, b.data() + data_at, t.view().nbytes());
   return t;
 }

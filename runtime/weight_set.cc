@@ -238,13 +238,15 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::overlay(
     std::span<const std::shared_ptr<const WeightSet>> deltas) {
   if (!base) return make_error(StatusCode::kInvalidArgument, "overlay: no base weight set");
   std::shared_ptr<WeightSet> set(new WeightSet());
+  // An overlay of an overlay is made over the same root: superseded deltas are released
+  // (a long-lived session applying partial update after update stays bounded).
+  const bool chained = base->format_ == WeightFormat::kOverlay;
+  set->root_ = chained ? base->root_ : base;
   set->table_ = base->table_;
   set->replaced_ = base->replaced_;
   set->signature_ = base->signature_;
   set->path_ = base->path_;
   set->format_ = WeightFormat::kOverlay;
-  set->owned_bytes_ = base->owned_bytes_;
-  set->keep_.push_back(base);
   const Table& table = *set->table_;
   for (const std::shared_ptr<const WeightSet>& delta : deltas) {
     if (!delta) return make_error(StatusCode::kInvalidArgument, "overlay: a delta set is null");
@@ -260,11 +262,19 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::overlay(
         return make_error(StatusCode::kInvalidArgument, "overlay '", delta->path(), "': tensor '",
                           name, "' is ", dtype_name(got.dtype), shape_str(got.shape()),
                           ", the base has ", dtype_name(want.dtype), shape_str(want.shape()));
-      set->replaced_[it->second] = {got, delta->generation(i)};
+      set->replaced_[it->second] = {got, delta->generation(i), delta};
     }
+    // The path names the root and the latest deltas; a long chain is elided in the middle.
     set->path_ += " + " + delta->path();
-    set->owned_bytes_ += delta->owned_bytes_;
-    set->keep_.push_back(delta);
+    if (set->path_.size() > 1024) set->path_ = set->root_->path_ + " + ... + " + delta->path();
+  }
+  // Keep the root and each delta that still supplies a tensor, once.
+  set->keep_.push_back(set->root_);
+  set->owned_bytes_ = set->root_->owned_bytes_;
+  for (const auto& [slot, r] : set->replaced_) {
+    if (std::find(set->keep_.begin(), set->keep_.end(), r.owner) != set->keep_.end()) continue;
+    set->keep_.push_back(r.owner);
+    set->owned_bytes_ += r.owner->owned_bytes_;
   }
   return std::shared_ptr<const WeightSet>(set);
 }

@@ -139,10 +139,14 @@ class WeightSet {
   static uint64_t next_generation();
   struct Replacement {
     Tensor tensor;
-    uint64_t generation = 0;  // of the delta that supplied it
+    uint64_t generation = 0;                 // of the delta that supplied it
+    std::shared_ptr<const WeightSet> owner;  // that delta, kept while this is not replaced
   };
   std::unordered_map<size_t, Replacement> replaced_;  // overlay: table index -> replacement
   std::vector<std::shared_ptr<const void>> keep_;     // sources, buffers, base and deltas
+  /// Overlay: the set the first overlay of a chain was made over (never an overlay), so a
+  /// chain of partial updates keeps only the root and the deltas still supplying a tensor.
+  std::shared_ptr<const WeightSet> root_;
   uint64_t signature_ = 0;
   std::string path_;
   WeightFormat format_ = WeightFormat::kTir;

@@ -5,6 +5,7 @@
 #   bash tools/setup.sh test   install what is missing, build, run the whole test suite
 #   bash tools/setup.sh asan   the test suite again under AddressSanitizer + UBSan
 #   bash tools/setup.sh tsan   the weight-swap stress test under ThreadSanitizer
+#   bash tools/setup.sh fuzz [SECONDS]   every libFuzzer target (fuzz/) for SECONDS each
 #   bash tools/setup.sh deps | build
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,11 +14,14 @@ PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuff
   flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
   nlohmann-json3-dev libcli11-dev libxxhash-dev libopenmpi-dev openmpi-bin python3-dev
   pybind11-dev python3-numpy graphviz)
+# clang finds OpenMP (which meson.build requires) in libomp-14-dev, its sanitizer and
+# libFuzzer runtimes in libclang-rt-14-dev.
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev)
 JOBS=${JOBS:-$(nproc)}
 
 deps() {
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  for p in "${PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -84,6 +88,51 @@ tsan() {
     build-tsan/tests/runtime/runtime_test --gtest_filter='*SwapWeights*'
 }
 
+# libFuzzer targets under ASan + UBSan (clang-14), one per reader of untrusted files, each
+# for SECONDS (default 60) from its committed seed corpus (fuzz/corpus/<target>) plus what
+# earlier runs found (build-fuzz/corpus/<target>). A crash, leak or timeout fails the run
+# and leaves the input in build-fuzz/crashes/<target>/: copy it to fuzz/regressions/<target>/
+# and the normal suite replays it from then on (meson test --suite fuzz_replay).
+FUZZ_TARGETS=(pt2 pt2_json pickle sym_parse tir weight_file safetensors npy)
+fuzz_dict() {
+  case "$1" in
+    pt2) echo "-dict=fuzz/json.dict" ;;
+    sym_parse) echo "-dict=fuzz/sym.dict" ;;
+    npy) echo "-dict=fuzz/npy.dict" ;;
+    safetensors) echo "-dict=fuzz/safetensors.dict" ;;
+  esac
+}
+
+fuzz() {
+  local seconds=${1:-60} rc=0
+  deps "${FUZZ_PACKAGES[@]}"
+  # The release build generates the op table (it needs the kernels); the fuzz build reuses it.
+  [ -f build/kernels/op_table_data.cc ] || build
+  [ -f build-fuzz/build.ninja ] || CC=clang-14 CXX=clang++-14 meson setup build-fuzz \
+    --buildtype=debugoptimized -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dtests=disabled -Dbench=disabled -Dcuda=disabled -Dop_table="$PWD/build/kernels/op_table_data.cc"
+  ninja -C build-fuzz -j "$JOBS" $(printf 'fuzz/%s_fuzzer ' "${FUZZ_TARGETS[@]}") >/dev/null
+  # JOBS targets at a time, each for the whole budget (libFuzzer runs one thread).
+  local pids=() t
+  for t in "${FUZZ_TARGETS[@]}"; do
+    mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      "build-fuzz/fuzz/${t}_fuzzer" "build-fuzz/corpus/$t" "fuzz/corpus/$t" \
+      $(fuzz_dict "$t") -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
+      -artifact_prefix="build-fuzz/crashes/$t/" -print_final_stats=1 \
+      >"build-fuzz/$t.log" 2>&1 &
+    pids+=($!)
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
+  done
+  for i in "${!FUZZ_TARGETS[@]}"; do
+    t=${FUZZ_TARGETS[$i]}
+    if wait "${pids[$i]}"; then echo "== fuzz $t: ok (${seconds}s)"; else
+      rc=1; echo "== fuzz $t: FAILED, input in build-fuzz/crashes/$t/, log build-fuzz/$t.log"; fi
+    grep -a -E "^#[0-9]+[[:space:]]+DONE" "build-fuzz/$t.log" | tail -1 | sed 's/^/   /'  || true
+  done
+  return $rc
+}
+
 case "${1:-}" in
   deps) deps ;;
   build) deps; build ;;
@@ -91,5 +140,6 @@ case "${1:-}" in
   test) run_tests ;;
   asan) asan ;;
   tsan) tsan ;;
-  *) echo "usage: bash tools/setup.sh demo|test|asan|tsan|deps|build" >&2; exit 2 ;;
+  fuzz) fuzz "${2:-60}" ;;
+  *) echo "usage: bash tools/setup.sh demo|test|asan|tsan|fuzz [SECONDS]|deps|build" >&2; exit 2 ;;
 esac

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/printable.h"
 #include "importer/import_pt2.h"
 #include "tools/inspect_model.h"
 #include "tools/op_coverage.h"
@@ -28,7 +29,7 @@ namespace {
 
 int fail(const tir::Status& s) {
   std::fflush(stdout);
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  std::fprintf(stderr, "error: %s\n", tir::printable(s.message()).c_str());
   return 1;
 }
 
@@ -56,7 +57,7 @@ int run_import(const std::vector<std::string>& programs, const std::string& out,
   if (!quiet)
     o.progress = [&bar](const std::string& line) {
       bar.finish();
-      std::printf("%s\n", line.c_str());
+      std::printf("%s\n", tir::printable(line).c_str());
       std::fflush(stdout);
     };
   o.weight_progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };

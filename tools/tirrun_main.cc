@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "core/printable.h"
 #include "tools/run_module.h"
 
 int main(int argc, char** argv) {
@@ -75,7 +76,7 @@ int main(int argc, char** argv) {
   o.overlay_paths.assign(weights.begin() + 1, weights.end());
   const tir::Status s = tir::tools::run_module(o, std::cout);
   if (!s.ok()) {
-    std::cerr << "error: " << s.message() << "\n";
+    std::cerr << "error: " << tir::printable(s.message()) << "\n";
     return 1;
   }
   return 0;

@@ -111,6 +111,7 @@ class ConvOneDnn final : public Kernel {
       }
       TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
       if (dst_reorder_) TIR_RETURN_IF_ERROR(onednn_execute(call, dst_reorder_, dst_args_));
+      onednn_finish_activation(call.epilogue, call.outputs[0]);
       return ok_status();
     });
   }

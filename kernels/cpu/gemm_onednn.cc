@@ -94,11 +94,15 @@ class GemmOneDnn final : public Kernel {
         TIR_ASSIGN_OR_RETURN(b, b_packed_.convert(call, b, scratch));
         packed_wei_.set_data_handle(b);
         packed_scratchpad_.set_data_handle(scratch);
-        return onednn_execute(call, packed_prim_, packed_args_);
+        TIR_RETURN_IF_ERROR(onednn_execute(call, packed_prim_, packed_args_));
+        onednn_finish_activation(call.epilogue, call.outputs[0]);
+        return ok_status();
       }
       wei_.set_data_handle(b);
       scratchpad_.set_data_handle(scratch);
-      return onednn_execute(call, prim_, args_);
+      TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
+      onednn_finish_activation(call.epilogue, call.outputs[0]);
+      return ok_status();
     });
   }
 

@@ -15,7 +15,9 @@ inline void onednn_append_activation(dnnl::post_ops& ops, Activation act) {
     case Activation::kNone:
       return;
     case Activation::kRelu:
-      return ops.append_eltwise(1.f, alg::eltwise_relu, 0.f, 0.f);
+      // No post-op: oneDNN's relu (and clip) turn NaN into 0 where torch keeps NaN
+      // (issue 17); onednn_finish_activation applies it after the primitive.
+      return;
     case Activation::kGeluErf:
       return ops.append_eltwise(1.f, alg::eltwise_gelu_erf, 0.f, 0.f);
     case Activation::kGeluTanh:
@@ -32,6 +34,15 @@ inline void onednn_append_activation(dnnl::post_ops& ops, Activation act) {
     case Activation::kTanh:
       return ops.append_eltwise(1.f, alg::eltwise_tanh, 0.f, 0.f);
   }
+}
+
+/// Applies what onednn_append_activation left out (relu) to the finished dense float32
+/// output `t`: x < 0 becomes 0, NaN stays NaN.
+inline void onednn_finish_activation(Activation act, const Tensor& t) {
+  if (act != Activation::kRelu) return;
+  float* d = t.data_as<float>();
+  const int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) d[i] = d[i] < 0.f ? 0.f : d[i];
 }
 
 }  // namespace tir::kernels

@@ -30,7 +30,7 @@ std::vector<uint8_t> make_model(int bad_use = -1, bool use_before_def = false,
   auto method = fb::CreateMethodDirect(fbb, "forward", &values, &nodes, &inputs, &outputs);
   std::vector<flatbuffers::Offset<fb::Method>> methods = {method};
   fbb.Finish(fb::CreateModelDirect(fbb, version, "test", &methods), "TIR1");
-  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+  return model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
 TEST(Verifier, AcceptsWellFormedModel) {
@@ -127,7 +127,7 @@ std::vector<uint8_t> make_cond_model(CondFault fault) {
                                        nullptr, &subgraphs);
   std::vector<flatbuffers::Offset<fb::Method>> methods = {method};
   fbb.Finish(fb::CreateModelDirect(fbb, kModelVersion, "test", &methods), "TIR1");
-  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+  return model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
 std::string cond_error(CondFault fault) {

@@ -111,6 +111,28 @@ TEST(Epilogue, ReferenceAppliesTheDefinition) {
   }
 }
 
+// torch's relu keeps NaN (and --no-fuse did); the fused linear + relu turned it into 0
+// (issue 17). One NaN in the input row makes that output row NaN.
+TEST(Epilogue, ReluKeepsNaN) {
+  std::mt19937 rng(test_seed());
+  Buffer x = Buffer::random(rng, {3, 8}, -1, 1);
+  x.span<float>()[8] = std::nanf("");  // row 1
+  CallBuilder linear("aten::linear");
+  linear.tensor(std::move(x))
+      .tensor(Buffer::random(rng, {5, 8}, -1, 1))
+      .tensor(Buffer::random(rng, {5}, -1, 1));
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r =
+        run_kernel(linear, {impl, 1, impl == KernelImpl::kOptimized, 1, Activation::kRelu});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    for (int64_t j = 0; j < 5; ++j) {
+      EXPECT_TRUE(std::isnan(r.outputs[0].at<float>(5 + j)))
+          << "impl " << int(impl) << " col " << j;
+      EXPECT_GE(r.outputs[0].at<float>(j), 0.f);
+    }
+  }
+}
+
 TEST(Epilogue, EveryProducerKernelAcceptsIt) {
   for (const char* op :
        {"aten::linear", "aten::addmm", "aten::mm", "aten::conv2d", "aten::convolution"})

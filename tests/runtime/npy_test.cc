@@ -57,3 +57,84 @@ TEST(Npy, RejectsMalformedFiles) {
 
 }  // namespace
 }  // namespace tir
+
+namespace tir {
+namespace {
+
+/// A version-1 .npy with header text `dict` (padded as numpy pads) and `data_bytes` zeros.
+std::vector<uint8_t> npy_with_header(std::string dict, size_t data_bytes) {
+  std::string header = dict;
+  header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+  header += '\n';
+  std::vector<uint8_t> out = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
+                              uint8_t(header.size() & 0xff),
+                              uint8_t(header.size() >> 8)};
+  out.insert(out.end(), header.begin(), header.end());
+  out.resize(out.size() + data_bytes, 0);
+  return out;
+}
+
+std::string npy_error(const std::vector<uint8_t>& bytes) {
+  auto r = npy_parse(bytes, "x.npy");
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(NpyHostile, HugeShapeWithoutDataIsRefusedBeforeAllocating) {
+  // 2^30 float32 elements (4 GiB) declared in a 128-byte file: main allocated and zeroed them.
+  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, "
+                                      "'shape': (1073741824,), }",
+                                      0)),
+            "'x.npy': not a valid .npy file: has 0 data bytes, shape [1073741824] needs "
+            "4294967296");
+  // 2^40 elements: more than the 1 TiB limit.
+  EXPECT_EQ(npy_error(npy_with_header(
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", 0)),
+            "'x.npy': shape declares 4398046511104 bytes, more than the limit of 1099511627776");
+  // A byte count that wraps 64 bits must not pass as a small one, even beside a zero
+  // (found by npy_fuzzer: Tensor::numel overflowed int64).
+  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "
+                                      "'shape': (4294967296, 4294967296, 0, 1), }",
+                                      0)),
+            "'x.npy': shape overflows 64-bit byte counts");
+  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "
+                                      "'shape': (4, 0, 1), }",
+                                      0)),
+            "");
+  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "
+                                      "'shape': (4294967296, 4294967296), }",
+                                      0)),
+            "'x.npy': shape overflows 64-bit byte counts");
+}
+
+TEST(NpyHostile, HeaderIsParsedAsStrictlyAsNumpyDoes) {
+  const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  EXPECT_EQ(npy_error(npy_with_header(ok, 8)), "");
+  EXPECT_EQ(
+      npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", 8)), "");
+  // numpy keeps the last of duplicate keys; main read the first. Both differ: refuse.
+  EXPECT_EQ(npy_error(npy_with_header(
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'shape': (1,), }", 8)),
+            "'x.npy': not a valid .npy file: header has an unexpected or repeated key 'shape'");
+  EXPECT_EQ(npy_error(npy_with_header(
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'extra': 1, }", 8)),
+            "'x.npy': not a valid .npy file: header has an unexpected or repeated key 'extra'");
+  EXPECT_EQ(npy_error(npy_with_header(ok + "junk", 8)),
+            "'x.npy': not a valid .npy file: junk after the header dict");
+  EXPECT_EQ(
+      npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", 8)),
+      "'x.npy': not a valid .npy file: bad shape (at most 8 sizes)");
+  EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f4', 'fortran_order': False, "
+                                      "'shape': (1,1,1,1,1,1,1,1,1,), }",
+                                      4)),
+            "'x.npy': not a valid .npy file: bad shape (at most 8 sizes)");
+}
+
+}  // namespace
+}  // namespace tir

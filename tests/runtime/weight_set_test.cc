@@ -441,5 +441,57 @@ TEST(WeightSet, NarrowPackWidensToTorchsRounding) {
   }
 }
 
+/// A safetensors file holding one float32 tensor `name` shaped like `like`, filled with `v`.
+std::vector<uint8_t> one_tensor_safetensors(const std::string& name, const Tensor& like, float v) {
+  const size_t bytes = like.nbytes();
+  nlohmann::json shape = nlohmann::json::array();
+  for (int64_t d : like.shape()) shape.push_back(d);
+  std::string header =
+      nlohmann::json{{name, {{"dtype", "F32"}, {"shape", shape}, {"data_offsets", {0, bytes}}}}}
+          .dump();
+  header.append((8 - header.size() % 8) % 8, ' ');
+  std::vector<uint8_t> out(8);
+  for (int i = 0; i < 8; ++i) out[i] = uint8_t(uint64_t(header.size()) >> (8 * i));
+  out.insert(out.end(), header.begin(), header.end());
+  const size_t at = out.size();
+  out.resize(at + bytes);
+  for (size_t i = 0; i < bytes / 4; ++i) std::memcpy(out.data() + at + 4 * i, &v, 4);
+  return out;
+}
+
+// Continual learning (issue 17): 1000 partial updates, each overlaid on the previous set.
+// Superseded deltas must be released: at the end only the base and the latest delta live,
+// and the set owns the bytes of one delta, not a thousand.
+TEST(WeightSet, ChainOfThousandPartialUpdatesStaysBounded) {
+  Set base = open_ok(wfile("B.safetensors"));
+  ASSERT_NE(base, nullptr);
+  size_t slot = 0;
+  while (slot < base->size() && base->tensor(slot).dtype != DType::kFloat32) ++slot;
+  ASSERT_LT(slot, base->size());
+  const std::string name = base->names()[slot];
+  const Tensor like = base->tensor(slot);
+  std::vector<std::weak_ptr<const WeightSet>> deltas;
+  size_t delta_bytes = 0;
+  Set current = base;
+  for (int k = 0; k < 1000; ++k) {
+    auto delta = WeightSet::from_source(data_source_from_buffer(
+        one_tensor_safetensors(name, like, float(k)), "update" + std::to_string(k)));
+    ASSERT_TRUE(delta.ok()) << delta.status().message();
+    delta_bytes = (*delta)->owned_bytes();
+    deltas.push_back(*delta);
+    const std::shared_ptr<const WeightSet> d = *delta;
+    auto next = WeightSet::overlay(current, std::span(&d, 1));
+    ASSERT_TRUE(next.ok()) << next.status().message();
+    current = *next;
+  }
+  size_t alive = 0;
+  for (const auto& w : deltas) alive += !w.expired();
+  EXPECT_EQ(alive, 1u);
+  EXPECT_FALSE(deltas.back().expired());
+  EXPECT_EQ(current->owned_bytes(), base->owned_bytes() + delta_bytes);
+  EXPECT_EQ(current->find(name)->data_as<const float>()[0], 999.f);
+  EXPECT_LT(current->path().size(), 1100u);
+}
+
 }  // namespace
 }  // namespace tir

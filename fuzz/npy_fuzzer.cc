@@ -1,0 +1,7 @@
+// libFuzzer target: the .npy reader (tirrun's inputs).
+#include "runtime/npy.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  (void)tir::npy_parse({data, size}, "fuzz.npy");
+  return 0;
+}

@@ -1,0 +1,137 @@
+// Regression cases for hostile .tir files (issue 17): each was a crash or a silent wrong
+// answer before the fix.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ir/model.h"
+#include "ir/sym_expr.h"
+
+namespace tir::ir {
+namespace {
+
+/// y = relu(x) whose argument is broken as `fault` says; `weight_bytes` >= 0 adds one
+/// float32[2, 3] weight declaring that byte_size.
+enum class ArgFault { kNone, kUnionWithoutTable, kSymIntWithoutExpr };
+
+std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
+                                     uint32_t version = kModelVersion) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::Dim>> d1 = {fb::CreateDim(fbb, 2), fb::CreateDim(fbb, 3)};
+  std::vector<flatbuffers::Offset<fb::Dim>> d2 = {fb::CreateDim(fbb, 2), fb::CreateDim(fbb, 3)};
+  std::vector<flatbuffers::Offset<fb::Value>> values = {
+      fb::CreateValueDirect(fbb, "x", fb::ValueKind::Tensor, fb::DType::Float32, &d1,
+                            fb::ValueSource::UserInput),
+      fb::CreateValueDirect(fbb, "y", fb::ValueKind::Tensor, fb::DType::Float32, &d2,
+                            fb::ValueSource::Activation)};
+  flatbuffers::Offset<fb::Argument> arg;
+  if (fault == ArgFault::kUnionWithoutTable)  // the type says Tensor[], the table is absent
+    arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorsArg, 0);
+  else if (fault == ArgFault::kSymIntWithoutExpr)
+    arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::SymIntArg,
+                                   fb::CreateSymIntArg(fbb, 0).Union());
+  else
+    arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorArg,
+                                   fb::CreateTensorArg(fbb, 0).Union());
+  std::vector<flatbuffers::Offset<fb::Argument>> args = {arg};
+  std::vector<int32_t> outs = {1};
+  std::vector<flatbuffers::Offset<fb::Node>> nodes = {
+      fb::CreateNodeDirect(fbb, "relu", "aten::relu", &args, &outs)};
+  std::vector<int32_t> inputs = {0}, outputs = {1};
+  auto method = fb::CreateMethodDirect(fbb, "forward", &values, &nodes, &inputs, &outputs);
+  std::vector<flatbuffers::Offset<fb::Method>> methods = {method};
+  std::vector<flatbuffers::Offset<fb::WeightRef>> weights;
+  const std::vector<int64_t> shape = {2, 3};
+  if (weight_bytes >= 0)
+    weights.push_back(fb::CreateWeightRefDirect(fbb, "w", nullptr, fb::DType::Float32, &shape,
+                                                uint64_t(weight_bytes)));
+  fbb.Finish(fb::CreateModelDirect(fbb, version, "test", &methods, &weights), "TIR1");
+  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+std::string open_error(const std::vector<uint8_t>& bytes) {
+  auto view = ModelView::open(bytes, "m.tir");
+  return view.ok() ? "" : view.status().message();
+}
+
+TEST(HostileModel, UnionTypeWithoutTableIsAnErrorNotACrash) {
+  EXPECT_EQ(open_error(model_seal(make_flatbuffer(ArgFault::kUnionWithoutTable))),
+            "'m.tir' method 'forward': node 'relu' arg 'self' has no value");
+  EXPECT_EQ(open_error(model_seal(make_flatbuffer(ArgFault::kSymIntWithoutExpr))),
+            "'m.tir' method 'forward': node 'relu' arg 'self' has no expression");
+}
+
+TEST(HostileModel, WeightByteSizeMustMatchDtypeAndShape) {
+  EXPECT_EQ(open_error(model_seal(make_flatbuffer(ArgFault::kNone, 24))), "");
+  EXPECT_EQ(open_error(model_seal(make_flatbuffer(ArgFault::kNone, 12))),
+            "'m.tir': weight 'w' has byte_size 12, its dtype and shape need 24");
+}
+
+TEST(HostileModel, EveryFlippedByteIsCaughtByTheChecksum) {
+  const std::vector<uint8_t> sealed = model_seal(make_flatbuffer(ArgFault::kNone));
+  ASSERT_EQ(open_error(sealed), "");
+  for (size_t i = 0; i < sealed.size(); ++i) {
+    std::vector<uint8_t> bad = sealed;
+    bad[i] ^= 0x01;
+    EXPECT_NE(open_error(bad), "") << "byte " << i;
+  }
+}
+
+TEST(HostileModel, UnsealedFilesLoadOnlyBeforeVersion102) {
+  EXPECT_EQ(open_error(make_flatbuffer(ArgFault::kNone, -1, 101)), "");
+  EXPECT_EQ(open_error(make_flatbuffer(ArgFault::kNone)),
+            "'m.tir': model has no checksum trailer (the file is truncated or damaged)");
+}
+
+const fb::SymExpr* build(flatbuffers::FlatBufferBuilder& fbb, std::vector<fb::ExprTerm> terms) {
+  fbb.Finish(fb::CreateSymExprDirect(fbb, &terms, "e"));
+  return flatbuffers::GetRoot<fb::SymExpr>(fbb.GetBufferPointer());
+}
+
+TEST(HostileModel, SymExprOverflowIsAnError) {
+  const std::vector<int64_t> syms = {INT64_MIN};
+  const std::vector<std::vector<fb::ExprTerm>> cases = {
+      {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, -1}, {fb::ExprOp::FloorDiv, 0}},  // SIGFPE
+      {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, -1}, {fb::ExprOp::CeilDiv, 0}},
+      {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Neg, 0}},
+      {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}},
+      {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 1}, {fb::ExprOp::Sub, 0}},
+      {{fb::ExprOp::Const, INT64_MAX}, {fb::ExprOp::Const, 1}, {fb::ExprOp::Add, 0}},
+  };
+  for (const auto& terms : cases) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto r = eval_sym_expr(*build(fbb, terms), syms);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().message(), "integer overflow in e");
+  }
+  flatbuffers::FlatBufferBuilder fbb;
+  auto mod = eval_sym_expr(
+      *build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 3}, {fb::ExprOp::Mod, 0}}), syms);
+  ASSERT_TRUE(mod.ok());
+  EXPECT_EQ(*mod, 1);  // Python: -2**63 % 3 == 1
+}
+
+TEST(HostileModel, DeepExpressionsAreRejectedByTheVerifier) {
+  std::vector<fb::ExprTerm> terms(65, fb::ExprTerm(fb::ExprOp::Const, 1));
+  for (int i = 0; i < 64; ++i) terms.emplace_back(fb::ExprOp::Add, 0);
+  flatbuffers::FlatBufferBuilder fbb;
+  const fb::SymExpr* e = build(fbb, terms);
+  EXPECT_EQ(check_sym_expr(*e, 0).message(), "symbolic expression nests deeper than 64");
+  EXPECT_FALSE(eval_sym_expr(*e, {}).ok());
+}
+
+TEST(HostileModel, FormatSurvivesAnUnnamedSymbol) {
+  flatbuffers::FlatBufferBuilder sfbb;
+  std::vector<flatbuffers::Offset<fb::Symbol>> syms = {fb::CreateSymbol(sfbb)};  // no name
+  sfbb.Finish(sfbb.CreateVector(syms));
+  const auto* symbols = flatbuffers::GetRoot<flatbuffers::Vector<flatbuffers::Offset<fb::Symbol>>>(
+      sfbb.GetBufferPointer());
+  flatbuffers::FlatBufferBuilder fbb;
+  const fb::SymExpr* e =
+      build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}});
+  EXPECT_EQ(format_sym_expr(*e, symbols), "s?0*2");
+}
+
+}  // namespace
+}  // namespace tir::ir

@@ -1,0 +1,98 @@
+// The tools print untrusted text (op names, keys from a file) escaped (issue 17): a hostile
+// archive cannot send terminal escape sequences through an error message.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "core/printable.h"
+#include "ir/model.h"
+#include "ir/weight_file.h"
+#include "tests/common/cli_util.h"
+#include "tests/common/pt2_mutate.h"
+
+namespace tir::testing {
+namespace {
+
+TEST(HostileCli, UntrustedTextIsEscapedInErrors) {
+  TempDir dir;
+  const std::string mlp = fixture_dir() + "/mlp/core/program.pt2";
+  std::string json = pt2_read_member(mlp, "models/model.json");
+  const std::string from = "torch.ops.aten.relu.default";
+  json.replace(json.find(from), from.size(), "torch.ops.aten.re\\u001b[2Jlu.default");
+  const std::string bad = dir.file("bad.pt2");
+  pt2_replace_member(mlp, bad, "models/model.json", json);
+  const Proc p = tirc("import " + q(bad) + " -o " + q(dir.file("m.tir")));
+  expect_one_error_line(p, "aten::re\\x1b[2Jlu");
+  EXPECT_EQ(p.err.find('\x1b'), std::string::npos) << p.err;
+}
+
+TEST(HostileCli, PrintableKeepsAsciiAndEscapesTheRest) {
+  EXPECT_EQ(printable("a b/c'd"), "a b/c'd");
+  EXPECT_EQ(printable(std::string("x\x1b[0m\n\x7f\xff", 8)), "x\\x1b[0m\\x0a\\x7f\\xff");
+}
+
+/// True when `path` holds a complete model (checksum trailer and verification pass).
+bool complete_model(const std::string& path) {
+  const std::string b = slurp(path);
+  return ir::ModelView::open({reinterpret_cast<const uint8_t*>(b.data()), b.size()}, path).ok();
+}
+/// True when `path` holds a complete weight file with every tensor's checksum right.
+bool complete_weights(const std::string& path) {
+  const std::string b = slurp(path);
+  auto v = ir::WeightFileView::open({reinterpret_cast<const uint8_t*>(b.data()), b.size()}, path);
+  if (!v.ok()) return false;
+  for (const auto* e : *v->index().entries())
+    if (!ir::verify_entry_checksum(*v, *e, path).ok()) return false;
+  return true;
+}
+
+// An import killed with SIGKILL at any point leaves the old pair or a complete new file at
+// each target path, never a partial one; its temporaries are removed by the next import.
+TEST(HostileCli, ImportKilledAtAnyPointLeavesOldOrCompleteFiles) {
+  TempDir dir;
+  const std::string gpt2 = fixture_dir() + "/gpt2/core/program.pt2";
+  const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " + q(model) +
+                 " --weights " + q(weights))
+                .code,
+            0);
+  const std::string old_model = slurp(model), old_weights = slurp(weights);
+  const char* bin = std::getenv("TIRC");
+  ASSERT_NE(bin, nullptr);
+  int finished = 0, interrupted = 0;
+  for (int delay_us : {0, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000}) {
+    std::vector<std::string> args = {bin, "import", gpt2, "-o", model, "--weights", weights};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, bin, &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    (WIFSIGNALED(status) ? interrupted : finished)++;
+    SCOPED_TRACE("killed after " + std::to_string(delay_us) + " us");
+    EXPECT_TRUE(slurp(model) == old_model || complete_model(model));
+    EXPECT_TRUE(slurp(weights) == old_weights || complete_weights(weights));
+  }
+  EXPECT_GT(interrupted, 0);
+  // The next import cleans up what the killed ones left.
+  ASSERT_EQ(tirc("import " + q(gpt2) + " -o " + q(model) + " --weights " + q(weights)).code, 0);
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+}  // namespace
+}  // namespace tir::testing
