@@ -222,7 +222,9 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
     zero_point_.set_data_handle(zp_mem);
     scratchpad_.set_data_handle(scratch);
     if (bias_) bias_mem_.set_data_handle(const_cast<void*>(call.inputs[p_.c_input].data));
-    return onednn_execute(call, prim_, args_);
+    TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
+    onednn_finish_activation(call.epilogue, call.outputs[0]);  // relu: not a post-op
+    return ok_status();
   });
 }
 

@@ -30,7 +30,7 @@ std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
     arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorsArg, 0);
   else if (fault == ArgFault::kSymIntWithoutExpr)
     arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::SymIntArg,
-                                   fb::CreateSymIntArg(fbb, 0).Union());
+                                   fb::CreateSymIntArg(fbb, flatbuffers::Offset<fb::SymExpr>()).Union());
   else
     arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorArg,
                                    fb::CreateTensorArg(fbb, 0).Union());

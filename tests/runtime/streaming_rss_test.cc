@@ -107,8 +107,9 @@ void write_chain(const std::string& dir) {
   fbb.Finish(fb::CreateModelDirect(fbb, ir::kModelVersion, "streaming_rss_test", &methods, &refs,
                                    nullptr, *signature),
              "TIR1");
+  const std::vector<uint8_t> sealed = ir::model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
   std::ofstream(dir + "/m.tir", std::ios::binary)
-      .write(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
+      .write(reinterpret_cast<const char*>(sealed.data()), std::streamsize(sealed.size()));
 }
 
 /// A /proc/self/status field in KiB.
