@@ -3,6 +3,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "kernels/cpu/parallel.h"
 #include "kernels/kernel.h"
 
 namespace tir::kernels {
@@ -41,8 +42,10 @@ inline void onednn_append_activation(dnnl::post_ops& ops, Activation act) {
 inline void onednn_finish_activation(Activation act, const Tensor& t) {
   if (act != Activation::kRelu) return;
   float* d = t.data_as<float>();
-  const int64_t n = t.numel();
-  for (int64_t i = 0; i < n; ++i) d[i] = d[i] < 0.f ? 0.f : d[i];
+  // On the kernel's threads (a large output is memory-bound: one thread would double it).
+  parallel_chunks(t.numel(), int64_t{1} << 16, [d](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) d[i] = d[i] < 0.f ? 0.f : d[i];
+  });
 }
 
 }  // namespace tir::kernels
