@@ -39,7 +39,8 @@ void quantize_int8_per_channel(const float* w, int64_t rows, int64_t cols, int a
     inv[size_t(c)] = 1.0f / scales[c];
   }
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) q[r * cols + c] = quantize_one(w[r * cols + c], inv[size_t(c)]);
+    for (int64_t c = 0; c < cols; ++c)
+      q[r * cols + c] = quantize_one(w[r * cols + c], inv[size_t(c)]);
 }
 
 void dequantize_int8_per_channel(const int8_t* q, const float* scales, int64_t rows, int64_t cols,

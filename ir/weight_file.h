@@ -13,13 +13,13 @@
 // Compression and narrow storage (`tirc weights pack`): an entry may be zstd-compressed
 // (compression = Zstd, stored_size = compressed bytes) and/or hold a Float32 tensor as
 // Float16/BFloat16 (stored_dtype), or a 2-D Float32 tensor as Int8 with per-channel scales
-// (stored_dtype Int8, quant_axis; layout in ir/weights.fbs and core/quantize.h). `dtype` is always the logical dtype the model expects, so
-// the signature of a packed file equals the original's; `byte_size` and `xxh3` describe the
-// stored element bytes after decompression. Readers inflate and widen at open into memory
-// they own (widening fp16/bf16 to fp32 is exact; int8 entries are dequantized and their int8
-// bytes kept for int8 kernels); plain entries stay zero-copy views. `signature`
-// is weight_signature() over the index in file order; the .tir records the same value so a
-// mismatched pair is caught at bind time.
+// (stored_dtype Int8, quant_axis; layout in ir/weights.fbs and core/quantize.h). `dtype` is always
+// the logical dtype the model expects, so the signature of a packed file equals the original's;
+// `byte_size` and `xxh3` describe the stored element bytes after decompression. Readers inflate and
+// widen at open into memory they own (widening fp16/bf16 to fp32 is exact; int8 entries are
+// dequantized and their int8 bytes kept for int8 kernels); plain entries stay zero-copy views.
+// `signature` is weight_signature() over the index in file order; the .tir records the same value
+// so a mismatched pair is caught at bind time.
 #pragma once
 
 #include <cstdint>

@@ -228,9 +228,15 @@ tir_status tir_session_options_set_precision(tir_session_options* options,
                                              tir_precision precision) {
   TIR_C_CHECK_ARG(options, __func__);
   switch (precision) {
-    case TIR_PRECISION_F32: options->options.precision = tir::Precision::kFloat32; break;
-    case TIR_PRECISION_BF16: options->options.precision = tir::Precision::kBFloat16; break;
-    case TIR_PRECISION_INT8: options->options.precision = tir::Precision::kInt8; break;
+    case TIR_PRECISION_F32:
+      options->options.precision = tir::Precision::kFloat32;
+      break;
+    case TIR_PRECISION_BF16:
+      options->options.precision = tir::Precision::kBFloat16;
+      break;
+    case TIR_PRECISION_INT8:
+      options->options.precision = tir::Precision::kInt8;
+      break;
     default:
       return fail(make_error(StatusCode::kInvalidArgument, "unknown precision ", int(precision),
                              " (expected TIR_PRECISION_F32, TIR_PRECISION_BF16 or "

@@ -110,11 +110,11 @@ class MethodExecutor {
   std::vector<std::unique_ptr<MethodExecutor>> subgraphs_;  // per Method.subgraphs entry
   std::unique_ptr<Preparer> preparer_;
   std::shared_ptr<WeightSource> weights_;
-  bool resident_ = true;                    // weights_->resident()
-  std::vector<void*> fixed_data_;           // per value: weight/constant/state bytes, else nullptr
-  std::vector<kernels::WeightKey> keys_;    // per value: the weight's key
+  bool resident_ = true;                  // weights_->resident()
+  std::vector<void*> fixed_data_;         // per value: weight/constant/state bytes, else nullptr
+  std::vector<kernels::WeightKey> keys_;  // per value: the weight's key
   std::vector<const kernels::QuantizedWeight*> quantized_;  // per value: int8 storage or null
-  std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
+  std::list<std::unique_ptr<Plan>> plans_;                  // most recently used first
   std::vector<Tensor> outputs_;
   std::vector<std::vector<uint8_t>> held_outputs_;  // outputs that view streamed weights
   size_t num_copies_ = 0;

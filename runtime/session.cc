@@ -7,8 +7,8 @@
 #include "kernels/cpu/onednn_context.h"
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
-#include "runtime/weight_binding.h"
 #include "runtime/streaming_weights.h"
+#include "runtime/weight_binding.h"
 #include "runtime/weight_source.h"
 
 namespace tir {

@@ -32,8 +32,8 @@ void collect(const ir::fb::Model& model, const ir::fb::Method& method,
       const int32_t v = a->value_as_TensorArg()->value();
       if (!method.values() || v < 0 || size_t(v) >= method.values()->size()) continue;
       const ir::fb::Value* value = method.values()->Get(flatbuffers::uoffset_t(v));
-      if (value->source() != ir::fb::ValueSource::Weight || !model.weights() || value->index() < 0 ||
-          size_t(value->index()) >= model.weights()->size())
+      if (value->source() != ir::fb::ValueSource::Weight || !model.weights() ||
+          value->index() < 0 || size_t(value->index()) >= model.weights()->size())
         continue;
       const ir::fb::WeightRef* w = model.weights()->Get(flatbuffers::uoffset_t(value->index()));
       if (w->dtype() != ir::fb::DType::Float32 || !w->shape() || w->shape()->size() != 2) continue;

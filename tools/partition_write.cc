@@ -102,9 +102,8 @@ Result<std::vector<uint8_t>> staged_model_bytes(const ir::ModelView& view, const
   const std::string producer = std::string(ir::str(model.producer())) + "; tirc partition into " +
                                std::to_string(plan.stages.size()) + " stages";
   fbb.Finish(
-      fb::CreateModel(fbb, ir::kModelVersion, fbb.CreateString(producer),
-                      fbb.CreateVector(methods), fbb.CreateVector(refs), fbb.CreateVector(consts),
-                      model.weight_signature()),
+      fb::CreateModel(fbb, ir::kModelVersion, fbb.CreateString(producer), fbb.CreateVector(methods),
+                      fbb.CreateVector(refs), fbb.CreateVector(consts), model.weight_signature()),
       fb::ModelIdentifier());
   return ir::model_seal({fbb.GetBufferPointer(), fbb.GetSize()});  // + checksum trailer
 }

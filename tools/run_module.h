@@ -36,8 +36,8 @@ struct RunModuleOptions {
   int profile_depth = 2;            // module path parts the layer profile keeps
   bool pipeline = false;            // run methods stage0..stageN-1 as a threaded pipeline
   int microbatches = 1;             // --pipeline: micro-batches split along dim 0
-  std::string weight_budget;  // "512M": SessionOptions::weight_budget (stream the weights)
-  bool direct_io = true;      // SessionOptions::direct_io
+  std::string weight_budget;        // "512M": SessionOptions::weight_budget (stream the weights)
+  bool direct_io = true;            // SessionOptions::direct_io
   /// Non-empty: write the method's graph with the fused groups marked (tools/session_graph.h)
   /// after loading; without inputs nothing runs then.
   std::string dot_path, svg_path;

@@ -3,17 +3,17 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <numeric>
 #include <iomanip>
 #include <map>
+#include <numeric>
 #include <ostream>
 
 #include "core/float16.h"
 #include "core/quantize.h"
 #include "importer/weight_extract.h"
-#include "ir/model.h"
 #include "importer/weight_order.h"
 #include "importer/weight_writer.h"
+#include "ir/model.h"
 #include "runtime/safetensors_writer.h"
 #include "runtime/weight_set.h"
 #include "tools/int8_plan.h"
@@ -80,9 +80,9 @@ Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis) {
   const int64_t rows = t.shape()[0], cols = t.shape()[1];
   const int64_t channels = axis == 0 ? rows : cols;
   std::vector<uint8_t> stored(int8_stored_bytes(rows * cols, channels), 0);
-  quantize_int8_per_channel(t.data_as<const float>(), rows, cols, axis,
-                            reinterpret_cast<int8_t*>(stored.data()),
-                            reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+  quantize_int8_per_channel(
+      t.data_as<const float>(), rows, cols, axis, reinterpret_cast<int8_t*>(stored.data()),
+      reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
   return stored;
 }
 
@@ -123,7 +123,8 @@ Status pack_safetensors(const PackOptions& o, const WeightSet& src, std::ostream
 }  // namespace
 
 /// The slots of `set` in the order the methods of `model_path` first read them, then the rest.
-static Result<std::vector<size_t>> first_use_slots(const std::string& model_path, const WeightSet& set) {
+static Result<std::vector<size_t>> first_use_slots(const std::string& model_path,
+                                                   const WeightSet& set) {
   TIR_ASSIGN_OR_RETURN(auto bytes, data_source_mmap(model_path));
   TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(bytes->bytes(), model_path));
   const ir::fb::Model& m = view.model();
@@ -185,8 +186,8 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
     spec.shape.assign(t.shape().begin(), t.shape().end());
     const auto axis = int8_axes.find(spec.name);
     const bool quantize = axis != int8_axes.end() && t.dtype == DType::kFloat32 && t.rank == 2;
-    const bool narrow = o.narrow != DType::kUndefined && o.narrow != DType::kInt8 &&
-                        t.dtype == DType::kFloat32;
+    const bool narrow =
+        o.narrow != DType::kUndefined && o.narrow != DType::kInt8 && t.dtype == DType::kFloat32;
     const uint8_t* bytes = static_cast<const uint8_t*>(t.data);
     if (quantize) {
       spec.stored_dtype = DType::kInt8;
@@ -232,7 +233,8 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   TIR_RETURN_IF_ERROR(writer->commit());
   out << "packed " << n << " tensors from '" << o.source << "' into '" << o.output << "': ";
   if (narrowed)
-    out << narrowed << " float32 stored as " << (o.narrow == DType::kInt8 ? "int8" : dtype_name(o.narrow))
+    out << narrowed << " float32 stored as "
+        << (o.narrow == DType::kInt8 ? "int8" : dtype_name(o.narrow))
         << (o.narrow == DType::kInt8 ? " (per-channel scales)" : "") << ", ";
   out << src->total_bytes() << " tensor bytes -> " << stored_bytes << " stored"
       << (o.zstd ? " (zstd)" : "") << ", file " << writer->file_size() << " bytes, " << std::fixed

@@ -85,8 +85,8 @@ bool Int8Gemm::wanted(const KernelCall& call, const GemmParams& p) {
 }
 
 Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& call,
-                                                              const void* data,
-                                                              const memory::desc& layout) {
+                                                            const void* data,
+                                                            const memory::desc& layout) {
   const int64_t k = p_.k, n = p_.n;
   // Rows and columns of B as stored: linear's [N, K] has its channels on rows (axis 0).
   const int64_t rows = p_.b_transposed ? n : k, cols = p_.b_transposed ? k : n;

@@ -50,7 +50,7 @@ class Int8Gemm {
   dnnl::memory src_, wei_, dst_, bias_mem_, a_scale_, zero_point_, scratchpad_;
   std::vector<dnnl_exec_arg_t> args_;
   std::shared_ptr<PackedB> packed_;
-  const void* packed_from_ = nullptr;  // B's data pointer when packed (a swap repacks)
+  const void* packed_from_ = nullptr;        // B's data pointer when packed (a swap repacks)
   size_t a_offset_ = 0, params_offset_ = 0;  // in the run scratch: A quantized, scale + zp
 };
 

@@ -29,8 +29,9 @@ std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
   if (fault == ArgFault::kUnionWithoutTable)  // the type says Tensor[], the table is absent
     arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorsArg, 0);
   else if (fault == ArgFault::kSymIntWithoutExpr)
-    arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::SymIntArg,
-                                   fb::CreateSymIntArg(fbb, flatbuffers::Offset<fb::SymExpr>()).Union());
+    arg = fb::CreateArgumentDirect(
+        fbb, "self", fb::ArgValue::SymIntArg,
+        fb::CreateSymIntArg(fbb, flatbuffers::Offset<fb::SymExpr>()).Union());
   else
     arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorArg,
                                    fb::CreateTensorArg(fbb, 0).Union());

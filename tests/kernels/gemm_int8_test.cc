@@ -83,8 +83,8 @@ void check(const Case& c, std::mt19937& rng) {
                std::to_string(c.n) + " bias " + std::to_string(c.bias) + " act " +
                std::to_string(int(c.act)));
   const Buffer a = Buffer::random(rng, {c.m, c.k}, -1.0f, 3.0f);  // skewed: zero point != 128
-  const Buffer b = c.op == "aten::linear" ? Buffer::random(rng, {c.n, c.k})
-                                          : Buffer::random(rng, {c.k, c.n});
+  const Buffer b =
+      c.op == "aten::linear" ? Buffer::random(rng, {c.n, c.k}) : Buffer::random(rng, {c.k, c.n});
   Buffer bias_buf = Buffer::random(rng, {c.bias == 2 ? 1 : c.n});
   const Buffer* bias = c.bias ? &bias_buf : nullptr;
   RunOptions o;

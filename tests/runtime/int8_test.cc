@@ -142,8 +142,8 @@ TEST_P(Int8Family, CloseToTorchAndTheInt8FileRunsTheSame) {
     EXPECT_EQ(std::memcmp(scales.data(), q->scales, scales.size() * 4), 0) << int8_set->names()[i];
   }
   const auto from_file = run_once(tmp.file("m.tir"), int8_set, inputs, Precision::kInt8);
-  EXPECT_TRUE(bitwise_equal(run_once(tmp.file("m.tir"), int8_set, inputs, Precision::kFloat32),
-                            from_file))
+  EXPECT_TRUE(
+      bitwise_equal(run_once(tmp.file("m.tir"), int8_set, inputs, Precision::kFloat32), from_file))
       << "weights stored int8 run their GEMMs in int8 whatever the precision";
   for (size_t k = 0; k < expected.size(); ++k) {
     if (expected[k].view().dtype != DType::kFloat32) continue;
