@@ -84,13 +84,7 @@ Result<std::shared_ptr<StreamingWeights>> StreamingWeights::bind(
   s->names_.resize(n);
   for (size_t id = 0; id < n; ++id) {
     const ir::fb::WeightRef& w = *m.weights()->Get(id);
-    int32_t slot = set->slot(ir::str(w.name()));
-    if (slot < 0 && w.aliases())
-      for (const flatbuffers::String* a : *w.aliases())
-        if (slot < 0) slot = set->slot(a->string_view());
-    if (slot < 0)
-      return make_error(StatusCode::kNotFound, "weight '", ir::str(w.name()), "' is missing from '",
-                        set->path(), "'");
+    TIR_ASSIGN_OR_RETURN(const int32_t slot, weight_slot(*set, w));
     s->slot_of_[id] = slot;
     s->names_[id] = std::string(ir::str(w.name()));
     s->keys_[id] = {slot, set->generation(size_t(slot))};

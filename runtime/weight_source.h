@@ -70,6 +70,10 @@ class WeightSource {
   std::shared_ptr<const WeightSet> set_;
 };
 
+/// The slot in `set` of the model's weight `w`, by its name or any of its aliases;
+/// kNotFound "weight '<name>' is missing from '<set>'" when it has none.
+Result<int32_t> weight_slot(const WeightSet& set, const ir::fb::WeightRef& w);
+
 /// A WeightSet in memory, bound to `model`'s weights by name (each weight present; dtypes
 /// and shapes were checked by check_weights). Built once per bound set and shared by every
 /// executor of a session.

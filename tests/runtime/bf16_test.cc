@@ -16,12 +16,15 @@
 #include "ir/weight_file.h"
 #include "kernels/cpu/onednn_context.h"
 #include "tests/runtime/fixture_session.h"
+#include "tests/runtime/lowp_util.h"
 
 namespace tir {
 namespace {
 
 using testing::copies;
+using testing::find_fixture;
 using testing::import_fixture;
+using testing::max_abs_diff;
 using testing::read_all;
 using testing::TempDir;
 using testing::views;
@@ -30,14 +33,6 @@ using testing::views;
 // "bf16 compute"): 2.2e-3 (mlp), 7.4e-3 (gpt2 logits), 6.1e-3 (bert hidden states), 2.4e-2
 // (bert pooler output, tanh of a linear of the first token); the bound leaves 2x headroom.
 constexpr double kBf16Tolerance = 5e-2;
-
-nlohmann::json find_fixture(const std::string& dir) {
-  const nlohmann::json manifest = testing::manifest();
-  for (const auto& f : manifest["fixtures"])
-    if (f["dir"] == dir) return f;
-  ADD_FAILURE() << "no fixture " << dir;
-  return {};
-}
 
 std::vector<HostTensor> run_once(const std::string& tir, const std::string& bin,
                                  const std::vector<HostTensor>& inputs, Precision precision) {
@@ -49,17 +44,6 @@ std::vector<HostTensor> run_once(const std::string& tir, const std::string& bin,
   auto out = (*session)->run(views(inputs));
   EXPECT_TRUE(out.ok()) << out.status().message();
   return out.ok() ? copies(*out) : std::vector<HostTensor>{};
-}
-
-/// max |a - b| and max |b| over two float32 tensors of one shape.
-std::pair<double, double> max_abs_diff(const Tensor& a, const Tensor& b) {
-  double diff = 0, scale = 0;
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    const double y = b.data_as<float>()[i];
-    diff = std::max(diff, std::fabs(double(a.data_as<float>()[i]) - y));
-    scale = std::max(scale, std::fabs(y));
-  }
-  return {diff, scale};
 }
 
 /// Whether this CPU computes bf16 natively (else sessions asked for bf16 run float32).

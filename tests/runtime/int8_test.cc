@@ -19,13 +19,16 @@
 
 #include "core/quantize.h"
 #include "tests/runtime/fixture_session.h"
+#include "tests/runtime/lowp_util.h"
 #include "tools/weights_tool.h"
 
 namespace tir {
 namespace {
 
 using testing::copies;
+using testing::find_fixture;
 using testing::import_fixture;
+using testing::max_abs_diff;
 using testing::read_all;
 using testing::TempDir;
 using testing::views;
@@ -34,14 +37,6 @@ using testing::views;
 // "Low precision"): 5.7e-3 (mlp), 3.4e-2 (gpt2 logits), 3.0e-2 (bert hidden states), 8.3e-2
 // (bert pooler output, tanh of a linear of the first token); about 2x headroom.
 constexpr double kInt8Tolerance = 0.15;
-
-nlohmann::json find_fixture(const std::string& dir) {
-  const nlohmann::json manifest = testing::manifest();  // the loop must not outlive it
-  for (const auto& f : manifest["fixtures"])
-    if (f["dir"] == dir) return f;
-  ADD_FAILURE() << "no fixture " << dir;
-  return {};
-}
 
 std::vector<HostTensor> run_once(const std::string& tir, std::shared_ptr<const WeightSet> weights,
                                  const std::vector<HostTensor>& inputs, Precision precision) {
@@ -62,17 +57,6 @@ std::shared_ptr<const WeightSet> open_set(const std::string& path) {
   auto set = WeightSet::open(path);
   EXPECT_TRUE(set.ok()) << set.status().message();
   return set.ok() ? *set : nullptr;
-}
-
-/// max |a - b| and max |b| over two float32 tensors of one shape.
-std::pair<double, double> max_abs_diff(const Tensor& a, const Tensor& b) {
-  double diff = 0, scale = 0;
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    const double y = b.data_as<float>()[i];
-    diff = std::max(diff, std::fabs(double(a.data_as<float>()[i]) - y));
-    scale = std::max(scale, std::fabs(y));
-  }
-  return {diff, scale};
 }
 
 bool bitwise_equal(const std::vector<HostTensor>& a, const std::vector<HostTensor>& b) {
