@@ -1,6 +1,7 @@
 #include "runtime/weight_binding.h"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_set>
 
 namespace tir {
@@ -20,6 +21,36 @@ const Tensor* find_weight(const WeightSet& weights, const fb::WeightRef& w) {
 Status mismatch(const WeightSet& weights, auto&&... what) {
   return make_error(StatusCode::kInvalidArgument, "weight file '", weights.path(),
                     "' does not match the model: ", what...);
+}
+
+/// A file that stores a tied weight under several names (torch's safetensors files do) must
+/// hold the same tensor under each: the model reads one of them, so a copy that differs in
+/// dtype, shape or bytes would be ignored silently. A name left out is fine (the tie covers
+/// it).
+Status check_tied_copies(const WeightSet& weights, const fb::WeightRef& w, const Tensor& bound) {
+  std::vector<std::string_view> names = {ir::str(w.name())};
+  if (w.aliases())
+    for (const flatbuffers::String* a : *w.aliases()) names.push_back(a->string_view());
+  std::string_view bound_name;
+  int32_t bound_slot = -1;
+  for (std::string_view name : names) {
+    const int32_t slot = weights.slot(name);
+    if (slot < 0 || slot == bound_slot) continue;  // absent, or one entry under both names
+    const Tensor* t = weights.find(name);
+    if (bound_name.empty()) {
+      bound_name = name;  // find_weight's choice: the first name the file has
+      bound_slot = slot;
+      continue;
+    }
+    const bool same = t->dtype == bound.dtype && std::ranges::equal(t->shape(), bound.shape()) &&
+                      (t->data == bound.data || t->data == nullptr || bound.data == nullptr ||
+                       std::memcmp(t->data, bound.data, bound.nbytes()) == 0);
+    if (!same)
+      return mismatch(weights, "tensor '", name, "' is ", dtype_name(t->dtype),
+                      shape_str(t->shape()), " and differs from '", bound_name,
+                      "': the model ties them into one weight");
+  }
+  return ok_status();
 }
 
 }  // namespace
@@ -42,6 +73,7 @@ Status check_weights(const ir::ModelView& model, const WeightSet& weights) {
       return mismatch(weights, "tensor '", ir::str(w->name()), "' is ", dtype_name(t->dtype),
                       shape_str(t->shape()), ", the model expects ",
                       dtype_name(ir::to_dtype(w->dtype())), shape_str(want));
+    if (Status s = check_tied_copies(weights, *w, *t); !s.ok()) return s;
   }
   for (const std::string& name : weights.names())
     if (!known.contains(name))

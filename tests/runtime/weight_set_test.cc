@@ -16,6 +16,8 @@
 #include "importer/import_pt2.h"
 #include "runtime/host_tensor.h"
 #include "runtime/npy.h"
+#include "runtime/safetensors.h"
+#include "runtime/safetensors_writer.h"
 #include "runtime/session.h"
 #include "tests/common/test_util.h"
 #include "tools/weights_tool.h"
@@ -384,6 +386,66 @@ TEST(WeightSet, OtherModelsWeightsAreRefusedAtSessionOpen) {
   s = Session::open(tmp.file("A.tir"), wfile("partial.safetensors"));
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.status().message().find("does not match the model"), std::string::npos);
+}
+
+// torch's safetensors file stores GPT-2's tied lm_head under its own name beside wte. The
+// model reads one of the two, so a file whose copies differ (shape or bytes) is refused,
+// naming both; a file that leaves the tied name out is fine.
+TEST(WeightSet, TiedCopiesInAFileMustAgree) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("B", tmp));
+  auto model = data_source_mmap(tmp.file("B.tir"));
+  auto torch_file = data_source_mmap(wfile("B.safetensors"));
+  ASSERT_TRUE(model.ok() && torch_file.ok());
+  auto parsed = safetensors_parse((*torch_file)->bytes(), (*torch_file)->name());
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const std::string head = "model.lm_head.weight", wte = "model.transformer.wte.weight";
+  // Opens the model with torch's file after `edit` changed its entry list.
+  auto open_edited = [&](auto edit) {
+    std::vector<SafetensorsEntry> entries = parsed->entries;
+    edit(entries);
+    auto bytes = safetensors_serialize(entries);
+    EXPECT_TRUE(bytes.ok()) << bytes.status().message();
+    auto set = WeightSet::from_source(data_source_from_buffer(std::move(*bytes), "edited"));
+    EXPECT_TRUE(set.ok()) << set.status().message();
+    return Session::create(*model, *set);
+  };
+  auto entry = [&](std::vector<SafetensorsEntry>& e) -> SafetensorsEntry& {
+    return *std::ranges::find(e, head, &SafetensorsEntry::name);
+  };
+  ASSERT_NE(std::ranges::find(parsed->entries, head, &SafetensorsEntry::name),
+            parsed->entries.end());
+  std::vector<uint8_t> changed;
+
+  EXPECT_TRUE(open_edited([](auto&) {}).ok()) << "torch's own file";
+  auto dropped =
+      open_edited([&](auto& e) { e.erase(std::ranges::find(e, head, &SafetensorsEntry::name)); });
+  EXPECT_TRUE(dropped.ok()) << dropped.status().message();
+
+  auto narrow = open_edited([&](auto& e) {
+    SafetensorsEntry& h = entry(e);
+    h.bytes = h.bytes.first(static_cast<size_t>(h.shape[0]) * sizeof(float));
+    h.shape[1] = 1;
+  });
+  ASSERT_FALSE(narrow.ok());
+  EXPECT_NE(narrow.status().message().find("tensor '" + head + "' is float32["), std::string::npos)
+      << narrow.status().message();
+  EXPECT_NE(narrow.status().message().find("differs from '" + wte + "'"), std::string::npos)
+      << narrow.status().message();
+
+  auto one_value = open_edited([&](auto& e) {
+    SafetensorsEntry& h = entry(e);
+    changed.assign(h.bytes.begin(), h.bytes.end());
+    float f;
+    std::memcpy(&f, changed.data() + 40, sizeof f);
+    f += 1.0f;
+    std::memcpy(changed.data() + 40, &f, sizeof f);
+    h.bytes = changed;
+  });
+  ASSERT_FALSE(one_value.ok());
+  EXPECT_NE(one_value.status().message().find("the model ties them into one weight"),
+            std::string::npos)
+      << one_value.status().message();
 }
 
 TEST(WeightSet, ZstdPackRoundTripsBitwise) {
