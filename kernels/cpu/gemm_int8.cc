@@ -9,6 +9,7 @@
 
 #include "core/quantize.h"
 #include "kernels/cpu/onednn_epilogue.h"
+#include "kernels/cpu/parallel.h"
 #include "kernels/packed_cache.h"
 
 namespace tir::kernels {
@@ -19,6 +20,7 @@ using dt = memory::data_type;
 struct Int8Gemm::PackedB {
   memory weights;             // int8, pd.weights_desc()
   std::vector<float> scales;  // per output channel (n)
+  std::vector<float> zp_sum;  // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
 };
 
 namespace {
@@ -106,6 +108,12 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
                                 packed->scales.data());
       qdata = q.data();
     }
+    packed->zp_sum.assign(size_t(n), 0.0f);
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < k; ++i) sum += qdata[p_.b_transposed ? j * k + i : i * n + j];
+      packed->zp_sum[size_t(j)] = float(sum) * packed->scales[size_t(j)];
+    }
     dnnl::engine& eng = onednn_engine(call);
     const memory::desc user({k, n}, dt::s8,
                             p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
@@ -133,15 +141,12 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
 dnnl::matmul::primitive_desc Int8Gemm::make_pd(const KernelCall& call,
                                                const std::vector<float>& scales) {
   const memory::dim m = p_.m, k = p_.k, n = p_.n;
+  // Only B's fixed per-channel scales: each row's scale, zero point, the bias and the
+  // activation are applied after (finish_rows). A per-row scale as a post-op, or runtime
+  // output scales, would send oneDNN 2.6 to its reference int8 kernel (~100x slower).
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   attr.set_output_scales(1 << 1, scales);  // per output channel
-  attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-  dnnl::post_ops ops;
-  ops.append_binary(dnnl::algorithm::binary_mul, a_scale_.get_desc());  // A's scale * alpha
-  if (bias_) ops.append_binary(dnnl::algorithm::binary_add, bias_mem_.get_desc());
-  onednn_append_activation(ops, call.epilogue);
-  attr.set_post_ops(ops);
   return dnnl::matmul::primitive_desc(
       dnnl::matmul::desc(memory::desc({m, k}, dt::u8, memory::dims{k, 1}),
                          memory::desc({k, n}, dt::s8, memory::format_tag::any),
@@ -167,31 +172,69 @@ Status Int8Gemm::build(const KernelCall& call, const GemmParams& p, size_t* scra
   p_ = p;
   packed_.reset();
   prim_ = {};
+  act_.clear();
   dnnl::engine& eng = onednn_engine(call);
-  const memory::dim m = p.m, k = p.k, n = p.n;
+  const memory::dim m = p.m, k = p.k;
   bias_ = p.c_input >= 0 && p.beta != 0.0;
-  const memory::dim bn = p.c_col_stride == 0 ? 1 : n;
-  a_scale_ = memory({{1, 1}, dt::f32, memory::dims{1, 1}}, eng, DNNL_MEMORY_NONE);
-  bias_mem_ = memory({{1, bn}, dt::f32, memory::dims{bn, 1}}, eng, DNNL_MEMORY_NONE);
   TIR_RETURN_IF_ERROR(use_b(call, call.inputs[p.b_input].data));
   src_ = memory(pd_.src_desc(), eng, DNNL_MEMORY_NONE);
   wei_ = memory(pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
   dst_ = memory(pd_.dst_desc(), eng, DNNL_MEMORY_NONE);
-  zero_point_ = memory({{1}, dt::s32, memory::dims{1}}, eng, DNNL_MEMORY_NONE);
   scratchpad_ = memory(pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
   args_ = {{DNNL_ARG_SRC, src_.get()},
            {DNNL_ARG_WEIGHTS, wei_.get()},
            {DNNL_ARG_DST, dst_.get()},
-           {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zero_point_.get()},
-           {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, a_scale_.get()},
            {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
-  if (bias_) args_.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, bias_mem_.get()});
+  // An activation other than relu runs as oneDNN eltwise primitives in place on the output
+  // (after the rows are finished); relu is applied in finish_rows (NaN kept).
+  dnnl::post_ops ops;
+  onednn_append_activation(ops, call.epilogue);
+  for (int i = 0; i < ops.len(); ++i) {
+    float scale, alpha, beta;
+    dnnl::algorithm alg;
+    ops.get_params_eltwise(i, scale, alg, alpha, beta);
+    act_.emplace_back(dnnl::eltwise_forward::primitive_desc(
+        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, pd_.dst_desc(), alpha,
+                                    beta),
+        eng));
+  }
+  act_args_ = {{DNNL_ARG_SRC, dst_.get()}, {DNNL_ARG_DST, dst_.get()}};
   size_t end = align64(std::max(*scratch, pd_.scratchpad_desc().get_size()));
   a_offset_ = end;
   end += align64(size_t(m * k));
-  params_offset_ = end;
-  *scratch = end + 64;
+  params_offset_ = end;  // per row: scale (float), zero point (int32)
+  *scratch = end + align64(size_t(m) * 8);
   return ok_status();
+}
+
+void Int8Gemm::finish_rows(const KernelCall& call, const float* row_scale, const int32_t* row_zp,
+                           float* out) const {
+  const int64_t n = p_.n;
+  const float* zp_sum = packed_->zp_sum.data();
+  const float* bias = bias_ ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
+  const bool bias_per_col = bias_ && p_.c_col_stride != 0;
+  const bool relu = call.epilogue == Activation::kRelu;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(n, 1)),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t i = begin; i < end; ++i) {
+                      float* y = out + i * n;
+                      const float s = row_scale[i], sz = s * float(row_zp[i]);
+                      if (std::isnan(s)) {  // the row of A holds NaN or infinity
+                        std::fill(y, y + n, nan);
+                        continue;
+                      }
+                      // Branch-free inner loops (vectorized): scale, zero point, bias, relu.
+                      if (bias_per_col) {
+                        for (int64_t j = 0; j < n; ++j) y[j] = s * y[j] - sz * zp_sum[j] + bias[j];
+                      } else {
+                        const float b = bias ? bias[0] : 0.f;
+                        for (int64_t j = 0; j < n; ++j) y[j] = s * y[j] - sz * zp_sum[j] + b;
+                      }
+                      if (relu)
+                        for (int64_t j = 0; j < n; ++j) y[j] = y[j] < 0.f ? 0.f : y[j];
+                    }
+                  });
 }
 
 Status Int8Gemm::run(const KernelCall& call, void* scratch) {
@@ -200,30 +243,39 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
   const void* b = call.inputs[p_.b_input].data;
   if (b != packed_from_)  // the weights were swapped since prepare
     TIR_RETURN_IF_ERROR(onednn_guard(call, [&] { return use_b(call, b); }));
-  float lo, hi;
-  if (!finite_range(a, p_.m * p_.k, &lo, &hi)) {
-    std::fill(out, out + p_.m * p_.n, std::numeric_limits<float>::quiet_NaN());
-    return ok_status();
-  }
-  const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
-  const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, 255);
   char* base = static_cast<char*>(scratch);
   auto* qa = reinterpret_cast<uint8_t*>(base + a_offset_);
-  quantize_u8(a, p_.m * p_.k, 1.0f / scale, zp, qa);
-  auto* a_scale = reinterpret_cast<float*>(base + params_offset_);
-  *a_scale = scale * float(p_.alpha);
-  auto* zp_mem = reinterpret_cast<int32_t*>(base + params_offset_ + 4);
-  *zp_mem = zp;
+  auto* row_scale = reinterpret_cast<float*>(base + params_offset_);
+  auto* row_zp = reinterpret_cast<int32_t*>(row_scale + p_.m);
+  const int64_t k = p_.k;
+  const float alpha = float(p_.alpha);
+  // Each row of A gets its own scale and zero point (dynamic per-token quantization).
+  parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(k, 1)),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t i = begin; i < end; ++i) {
+                      float lo, hi;
+                      if (!finite_range(a + i * k, k, &lo, &hi)) {
+                        row_scale[i] = std::numeric_limits<float>::quiet_NaN();
+                        row_zp[i] = 0;
+                        std::memset(qa + i * k, 0, size_t(k));
+                        continue;
+                      }
+                      const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
+                      const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, 255);
+                      quantize_u8(a + i * k, k, 1.0f / scale, zp, qa + i * k);
+                      row_scale[i] = scale * alpha;
+                      row_zp[i] = zp;
+                    }
+                  });
   return onednn_guard(call, [&] {
     src_.set_data_handle(qa);
     wei_.set_data_handle(packed_->weights.get_data_handle());
     dst_.set_data_handle(out);
-    a_scale_.set_data_handle(a_scale);
-    zero_point_.set_data_handle(zp_mem);
     scratchpad_.set_data_handle(scratch);
-    if (bias_) bias_mem_.set_data_handle(const_cast<void*>(call.inputs[p_.c_input].data));
     TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
-    onednn_finish_activation(call.epilogue, call.outputs[0]);  // relu: not a post-op
+    finish_rows(call, row_scale, row_zp, out);
+    for (const dnnl::eltwise_forward& act : act_)
+      TIR_RETURN_IF_ERROR(onednn_execute(call, act, act_args_));
     return ok_status();
   });
 }
