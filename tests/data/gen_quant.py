@@ -10,7 +10,8 @@ activations per tensor to uint8 with the scales calibration chose (quantize_per_
 dequantize_per_tensor pairs) and weights per output channel to int8 (int8 buffers read by
 dequantize_per_channel); the dynamic model chooses each activation's scale and zero point
 per run (choose_qparams.tensor, then the .tensor overloads). The recorded outputs are those
-of the quantized GraphModule in torch eager: torch's quantized reference.
+of the quantized GraphModule in torch eager: torch's quantized reference. The float weights
+that convert_pt2e leaves unread are deleted before export (drop_float_weights).
 
     mlp            Linear 16-32, ReLU, Linear 32-8
     conv           Conv-BN-ReLU, Conv-ReLU, MaxPool, Conv, mean, Linear (BN folded by PT2E)
@@ -111,6 +112,17 @@ def randomize(module):
     return module
 
 
+def drop_float_weights(converted):
+    """Deletes the float parameters convert_pt2e left behind unread (each linear's and conv's
+    original weight: the graph reads the int8 copy): else the export carries both."""
+    used = {n.target for n in converted.graph.nodes if n.op == "get_attr"}
+    for name, _ in list(converted.named_parameters()):
+        if name not in used:
+            module, _, attr = name.rpartition(".")
+            delattr(converted.get_submodule(module), attr)
+    return converted
+
+
 def quantized(cls, shape, dynamic=False):
     """make_module for export_util.build: cls() quantized by PT2E, calibrated on CALIB batches."""
 
@@ -124,7 +136,7 @@ def quantized(cls, shape, dynamic=False):
         prepared = prepare_pt2e(graph, quantizer)
         for x in batches:
             prepared(x)
-        converted = convert_pt2e(prepared)
+        converted = drop_float_weights(convert_pt2e(prepared))
         # export_util.build calls .eval(), which a converted module refuses
         converted.eval = lambda: converted
         return converted
