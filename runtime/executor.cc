@@ -7,6 +7,7 @@
 #include "runtime/fusion.h"
 #include "runtime/layout.h"
 #include "runtime/profiler.h"
+#include "runtime/quant_rewrite.h"
 #include "runtime/session_state.h"
 #include "runtime/shape_binding.h"
 #include "runtime/weight_binding.h"
@@ -92,6 +93,7 @@ Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
 Status MethodExecutor::load(const ir::ModelView& model, const fb::Method& method) {
   const auto& devices = options_.devices;
   TIR_ASSIGN_OR_RETURN(graph_, exec_graph_lower(model, method));
+  if (options_.fuse && rewrite_quantized_linears(graph_) > 0) exec_graph_remove_dead(graph_);
   TIR_RETURN_IF_ERROR(place_nodes(graph_, devices, options_.placement));
   if (options_.fuse) fuse_graph(graph_);
   exec_graph_remove_dead(graph_);

@@ -1,0 +1,138 @@
+// oneDNN kernel of tir::quantized_linear (arguments: kernels/shapes/quantized_linear_shapes.h;
+// runtime/quant_rewrite.h makes the node from a PT2E-quantized linear). With zero weight zero
+// points it runs oneDNN's int8 matmul: int32 accumulation of (q_x - zp_x) * q_w, output
+// scale s_x * s_w[n] fixed in the primitive (per-channel output scales keep oneDNN's AMX/VNNI
+// brgemm, see cpu/gemm_int8.h), bias a binary-add post-op. Torch's reference computes the same
+// sums in float32 on dequantized operands: the two differ only by float32 rounding of the
+// accumulation (the integer products are exact). Weights with nonzero zero points, or whose
+// bytes are unknown at prepare (a streaming weight source), run the reference loop
+// (reference/quantized_linear_ref.h) instead.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "kernels/cpu/onednn_context.h"
+#include "kernels/kernel_util.h"
+#include "kernels/reference/quantized_linear_ref.h"
+#include "kernels/registry.h"
+
+namespace tir::kernels {
+namespace {
+
+using dnnl::memory;
+using dt = memory::data_type;
+
+class QuantizedLinear final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(p_, quantized_linear_prepare(call));
+    const Tensor& w = call.inputs[p_.weight];
+    const Tensor& s = call.inputs[p_.scales];
+    const Tensor* z = p_.zero_points >= 0 ? &call.inputs[p_.zero_points] : nullptr;
+    // oneDNN when the weight's bytes are known now and its zero points are all 0
+    bool zero_zp = w.data && s.data && (!z || z->data);
+    if (zero_zp && z) {
+      const int64_t* zp = z->data_as<const int64_t>();
+      zero_zp = std::all_of(zp, zp + p_.n, [](int64_t v) { return v == 0; });
+    }
+    onednn_ = zero_zp && p_.m > 0 && p_.n > 0 && p_.k > 0;
+    if (!onednn_) {
+      out_info->scratch_bytes = size_t(p_.k) * sizeof(float);
+      return ok_status();
+    }
+    return onednn_guard(call, [&] { return build(call, w, s, out_info); });
+  }
+
+  Status run(const KernelCall& call, void* scratch) override {
+    if (!onednn_) {
+      ref_quantized_linear(p_, call, static_cast<float*>(scratch));
+      return ok_status();
+    }
+    const Tensor& w = call.inputs[p_.weight];
+    return onednn_guard(call, [&] {
+      if (w.data != packed_from_) TIR_RETURN_IF_ERROR(pack(call, w));  // weights swapped
+      auto* zp = reinterpret_cast<int32_t*>(static_cast<char*>(scratch) + zp_offset_);
+      *zp = int32_t(p_.x_zero_point);
+      src_.set_data_handle(call.inputs[p_.input].data);
+      wei_.set_data_handle(packed_.get_data_handle());
+      dst_.set_data_handle(call.outputs[0].data);
+      zero_point_.set_data_handle(zp);
+      scratchpad_.set_data_handle(scratch);
+      if (p_.bias >= 0) bias_.set_data_handle(call.inputs[p_.bias].data);
+      return onednn_execute(call, prim_, args_);
+    });
+  }
+
+ private:
+  Status build(const KernelCall& call, const Tensor& w, const Tensor& s, PrepareInfo* out_info) {
+    dnnl::engine& eng = onednn_engine(call);
+    std::vector<float> scales(static_cast<size_t>(p_.n));
+    const float sx = float(p_.x_scale);
+    for (int64_t n = 0; n < p_.n; ++n)
+      scales[n] = sx * (s.dtype == DType::kFloat64 ? float(s.data_as<const double>()[n])
+                                                   : s.data_as<const float>()[n]);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    attr.set_output_scales(1 << 1, scales);
+    attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    const memory::desc bias_desc({1, p_.n}, dt::f32, memory::dims{p_.n, 1});
+    if (p_.bias >= 0) {
+      dnnl::post_ops ops;
+      ops.append_binary(dnnl::algorithm::binary_add, bias_desc);
+      attr.set_post_ops(ops);
+    }
+    const dnnl::matmul::primitive_desc pd(
+        dnnl::matmul::desc(
+            memory::desc({p_.m, p_.k}, p_.signed_input ? dt::s8 : dt::u8, memory::dims{p_.k, 1}),
+            memory::desc({p_.k, p_.n}, dt::s8, memory::format_tag::any),
+            memory::desc({p_.m, p_.n}, dt::f32, memory::dims{p_.n, 1})),
+        attr, eng);
+    prim_ = dnnl::matmul(pd);
+    wei_desc_ = pd.weights_desc();
+    src_ = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
+    wei_ = memory(wei_desc_, eng, DNNL_MEMORY_NONE);
+    dst_ = memory(pd.dst_desc(), eng, DNNL_MEMORY_NONE);
+    zero_point_ = memory({{1}, dt::s32, memory::dims{1}}, eng, DNNL_MEMORY_NONE);
+    scratchpad_ = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+    bias_ = memory(bias_desc, eng, DNNL_MEMORY_NONE);
+    args_ = {{DNNL_ARG_SRC, src_.get()},
+             {DNNL_ARG_WEIGHTS, wei_.get()},
+             {DNNL_ARG_DST, dst_.get()},
+             {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, zero_point_.get()},
+             {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
+    if (p_.bias >= 0)
+      args_.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, bias_.get()});
+    zp_offset_ = align64(pd.scratchpad_desc().get_size());
+    out_info->scratch_bytes = zp_offset_ + 64;
+    return pack(call, w);
+  }
+
+  /// The int8 [N, K] weight, read as B = W^T [K, N], reordered into the primitive's layout.
+  Status pack(const KernelCall& call, const Tensor& w) {
+    dnnl::engine& eng = onednn_engine(call);
+    memory from(memory::desc({p_.k, p_.n}, dt::s8, memory::dims{1, p_.k}), eng, w.data);
+    packed_ = memory(wei_desc_, eng);
+    dnnl::reorder reorder(from, packed_);
+    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.get()}, {DNNL_ARG_TO, packed_.get()}};
+    TIR_RETURN_IF_ERROR(onednn_execute(call, reorder, args));
+    packed_from_ = w.data;
+    return ok_status();
+  }
+
+  QuantizedLinearParams p_;
+  bool onednn_ = false;
+  dnnl::matmul prim_;
+  memory::desc wei_desc_;
+  memory src_, wei_, dst_, zero_point_, scratchpad_, bias_, packed_;
+  std::vector<dnnl_exec_arg_t> args_;
+  const void* packed_from_ = nullptr;
+  size_t zp_offset_ = 0;
+};
+
+const bool kRegistered = KernelRegistry::global().add({
+    {"tir::quantized_linear", DeviceType::kCpu, DType::kUndefined, KernelImpl::kOptimized,
+     &make_kernel<QuantizedLinear>},
+});
+
+}  // namespace
+}  // namespace tir::kernels
