@@ -60,7 +60,12 @@ if ! step cuda_test cuda_test.txt timeout 540 "$BUILD/tests/cuda/cuda_test" \
     --gtest_output="xml:$OUT/cuda_test.xml"; then
   status=1
 fi
-log "cuda_test: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/cuda_test.txt" | tr '\n' ' ')"
+log "cuda_test: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$OUT/cuda_test.txt" |
+  tr '\n' ' ')"
+if grep -q "needs a usable GPU" "$OUT/cuda_test.txt"; then
+  log "FAIL  the GPU tests skipped: $(grep -m1 -o 'needs a usable GPU.*' "$OUT/cuda_test.txt")"
+  status=1
+fi
 
 # tirrun on the transformer fixtures: the load summary names what stayed on the CPU.
 fx="$OUT/fixtures"
@@ -74,7 +79,8 @@ for m in gpt2 bert; do
 done
 
 # Benchmark.
-if [ -x "$PY" ] && "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" \
+if [ -x "$PY" ] && "$PY" -c "import torch, sys; ok = torch.cuda.is_available(); \
+print('torch', torch.__version__, 'cuda available:', ok); sys.exit(0 if ok else 1)" \
     >"$OUT/python_torch.txt" 2>&1; then
   step "bench/compare" compare.log timeout 420 "$PY" bench/compare/run.py --build "$BUILD" \
     --models gpt2_small bert_base --engines torch-cuda tir-cuda torch tir --threads "$JOBS" \

@@ -85,8 +85,8 @@ def tir_engine(engine):
 
 
 def prepare(model, build, python, engines=()):
-    """Exports (if needed), imports with tirc and exports ONNX (and the int8 weight file and
-    int8 ONNX model when their engines run); returns the compare dir."""
+    """Exports (if needed), imports with tirc, exports ONNX when an ort engine runs (and the
+    int8 weight file and int8 ONNX model when their engines run); returns the compare dir."""
     src = os.path.join(MODELS_ROOT, model, "training")
     if not os.path.exists(os.path.join(src, "program.pt2")):
         log(f"{model}: exporting with torch (bench/export_large.py)")
@@ -106,7 +106,8 @@ def prepare(model, build, python, engines=()):
         subprocess.run([os.path.join(build, "tools", "tirc"), "import", pt2, "-o",
                         os.path.join(d, "model.tir"), "--weights", os.path.join(d, "model.bin")],
                        check=True, stdout=subprocess.DEVNULL)
-    if not os.path.exists(os.path.join(d, "model.onnx")):
+    if any(e.startswith("ort") for e in engines) and \
+            not os.path.exists(os.path.join(d, "model.onnx")):
         log(f"{model}: torch.onnx.export")
         code = ("import sys, torch; ep = torch.export.load(sys.argv[1]); "
                 "torch.onnx.export(ep, (), dynamo=True).save(sys.argv[2])")
