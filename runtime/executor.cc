@@ -114,6 +114,7 @@ Status MethodExecutor::load(const ir::ModelView& model, const fb::Method& method
 Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
   weights_ = std::move(weights);
   resident_ = weights_->resident();
+  uploads_.clear();  // plans upload the new bytes again (refresh_weights)
   ++bind_count_;
   if (!resident_) {  // a budgeted source refuses a method it cannot run, now
     std::vector<NodeWeights> uses(graph_.nodes.size());
@@ -187,6 +188,7 @@ PlanInputs MethodExecutor::plan_inputs() {
   in.packed_cache = &weights_->set().packed_cache();
   in.precision = options_.precision;
   in.control = preparer_.get();
+  in.uploads = &uploads_;
   return in;
 }
 
@@ -198,6 +200,18 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
     if (fixed_data_[v] == nullptr || plan.value_data[v] == fixed_data_[v]) continue;
     plan.value_data[v] = plan.values[v].data = fixed_data_[v];
     changed[v] = any = true;
+  }
+  // Weights and constants uploaded to devices: the cache was cleared when they were rebound.
+  for (PlanStep& step : plan.steps) {
+    if (!step.uploaded) continue;
+    const int32_t src = step.in_values[0], dst = step.out_values[0];
+    if (fixed_data_[src] == nullptr)
+      return make_error(StatusCode::kInternal, node_context(*step.node),
+                        ": uploaded bytes are gone after a weight swap");
+    TIR_ASSIGN_OR_RETURN(void* data,
+                         uploads_.get(*step.device, fixed_data_[src], plan.values[src].nbytes()));
+    plan.value_data[dst] = step.outputs[0].data = data;
+    changed[dst] = any = true;
   }
   // Kernels may pack weights in prepare (oneDNN conv): prepare again the steps that read a
   // changed weight, so they pack the new one. Same shapes, so the plan's memory still fits.
@@ -299,6 +313,7 @@ Status MethodExecutor::run_step(PlanStep& step) {
     case StepKind::kKernel:
       return step.kernel->run(step.call, step.scratch);
     case StepKind::kCopy: {
+      if (step.uploaded) return ok_status();  // once, when the plan was built
       void* dst = step.outputs[0].data;
       const void* src = step.inputs[0].data;
       const size_t bytes = step.outputs[0].nbytes();

@@ -115,6 +115,8 @@ class MethodExecutor {
   std::vector<kernels::WeightKey> keys_;  // per value: the weight's key
   std::vector<const kernels::QuantizedWeight*> quantized_;  // per value: int8 storage or null
   std::list<std::unique_ptr<Plan>> plans_;                  // most recently used first
+  /// Weights and constants uploaded to devices the host cannot address (plan.h).
+  DeviceUploads uploads_;
   std::vector<Tensor> outputs_;
   std::vector<std::vector<uint8_t>> held_outputs_;  // outputs that view streamed weights
   size_t num_copies_ = 0;

@@ -107,6 +107,11 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
       step.copy_from = in.devices[in.graph->values[node.inputs[0]].device].get();
       if (in.graph->values[node.inputs[0]].source != fb::ValueSource::Activation)
         step.copy_from = in.devices[0].get();
+      if (plan_copy_uploads_once(in, node)) {
+        TIR_ASSIGN_OR_RETURN(step.outputs[0].data,
+                             in.uploads->get(*step.device, src.data, src.nbytes()));
+        step.uploaded = true;
+      }
       return ok_status();
     }
     case StepKind::kCond: {
@@ -156,6 +161,10 @@ Status record_outputs(const ExecGraph& g, const ExecNode& node, Plan& plan, Plan
     }
     out.set_contiguous_strides();
     plan.values[v] = out;
+    if (step.uploaded) {  // lives in the uploads, not in the arena
+      plan.value_data[v] = out.data;
+      continue;
+    }
     const int alias = step.info.output_alias[k];
     if (alias >= 0) {
       if (size_t(alias) >= step.inputs.size() || out.nbytes() > step.inputs[alias].nbytes())
@@ -243,6 +252,23 @@ Status place_memory(const PlanInputs& in, Plan& plan, const Lifetimes& life) {
 
 void* plan_prepare_data(const PlanInputs& in, int32_t v) {
   return in.graph->values[v].mutated ? nullptr : in.fixed_data[v];
+}
+
+bool plan_copy_uploads_once(const PlanInputs& in, const ExecNode& node) {
+  if (!in.uploads || node.kind != StepKind::kCopy) return false;
+  const ExecGraph& g = *in.graph;
+  const int32_t src = node.inputs[0], dst = node.outputs[0];
+  const ExecValue& val = g.values[src];
+  const bool fixed =
+      val.source == fb::ValueSource::Weight || val.source == fb::ValueSource::Constant;
+  if (!fixed || val.mutated || !plan_prepare_data(in, src) ||
+      in.devices[node.device]->host_accessible())
+    return false;
+  for (const auto& state : g.state_values)  // another method may write it between runs
+    if (state.first == src) return false;
+  for (const ExecNode& n : g.nodes)
+    if (!n.inputs.empty() && n.inputs[0] == dst && op_is_inplace(n.op)) return false;
+  return true;
 }
 
 Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64_t> symbols,

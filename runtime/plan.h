@@ -15,6 +15,7 @@
 #include "kernels/kernel.h"
 #include "kernels/packed_cache.h"
 #include "runtime/device.h"
+#include "runtime/device_uploads.h"
 #include "runtime/exec_graph.h"
 
 namespace tir {
@@ -44,6 +45,9 @@ struct PlanStep {
   std::unique_ptr<kernels::Kernel> kernel;  // kKernel
   std::unique_ptr<ControlStep> control;     // kCond
   Device* copy_from = nullptr;              // kCopy: the source value's device
+  /// kCopy of a weight or constant to a device the host cannot address: its output is the
+  /// copy uploaded once (runtime/device_uploads.h) and the step does nothing at run time.
+  bool uploaded = false;
   std::vector<kernels::Arg> args;
   std::vector<std::vector<int64_t>> int_store;  // backing for spans not in the graph
   std::vector<Tensor> inputs, outputs;
@@ -100,6 +104,9 @@ struct PlanInputs {
   kernels::PackedCache* packed_cache = nullptr;
   Precision precision = Precision::kFloat32;
   ControlPreparer* control = nullptr;
+  /// Where copies of weights and constants to other devices are uploaded once; null: they
+  /// are copied on every run.
+  DeviceUploads* uploads = nullptr;
 };
 
 /// Builds the plan of `in.graph` for `symbols`; `inputs` give the user inputs' dtypes and
@@ -111,5 +118,10 @@ Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64
 /// What prepare sees as value `v`'s bytes: weights and constants (a kernel may pack them);
 /// nullptr for activations and the buffers the method mutates.
 void* plan_prepare_data(const PlanInputs& in, int32_t v);
+
+/// True when copy step `node` can be served by `in.uploads`: its source is a weight or constant
+/// whose bytes are bound, its target device cannot address host memory, and no in-place op
+/// writes the copy.
+bool plan_copy_uploads_once(const PlanInputs& in, const ExecNode& node);
 
 }  // namespace tir

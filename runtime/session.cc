@@ -5,6 +5,7 @@
 #include "ir/model.h"
 #include "ir/sym_expr.h"
 #include "kernels/cpu/onednn_context.h"
+#include "runtime/device_select.h"
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
 #include "runtime/streaming_weights.h"
@@ -65,6 +66,11 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   s->view_ = std::make_unique<ir::ModelView>(view);
   s->method_ = method;
   s->options_ = options;
+  if (s->options_.devices.empty() && !options.device.empty()) {
+    TIR_ASSIGN_OR_RETURN(DeviceSelection chosen, select_device(options.device));
+    s->options_.devices = std::move(chosen.devices);
+    if (!s->options_.placement) s->options_.placement = std::move(chosen.placement);
+  }
   s->options_.precision = kernels::cpu_precision(options.precision);
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
@@ -192,6 +198,11 @@ size_t Session::num_channels_last() const { return executor().num_channels_last(
 size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
 uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
 size_t Session::num_copies() const { return executor().num_copies(); }
+
+std::string Session::placement_summary() const {
+  if (options_.devices.empty()) return tir::placement_summary(exec_graph(), {cpu_device()});
+  return tir::placement_summary(exec_graph(), options_.devices);
+}
 const ExecGraph& Session::exec_graph() const { return executor().graph(); }
 
 void set_num_threads(int threads) {

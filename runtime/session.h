@@ -59,8 +59,12 @@ struct SessionOptions {
   /// line and run in float32 on a CPU without native bf16. kInt8: linear/addmm/mm on int8
   /// weights with dynamically quantized activations (core/precision.h). Other ops: f32.
   Precision precision = Precision::kFloat32;
+  /// Where the method runs when `devices` is empty (runtime/device_select.h): "" or "cpu",
+  /// "cuda" or "cuda:N" (the GPU runs every node it has a kernel for, the CPU the rest;
+  /// `tirrun --device cuda`). An unusable device fails open with one line.
+  std::string device;
   /// Devices the method may run on (runtime/device.h); the first holds inputs and outputs.
-  /// Empty: the process's CPU device.
+  /// Empty: those `device` names (the process's CPU device by default).
   std::vector<std::shared_ptr<Device>> devices;
   /// Which of `devices` runs each node (runtime/placement.h); unset: the first for all.
   /// Copies are inserted where values cross devices.
@@ -135,6 +139,9 @@ class Session {
   uint64_t kernel_calls() const;
   /// Copies inserted where values cross devices (0 on one device).
   size_t num_copies() const;
+  /// Kernel nodes per device, and the ops left on the first device when there are several
+  /// (runtime/device_select.h placement_summary).
+  std::string placement_summary() const;
   /// The method as the calling thread's context runs it, after placement, fusion and layout
   /// (runtime/exec_graph.h; its nodes' `index` are the IR's). Valid while the session lives.
   const ExecGraph& exec_graph() const;

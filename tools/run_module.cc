@@ -123,6 +123,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.weights.verify_checksums = o.verify_checksums;
   so.weights.verify_threads = o.threads;  // 0: all cores
   so.fuse = o.fuse;
+  so.device = o.device;
   TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
   WeightSetOptions open_options = so.weights;
   if (!o.weight_budget.empty()) {  // streamed: tensors are verified and inflated as read
@@ -187,7 +188,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
 
   if (o.json) {
     out << "{\"method\": \"" << session->method_name() << "\", \"dtype\": \""
-        << precision_name(so.precision) << "\", \"nodes\": " << session->num_nodes()
+        << precision_name(so.precision) << "\", \"device\": \"" << o.device
+        << "\", \"copies\": " << session->num_copies() << ", \"nodes\": " << session->num_nodes()
         << ", \"arena_bytes\": " << session->arena_bytes() << ", \"load_ms\": " << load_ms
         << ", \"first_run_ms\": " << first_ms << ", \"weight_budget\": " << so.weight_budget
         << ", \"peak_rss_kb\": " << peak_rss_kb() << std::setprecision(16)
@@ -212,6 +214,9 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   out << "model   " << o.model_path << " (method " << session->method_name() << ", "
       << session->num_nodes() << " nodes, arena " << session->arena_bytes() << " bytes, compute "
       << precision_name(so.precision) << ")\n";
+  if (o.device != "cpu")
+    out << "devices " << session->placement_summary() << "; " << session->num_copies()
+        << " copies\n";
   out << "weights " << session->weights()->path() << " (" << session->weights()->size()
       << " tensors, " << session->weights()->total_bytes() << " bytes)\n";
   for (size_t k = 0; k < outputs.size(); ++k) {

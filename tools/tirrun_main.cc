@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
                  "bf16); int8 (linear/addmm/mm on int8 weights, activations quantized per "
                  "run). README \"Low precision\" gives the accuracy")
       ->capture_default_str();
+  app.add_option("--device", o.device,
+                 "Where the model runs: cpu; cuda or cuda:N (GPU N runs every op it has a "
+                 "kernel for, the CPU the rest; the summary lists which ops stayed on the CPU)")
+      ->capture_default_str();
   app.add_option("--weight-budget", o.weight_budget,
                  "Stream the weights from disk keeping at most this many bytes of them in "
                  "memory (512M, 2G), read ahead in execution order; checksums are verified "

@@ -5,7 +5,7 @@ same thread count. Writes a CSV and a PNG bar chart.
     ~/.venvs/torch/bin/python bench/compare/run.py [--models gpt2_small resnet18 ...]
         [--threads 2] [--reps 10] [--rounds 3] [--warmup 2] [--build build-lead]
         [--tir-builds NAME=DIR ...] [--profile] [--out bench/models/compare]
-        [--engines torch ort tir tir-bf16 tir-int8 ort-int8]
+        [--engines torch ort tir tir-bf16 tir-int8 ort-int8 torch-cuda tir-cuda]
 
 Setup (once): the test-data venv plus ONNX Runtime, the ONNX exporter and matplotlib:
 
@@ -30,6 +30,9 @@ resnet18 and mobilenet_v3_large 224x224):
      --dtype int8 --model model.tir` writes (GEMM weights int8, per-channel scales);
      ort-int8 (opt-in) = ONNX Runtime on model.int8.onnx, which
      onnxruntime.quantization.quantize_dynamic writes (int8 weights, uint8 activations).
+     torch-cuda (opt-in) = the torch engine on GPU 0 (torch.export's move_to_device_pass,
+     inputs uploaded once, outputs copied back to the host in every timed run, as tir does);
+     tir-cuda (opt-in) = tirrun --device cuda (float32, TF32 off).
 
 Several tir builds (A/B of a change): --tir-builds NAME=DIR ... (DIR as --build, i.e. holding
 tools/tirrun) replaces each of the engines tir and tir-bf16 by one engine per build,
@@ -65,8 +68,8 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 MODELS_ROOT = os.path.join(REPO, "bench", "models")
 ALL_MODELS = ["gpt2_small", "bert_base", "resnet18", "mobilenet_v3_large"]
 ENGINES = ["torch", "ort", "tir"]
-OPTIONAL_ENGINES = ["tir-bf16", "tir-int8", "ort-int8"]  # tirrun --dtype bf16 / int8, ORT int8
-TIR_ENGINES = ("tir", "tir-bf16", "tir-int8")  # run by tirrun; with --tir-builds once per build: tir@NAME
+OPTIONAL_ENGINES = ["tir-bf16", "tir-int8", "ort-int8", "torch-cuda", "tir-cuda"]
+TIR_ENGINES = ("tir", "tir-bf16", "tir-int8", "tir-cuda")  # run by tirrun; with --tir-builds once per build: tir@NAME
 TIME = "/usr/bin/time"  # GNU time (Debian package `time`): peak RSS of one process
 
 
@@ -82,8 +85,8 @@ def tir_engine(engine):
 
 
 def prepare(model, build, python, engines=()):
-    """Exports (if needed), imports with tirc and exports ONNX (and the int8 weight file and
-    int8 ONNX model when their engines run); returns the compare dir."""
+    """Exports (if needed), imports with tirc, exports ONNX when an ort engine runs (and the
+    int8 weight file and int8 ONNX model when their engines run); returns the compare dir."""
     src = os.path.join(MODELS_ROOT, model, "training")
     if not os.path.exists(os.path.join(src, "program.pt2")):
         log(f"{model}: exporting with torch (bench/export_large.py)")
@@ -103,7 +106,8 @@ def prepare(model, build, python, engines=()):
         subprocess.run([os.path.join(build, "tools", "tirc"), "import", pt2, "-o",
                         os.path.join(d, "model.tir"), "--weights", os.path.join(d, "model.bin")],
                        check=True, stdout=subprocess.DEVNULL)
-    if not os.path.exists(os.path.join(d, "model.onnx")):
+    if any(e.startswith("ort") for e in engines) and \
+            not os.path.exists(os.path.join(d, "model.onnx")):
         log(f"{model}: torch.onnx.export")
         code = ("import sys, torch; ep = torch.export.load(sys.argv[1]); "
                 "torch.onnx.export(ep, (), dynamo=True).save(sys.argv[2])")
@@ -136,7 +140,8 @@ def engine_command(engine, d, args, python, out_dir):
                 "--weights", os.path.join(d, "model.int8.bin" if kind == "tir-int8" else "model.bin"),
                 "--threads", str(args.threads),
                 "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir,
-                "--dtype", {"tir-bf16": "bf16", "tir-int8": "int8"}.get(kind, "f32")]
+                "--dtype", {"tir-bf16": "bf16", "tir-int8": "int8"}.get(kind, "f32"),
+                "--device", "cuda" if kind == "tir-cuda" else "cpu"]
     return [python, os.path.join(HERE, "worker.py"), engine, d, "--threads", str(args.threads),
             "--warmup", str(args.warmup), "--reps", str(args.reps), "--out", out_dir]
 
@@ -215,7 +220,8 @@ def chart(rows, path):
     fig, axes = plt.subplots(2, len(models), figsize=(max(4.5, width * len(models)), 6),
                              squeeze=False)  # >= 4.5: room for the title with one model
     colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "ort-int8": "#aec7e8", "tir": "#2ca02c",
-              "tir-bf16": "#98df8a", "tir-int8": "#bcbd22"}
+              "tir-bf16": "#98df8a", "tir-int8": "#bcbd22", "torch-cuda": "#ff9896",
+              "tir-cuda": "#1b5e20"}
     extra = ["#2ca02c", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"]
     for i, e in enumerate(e for e in engines if e not in colors):  # tir@NAME, tir-bf16@NAME
         colors[e] = extra[i % len(extra)]
@@ -233,7 +239,8 @@ def chart(rows, path):
         if j == 0:
             axes[0][j].set_ylabel("latency ms (median, min-max)")
             axes[1][j].set_ylabel("cold start ms")
-    fig.suptitle(f"CPU, {rows[0]['threads']} threads, batch 1 (lower is better)")
+    gpu = " + GPU 0" if any(r["engine"].split("@")[0].endswith("-cuda") for r in rows) else ""
+    fig.suptitle(f"CPU, {rows[0]['threads']} threads{gpu}, batch 1 (lower is better)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -311,6 +318,9 @@ def summarize(rows, models):
                 print(f"{m}: {e}/{same[0]} median {a['median_ms'] / b['median_ms']:.3f}x, "
                       f"p90 {a['p90_ms'] / b['p90_ms']:.3f}x, "
                       f"cold start {a['cold_start_ms'] / b['cold_start_ms']:.3f}x")
+        for e in (e for e in tirs if tir_engine(e)[0] == "tir-cuda"):
+            if "torch-cuda" in by:
+                print(f"{m}: {e}/torch-cuda {by[e]['median_ms'] / by['torch-cuda']['median_ms']:.2f}x")
         for e in (e for e in tirs if tir_engine(e)[0] == "tir"):
             parts = [f"{e}/{ref} {by[e]['median_ms'] / by[ref]['median_ms']:.2f}x"
                      for ref in ("torch", "ort") if ref in by]

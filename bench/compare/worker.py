@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """One engine in its own process, for bench/compare/run.py (not meant to be run by hand).
 
-    worker.py {torch,ort,ort-int8} MODEL_DIR --threads N --warmup W --reps R --out OUT_DIR
+    worker.py {torch,torch-cuda,ort,ort-int8} MODEL_DIR --threads N --warmup W --reps R --out OUT_DIR
 
 torch: `import torch` + torch.export.load(program.pt2).module() run eagerly under no_grad (no compile);
+torch-cuda: the same moved to GPU 0 (torch.export.passes.move_to_device_pass), inputs uploaded
+       once, each run's outputs copied back to the host (which waits for the GPU);
 ort:   `import onnxruntime` + InferenceSession(model.onnx) on the CPU execution provider;
 ort-int8: the same on model.int8.onnx (dynamically quantized by run.py).
 Inputs are MODEL_DIR/input_<k>.npy (graph-signature order). Prints one JSON line on stdout:
@@ -26,17 +28,21 @@ def load_inputs(model_dir):
     return inputs
 
 
-def torch_engine(model_dir, threads):
+def torch_engine(model_dir, threads, device="cpu"):
     import torch
     torch.set_num_threads(threads)
-    module = torch.export.load(os.path.join(model_dir, "program.pt2")).module()
-    inputs = [torch.from_numpy(x) for x in load_inputs(model_dir)]
+    ep = torch.export.load(os.path.join(model_dir, "program.pt2"))
+    if device != "cpu":
+        from torch.export.passes import move_to_device_pass
+        ep = move_to_device_pass(ep, device)
+    module = ep.module()
+    inputs = [torch.from_numpy(x).to(device) for x in load_inputs(model_dir)]
 
     def run():
         with torch.no_grad():  # as gen.py; inference_mode ran 3-5x slower here
             out = module(*inputs)
         outs = out if isinstance(out, (tuple, list)) else (out,)
-        return [o.numpy() for o in outs]
+        return [o.cpu().numpy() for o in outs]
     return run
 
 
@@ -55,15 +61,15 @@ def ort_engine(model_dir, threads, model_file="model.onnx"):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("engine", choices=["torch", "ort", "ort-int8"])
+    ap.add_argument("engine", choices=["torch", "torch-cuda", "ort", "ort-int8"])
     ap.add_argument("model_dir")
     ap.add_argument("--threads", type=int, required=True)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    if a.engine == "torch":
-        run = torch_engine(a.model_dir, a.threads)
+    if a.engine in ("torch", "torch-cuda"):
+        run = torch_engine(a.model_dir, a.threads, "cuda" if a.engine == "torch-cuda" else "cpu")
     else:  # ort-int8: the model onnxruntime.quantization.quantize_dynamic wrote (run.py)
         run = ort_engine(a.model_dir, a.threads,
                          "model.int8.onnx" if a.engine == "ort-int8" else "model.onnx")
