@@ -75,7 +75,7 @@ struct SessionOptions {
   /// Read streamed weights with O_DIRECT (else pread + posix_fadvise DONTNEED).
   bool direct_io = true;
   /// Threads reading streamed weights ahead (StreamingOptions::io_threads).
-  int weight_io_threads = 2;
+  int weight_io_threads = 4;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,

@@ -5,8 +5,8 @@
 //
 //  - Reads: tensors that lie next to each other in the file are read in one request (a
 //    chunk, up to kMaxChunkBytes); `tirc import` and `tirc weights pack` lay tensors out in
-//    first-use order, so a run reads the file front to back. I/O threads (io_threads, two by
-//    default: one reads while another verifies what it read) read ahead as far as the budget
+//    first-use order, so a run reads the file front to back. I/O threads (io_threads, four by
+//    default: several reads in flight, and one verifies while others read) read ahead as far as the budget
 //    allows; a chunk goes back to the pool after the last use of its tensors in the run, and
 //    whatever a run still holds is dropped when it ends.
 //  - Page cache: chunks of kDirectMinBytes or more are read with O_DIRECT into 4 KiB-aligned
@@ -83,8 +83,9 @@ struct StreamingOptions {
   /// Read chunks of kDirectMinBytes or more with O_DIRECT (falls back to pread +
   /// posix_fadvise DONTNEED where refused).
   bool direct_io = true;
-  /// Threads reading ahead (at least 1).
-  int io_threads = 2;
+  /// Threads reading ahead (at least 1). Four measured fastest (bench/streaming: 1.13x the
+  /// single-stream read time per decode forward, vs 1.25x with two and 1.63x with one).
+  int io_threads = 4;
 };
 
 /// Parses a byte count with an optional K, M, G or T suffix (powers of 1024): "512M".

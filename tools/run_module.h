@@ -38,7 +38,7 @@ struct RunModuleOptions {
   int microbatches = 1;             // --pipeline: micro-batches split along dim 0
   std::string weight_budget;        // "512M": SessionOptions::weight_budget (stream the weights)
   bool direct_io = true;            // SessionOptions::direct_io
-  int weight_io_threads = 2;        // SessionOptions::weight_io_threads
+  int weight_io_threads = 4;        // SessionOptions::weight_io_threads
   /// Non-empty: write the method's graph with the fused groups marked (tools/session_graph.h)
   /// after loading; without inputs nothing runs then.
   std::string dot_path, svg_path;
