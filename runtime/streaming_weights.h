@@ -5,10 +5,10 @@
 //
 //  - Reads: tensors that lie next to each other in the file are read in one request (a
 //    chunk, up to kMaxChunkBytes); `tirc import` and `tirc weights pack` lay tensors out in
-//    first-use order, so a run reads the file front to back. I/O threads (io_threads, four by
-//    default: several reads in flight, and one verifies while others read) read ahead as far as the budget
-//    allows; a chunk goes back to the pool after the last use of its tensors in the run, and
-//    whatever a run still holds is dropped when it ends.
+//    first-use order, so a run reads the file front to back. I/O threads (io_threads, four
+//    by default: several reads in flight, one verifying while others read) read ahead as far
+//    as the budget allows; a chunk goes back to the pool after the last use of its tensors in
+//    the run, and whatever a run still holds is dropped when it ends.
 //  - Page cache: chunks of kDirectMinBytes or more are read with O_DIRECT into 4 KiB-aligned
 //    pool memory (the default: measured in bench/streaming/, it keeps the kernel from caching
 //    what tir already holds); smaller chunks, and all of them where O_DIRECT is off or refused
@@ -194,7 +194,7 @@ class StreamingWeights final : public WeightSource {
   std::vector<int32_t> schedule_;  // chunks in first-use order for the current run
   size_t next_ = 0;                // the I/O thread's position in schedule_
   int depth_ = 0;                  // nested begin_run
-  int io_busy_ = 0;  // I/O threads reading now
+  int io_busy_ = 0;                // I/O threads reading now
   bool stop_ = false;
   int32_t awaited_ = -1;  // the chunk the executor waits for
   std::vector<std::thread> io_;
