@@ -146,6 +146,7 @@ Result<std::shared_ptr<WeightSource>> Session::bind(std::shared_ptr<const Weight
   StreamingOptions so;
   so.verify_checksums = options_.weights.verify_checksums;
   so.direct_io = options_.direct_io;
+  so.io_threads = options_.weight_io_threads;
   TIR_ASSIGN_OR_RETURN(source,
                        StreamingWeights::bind(*view_, std::move(set), options_.weight_pool, so));
   return source;

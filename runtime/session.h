@@ -78,6 +78,8 @@ struct SessionOptions {
   std::shared_ptr<WeightPool> weight_pool;
   /// Read streamed weights with O_DIRECT (else pread + posix_fadvise DONTNEED).
   bool direct_io = true;
+  /// Threads reading streamed weights ahead (StreamingOptions::io_threads).
+  int weight_io_threads = 4;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,

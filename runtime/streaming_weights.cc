@@ -19,8 +19,9 @@ namespace tir {
 namespace {
 
 constexpr size_t kPage = 4096;
+constexpr size_t kGrain = WeightPool::kGrain;
 constexpr size_t kNpos = size_t(-1);
-size_t round_page(size_t n) { return (n + kPage - 1) / kPage * kPage; }
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 /// "12.5 MiB", "48.0 KiB", "512 bytes".
 std::string mib(size_t bytes) {
@@ -68,9 +69,9 @@ Result<std::shared_ptr<StreamingWeights>> StreamingWeights::bind(
       file.index().entries()->size() != set->size())
     return make_error(StatusCode::kInvalidArgument, "weight file '", path,
                       "' changed since its weight set was opened");
-  s->fd_ = options.direct_io ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT) : -1;
-  s->direct_ = s->fd_ >= 0;
-  if (s->fd_ < 0) s->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  s->direct_fd_ = options.direct_io ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT) : -1;
+  s->direct_ = s->direct_fd_ >= 0;
+  s->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (s->fd_ < 0)
     return make_error(StatusCode::kIo, "cannot open '", path, "': ", std::strerror(errno));
   TIR_RETURN_IF_ERROR(s->build_chunks(file));
@@ -90,32 +91,20 @@ Result<std::shared_ptr<StreamingWeights>> StreamingWeights::bind(
     s->keys_[id] = {slot, set->generation(size_t(slot))};
     if (set->replaced(size_t(slot))) s->in_memory_[id] = &set->tensor(size_t(slot));
   }
-  s->io_ = std::thread([p = s.get()] { p->io_loop(); });
+  for (int t = 0; t < std::max(options.io_threads, 1); ++t)
+    s->io_.emplace_back([p = s.get()] { p->io_loop(); });
   return s;
 }
 
 Status StreamingWeights::build_chunks(const ir::WeightFileView& file) {
   const auto& entries = *file.index().entries();
-  const size_t limit = std::clamp(pool_->budget() / 8, kPage, kMaxChunkBytes);
-  chunk_of_slot_.assign(entries.size(), -1);
+  entries_.resize(entries.size());
   tensors_.resize(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     const ir::fb::WeightEntry* e = entries.Get(i);
     tensors_[i] = set_->tensor(i);
     tensors_[i].data = nullptr;
-    const uint64_t start = e->offset() / kPage * kPage;
-    const uint64_t end = round_page(e->offset() + e->stored_size());
-    const bool join = !chunks_.empty() && e->offset() >= chunks_.back().offset &&
-                      end - chunks_.back().offset <= limit &&
-                      start <= chunks_.back().offset + chunks_.back().read_bytes;
-    if (!join) {
-      Chunk c;
-      c.offset = start;
-      chunks_.push_back(std::move(c));
-    }
-    Chunk& c = chunks_.back();
-    c.read_bytes = std::max<size_t>(c.read_bytes, end - c.offset);
-    Entry info;
+    Entry& info = entries_[i];
     info.name = std::string(ir::str(e->name()));
     info.offset = e->offset();
     info.stored_size = e->stored_size();
@@ -130,19 +119,55 @@ Status StreamingWeights::build_chunks(const ir::WeightFileView& file) {
       info.rows = e->shape()->Get(0);
       info.cols = e->shape()->Get(1);
     }
-    c.members.push_back({int32_t(i), std::move(info), kNpos});
-    chunk_of_slot_[i] = int32_t(chunks_.size() - 1);
   }
-  for (Chunk& c : chunks_) {
-    c.block_bytes = c.read_bytes;
+  chunks_ = plan_chunks(pool_->budget(), &chunk_of_slot_);
+  return ok_status();
+}
+
+std::vector<StreamingWeights::Chunk> StreamingWeights::plan_chunks(
+    size_t budget, std::vector<int32_t>* chunk_of_slot) const {
+  // Tensors join the previous chunk when they follow it in the file (at most a page apart)
+  // and the chunk's block (read + inflated bytes) stays within an eighth of the budget.
+  const size_t limit = std::clamp<size_t>(budget / 8, kGrain, kMaxChunkBytes);
+  std::vector<Chunk> chunks;
+  size_t decoded = 0;  // inflated/widened bytes of the last chunk
+  chunk_of_slot->assign(entries_.size(), -1);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
+    const uint64_t end = e.offset + e.stored_size;
+    const size_t own = e.plain() ? 0 : round_up(e.logical_bytes, kGrain);
+    const bool join = !chunks.empty() && e.offset >= chunks.back().offset &&
+                      end - chunks.back().offset + decoded + own <= limit &&
+                      e.offset <= chunks.back().offset + chunks.back().read_bytes + kPage;
+    if (!join) {
+      Chunk c;
+      c.offset = e.offset;
+      chunks.push_back(std::move(c));
+      decoded = 0;
+    }
+    decoded += own;
+    Chunk& c = chunks.back();
+    c.read_bytes = std::max<size_t>(c.read_bytes, end - c.offset);
+    c.members.push_back({int32_t(i), e, kNpos});
+    (*chunk_of_slot)[i] = int32_t(chunks.size() - 1);
+  }
+  for (Chunk& c : chunks) {
+    // Large chunks are read with O_DIRECT: the read widens to whole pages around the tensors.
+    c.direct = direct_ && c.read_bytes >= kDirectMinBytes;
+    if (c.direct) {
+      const uint64_t end = round_up(c.offset + c.read_bytes, kPage);
+      c.offset = c.offset / kPage * kPage;
+      c.read_bytes = size_t(end - c.offset);
+    }
+    c.block_bytes = round_up(c.read_bytes, kGrain);
     for (Member& mem : c.members)
       if (!mem.entry.plain()) {
         mem.decoded_at = c.block_bytes;
-        c.block_bytes += (mem.entry.logical_bytes + 63) / 64 * 64;
+        c.block_bytes += round_up(mem.entry.logical_bytes, kGrain);
       }
-    c.block_bytes = round_page(c.block_bytes);
+    c.block_bytes = round_up(c.block_bytes, c.direct ? kPage : kGrain);
   }
-  return ok_status();
+  return chunks;
 }
 
 StreamingWeights::~StreamingWeights() {
@@ -151,16 +176,17 @@ StreamingWeights::~StreamingWeights() {
     stop_ = true;
   }
   cv_.notify_all();
-  if (io_.joinable()) io_.join();
+  for (std::thread& t : io_) t.join();
   for (Chunk& c : chunks_) drop_block(c);
   if (fd_ >= 0) ::close(fd_);
+  if (direct_fd_ >= 0) ::close(direct_fd_);
 }
 
 bool StreamingWeights::take_block(Chunk& c, bool force) {
-  c.block = pool_->try_allocate(c.block_bytes);
+  c.block = pool_->try_allocate(c.block_bytes, c.direct ? kPage : kGrain);
   c.on_heap = false;
   if (!c.block && force) {
-    c.block = static_cast<uint8_t*>(std::aligned_alloc(kPage, c.block_bytes));
+    c.block = static_cast<uint8_t*>(std::aligned_alloc(kPage, round_up(c.block_bytes, kPage)));
     if (!c.block) return false;
     c.on_heap = true;
     const size_t now = overdraft_.fetch_add(c.block_bytes) + c.block_bytes;
@@ -186,8 +212,9 @@ void StreamingWeights::drop_block(Chunk& c) {
 
 std::string StreamingWeights::load(Chunk& c) {
   size_t got = 0;
+  const int fd = c.direct ? direct_fd_ : fd_;
   while (got < c.read_bytes) {
-    const ssize_t n = ::pread(fd_, c.block + got, c.read_bytes - got, off_t(c.offset + got));
+    const ssize_t n = ::pread(fd, c.block + got, c.read_bytes - got, off_t(c.offset + got));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int err = errno;
@@ -196,9 +223,9 @@ std::string StreamingWeights::load(Chunk& c) {
     }
     if (n == 0) break;
     got += size_t(n);
-    if (direct_ && size_t(n) % kPage != 0) break;  // end of file
+    if (c.direct && size_t(n) % kPage != 0) break;  // end of file
   }
-  if (!direct_) posix_fadvise(fd_, off_t(c.offset), off_t(c.read_bytes), POSIX_FADV_DONTNEED);
+  if (!c.direct) posix_fadvise(fd_, off_t(c.offset), off_t(c.read_bytes), POSIX_FADV_DONTNEED);
   bytes_read_.fetch_add(got);
   chunks_read_.fetch_add(1);
   for (const Member& mem : c.members) {
@@ -267,11 +294,11 @@ void StreamingWeights::io_loop() {
     }
     ++next_;
     c.state = ChunkState::kLoading;
-    io_busy_ = true;
+    ++io_busy_;
     lock.unlock();
     std::string error = load(c);
     lock.lock();
-    io_busy_ = false;
+    --io_busy_;
     c.state = error.empty() ? ChunkState::kReady : ChunkState::kFailed;
     c.error = std::move(error);
     cv_.notify_all();
@@ -359,7 +386,7 @@ void StreamingWeights::end_run() {
       schedule_.clear();
       next_ = 0;
       cv_.notify_all();
-      cv_.wait(lock, [&] { return !io_busy_; });
+      cv_.wait(lock, [&] { return io_busy_ == 0; });
       for (Chunk& c : chunks_) {
         drop_block(c);
         c.holders = c.remaining = 0;
@@ -371,29 +398,60 @@ void StreamingWeights::end_run() {
   pool_->run_mutex().unlock();
 }
 
-Status StreamingWeights::check_uses(std::string_view method, std::span<const NodeWeights> uses) {
-  std::vector<int32_t> first(chunks_.size(), -1), last(chunks_.size(), -1);
+StreamingWeights::Peak StreamingWeights::peak_of(const std::vector<Chunk>& chunks,
+                                                 const std::vector<int32_t>& chunk_of_slot,
+                                                 std::span<const NodeWeights> uses) const {
+  std::vector<int32_t> first(chunks.size(), -1), last(chunks.size(), -1);
   for (size_t i = 0; i < uses.size(); ++i)
     for (WeightId id : uses[i].weights) {
       if (in_memory_[id]) continue;
-      const int32_t ci = chunk_of_slot_[slot_of_[id]];
+      const int32_t ci = chunk_of_slot[slot_of_[id]];
       if (first[ci] < 0) first[ci] = int32_t(i);
       last[ci] = int32_t(i);
     }
   std::vector<int64_t> delta(uses.size() + 1, 0);
-  for (size_t ci = 0; ci < chunks_.size(); ++ci)
+  for (size_t ci = 0; ci < chunks.size(); ++ci)
     if (first[ci] >= 0) {
-      delta[first[ci]] += int64_t(chunks_[ci].block_bytes);
-      delta[last[ci] + 1] -= int64_t(chunks_[ci].block_bytes);
+      delta[first[ci]] += int64_t(chunks[ci].block_bytes);
+      delta[last[ci] + 1] -= int64_t(chunks[ci].block_bytes);
     }
-  size_t peak = 0, peak_at = 0;
+  Peak peak;
   int64_t live = 0;
   for (size_t i = 0; i < uses.size(); ++i) {
     live += delta[i];
-    if (size_t(live) > peak) peak = size_t(live), peak_at = i;
+    if (size_t(live) > peak.bytes) peak = {size_t(live), i};
   }
-  if (peak <= pool_->budget()) return ok_status();
-  const NodeWeights& node = uses[peak_at];
+  return peak;
+}
+
+namespace {
+
+/// The budget a --weight-budget flag of whole KiB (below 1 MiB) or MiB names for `bytes`.
+size_t flag_bytes(size_t bytes) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  return bytes >= kMiB ? (bytes + kMiB - 1) / kMiB * kMiB : (bytes + 1023) / 1024 * 1024;
+}
+
+std::string flag_text(size_t bytes) {
+  return bytes >= (size_t{1} << 20) ? std::to_string(bytes >> 20) + "M"
+                                    : std::to_string(bytes >> 10) + "K";
+}
+
+}  // namespace
+
+Status StreamingWeights::check_uses(std::string_view method, std::span<const NodeWeights> uses) {
+  const Peak peak = peak_of(chunks_, chunk_of_slot_, uses);
+  if (peak.bytes <= pool_->budget()) return ok_status();
+  // The minimum: chunks grow with the budget (an eighth of it), so a larger budget may join
+  // tensors of different lifetimes; raise it until the chunks it makes fit in it.
+  size_t minimum = flag_bytes(peak.bytes);
+  for (int round = 0; round < 64; ++round) {
+    std::vector<int32_t> of_slot;
+    const size_t need = peak_of(plan_chunks(minimum, &of_slot), of_slot, uses).bytes;
+    if (need <= minimum) break;
+    minimum = flag_bytes(need);
+  }
+  const NodeWeights& node = uses[peak.at];
   std::string tensors;
   size_t own = 0;
   std::vector<int32_t> seen;
@@ -407,14 +465,12 @@ Status StreamingWeights::check_uses(std::string_view method, std::span<const Nod
       own += chunks_[ci].block_bytes;
     }
   }
-  const std::string min_flag = peak >= (size_t{1} << 20)
-                                   ? std::to_string((peak + (size_t{1} << 20) - 1) >> 20) + "M"
-                                   : std::to_string((peak + 1023) >> 10) + "K";
   return make_error(StatusCode::kInvalidArgument, "weight budget ", mib(pool_->budget()),
                     " is too small for method '", method, "': node '", node.node, "' reads ",
-                    tensors, ", ", mib(own), " as read, with ", mib(peak - std::min(peak, own)),
-                    " of weights of earlier nodes still in use; the minimum budget is ", mib(peak),
-                    " (--weight-budget ", min_flag, ")");
+                    tensors, ", ", mib(own), " as read, with ",
+                    mib(peak.bytes - std::min(peak.bytes, own)),
+                    " of weights of earlier nodes still in use; the minimum budget is ",
+                    mib(minimum), " (--weight-budget ", flag_text(minimum), ")");
 }
 
 }  // namespace tir

@@ -1,5 +1,6 @@
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -11,7 +12,8 @@ namespace tir {
 namespace {
 
 constexpr size_t kPage = 4096;
-size_t round_page(size_t n) { return (n + kPage - 1) / kPage * kPage; }
+constexpr size_t kGrain = WeightPool::kGrain;
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 }  // namespace
 
@@ -19,8 +21,8 @@ Result<std::shared_ptr<WeightPool>> WeightPool::create(size_t budget) {
   if (budget == 0)
     return make_error(StatusCode::kInvalidArgument, "weight budget must be more than 0 bytes");
   std::shared_ptr<WeightPool> pool(new WeightPool());
-  pool->budget_ = round_page(budget);
-  void* p = mmap(nullptr, pool->budget_, PROT_READ | PROT_WRITE,
+  pool->budget_ = round_up(budget, kGrain);
+  void* p = mmap(nullptr, round_up(pool->budget_, kPage), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     return make_error(StatusCode::kInternal, "weight budget of ", budget,
@@ -31,27 +33,37 @@ Result<std::shared_ptr<WeightPool>> WeightPool::create(size_t budget) {
 }
 
 WeightPool::~WeightPool() {
-  if (base_) munmap(base_, budget_);
+  if (base_) munmap(base_, round_up(budget_, kPage));
 }
 
-uint8_t* WeightPool::try_allocate(size_t bytes) {
-  bytes = round_page(std::max<size_t>(bytes, 1));
+uint8_t* WeightPool::try_allocate(size_t bytes, size_t align) {
+  bytes = round_up(std::max<size_t>(bytes, 1), kGrain);
+  align = std::max(align, kGrain);
   std::lock_guard lock(mu_);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->second < bytes) continue;
-    uint8_t* block = base_ + it->first;
-    it->first += bytes;
-    it->second -= bytes;
-    if (it->second == 0) free_.erase(it);
+    const size_t start = round_up(it->first, align);  // the base is page-aligned
+    const size_t end = it->first + it->second;
+    if (start > end || end - start < bytes) continue;
+    const size_t front = start - it->first;
+    const size_t back = end - (start + bytes);
+    if (front > 0) {  // the range keeps its unaligned head; the tail follows it
+      it->second = front;
+      if (back > 0) free_.insert(it + 1, {start + bytes, back});
+    } else if (back > 0) {
+      it->first = start + bytes;
+      it->second = back;
+    } else {
+      free_.erase(it);
+    }
     used_ += bytes;
     peak_ = std::max(peak_, used_);
-    return block;
+    return base_ + start;
   }
   return nullptr;
 }
 
 void WeightPool::free(uint8_t* block, size_t bytes) {
-  bytes = round_page(std::max<size_t>(bytes, 1));
+  bytes = round_up(std::max<size_t>(bytes, 1), kGrain);
   const size_t offset = size_t(block - base_);
   std::lock_guard lock(mu_);
   used_ -= bytes;

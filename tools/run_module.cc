@@ -129,6 +129,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   if (!o.weight_budget.empty()) {  // streamed: tensors are verified and inflated as read
     TIR_ASSIGN_OR_RETURN(so.weight_budget, parse_byte_size(o.weight_budget));
     so.direct_io = o.direct_io;
+    so.weight_io_threads = o.weight_io_threads;
     open_options.verify_checksums = false;
     open_options.decode = false;
   }

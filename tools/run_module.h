@@ -39,6 +39,7 @@ struct RunModuleOptions {
   std::string weight_budget;        // "512M": SessionOptions::weight_budget (stream the weights)
   bool direct_io = true;            // SessionOptions::direct_io
   std::string device = "cpu";       // SessionOptions::device: "cpu", "cuda" or "cuda:N"
+  int weight_io_threads = 4;        // SessionOptions::weight_io_threads
   /// Non-empty: write the method's graph with the fused groups marked (tools/session_graph.h)
   /// after loading; without inputs nothing runs then.
   std::string dot_path, svg_path;

@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-direct-io", o.direct_io,
                "With --weight-budget: read through the page cache (pread + fadvise DONTNEED) "
                "instead of O_DIRECT");
+  app.add_option("--weight-io-threads", o.weight_io_threads,
+                 "With --weight-budget: threads reading weights ahead")
+      ->check(CLI::Range(1, 16))
+      ->capture_default_str();
   app.add_option("--dot", o.dot_path,
                  "Write the method's graph as Graphviz DOT, fused groups marked (runs nothing "
                  "without inputs)");
