@@ -164,6 +164,11 @@ struct PrepareInfo {
   /// output k is a view of inputs[output_alias[k]] (same bytes, contiguous, new shape);
   /// the planner gives it no memory of its own. -1: the output has its own buffer.
   std::array<int8_t, kMaxOutputs> output_alias = no_alias();
+  /// Bit k set: prepare copied inputs[k]'s bytes into a form of its own (packed, folded) and
+  /// `run` does not read them while the input's data pointer stays what prepare saw. The
+  /// runtime may then let a mapped weight's pages go (they are read from the file again if
+  /// anything touches them). Inputs past the 64th are never reported.
+  uint64_t packed_inputs = 0;
 
   static constexpr std::array<int8_t, kMaxOutputs> no_alias() {
     std::array<int8_t, kMaxOutputs> a{};

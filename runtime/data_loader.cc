@@ -44,6 +44,15 @@ class MmapSource final : public DataSource {
     (void)offset, (void)size;
 #endif
   }
+  void drop_pages(size_t offset, size_t size) const override {
+    if (offset >= size_ || size == 0) return;
+    size = std::min(size, size_ - offset);
+    static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    // Only pages wholly inside the range: the neighbours' bytes may still be in use.
+    const size_t start = (offset + page - 1) / page * page, end = (offset + size) / page * page;
+    // A read-only private mapping: nothing is lost, the pages come back from the file.
+    if (end > start) madvise(static_cast<uint8_t*>(addr_) + start, end - start, MADV_DONTNEED);
+  }
 
  private:
   void* addr_;

@@ -23,6 +23,11 @@ class DataSource {
   /// Hint that bytes [offset, offset + size) are about to be read in full: a mapping maps
   /// them now in one go (cheaper than a page fault per few pages). Bytes in memory: no-op.
   virtual void prefetch(size_t /*offset*/, size_t /*size*/) const {}
+  /// Hint that bytes [offset, offset + size) will not be read for a while: a mapping lets
+  /// the whole pages inside them go from this process's resident memory (MADV_DONTNEED; a
+  /// later read maps them from the file again, so the bytes never change). Bytes in memory:
+  /// no-op.
+  virtual void drop_pages(size_t /*offset*/, size_t /*size*/) const {}
 };
 
 /// Maps `path` read-only (MAP_PRIVATE). An empty file maps to an empty span.

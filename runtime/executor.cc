@@ -186,6 +186,7 @@ PlanInputs MethodExecutor::plan_inputs() {
   in.keys = keys_;
   in.quantized = quantized_;
   in.packed_cache = &weights_->set().packed_cache();
+  if (weights_->resident()) in.drop_packed = &weights_->set();
   in.precision = options_.precision;
   in.control = preparer_.get();
   in.uploads = &uploads_;
@@ -236,6 +237,8 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
     if (info.scratch_bytes > step.info.scratch_bytes)
       return make_error(StatusCode::kInternal, node_context(*step.node),
                         ": needs more scratch after a weight swap");
+    step.info.packed_inputs = info.packed_inputs;
+    plan_drop_packed(in, step);
   }
   plan.bind_count = bind_count_;
   return ok_status();

@@ -5,6 +5,7 @@
 #include "ir/sym_expr.h"
 #include "runtime/memory_planner.h"
 #include "runtime/shape_binding.h"
+#include "runtime/weight_set.h"
 
 namespace tir {
 
@@ -100,7 +101,9 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
   switch (node.kind) {
     case StepKind::kKernel:
       step.kernel = node.kernel->factory();
-      return step.kernel->prepare(step.call, &step.info);  // names node and op
+      TIR_RETURN_IF_ERROR(step.kernel->prepare(step.call, &step.info));  // names node and op
+      plan_drop_packed(in, step);
+      return ok_status();
     case StepKind::kCopy: {
       const Tensor& src = step.inputs[0];
       step.outputs[0] = make_tensor(src.dtype, src.shape(), nullptr);
@@ -249,6 +252,15 @@ Status place_memory(const PlanInputs& in, Plan& plan, const Lifetimes& life) {
 }
 
 }  // namespace
+
+void plan_drop_packed(const PlanInputs& in, const PlanStep& step) {
+  if (!in.drop_packed || step.info.packed_inputs == 0) return;
+  for (size_t k = 0; k < step.in_values.size() && k < 64; ++k) {
+    if (!(step.info.packed_inputs >> k & 1)) continue;
+    const kernels::WeightKey key = in.keys[step.in_values[k]];
+    if (key.valid()) in.drop_packed->drop_pages(size_t(key.slot));
+  }
+}
 
 void* plan_prepare_data(const PlanInputs& in, int32_t v) {
   return in.graph->values[v].mutated ? nullptr : in.fixed_data[v];

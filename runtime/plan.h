@@ -20,6 +20,8 @@
 
 namespace tir {
 
+class WeightSet;
+
 /// A control-flow step's run-time half (runtime/control_flow.h).
 class ControlStep {
  public:
@@ -102,6 +104,10 @@ struct PlanInputs {
   std::span<const kernels::WeightKey> keys;
   std::span<const kernels::QuantizedWeight* const> quantized;  // per value; empty: none
   kernels::PackedCache* packed_cache = nullptr;
+  /// Resident weights: after a step's prepare, the mapped pages of the weights its kernel
+  /// packed (PrepareInfo::packed_inputs) are dropped (WeightSet::drop_pages), so a packed
+  /// weight is not held twice. Null: nothing is dropped.
+  const WeightSet* drop_packed = nullptr;
   Precision precision = Precision::kFloat32;
   ControlPreparer* control = nullptr;
   /// Where copies of weights and constants to other devices are uploaded once; null: they
@@ -114,6 +120,10 @@ struct PlanInputs {
 /// program) or the device (memory).
 Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64_t> symbols,
                                          std::span<const Tensor> inputs);
+
+/// Drops the mapped pages of the weights `step`'s kernel packed in its last prepare (see
+/// PlanInputs::drop_packed).
+void plan_drop_packed(const PlanInputs& in, const PlanStep& step);
 
 /// What prepare sees as value `v`'s bytes: weights and constants (a kernel may pack them);
 /// nullptr for activations and the buffers the method mutates.

@@ -141,6 +141,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
   TIR_ASSIGN_OR_RETURN(ir::WeightFileView file, ir::WeightFileView::open(source->bytes(), path));
   std::shared_ptr<WeightSet> set(new WeightSet());
   set->keep_.push_back(source);
+  set->table_->source = source.get();
   set->path_ = path;
   set->signature_ = file.signature();
   set->format_ = WeightFormat::kTir;
@@ -216,6 +217,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_safetensors(
   TIR_ASSIGN_OR_RETURN(SafetensorsFile file, safetensors_parse(source->bytes(), source->name()));
   std::shared_ptr<WeightSet> set(new WeightSet());
   set->keep_.push_back(source);
+  set->table_->source = source.get();
   set->path_ = source->name();
   set->format_ = WeightFormat::kSafetensors;
   for (const SafetensorsEntry& e : file.entries) {
@@ -302,6 +304,22 @@ const kernels::QuantizedWeight* WeightSet::quantized(size_t i) const {
   if (i >= table_->quantized.size() || !table_->quantized[i].data) return nullptr;
   if (!replaced_.empty() && replaced_.count(i)) return nullptr;
   return &table_->quantized[i];
+}
+
+void WeightSet::drop_pages(size_t i) const {
+  const Table* table = table_.get();
+  const Tensor* t = &table->tensors[i];
+  if (!replaced_.empty())
+    if (const auto it = replaced_.find(i); it != replaced_.end()) {
+      table = it->second.owner->table_.get();
+      t = &it->second.tensor;
+    }
+  if (!table->source || !t->data) return;
+  const std::span<const uint8_t> mapped = table->source->bytes();
+  const auto* p = static_cast<const uint8_t*>(t->data);
+  // Owned bytes (inflated, widened, realigned) lie outside the mapping.
+  if (p < mapped.data() || p + t->nbytes() > mapped.data() + mapped.size()) return;
+  table->source->drop_pages(size_t(p - mapped.data()), t->nbytes());
 }
 
 uint64_t WeightSet::generation(size_t i) const {

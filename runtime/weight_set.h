@@ -96,6 +96,11 @@ class WeightSet {
   /// The file, or "base + delta + ..." for an overlay (for messages).
   const std::string& path() const { return path_; }
   WeightFormat format() const { return format_; }
+  /// Hint that tensor `i`'s bytes will not be read for a while (a kernel holds a packed
+  /// copy): where they are a view into a mapped file, the pages wholly inside them leave this
+  /// process's resident memory (DataSource::drop_pages); a later read maps them again. Bytes
+  /// the set owns stay. Thread-safe.
+  void drop_pages(size_t i) const;
   /// Bytes of all tensors, in their logical dtypes.
   size_t total_bytes() const { return table_->total_bytes; }
   /// Bytes held in memory the set owns (inflated, widened or realigned tensors); the rest
@@ -123,6 +128,7 @@ class WeightSet {
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> by_name;  // + aliases
     size_t total_bytes = 0;
     std::string tir_file;
+    const DataSource* source = nullptr;  // the mapped file its views point into (kept by keep_)
     uint64_t generation = next_generation();  // of the bytes the table's tensors point at
     std::unique_ptr<kernels::PackedCache> packed_cache = std::make_unique<kernels::PackedCache>();
     Status add(const std::string& name, std::vector<std::string> aliases, const Tensor& t);

@@ -11,10 +11,17 @@ random weights as bench/export_large.py):
   3. pipeline wall time with M micro-batches vs the unpartitioned model run on the same
      micro-batches one after another, with the same threads per stage: efficiency =
      sequential / (N x pipeline), against the ideal M / (M + N - 1);
-  4. `mpirun -n N tirrun-mpi`: each rank's peak RSS against the stage's weight bytes and
-     the model's weights / N.
-Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png. Run it under
-/work/notes/quiet.sh (it times things). Threads: one per stage (N stages on N cores).
+  4. `mpirun -n N tirrun-mpi`: each rank's peak RSS (VmHWM) against the stage's weight bytes
+     and the bound (1/N + 10%) of the model's weights. Reported raw and less the baseline: the
+     same rank of the same binary under the same mpirun running the 2-stage partition of the
+     tiny resnet_small test fixture (27 KB of weights): runtime, libraries, MPI, oneDNN.
+     Each for the time-balanced partition and for `--memory-cap` = the bound (the trade-off:
+     its predicted/measured stage times and efficiency are rows too), with oneDNN's Winograd
+     convolutions (the default) and without (TIR_CONV_WINOGRAD=0: packed weights the size of
+     the plain ones instead of 1.8-4x).
+Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png; with --models, rows of the
+other models are kept from the existing CSV. Run it under /work/notes/quiet.sh (it times
+things). Threads: one per stage (N stages on N cores).
 """
 import argparse
 import csv
@@ -75,6 +82,42 @@ def tool(name):
     return os.path.join(BUILD, "tools", name)
 
 
+def mpi_rss(n, staged, wbin, inp, winograd=True):
+    """Peak RSS (bytes) of each of the n ranks of one tirrun-mpi run."""
+    env = dict(MPI_ENV, TIR_CONV_WINOGRAD="1" if winograd else "0")
+    out = run(["mpirun", "--oversubscribe", "-x", "TIR_CONV_WINOGRAD", "-n", str(n),
+               os.path.join(BUILD, "tools", "tirrun-mpi"), staged, "--weights", wbin, inp,
+               "--threads", "1", "--json"], env=env)
+    return [int(x) for x in json.loads(out.strip().splitlines()[-1])["peak_rss_bytes"]]
+
+
+def baseline_rss(n, winograd):
+    """Per-rank peak RSS of the n-stage partition of the tiny resnet_small fixture."""
+    work = os.path.join(MODELS, "baseline")
+    os.makedirs(work, exist_ok=True)
+    fix = os.path.join(ROOT, "tests", "data", "fixtures", "resnet_small", "core")
+    tir, wbin = os.path.join(work, "m.tir"), os.path.join(work, "m.bin")
+    staged = os.path.join(work, f"s{n}.tir")
+    run([tool("tirc"), "import", os.path.join(fix, "program.pt2"), "-o", tir, "--weights", wbin])
+    run([tool("tirc"), "partition", tir, "--stages", str(n), "-o", staged])
+    return mpi_rss(n, staged, wbin, os.path.join(fix, "input_0.npy"), winograd)
+
+
+def stage_table(table):
+    predicted, weights = [], []
+    for m in re.finditer(r"^stage(\d+)\s+\S+\s+([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+"
+                         r"([0-9.]+)$", table, re.M):
+        weights.append(float(m.group(2)) * (1 << 20))
+        predicted.append(float(m.group(3)))
+    return predicted, weights
+
+
+def read_rows():
+    with open(os.path.join(HERE, "results.csv")) as f:
+        return [{k: (float(v) if k not in ("model", "kind") and v not in ("", None) else v)
+                 for k, v in r.items()} for r in csv.DictReader(f)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stages", type=int, default=2)
@@ -84,10 +127,7 @@ def main():
     ap.add_argument("--replot", action="store_true", help="only redraw the PNG from the CSV")
     args = ap.parse_args()
     if args.replot:
-        with open(os.path.join(HERE, "results.csv")) as f:
-            rows = [{k: (float(v) if k not in ("model", "kind") and v != "" else v)
-                     for k, v in r.items()} for r in csv.DictReader(f)]
-        return plot(rows, os.path.join(HERE, "pipeline.png"))
+        return plot(read_rows(), os.path.join(HERE, "pipeline.png"))
     n = args.stages
     ms = [int(m) for m in args.microbatches.split(",")]
     rows = []
@@ -109,15 +149,19 @@ def main():
              "--profile-layers", prof, "--depth", str(DEPTH[name])])
         run([sys.executable, os.path.join(ROOT, "tools", "plot_layer_profile.py"), prof, "-o",
              os.path.join(HERE, f"profile_{name}.png")])
+        total = os.path.getsize(wbin)
+        bound = int(total * (1 / n + 0.1))
         staged = os.path.join(work, f"s{n}.tir")
         table = run([tool("tirc"), "partition", tir, "--stages", str(n), "--profile", prof,
                      "-o", staged])
         print(table)
-        predicted, weights = [], []
-        for m in re.finditer(r"^stage(\d+)\s+\S+\s+([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+"
-                             r"([0-9.]+)$", table, re.M):
-            weights.append(float(m.group(2)) * (1 << 20))
-            predicted.append(float(m.group(3)))
+        predicted, weights = stage_table(table)
+        # The same with each stage's weights capped at the RSS bound.
+        capped = os.path.join(work, f"s{n}_cap.tir")
+        cap_table = run([tool("tirc"), "partition", tir, "--stages", str(n), "--profile", prof,
+                         "--memory-cap", str(bound), "-o", capped])
+        print(cap_table)
+        cap_predicted, cap_weights = stage_table(cap_table)
         # Measured per-stage time at the micro-batch size (one micro-batch: no overlap).
         one = json.loads(run([tool("tirrun"), staged, "--weights", wbin, micro, "--pipeline",
                               "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
@@ -125,6 +169,12 @@ def main():
             rows.append({"model": name, "kind": "stage_time", "stages": n, "microbatches": 1,
                          "stage": k, "predicted_ms": predicted[k],
                          "measured_ms": one["busy_ms"][k], "weight_bytes": int(weights[k])})
+        one = json.loads(run([tool("tirrun"), capped, "--weights", wbin, micro, "--pipeline",
+                              "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
+        for k in range(n):
+            rows.append({"model": name, "kind": "stage_time_cap", "stages": n,
+                         "microbatches": 1, "stage": k, "predicted_ms": cap_predicted[k],
+                         "measured_ms": one["busy_ms"][k], "weight_bytes": int(cap_weights[k])})
         # Unpartitioned, one thread, on one micro-batch (its time x M is the sequential time).
         base = json.loads(run([tool("tirrun"), tir, "--weights", wbin, micro, "--threads", "1",
                                "--repeat", str(args.repeat), "--json"]))
@@ -139,23 +189,37 @@ def main():
                          "sequential_ms": seq, "pipeline_ms": pipe["wall_ms"],
                          "efficiency": seq / (n * pipe["wall_ms"]),
                          "ideal": m / (m + n - 1)})
-        mpi = os.path.join(BUILD, "tools", "tirrun-mpi")
-        out = run(["mpirun", "--oversubscribe", "-n", str(n), mpi, staged, "--weights", wbin,
-                   micro, "--threads", "1", "--json"], env=MPI_ENV)
-        rep = json.loads(out.strip().splitlines()[-1])
-        total = os.path.getsize(wbin)
-        for k in range(n):
-            rows.append({"model": name, "kind": "rss", "stages": n, "stage": k,
-                         "peak_rss_bytes": int(rep["peak_rss_bytes"][k]),
-                         "weight_bytes": int(weights[k]), "weights_over_n": total // n})
+            pipe = json.loads(run([tool("tirrun"), capped, "--weights", wbin, inp, "--pipeline",
+                                   "--microbatches", str(m), "--threads", str(n), "--repeat",
+                                   str(args.repeat), "--json"]))
+            rows.append({"model": name, "kind": "efficiency_cap", "stages": n,
+                         "microbatches": m, "sequential_ms": seq,
+                         "pipeline_ms": pipe["wall_ms"],
+                         "efficiency": seq / (n * pipe["wall_ms"]), "ideal": m / (m + n - 1)})
+        for winograd in (True, False):
+            base = baseline_rss(n, winograd)
+            for kind, path, ws in (("rss", staged, weights), ("rss_cap", capped, cap_weights)):
+                peaks = mpi_rss(n, path, wbin, micro, winograd)
+                for k in range(n):
+                    rows.append({"model": name, "kind": kind + ("" if winograd else "_nowino"),
+                                 "stages": n, "stage": k, "peak_rss_bytes": peaks[k],
+                                 "baseline_rss_bytes": base[k],
+                                 "weight_bytes": int(ws[k]), "weights_over_n": total // n,
+                                 "bound_bytes": bound})
     keys = ["model", "kind", "stages", "microbatches", "stage", "predicted_ms", "measured_ms",
             "sequential_ms", "pipeline_ms", "efficiency", "ideal", "peak_rss_bytes",
-            "weight_bytes", "weights_over_n"]
-    with open(os.path.join(HERE, "results.csv"), "w", newline="") as f:
+            "baseline_rss_bytes", "weight_bytes", "weights_over_n", "bound_bytes"]
+    path = os.path.join(HERE, "results.csv")
+    done = {r["model"] for r in rows}
+    if os.path.exists(path):  # keep the rows of models not run now
+        with open(path) as f:
+            rows = [r for r in csv.DictReader(f) if r["model"] not in done] + rows
+    with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         for r in rows:
             w.writerow(r)
+    rows = read_rows()
     plot(rows, os.path.join(HERE, "pipeline.png"))
     for r in rows:
         print(r)
@@ -187,22 +251,34 @@ def plot(rows, path):
         a.set_xlabel("micro-batches M")
         a.set_title(f"{name}: pipeline efficiency")
         a.legend()
-        rs = [r for r in rows if r["model"] == name and r["kind"] == "rss"]
+        efc = [r for r in rows if r["model"] == name and r["kind"] == "efficiency_cap"]
+        if efc:
+            axes[i][1].plot([r["microbatches"] for r in efc], [r["efficiency"] for r in efc],
+                            "s-", label="measured, --memory-cap")
+            axes[i][1].legend()
         a = axes[i][2]
-        xs = [r["stage"] for r in rs]
         mib = 1 << 20
-        a.bar([x - 0.2 for x in xs], [r["peak_rss_bytes"] / mib for r in rs], 0.4,
-              label="peak RSS")
-        a.bar([x + 0.2 for x in xs], [r["weight_bytes"] / mib for r in rs], 0.4,
-              label="stage weights")
-        if rs:
+        kinds = [k for k in ("rss", "rss_cap", "rss_nowino", "rss_cap_nowino")
+                 if any(r["model"] == name and r["kind"] == k for r in rows)]
+        labels = {"rss": "balanced", "rss_cap": "--memory-cap",
+                  "rss_nowino": "balanced, no Winograd",
+                  "rss_cap_nowino": "--memory-cap, no Winograd"}
+        width = 0.8 / max(len(kinds), 1)
+        bound = None
+        for j, kind in enumerate(kinds):
+            rs = [r for r in rows if r["model"] == name and r["kind"] == kind]
+            has_base = all(r.get("baseline_rss_bytes") not in ("", None) for r in rs)
+            ys = [(r["peak_rss_bytes"] - (r["baseline_rss_bytes"] if has_base else 0)) / mib
+                  for r in rs]
+            a.bar([r["stage"] - 0.4 + width * (j + 0.5) for r in rs], ys, width,
+                  label=labels[kind] + ("" if has_base else " (raw, no baseline)"))
             n = int(rs[0]["stages"])
-            total = float(rs[0]["weights_over_n"]) * n
-            a.axhline(total * (1 / n + 0.1) / mib, color="k", ls="--",
-                      label="(1/N + 10%) of weights")
-        a.set_title(f"{name}: per-rank memory (MiB)")
-        a.set_xticks(xs)
-        a.legend()
+            bound = float(rs[0]["weights_over_n"]) * n * (1 / n + 0.1)
+        if bound:
+            a.axhline(bound / mib, color="k", ls="--", label="(1/N + 10%) of weights")
+        a.set_title(f"{name}: per-rank peak RSS - baseline (MiB)")
+        a.set_xlabel("rank (stage)")
+        a.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 

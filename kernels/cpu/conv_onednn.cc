@@ -3,8 +3,10 @@
 // The primitive picks its own (blocked) layouts; NCHW activations are reordered into and
 // out of them through the scratch buffer. Weights are reordered once in `prepare` when
 // their bytes are already there, keyed by the weight's data pointer: if `run` sees a
-// different pointer (weights swapped) it reorders into scratch instead, so results are
-// always computed from the current weights.
+// different pointer (weights swapped) it packs those bytes again, so results are always
+// computed from the current weights. Weights whose bytes prepare does not see (streamed) are
+// reordered into scratch on every run; only they get scratch for it. Prepare reports the
+// weights it packed (PrepareInfo::packed_inputs), so the runtime may drop their mapped pages.
 //
 // A folded batch norm (KernelCall::batch_norm) is computed into weights and a bias the kernel
 // owns, w' = w * scale and b' = b * scale + shift per output channel (conv_batch_norm_channel),
@@ -86,14 +88,18 @@ class ConvOneDnn final : public Kernel {
         src_.set_data_handle(call.inputs[p_.input].data);
       }
       if (call.batch_norm.present()) {
-        wei_.set_data_handle(wei_reorder_ ? packed_.get_data_handle() : folded_wei_.data());
-      } else if (!wei_reorder_) {
+        wei_.set_data_handle(packs_ ? packed_.get_data_handle() : folded_wei_.data());
+      } else if (!packs_) {
         wei_.set_data_handle(w.data);
-      } else if (w.data == packed_from_) {
-        wei_.set_data_handle(packed_.get_data_handle());
-      } else {
+      } else if (wei_reorder_) {  // bytes unknown at prepare: converted on every run
         wei_.set_data_handle(s + wei_off_);
         TIR_RETURN_IF_ERROR(onednn_execute(call, wei_reorder_, wei_args_));
+      } else {
+        if (w.data != packed_from_) {  // not the bytes prepare packed (weights swapped)
+          TIR_RETURN_IF_ERROR(pack(call, w.data));
+          packed_from_ = w.data;
+        }
+        wei_.set_data_handle(packed_.get_data_handle());
       }
       if (call.batch_norm.present())
         bias_.set_data_handle(folded_bias_.data());
@@ -141,11 +147,8 @@ class ConvOneDnn final : public Kernel {
         folded_wei_[k] = static_cast<float>(w[k] * norm.scale);
       folded_bias_[oc] = static_cast<float>((b ? b[oc] : 0.0) * norm.scale + norm.shift);
     }
-    if (wei_reorder_) {
-      user_wei_.set_data_handle(folded_wei_.data());
-      const dnnl_exec_arg_t pack_args[] = {{DNNL_ARG_FROM, user_wei_.get()},
-                                           {DNNL_ARG_TO, packed_.get()}};
-      TIR_RETURN_IF_ERROR(onednn_execute(call, wei_reorder_, pack_args));
+    if (packs_) {
+      TIR_RETURN_IF_ERROR(pack(call, folded_wei_.data()));
       std::vector<float>().swap(folded_wei_);
     }
     folded_from_ = fold_sources(call);
@@ -221,21 +224,22 @@ class ConvOneDnn final : public Kernel {
       off += align64(pd.src_desc().get_size());
     }
     packed_from_ = nullptr;
-    if (pd.weights_desc() != wei_plain) {
-      wei_reorder_ = dnnl::reorder(user_wei_, wei_);
-      wei_args_ = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, wei_.get()}};
-      wei_off_ = off;
-      off += align64(pd.weights_desc().get_size());
+    packs_ = pd.weights_desc() != wei_plain;
+    packed_ = {};
+    if (packs_) {
       const void* wdata = call.inputs[p_.weight].data;
+      if (norm || wdata != nullptr) packed_ = memory(pd.weights_desc(), eng);
       if (norm) {
-        packed_ = memory(pd.weights_desc(), eng);  // fold() packs into it
-      } else if (wdata != nullptr) {               // weights known now: pack once
-        packed_ = memory(pd.weights_desc(), eng);
-        user_wei_.set_data_handle(const_cast<void*>(wdata));
-        const dnnl_exec_arg_t pack_args[] = {{DNNL_ARG_FROM, user_wei_.get()},
-                                             {DNNL_ARG_TO, packed_.get()}};
-        TIR_RETURN_IF_ERROR(onednn_execute(call, wei_reorder_, pack_args));
+        // fold() packs into packed_
+      } else if (wdata != nullptr) {  // weights known now: pack once
+        TIR_RETURN_IF_ERROR(pack(call, wdata));
         packed_from_ = wdata;
+        out_info->packed_inputs |= uint64_t{1} << p_.weight;
+      } else {  // converted into scratch on every run
+        wei_reorder_ = dnnl::reorder(user_wei_, wei_);
+        wei_args_ = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, wei_.get()}};
+        wei_off_ = off;
+        off += align64(pd.weights_desc().get_size());
       }
     }
     res_reorder_ = {};
@@ -268,9 +272,23 @@ class ConvOneDnn final : public Kernel {
     // Frozen tensors (the fusion pass folds no others) have their bytes now: fold once.
     // Otherwise the first run folds.
     const BatchNormFold& bn = call.batch_norm;
-    for (int idx : {p_.weight, p_.bias, bn.weight, bn.bias, bn.mean, bn.var})
+    const int sources[] = {p_.weight, p_.bias, bn.weight, bn.bias, bn.mean, bn.var};
+    for (int idx : sources)
       if (idx >= 0 && call.inputs[idx].data == nullptr) return ok_status();
-    return fold(call);
+    TIR_RETURN_IF_ERROR(fold(call));
+    for (int idx : sources)  // run reads only the folded copies
+      if (idx >= 0 && idx < 64) out_info->packed_inputs |= uint64_t{1} << idx;
+    return ok_status();
+  }
+
+  /// Reorders the plain weights at `plain` into packed_. The reorder primitive lives only for
+  /// this call: oneDNN's Winograd weight reorder holds a workspace about as large as the
+  /// packed weights for as long as it exists (67 MB for ResNet-18 at batch 1).
+  Status pack(const KernelCall& call, const void* plain) {
+    user_wei_.set_data_handle(const_cast<void*>(plain));
+    const dnnl::reorder reorder(user_wei_, packed_);
+    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, packed_.get()}};
+    return onednn_execute(call, reorder, args);
   }
 
   ConvParams p_;
@@ -279,6 +297,7 @@ class ConvOneDnn final : public Kernel {
   dnnl::reorder src_reorder_, wei_reorder_, dst_reorder_, res_reorder_;
   memory user_src_, user_wei_, user_dst_, user_res_, src_, wei_, dst_, bias_, scratchpad_, packed_;
   const void* packed_from_ = nullptr;
+  bool packs_ = false;  // the primitive reads weights in another layout than the graph's
   std::vector<float> folded_wei_, folded_bias_;  // batch norm folded in (plain layout)
   Sources folded_from_{};                        // what they were folded from
   size_t src_off_ = 0, wei_off_ = 0, dst_off_ = 0;
