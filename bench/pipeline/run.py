@@ -278,6 +278,8 @@ def plot(rows, path):
             a.axhline(bound / mib, color="k", ls="--", label="(1/N + 10%) of weights")
         a.set_title(f"{name}: per-rank peak RSS - baseline (MiB)")
         a.set_xlabel("rank (stage)")
+        a.set_xticks(sorted({int(r["stage"]) for r in rows
+                             if r["model"] == name and r["kind"].startswith("rss")}))
         a.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
