@@ -15,9 +15,11 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
   return out;
 }
 
-Result<Pool3dParams> volume_input(const KernelCall& call) {
+// `int64_ok`: max pooling also takes int64.
+Result<Pool3dParams> volume_input(const KernelCall& call, bool int64_ok) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  if (!int64_ok || x->dtype != DType::kInt64)
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   if (x->rank != 4 && x->rank != 5) {
     return op_error(call, StatusCode::kInvalidArgument,
@@ -44,7 +46,7 @@ void set_outputs(const KernelCall& call, const Pool3dParams& p) {
   for (int d = 0; d < x.rank - 3; ++d) shape[d] = x.sizes[d];
   for (int d = 0; d < 3; ++d) shape[x.rank - 3 + d] = p.out[d];
   for (size_t o = 0; o < call.outputs.size(); ++o) {
-    call.outputs[o].dtype = o == 0 ? DType::kFloat32 : DType::kInt64;
+    call.outputs[o].dtype = o == 0 ? x.dtype : DType::kInt64;
     call.outputs[o].set_shape(std::span<const int64_t>(shape.data(), x.rank));
   }
 }
@@ -70,7 +72,7 @@ Status expand3(const KernelCall& call, size_t idx, const char* name,
 
 Result<Pool3dParams> pool3d_prepare_adaptive_avg(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  TIR_ASSIGN_OR_RETURN(Pool3dParams p, volume_input(call));
+  TIR_ASSIGN_OR_RETURN(Pool3dParams p, volume_input(call, false));
   TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 1, "output_size"));
   if (os.size() != 3 || os[0] < 0 || os[1] < 0 || os[2] < 0) {
     return op_error(call, StatusCode::kInvalidArgument,
@@ -85,7 +87,7 @@ Result<Pool3dParams> pool3d_prepare_adaptive_avg(const KernelCall& call, Prepare
 Result<Pool3dParams> pool3d_prepare_max_with_indices(const KernelCall& call,
                                                      PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 6, 2));
-  TIR_ASSIGN_OR_RETURN(Pool3dParams p, volume_input(call));
+  TIR_ASSIGN_OR_RETURN(Pool3dParams p, volume_input(call, true));
   const std::array<int64_t, 3> zero{0, 0, 0}, one{1, 1, 1};
   TIR_RETURN_IF_ERROR(expand3(call, 1, "kernel_size", nullptr, &p.kernel));
   TIR_RETURN_IF_ERROR(expand3(call, 2, "stride", &p.kernel, &p.stride));
