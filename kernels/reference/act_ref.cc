@@ -33,6 +33,8 @@ double act_value(ActOp op, double x, double a, double b) {
       return x < a ? a : (x > b ? b : x);  // NaN stays NaN
     case ActOp::kRelu6:
       return x < 0.0 ? 0.0 : (x > 6.0 ? 6.0 : x);
+    case ActOp::kRelu:
+      return x < 0.0 ? 0.0 : x;
     case ActOp::kNeg:
       return -x;
     case ActOp::kExp:
@@ -78,6 +80,8 @@ int64_t act_int(ActOp op, int64_t x, int64_t a, int64_t b) {
       return x < a ? a : (x > b ? b : x);
     case ActOp::kRelu6:
       return x < 0 ? 0 : (x > 6 ? 6 : x);
+    case ActOp::kRelu:
+      return x < 0 ? 0 : x;
     case ActOp::kPowScalar:
       return ipow(x, a);
     case ActOp::kRsub:
@@ -92,6 +96,14 @@ int64_t act_int(ActOp op, int64_t x, int64_t a, int64_t b) {
 }  // namespace
 
 void ref_act(const ActParams& p, const KernelCall& call, void*) {
+  if (p.float_bounds) {
+    const int64_t* x = call.inputs[p.input].data_as<const int64_t>();
+    int64_t* y = call.outputs[0].data_as<int64_t>();
+    const float lo = static_cast<float>(p.a.as_double()), hi = static_cast<float>(p.b.as_double());
+    for (int64_t i = 0; i < p.numel; ++i)
+      y[i] = static_cast<int64_t>(std::min(std::max(static_cast<float>(x[i]), lo), hi));
+    return;
+  }
   if (p.out_dtype == DType::kInt64) {
     const int64_t* x = call.inputs[p.input].data_as<const int64_t>();
     int64_t* y = call.outputs[0].data_as<int64_t>();
@@ -162,6 +174,7 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::hardtanh_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
     {"aten::relu6", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
     {"aten::relu6", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
+    {"aten::relu", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu>>},
     {"aten::neg", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
     {"aten::neg", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
     {"aten::exp", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kExp>>},

@@ -1,4 +1,6 @@
 // Reference GEMM family: aten::linear, aten::addmm, aten::mm.
+#include <cstdint>
+
 #include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
@@ -6,7 +8,36 @@
 
 namespace tir::kernels {
 
+namespace {
+
+// torch's integer mm/addmm: exact products, wrapping like int64 arithmetic; alpha and beta
+// are integers. Only relu makes sense as a fused epilogue on integers.
+void ref_gemm_int64(const GemmParams& p, const KernelCall& call) {
+  const int64_t* a = call.inputs[p.a_input].data_as<const int64_t>();
+  const int64_t* b = call.inputs[p.b_input].data_as<const int64_t>();
+  const int64_t* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const int64_t>() : nullptr;
+  int64_t* out = call.outputs[0].data_as<int64_t>();
+  const uint64_t alpha = static_cast<uint64_t>(static_cast<int64_t>(p.alpha));
+  const uint64_t beta = static_cast<uint64_t>(static_cast<int64_t>(p.beta));
+  for (int64_t i = 0; i < p.m; ++i) {
+    for (int64_t j = 0; j < p.n; ++j) {
+      uint64_t acc = 0;
+      for (int64_t k = 0; k < p.k; ++k)
+        acc += static_cast<uint64_t>(a[i * p.k + k]) * static_cast<uint64_t>(b[k * p.n + j]);
+      uint64_t v = alpha * acc;
+      if (c != nullptr && beta != 0)
+        v += beta * static_cast<uint64_t>(c[i * p.c_row_stride + j * p.c_col_stride]);
+      int64_t r = static_cast<int64_t>(v);
+      if (call.epilogue == Activation::kRelu && r < 0) r = 0;
+      out[i * p.n + j] = r;
+    }
+  }
+}
+
+}  // namespace
+
 void ref_gemm(const GemmParams& p, const KernelCall& call, void*) {
+  if (call.outputs[0].dtype == DType::kInt64) return ref_gemm_int64(p, call);
   const float* a = call.inputs[p.a_input].data_as<const float>();
   const float* b = call.inputs[p.b_input].data_as<const float>();
   const float* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const float>() : nullptr;
@@ -42,6 +73,8 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::linear", kCpu, kF32, kRef, &make_kernel<LinearRef>},
     {"aten::addmm", kCpu, kF32, kRef, &make_kernel<AddmmRef>},
     {"aten::mm", kCpu, kF32, kRef, &make_kernel<MmRef>},
+    {"aten::addmm", kCpu, DType::kInt64, kRef, &make_kernel<AddmmRef>},
+    {"aten::mm", kCpu, DType::kInt64, kRef, &make_kernel<MmRef>},
 });
 
 }  // namespace

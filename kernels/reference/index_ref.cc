@@ -74,12 +74,13 @@ Status run_index_select(const GatherParams& p, const KernelCall& call) {
 Status run_gather(const GatherParams& p, const KernelCall& call) {
   if (p.n_index == 0) return ok_status();
   const auto* self = call.inputs[p.self_input].data_as<const uint8_t>();
-  const auto* index = call.inputs[p.index_input].data_as<const int64_t>();
+  const Tensor& index = call.inputs[p.index_input];
+  const bool int32 = p.index_elem_size == 4;
   auto* out = call.outputs[0].data_as<uint8_t>();
   std::array<int64_t, kMaxRank> idx{};
   int64_t self_off = 0;  // offset from every dim but `dim`
   for (int64_t o = 0; o < p.n_index; ++o) {
-    const int64_t v = index[o];
+    const int64_t v = int32 ? index.data_as<const int32_t>()[o] : index.data_as<const int64_t>()[o];
     if (v < -p.dim_size || v >= p.dim_size) return bad_index(call, v, p.dim, p.dim_size);
     const int64_t src = self_off + (v < 0 ? v + p.dim_size : v) * p.self_strides[p.dim];
     std::memcpy(out + o * p.elem_size, self + src * p.elem_size, p.elem_size);

@@ -32,9 +32,12 @@ void ref_layer_norm(const LayerNormParams& p, const KernelCall& call, void*) {
   }
 }
 
-void ref_softmax(const SoftmaxParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+namespace {
+
+template <typename T>
+void softmax_typed(const SoftmaxParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t i = 0; i < p.inner; ++i) {
       const int64_t base = o * p.n * p.inner + i;
@@ -44,9 +47,19 @@ void ref_softmax(const SoftmaxParams& p, const KernelCall& call, void*) {
       for (int64_t k = 0; k < p.n; ++k) sum += std::exp(x[base + k * p.inner] - mx);
       for (int64_t k = 0; k < p.n; ++k) {
         const double d = x[base + k * p.inner] - mx;
-        y[base + k * p.inner] = static_cast<float>(p.log ? d - std::log(sum) : std::exp(d) / sum);
+        y[base + k * p.inner] = static_cast<T>(p.log ? d - std::log(sum) : std::exp(d) / sum);
       }
     }
+  }
+}
+
+}  // namespace
+
+void ref_softmax(const SoftmaxParams& p, const KernelCall& call, void*) {
+  if (call.inputs[p.input].dtype == DType::kFloat64) {
+    softmax_typed<double>(p, call);
+  } else {
+    softmax_typed<float>(p, call);
   }
 }
 
@@ -68,6 +81,10 @@ const bool kRegistered = KernelRegistry::global().add({
     {"aten::_softmax", kCpu, kF32, kRef, &make_kernel<SoftmaxRef>},
     {"aten::log_softmax.int", kCpu, kF32, kRef, &make_kernel<LogSoftmaxRef>},
     {"aten::_log_softmax", kCpu, kF32, kRef, &make_kernel<LogSoftmaxRef>},
+    {"aten::softmax.int", kCpu, DType::kFloat64, kRef, &make_kernel<SoftmaxRef>},
+    {"aten::_softmax", kCpu, DType::kFloat64, kRef, &make_kernel<SoftmaxRef>},
+    {"aten::log_softmax.int", kCpu, DType::kFloat64, kRef, &make_kernel<LogSoftmaxRef>},
+    {"aten::_log_softmax", kCpu, DType::kFloat64, kRef, &make_kernel<LogSoftmaxRef>},
 });
 
 }  // namespace

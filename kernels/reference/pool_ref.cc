@@ -1,7 +1,9 @@
 // Reference pooling: aten::max_pool2d, aten::max_pool2d_with_indices,
 // aten::adaptive_avg_pool2d.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
@@ -9,13 +11,25 @@
 
 namespace tir::kernels {
 
+namespace {
+
+template <typename T>
+bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
+}
+
 // Same window walk as ATen: start at the first in-bounds tap, NaN wins, ties keep the first.
-void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+template <typename T>
+void max_pool2d_typed(const MaxPoolParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
   int64_t* idx = call.outputs.size() > 1 ? call.outputs[1].data_as<int64_t>() : nullptr;
   for (int64_t plane = 0; plane < p.planes(); ++plane) {
-    const float* xp = x + plane * p.h * p.w;
+    const T* xp = x + plane * p.h * p.w;
     for (int64_t oh = 0; oh < p.oh; ++oh) {
       int64_t h0 = oh * p.stride[0] - p.pad[0];
       const int64_t h1 = std::min(h0 + (p.kernel[0] - 1) * p.dil[0] + 1, p.h);
@@ -25,11 +39,12 @@ void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
         const int64_t w1 = std::min(w0 + (p.kernel[1] - 1) * p.dil[1] + 1, p.w);
         while (w0 < 0) w0 += p.dil[1];
         int64_t best_i = h0 * p.w + w0;
-        float best = -std::numeric_limits<float>::infinity();
+        T best = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                      : std::numeric_limits<T>::lowest();
         for (int64_t ih = h0; ih < h1; ih += p.dil[0]) {
           for (int64_t iw = w0; iw < w1; iw += p.dil[1]) {
-            const float v = xp[ih * p.w + iw];
-            if (v > best || std::isnan(v)) {
+            const T v = xp[ih * p.w + iw];
+            if (v > best || is_nan(v)) {
               best = v;
               best_i = ih * p.w + iw;
             }
@@ -40,6 +55,16 @@ void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
         if (idx) idx[o] = best_i;
       }
     }
+  }
+}
+
+}  // namespace
+
+void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
+  if (call.inputs[p.input].dtype == DType::kInt64) {
+    max_pool2d_typed<int64_t>(p, call);
+  } else {
+    max_pool2d_typed<float>(p, call);
   }
 }
 
@@ -77,6 +102,8 @@ constexpr auto kF32 = DType::kFloat32;
 const bool kRegistered = KernelRegistry::global().add({
     {"aten::max_pool2d", kCpu, kF32, kRef, &make_kernel<MaxPoolRef>},
     {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
+    {"aten::max_pool2d", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolRef>},
+    {"aten::max_pool2d_with_indices", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolIdxRef>},
     {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
     {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
 });

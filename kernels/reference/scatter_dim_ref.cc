@@ -65,21 +65,25 @@ T combine(ScatterReduce r, T a, T b) {
 
 template <typename T>
 Status run_typed(const ScatterDimParams& p, const KernelCall& call, int64_t* count) {
-  const int64_t* index = call.inputs[p.index].data_as<const int64_t>();
+  const Tensor& index_t = call.inputs[p.index];
+  auto index = [&](int64_t i) -> int64_t {
+    return p.index_int32 ? index_t.data_as<const int32_t>()[i]
+                         : index_t.data_as<const int64_t>()[i];
+  };
   const T* src = p.src >= 0 ? call.inputs[p.src].data_as<const T>() : nullptr;
   const T value = p.value.as<T>();
   T* y = call.outputs[0].data_as<T>();
   const int64_t n =
       p.rank == 1 && call.inputs[p.self].rank == 0 ? 1 : call.inputs[p.self].sizes[p.dim];
   bool ok = true;
-  for_each_index(p, [&](int64_t i, int64_t, int64_t) { ok = ok && index[i] >= 0 && index[i] < n; });
+  for_each_index(p, [&](int64_t i, int64_t, int64_t) { ok = ok && index(i) >= 0 && index(i) < n; });
   if (!ok)
     return op_error(call, StatusCode::kInvalidArgument, "an index is out of range for size ", n);
   std::memcpy(y, call.inputs[p.self].data, call.inputs[p.self].nbytes());
   for (int64_t o = 0; o < p.out_numel; ++o) count[o] = p.include_self ? 1 : 0;
   const int64_t dim_stride = p.out_strides[p.dim];
   for_each_index(p, [&](int64_t i, int64_t s, int64_t out) {
-    const int64_t at = out + index[i] * dim_stride;
+    const int64_t at = out + index(i) * dim_stride;
     const T v = src ? src[s] : value;
     if (p.reduce == ScatterReduce::kNone) {
       y[at] = v;

@@ -8,8 +8,8 @@ namespace {
 
 constexpr bool keeps_int(ActOp op) {
   return op == ActOp::kNeg || op == ActOp::kAbs || op == ActOp::kHardtanh || op == ActOp::kRelu6 ||
-         op == ActOp::kPowScalar || op == ActOp::kRsub || op == ActOp::kSubScalar ||
-         op == ActOp::kDivScalar;
+         op == ActOp::kRelu || op == ActOp::kPowScalar || op == ActOp::kRsub ||
+         op == ActOp::kSubScalar || op == ActOp::kDivScalar;
 }
 
 // Number of schema arguments after self.
@@ -77,9 +77,10 @@ Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
     // Integer tensor with a float scalar (or true division) promotes to the default float.
     if (p.a.is_float || p.b.is_float || Op == ActOp::kDivScalar) {
       if (Op == ActOp::kHardtanh) {
-        return op_error(call, StatusCode::kUnsupported, "float bounds with an int64 tensor");
+        p.float_bounds = true;
+      } else {
+        p.out_dtype = DType::kFloat32;
       }
-      p.out_dtype = DType::kFloat32;
     }
     if (Op == ActOp::kPowScalar && !p.a.is_float && p.a.i < 0) {
       return op_error(call, StatusCode::kInvalidArgument,
@@ -113,6 +114,7 @@ TIR_ACT_INSTANTIATE(kPowScalar)
 TIR_ACT_INSTANTIATE(kRsub)
 TIR_ACT_INSTANTIATE(kSubScalar)
 TIR_ACT_INSTANTIATE(kDivScalar)
+TIR_ACT_INSTANTIATE(kRelu)
 #undef TIR_ACT_INSTANTIATE
 
 Result<PowParams> act_prepare_pow_tensor(const KernelCall& call, PrepareInfo* out_info) {

@@ -31,10 +31,11 @@ enum class ActOp : uint8_t {
   kRsub,       // a - b * x
   kSubScalar,  // x - b * a
   kDivScalar,  // x / a
+  kRelu,       // int64 only (float32 relu has kernels of its own)
 };
 
 /// y = op(x) elementwise. `dtype` is the dtype of x and y: float32, or int64 where torch
-/// keeps integers (neg, abs, hardtanh, relu6 and pow/rsub/sub with int scalars).
+/// keeps integers (neg, abs, hardtanh, relu, relu6 and pow/rsub/sub with int scalars).
 /// For an int64 input with a float result (div.Scalar, a float scalar), `out_dtype` is
 /// float32 and x is converted first.
 struct ActParams {
@@ -44,6 +45,9 @@ struct ActParams {
   int64_t numel = 0;
   int input = -1;
   ScalarValue a, b;  // the op's scalar arguments
+  /// hardtanh of an int64 tensor with float bounds: clamped in float32, the result cast back
+  /// to int64 (torch keeps hardtanh's dtype).
+  bool float_bounds = false;
 };
 
 /// Every act op; Op selects the schema: (self), (self, *, approximate), (self, min, max),

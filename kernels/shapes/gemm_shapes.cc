@@ -12,6 +12,15 @@ Status check_float_contiguous(const KernelCall& call, const Tensor& t, std::stri
   return require_contiguous(call, t, name);
 }
 
+// mm/addmm operands: float32, or int64 throughout (torch's integer matrix products; only the
+// reference kernel is registered for int64).
+Status check_mm_operand(const KernelCall& call, const Tensor& t, DType want,
+                        std::string_view name) {
+  if (want != DType::kInt64) return check_float_contiguous(call, t, name);
+  TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kInt64, name));
+  return require_contiguous(call, t, name);
+}
+
 }  // namespace
 
 Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_info) {
@@ -64,8 +73,9 @@ namespace {
 Result<GemmParams> prepare_mm_common(const KernelCall& call, size_t a_pos, size_t b_pos) {
   TIR_ASSIGN_OR_RETURN(const Tensor* a, tensor_arg(call, a_pos, "mat1"));
   TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, b_pos, "mat2"));
-  TIR_RETURN_IF_ERROR(check_float_contiguous(call, *a, "mat1"));
-  TIR_RETURN_IF_ERROR(check_float_contiguous(call, *b, "mat2"));
+  const DType dtype = a->dtype == DType::kInt64 ? DType::kInt64 : DType::kFloat32;
+  TIR_RETURN_IF_ERROR(check_mm_operand(call, *a, dtype, "mat1"));
+  TIR_RETURN_IF_ERROR(check_mm_operand(call, *b, dtype, "mat2"));
   if (a->rank != 2 || b->rank != 2) {
     return op_error(call, StatusCode::kInvalidArgument, "mat1 ", shape_str(a->shape()),
                     " and mat2 ", shape_str(b->shape()), " must both be 2-D");
@@ -80,7 +90,7 @@ Result<GemmParams> prepare_mm_common(const KernelCall& call, size_t a_pos, size_
   p.n = b->sizes[1];
   p.a_input = static_cast<int>(tensor_input_index(call, a_pos));
   p.b_input = static_cast<int>(tensor_input_index(call, b_pos));
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = dtype;
   call.outputs[0].set_shape({p.m, p.n});
   return p;
 }
@@ -99,7 +109,7 @@ Result<GemmParams> gemm_prepare_addmm(const KernelCall& call, PrepareInfo* out_i
   TIR_ASSIGN_OR_RETURN(const Tensor* c, tensor_arg(call, 0, "self"));
   TIR_ASSIGN_OR_RETURN(p.beta, scalar_arg(call, 3, "beta"));
   TIR_ASSIGN_OR_RETURN(p.alpha, scalar_arg(call, 4, "alpha"));
-  TIR_RETURN_IF_ERROR(check_float_contiguous(call, *c, "self"));
+  TIR_RETURN_IF_ERROR(check_mm_operand(call, *c, call.outputs[0].dtype, "self"));
   const int64_t mn[2] = {p.m, p.n};
   auto bshape = broadcast_shapes(call, c->shape(), mn);
   if (!bshape.ok() || bshape->size() != 2 || (*bshape)[0] != p.m || (*bshape)[1] != p.n) {

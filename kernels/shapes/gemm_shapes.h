@@ -21,6 +21,7 @@ struct GemmParams {
 /// linear(input[..., K], weight[N, K], bias[N]?) -> [..., N]
 Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_info);
 /// addmm(self, mat1[M, K], mat2[K, N], *, beta, alpha) -> [M, N]; self broadcasts to [M, N].
+/// mm and addmm take float32 or (all operands) int64.
 Result<GemmParams> gemm_prepare_addmm(const KernelCall& call, PrepareInfo* out_info);
 /// mm(self[M, K], mat2[K, N]) -> [M, N]
 Result<GemmParams> gemm_prepare_mm(const KernelCall& call, PrepareInfo* out_info);

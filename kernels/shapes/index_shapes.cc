@@ -191,9 +191,9 @@ Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* o
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 4));
   TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(const Tensor* index, tensor_arg(call, 2, "index"));
-  if (index->dtype != DType::kInt64) {
-    return op_error(call, StatusCode::kInvalidArgument, "gather(): index must be int64, got ",
-                    dtype_name(index->dtype));
+  if (index->dtype != DType::kInt64 && index->dtype != DType::kInt32) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "gather(): index must be int64 or int32, got ", dtype_name(index->dtype));
   }
   TIR_RETURN_IF_ERROR(require_contiguous(call, *index, "index"));
   TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
@@ -204,6 +204,7 @@ Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* o
   }
   GatherParams p;
   p.elem_size = dtype_size(x->dtype);
+  p.index_elem_size = dtype_size(index->dtype);
   p.self_input = static_cast<int>(tensor_input_index(call, 0));
   p.index_input = static_cast<int>(tensor_input_index(call, 2));
   p.rank = r;

@@ -29,8 +29,9 @@ struct SoftmaxParams {
   int input = -1;
 };
 
-/// softmax.int / log_softmax.int (self, dim, dtype?) with dtype None or float32;
-/// _softmax / _log_softmax (self, dim, half_to_float=False).
+/// softmax.int / log_softmax.int (self, dim, dtype?) with dtype None or self's;
+/// _softmax / _log_softmax (self, dim, half_to_float=False). self float32 or float64 (the
+/// registry picks a kernel by dtype: only the reference kernels take float64).
 template <bool Log>
 Result<SoftmaxParams> softmax_prepare(const KernelCall& call, PrepareInfo* out_info);
 

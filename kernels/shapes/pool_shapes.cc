@@ -15,9 +15,12 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
   return out;
 }
 
-// `channels_last`: x may also be a channels-last [N, C, H, W].
-Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_last = false) {
-  TIR_RETURN_IF_ERROR(require_dtype(call, x, DType::kFloat32, "self"));
+// `channels_last`: x may also be a channels-last [N, C, H, W]. `int64_ok`: max pooling also
+// takes int64 (only its reference kernel is registered for it).
+Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_last = false,
+                         bool int64_ok = false) {
+  if (!int64_ok || x.dtype != DType::kInt64)
+    TIR_RETURN_IF_ERROR(require_dtype(call, x, DType::kFloat32, "self"));
   if (!channels_last || !x.is_channels_last())
     TIR_RETURN_IF_ERROR(require_contiguous(call, x, "self"));
   if (x.rank != 3 && x.rank != 4) {
@@ -35,7 +38,7 @@ Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_
 
 Result<MaxPoolParams> max_pool_common(const KernelCall& call) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(check_image_input(call, *x));
+  TIR_RETURN_IF_ERROR(check_image_input(call, *x, false, true));
   MaxPoolParams p;
   TIR_ASSIGN_OR_RETURN(auto k, ints_arg(call, 1, "kernel_size"));
   TIR_ASSIGN_OR_RETURN(p.kernel, expand_param(call, k, "kernel_size"));
@@ -69,7 +72,7 @@ Result<MaxPoolParams> max_pool_common(const KernelCall& call) {
   }
   p.input = static_cast<int>(tensor_input_index(call, 0));
   for (size_t o = 0; o < call.outputs.size(); ++o) {
-    call.outputs[o].dtype = o == 0 ? DType::kFloat32 : DType::kInt64;
+    call.outputs[o].dtype = o == 0 ? x->dtype : DType::kInt64;
     if (batched) {
       call.outputs[o].set_shape({p.n, p.c, p.oh, p.ow});
     } else {

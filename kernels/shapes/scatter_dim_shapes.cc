@@ -11,13 +11,15 @@ Result<ScatterDimParams> common(const KernelCall& call, ScatterReduce reduce,
   TIR_RETURN_IF_ERROR(require_contiguous(call, *self, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *index, "index"));
   TIR_RETURN_IF_ERROR(require_supported_dtype(call, *self, "self"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *index, DType::kInt64, "index"));
+  if (index->dtype != DType::kInt32)
+    TIR_RETURN_IF_ERROR(require_dtype(call, *index, DType::kInt64, "index"));
   TIR_ASSIGN_OR_RETURN(const int64_t dim_arg, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(const int dim, normalize_dim(call, dim_arg, self->rank, "dim"));
   ScatterDimParams p;
   p.reduce = reduce;
   p.self = static_cast<int>(tensor_input_index(call, 0));
   p.index = static_cast<int>(tensor_input_index(call, 2));
+  p.index_int32 = index->dtype == DType::kInt32;
   p.dtype = self->dtype;
   p.rank = self->rank;
   p.dim = dim;

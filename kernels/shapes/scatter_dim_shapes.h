@@ -19,6 +19,7 @@ struct ScatterDimParams {
   ScatterReduce reduce = ScatterReduce::kNone;
   bool include_self = true;
   int self = -1, index = -1, src = -1;  // src -1: `value`
+  bool index_int32 = false;             // index is int32 (torch takes int32 too), else int64
   ScalarValue value;
   DType dtype = DType::kUndefined;
   int rank = 0, dim = 0;

@@ -77,6 +77,53 @@ class SegHead(nn.Module):
         return up, up.argmax(1), up.max(1).values
 
 
+class TailOps(nn.Module):
+    """The last inference ops of core ATen (issue 15): instance norm and batch norm over batch
+    statistics (_native_batch_norm_legit.no_stats), the eval-mode _native_batch_norm_legit,
+    grid sampling in all three modes, 3-D adaptive average and max pooling (with indices),
+    fold/unfold (col2im, im2col in the training IR), cdist/pdist and embedding bags (sum with
+    per-sample weights, mean, max with a padding index)."""
+
+    def __init__(self):
+        super().__init__()
+        self.inorm = nn.InstanceNorm2d(3, affine=True)
+        self.bn_w = nn.Parameter(torch.rand(3) + 0.5)
+        self.register_buffer("rm", torch.randn(3))
+        self.register_buffer("rv", torch.rand(3) + 0.5)
+        self.bag_mean = nn.EmbeddingBag(10, 4, mode="mean")
+        self.bag_max = nn.EmbeddingBag(10, 4, mode="max", padding_idx=2)
+        self.bag_sum = nn.EmbeddingBag(10, 4, mode="sum")
+
+    def forward(self, x, vol, grid, idx, off, psw, pts):
+        # BatchNorm2d(track_running_stats=False) in the core IR (the training IR keeps batch_norm)
+        a = self.inorm(x) + torch.ops.aten._native_batch_norm_legit.no_stats(
+            x, self.bn_w, None, True, 0.1, 1e-5)[0]
+        b = torch.ops.aten._native_batch_norm_legit(x, None, None, self.rm, self.rv, False, 0.1,
+                                                    1e-5)[0]
+        s1 = F.grid_sample(a + b, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+        s2 = F.grid_sample(a, grid, mode="nearest", padding_mode="border", align_corners=True)
+        s3 = F.grid_sample(b, grid, mode="bicubic", padding_mode="reflection", align_corners=False)
+        p1 = F.adaptive_avg_pool3d(vol, (2, 3, 2))
+        p2, p2i = F.max_pool3d(vol, 2, stride=1, padding=1, return_indices=True)
+        cols = F.unfold(x, 2, padding=1, stride=(1, 2))
+        f = F.fold(cols * 0.5, (4, 4), 2, padding=1, stride=(1, 2))
+        d1 = torch.cdist(pts, pts[:, :3], p=2.0)
+        d2 = torch.cdist(pts, pts[:, 1:], p=1.0)
+        d3 = F.pdist(pts[0], p=3.0)
+        e1 = self.bag_mean(idx, off)
+        e2 = self.bag_max(idx, off)
+        e3 = self.bag_sum(idx, off, per_sample_weights=psw)
+        return s1, s2, s3, p1, p2, p2i, f, d1, d2, d3, e1 + e2 + e3
+
+
+def tail_ops_inputs(g):
+    grid = torch.rand(2, 3, 5, 2, generator=g) * 2.4 - 1.2
+    idx = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 2, 0])
+    off = torch.tensor([0, 3, 3, 7])
+    return ((torch.randn(2, 3, 4, 4, generator=g), torch.randn(1, 2, 4, 5, 4, generator=g), grid,
+             idx, off, torch.rand(10, generator=g), torch.randn(2, 5, 3, generator=g)), {})
+
+
 def lraspp():
     """torchvision's LR-ASPP segmentation head on a quarter-width MobileNetV3-small."""
     from torchvision.models.segmentation.lraspp import LRASPP
@@ -210,6 +257,7 @@ def image(g, n=1, c=3, h=32, w=32):
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
      1e-4),
+    ("tail_ops", TailOps, 43, tail_ops_inputs, 1e-4),
     ("speech_front_end", SpeechFrontEnd, 32, lambda g: ((torch.randn(2, 1, 40, generator=g),), {}),
      1e-4),
     ("seg_head", SegHead, 33, lambda g: ((image(g, 1, 3, 12, 12),), {}), 1e-4),
