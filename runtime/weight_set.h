@@ -109,6 +109,11 @@ class WeightSet {
   /// every session bound to the set and by the overlays made from it (keyed by slot and
   /// generation, so an overlay repacks only what it replaces), freed with the last of them.
   kernels::PackedCache& packed_cache() const { return *table_->packed_cache; }
+  /// Checks that every file this set's tensors are mapped from still holds them (an
+  /// overlay: its root and deltas). Reading a mapped file that someone truncated raises
+  /// SIGBUS, so Session::run checks first: one fstat per file. The error names the file, its
+  /// sizes and the first tensor past the new end (worded as the streaming reader's).
+  Status check_mapped() const;
 
  private:
   struct NameHash {
@@ -144,6 +149,7 @@ class WeightSet {
   };
   std::unordered_map<size_t, Replacement> replaced_;  // overlay: table index -> replacement
   std::vector<std::shared_ptr<const void>> keep_;     // sources, buffers, base and deltas
+  std::shared_ptr<const DataSource> source_;          // the file a plain set maps
   /// Overlay: the set the first overlay of a chain was made over (never an overlay), so a
   /// chain of partial updates keeps only the root and the deltas still supplying a tensor.
   std::shared_ptr<const WeightSet> root_;
