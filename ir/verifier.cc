@@ -207,6 +207,15 @@ class MethodVerifier {
           for (const fb::SymExpr* e : *s->values()) TIR_RETURN_IF_ERROR(check_expr(e, where));
         return ok_status();
       }
+      // Read in place as int64 / double: the verifier above checks 4-byte alignment only.
+      case fb::ArgValue::IntsArg:
+        if (!elements_aligned(a->value_as_IntsArg()->values()))
+          return fail(where, " has misaligned values");
+        return ok_status();
+      case fb::ArgValue::FloatsArg:
+        if (!elements_aligned(a->value_as_FloatsArg()->values()))
+          return fail(where, " has misaligned values");
+        return ok_status();
       case fb::ArgValue::DTypeArg:
         if (!dtype_valid(int(a->value_as_DTypeArg()->value()))) return fail(where, " bad dtype");
         return ok_status();
