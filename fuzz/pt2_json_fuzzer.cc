@@ -126,7 +126,8 @@ void edit(Json* root, Script& s) {
 
 /// `zip` with member `name` replaced by `text` (stored, as torch writes members), built in
 /// memory; "" when libzip refuses.
-std::string replace_member(const std::string& zip, const std::string& name, const std::string& text) {
+std::string replace_member(const std::string& zip, const std::string& name,
+                           const std::string& text) {
   zip_error_t err;
   zip_error_init(&err);
   zip_source_t* buf = zip_source_buffer_create(zip.data(), zip.size(), 0, &err);
@@ -138,8 +139,10 @@ std::string replace_member(const std::string& zip, const std::string& name, cons
   if (z) {
     zip_source_t* member = zip_source_buffer(z, text.data(), text.size(), 0);
     const zip_int64_t idx = zip_file_add(z, name.c_str(), member, ZIP_FL_OVERWRITE);
-    if (idx < 0) zip_source_free(member);
-    else zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
+    if (idx < 0)
+      zip_source_free(member);
+    else
+      zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
     if (zip_close(z) != 0) zip_discard(z);
   }
   zip_stat_t st;

@@ -60,7 +60,8 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
       return make_error(StatusCode::kInvalidArgument, "'", *out,
                         "' is a directory; name the file to write");
     for (const MethodSource& source : sources)
-      if (source.bytes.empty() && fs::weakly_canonical(*out, ec) == fs::weakly_canonical(source.path, ec))
+      if (source.bytes.empty() &&
+          fs::weakly_canonical(*out, ec) == fs::weakly_canonical(source.path, ec))
         return make_error(StatusCode::kInvalidArgument, "'", *out,
                           "' is an input program; writing there would destroy it");
   }

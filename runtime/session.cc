@@ -33,7 +33,7 @@ IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
 struct Session::Context {
   std::unique_ptr<MethodExecutor> executor;
   std::shared_ptr<const WeightSet> set;  // the weights the executor is bound to
-  uint64_t generation = 0;  // of the weights the executor is bound to
+  uint64_t generation = 0;               // of the weights the executor is bound to
 };
 
 Session::Session() = default;

@@ -64,7 +64,8 @@ std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
 /// so that its 8-byte elements start 4 bytes off their alignment. The FlatBuffers verifier
 /// (2.0.8) checks only the 4-byte length prefix, so the result still verifies.
 std::vector<uint8_t> misalign_arg_values(std::vector<uint8_t> buf) {
-  const fb::Argument* a = fb::GetModel(buf.data())->methods()->Get(0)->nodes()->Get(0)->args()->Get(1);
+  const fb::Argument* a =
+      fb::GetModel(buf.data())->methods()->Get(0)->nodes()->Get(0)->args()->Get(1);
   const auto* table = static_cast<const flatbuffers::Table*>(a->value());
   const size_t field = reinterpret_cast<const uint8_t*>(table) + table->GetOptionalFieldOffset(4) -
                        buf.data();  // `values`, the first field of both tables
@@ -96,7 +97,8 @@ TEST(HostileModel, MisalignedIntsAndFloatsArgsAreRejected) {
     ASSERT_EQ(open_error(model_seal(good)), "");
     const std::vector<uint8_t> bad = model_seal(misalign_arg_values(good));
     ASSERT_EQ(reinterpret_cast<uintptr_t>(bad.data()) % 8, 0u);
-    EXPECT_EQ(open_error(bad), "'m.tir' method 'forward': node 'relu' arg 'v' has misaligned values");
+    EXPECT_EQ(open_error(bad),
+              "'m.tir' method 'forward': node 'relu' arg 'v' has misaligned values");
   }
 }
 

@@ -19,8 +19,8 @@ std::vector<HostTensor> fixture_inputs(const std::string& dir) {
 }
 
 // Params: the fixture, and whether the session ran once before the file was cut. gpt2 reads
-// mapped weights in the run (SIGBUS before the check, as llama and branches); mlp's kernels use copies they made
-// when the session was bound, yet its file is gone all the same.
+// mapped weights in the run (SIGBUS before the check, as llama and branches); mlp's kernels use
+// copies they made when the session was bound, yet its file is gone all the same.
 class TruncatedWeights : public ::testing::TestWithParam<std::tuple<const char*, bool>> {};
 
 TEST_P(TruncatedWeights, RunFailsCleanlyNamingTheFileAndATensor) {
@@ -38,8 +38,9 @@ TEST_P(TruncatedWeights, RunFailsCleanlyNamingTheFileAndATensor) {
   ASSERT_FALSE(r.ok());
   const std::string& msg = r.status().message();
   EXPECT_NE(msg.find("weight file '" + bin + "': tensor '"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("' cannot be read: the file was truncated since it was opened (now 64 bytes, "),
-            std::string::npos)
+  EXPECT_NE(
+      msg.find("' cannot be read: the file was truncated since it was opened (now 64 bytes, "),
+      std::string::npos)
       << msg;
   EXPECT_TRUE((*session)->weights()->check_mapped().code() == StatusCode::kIo);
 }

@@ -56,7 +56,8 @@ bool complete_weights(const std::string& path) {
 
 /// Runs `tirc ARGS...` ten times, killing it with SIGKILL 0 us to 128 ms after it starts,
 /// and calls `check` after each; returns how many runs the kill interrupted.
-int kill_at_points(std::vector<std::string> args, const std::function<void(const std::string&)>& check) {
+int kill_at_points(std::vector<std::string> args,
+                   const std::function<void(const std::string&)>& check) {
   const char* bin = std::getenv("TIRC");
   EXPECT_NE(bin, nullptr);
   if (!bin) return 0;

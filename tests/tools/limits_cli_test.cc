@@ -45,9 +45,9 @@ TEST(Limits, MaxNodesIsAFlagOfBothTools) {
                         "nodes, more than the limit of 2 (--max-nodes)");
   ASSERT_EQ(tirc("import " + q(mlp()) + " -o " + q(model)).code, 0);
   const std::string input = q(fixture_dir() + "/mlp/core/input_0.npy");
-  expect_one_error_line(tirrun(q(model) + " --weights " + q(weights) + " " + input +
-                               " --max-nodes 2"),
-                        "'" + model + "' method 'forward': has ");
+  expect_one_error_line(
+      tirrun(q(model) + " --weights " + q(weights) + " " + input + " --max-nodes 2"),
+      "'" + model + "' method 'forward': has ");
   EXPECT_EQ(tirrun(q(model) + " --weights " + q(weights) + " " + input).code, 0);
 }
 
@@ -56,7 +56,8 @@ TEST(Limits, MaxBytesIsAFlagOfBothTools) {
   const std::string model = dir.file("m.tir"), weights = dir.file("m.bin");
   // mlp's largest weight has 2048 bytes.
   const Proc imp = tirc("import " + q(mlp()) + " -o " + q(model) + " --max-bytes 1K");
-  expect_one_error_line(imp, "shape declares 2048 bytes, more than the limit of 1024 (--max-bytes)");
+  expect_one_error_line(imp,
+                        "shape declares 2048 bytes, more than the limit of 1024 (--max-bytes)");
   EXPECT_NE(imp.err.find("weight '"), std::string::npos) << imp.err;
   ASSERT_EQ(tirc("import " + q(mlp()) + " -o " + q(model) + " --max-bytes 2K").code, 0);
   const std::string input = q(fixture_dir() + "/mlp/core/input_0.npy");
