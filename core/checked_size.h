@@ -8,19 +8,18 @@
 #include <span>
 #include <string_view>
 
+#include "core/read_limits.h"
 #include "core/status.h"
 
 namespace tir {
 
-/// The largest tensor any tir reader accepts by default: 1 TiB.
-inline constexpr uint64_t kDefaultMaxTensorBytes = uint64_t{1} << 40;
-
 /// The product of `sizes` times `elem_size` in bytes. An error names `what` (e.g.
 /// "'x.npy' shape") when a size is negative, the product of the non-zero sizes (elements
-/// or bytes) overflows 64 bits, or the bytes exceed `max_bytes`.
+/// or bytes) overflows 64 bits, or the bytes exceed `max_bytes` (by default the process-wide
+/// read_limits(), `--max-bytes` of the tools).
 inline Result<uint64_t> checked_nbytes(std::span<const int64_t> sizes, uint64_t elem_size,
                                        std::string_view what,
-                                       uint64_t max_bytes = kDefaultMaxTensorBytes) {
+                                       uint64_t max_bytes = read_limits().max_bytes) {
   // The product of the non-zero sizes must fit int64 even when a zero makes the tensor
   // empty: Tensor::numel multiplies them all in int64.
   uint64_t n = elem_size;
@@ -39,7 +38,7 @@ inline Result<uint64_t> checked_nbytes(std::span<const int64_t> sizes, uint64_t 
   if (empty) return uint64_t{0};
   if (n > max_bytes)
     return make_error(StatusCode::kCorrupt, what, " declares ", n,
-                      " bytes, more than the limit of ", max_bytes);
+                      " bytes, more than the limit of ", max_bytes, " (--max-bytes)");
   return n;
 }
 

@@ -1,31 +1,32 @@
-// Shared by the libFuzzer targets: a per-process scratch folder for readers that take paths.
+// Shared by the libFuzzer targets: a per-process scratch folder for the files an import writes.
 #pragma once
 
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
+#include <filesystem>
 #include <string>
 
 namespace tir::fuzz {
 
-/// A folder under $TMPDIR (or /tmp) for this process, created on first use.
+/// A folder under $TMPDIR (else /dev/shm when there is one, else /tmp) for this process,
+/// created on first use. Memory-backed by default: the pt2 targets write an import's outputs
+/// for every input, and on a disk their fsync and renames cost more than the import.
 inline const std::string& scratch_dir() {
-  static const std::string dir = [] {
+  // Never destroyed, so the exit handler that removes the folder can still read it.
+  static const std::string* dir = [] {
     const char* t = std::getenv("TMPDIR");
-    std::string tmpl = std::string(t ? t : "/tmp") + "/tir_fuzz_XXXXXX";
-    return std::string(::mkdtemp(tmpl.data()));
+    const char* base = t ? t : ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    std::string tmpl = std::string(base) + "/tir_fuzz_XXXXXX";
+    auto* made = new std::string(::mkdtemp(tmpl.data()));
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(*dir, ec);
+    });
+    return made;
   }();
-  return dir;
-}
-
-/// Writes `size` bytes to `name` in the scratch folder and returns its path.
-inline std::string write_scratch(const std::string& name, const uint8_t* data, size_t size) {
-  const std::string path = scratch_dir() + "/" + name;
-  std::ofstream(path, std::ios::binary | std::ios::trunc)
-      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  return path;
+  return *dir;
 }
 
 }  // namespace tir::fuzz

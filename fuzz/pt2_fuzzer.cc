@@ -5,7 +5,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using tir::fuzz::scratch_dir;
   tir::importer::ImportOptions o;
-  o.input = tir::fuzz::write_scratch("in.pt2", data, size);
+  o.input = "fuzz.pt2";  // read from memory: no input file is written
+  o.input_bytes = {data, size};
   o.model_path = scratch_dir() + "/out.tir";
   o.weights_path = scratch_dir() + "/out.bin";
   (void)tir::importer::import_pt2(o);

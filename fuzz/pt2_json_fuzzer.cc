@@ -124,6 +124,37 @@ void edit(Json* root, Script& s) {
   }
 }
 
+/// `zip` with member `name` replaced by `text` (stored, as torch writes members), built in
+/// memory; "" when libzip refuses.
+std::string replace_member(const std::string& zip, const std::string& name,
+                           const std::string& text) {
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* buf = zip_source_buffer_create(zip.data(), zip.size(), 0, &err);
+  zip_error_fini(&err);
+  if (!buf) return {};
+  zip_source_keep(buf);  // zip_close writes the new archive into it
+  zip_t* z = zip_open_from_source(buf, 0, nullptr);
+  std::string out;
+  if (z) {
+    zip_source_t* member = zip_source_buffer(z, text.data(), text.size(), 0);
+    const zip_int64_t idx = zip_file_add(z, name.c_str(), member, ZIP_FL_OVERWRITE);
+    if (idx < 0)
+      zip_source_free(member);
+    else
+      zip_set_file_compression(z, zip_uint64_t(idx), ZIP_CM_STORE, 0);
+    if (zip_close(z) != 0) zip_discard(z);
+  }
+  zip_stat_t st;
+  if (zip_source_stat(buf, &st) == 0 && (st.valid & ZIP_STAT_SIZE) && zip_source_open(buf) == 0) {
+    out.resize(st.size);
+    if (zip_source_read(buf, out.data(), st.size) != zip_int64_t(st.size)) out.clear();
+    zip_source_close(buf);
+  }
+  zip_source_free(buf);
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -135,19 +166,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (uint32_t i = 0, k = 1 + s.u32() % 4; i < k; ++i) edit(&doc, s);
   const std::string text = doc.dump(-1, ' ', false, Json::error_handler_t::replace);
 
-  const std::string path = tir::fuzz::write_scratch(
-      "in.pt2", reinterpret_cast<const uint8_t*>(seed.bytes.data()), seed.bytes.size());
-  int err = 0;
-  zip_t* z = zip_open(path.c_str(), 0, &err);
-  if (!z) return 0;
-  zip_source_t* src = zip_source_buffer(z, text.data(), text.size(), 0);
-  if (zip_file_add(z, seed.member.c_str(), src, ZIP_FL_OVERWRITE) < 0) zip_source_free(src);
-  if (zip_close(z) != 0) {
-    zip_discard(z);
-    return 0;
-  }
+  // The edited archive is built and imported in memory: no input file is written.
+  const std::string archive = replace_member(seed.bytes, seed.member, text);
+  if (archive.empty()) return 0;
   tir::importer::ImportOptions o;
-  o.input = path;
+  o.input = "fuzz.pt2";
+  o.input_bytes = {reinterpret_cast<const uint8_t*>(archive.data()), archive.size()};
   o.model_path = tir::fuzz::scratch_dir() + "/out.tir";
   o.weights_path = tir::fuzz::scratch_dir() + "/out.bin";
   (void)tir::importer::import_pt2(o);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/read_limits.h"
 #include "core/tensor.h"
 #include "importer/graph_builder_impl.h"
 #include "ir/model.h"
@@ -215,6 +216,11 @@ Status GraphBuilder::read_input(const Json& spec) {
 Status GraphBuilder::read_nodes() {
   const Json* nodes = json_get(*graph_, "nodes");
   if (!nodes || !nodes->is_array()) return corrupt("graph has no nodes list");
+  if (const uint64_t limit = read_limits().max_nodes; nodes->size() > limit) {
+    json_blame(*nodes);
+    return corrupt("graph has ", nodes->size(), " nodes, more than the limit of ", limit,
+                   " (--max-nodes)");
+  }
   for (size_t i = 0; i < nodes->size(); ++i) {
     json_blame_clear();
     Status s = add_node((*nodes)[i], i);

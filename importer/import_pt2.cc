@@ -43,7 +43,7 @@ Result<uint64_t> source_hash(const Pt2Archive& archive, const TensorSource& src)
 Result<ImportSummary> import_pt2(const ImportOptions& o) {
   namespace fs = std::filesystem;
   std::vector<MethodSource> sources = o.methods;
-  if (sources.empty()) sources.push_back({"forward", o.input});
+  if (sources.empty()) sources.push_back({"forward", o.input, o.input_bytes});
   ImportSummary sum;
   sum.model_path = o.model_path.empty()
                        ? fs::path(sources[0].path).replace_extension(".tir").string()
@@ -60,7 +60,8 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
       return make_error(StatusCode::kInvalidArgument, "'", *out,
                         "' is a directory; name the file to write");
     for (const MethodSource& source : sources)
-      if (fs::weakly_canonical(*out, ec) == fs::weakly_canonical(source.path, ec))
+      if (source.bytes.empty() &&
+          fs::weakly_canonical(*out, ec) == fs::weakly_canonical(source.path, ec))
         return make_error(StatusCode::kInvalidArgument, "'", *out,
                           "' is an input program; writing there would destroy it");
   }
@@ -70,7 +71,9 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
   std::vector<NodeOp> node_ops;
   std::vector<flatbuffers::Offset<fb::Method>> methods;
   for (const MethodSource& source : sources) {
-    TIR_ASSIGN_OR_RETURN(std::unique_ptr<Pt2Archive> archive, Pt2Archive::open(source.path));
+    TIR_ASSIGN_OR_RETURN(std::unique_ptr<Pt2Archive> archive,
+                         source.bytes.empty() ? Pt2Archive::open(source.path)
+                                              : Pt2Archive::open_bytes(source.path, source.bytes));
     const int index = static_cast<int>(archives.size());
     const bool several = archive->model_names().size() > 1;
     for (const std::string& model : archive->model_names()) {

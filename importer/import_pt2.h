@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,14 @@ namespace tir::importer {
 struct MethodSource {
   std::string name;
   std::string path;
+  /// When not empty, the archive's bytes (they must outlive the import); `path` then only
+  /// names it in messages and is never opened.
+  std::span<const uint8_t> bytes = {};
 };
 
 struct ImportOptions {
   std::string input;  // the .pt2 file (method "forward"), when `methods` is empty
+  std::span<const uint8_t> input_bytes;  // optional: `input`'s bytes, read from memory
   /// Several programs, one method each (an archive holding several models gives one method
   /// per model, named after it), into one model whose weight file holds each weight once.
   std::vector<MethodSource> methods;

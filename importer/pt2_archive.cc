@@ -37,7 +37,27 @@ Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open(const std::string& path) {
     return make_error(StatusCode::kCorrupt, "'", path, "': not a zip archive (",
                       zip_error_text(code), ")");
   }
-  std::unique_ptr<Pt2Archive> a(new Pt2Archive(path, z));
+  return finish_open(path, z);
+}
+
+Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open_bytes(const std::string& name,
+                                                           std::span<const uint8_t> bytes) {
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
+  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &err) : nullptr;
+  if (!z) {
+    const std::string text = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    if (src) zip_source_free(src);
+    return make_error(StatusCode::kCorrupt, "'", name, "': not a zip archive (", text, ")");
+  }
+  zip_error_fini(&err);
+  return finish_open(name, z);
+}
+
+Result<std::unique_ptr<Pt2Archive>> Pt2Archive::finish_open(std::string path, void* zip) {
+  std::unique_ptr<Pt2Archive> a(new Pt2Archive(std::move(path), zip));
   TIR_RETURN_IF_ERROR(a->index_members());
   TIR_RETURN_IF_ERROR(a->check_layout());
   return a;

@@ -34,6 +34,10 @@ class Pt2Archive {
   /// Opens `path`, strips the root folder and checks the layout. `path` names the file in
   /// every error.
   static Result<std::unique_ptr<Pt2Archive>> open(const std::string& path);
+  /// Opens an archive held in memory; `bytes` must outlive the archive and `name` stands
+  /// for the file in errors. Same checks as open().
+  static Result<std::unique_ptr<Pt2Archive>> open_bytes(const std::string& name,
+                                                        std::span<const uint8_t> bytes);
   ~Pt2Archive();
   Pt2Archive(const Pt2Archive&) = delete;
   Pt2Archive& operator=(const Pt2Archive&) = delete;
@@ -57,6 +61,7 @@ class Pt2Archive {
 
  private:
   Pt2Archive(std::string path, void* zip) : path_(std::move(path)), zip_(zip) {}
+  static Result<std::unique_ptr<Pt2Archive>> finish_open(std::string path, void* zip);
   Status index_members();
   Status check_layout();
   /// The archive holding `member` (this or a mounted one) and the name inside it.

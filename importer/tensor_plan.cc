@@ -3,6 +3,7 @@
 // (Program::pickled_*) -> where each tensor's bytes are.
 #include <algorithm>
 
+#include "core/checked_size.h"
 #include "core/tensor.h"
 #include "importer/graph_builder_impl.h"
 
@@ -107,13 +108,14 @@ Result<FoundTensor> find_tensor(const Program& p, const std::string& fqn, bool w
 Result<TensorSource> locate(const Pt2Archive& archive, const std::string& member,
                             const TensorMeta& meta, const std::string& fqn) {
   TIR_ASSIGN_OR_RETURN(const uint64_t blob, archive.size(member));
-  uint64_t numel = 1;
-  for (int64_t s : meta.sizes) numel *= uint64_t(s);
   const uint64_t item = dtype_size(meta.dtype);
+  const std::string what = "'" + archive.path() + "': weight '" + fqn + "'";
   TensorSource src;
   src.member = member;
-  src.byte_size = numel * item;
-  src.offset = uint64_t(meta.storage_offset) * item;
+  TIR_ASSIGN_OR_RETURN(src.byte_size, checked_nbytes(meta.sizes, item, what + " shape"));
+  // Both at most kMaxReadLimit, so their sum below cannot wrap.
+  TIR_ASSIGN_OR_RETURN(src.offset, checked_nbytes(std::span<const int64_t>(&meta.storage_offset, 1),
+                                                  item, what + " storage offset"));
   if (blob == 0 && src.byte_size != 0) {
     src.zeros = true;  // torch writes 0-byte records for fake/empty storages
     return src;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/checked_size.h"
+#include "core/read_limits.h"
 #include "core/tensor.h"
 #include "ir/model.h"
 #include "ir/sym_expr.h"
@@ -30,6 +31,9 @@ class MethodVerifier {
   Status run() {
     num_values_ = m_.values() ? m_.values()->size() : 0;
     if (depth_ == 0) num_symbols_ = m_.symbols() ? m_.symbols()->size() : 0;
+    if (const uint64_t n = m_.nodes() ? m_.nodes()->size() : 0; n > read_limits().max_nodes)
+      return fail("has ", n, " nodes, more than the limit of ", read_limits().max_nodes,
+                  " (--max-nodes)");
     defined_.assign(num_values_, false);
     TIR_RETURN_IF_ERROR(check_symbols());
     TIR_RETURN_IF_ERROR(check_values());
@@ -203,6 +207,15 @@ class MethodVerifier {
           for (const fb::SymExpr* e : *s->values()) TIR_RETURN_IF_ERROR(check_expr(e, where));
         return ok_status();
       }
+      // Read in place as int64 / double: the verifier above checks 4-byte alignment only.
+      case fb::ArgValue::IntsArg:
+        if (!elements_aligned(a->value_as_IntsArg()->values()))
+          return fail(where, " has misaligned values");
+        return ok_status();
+      case fb::ArgValue::FloatsArg:
+        if (!elements_aligned(a->value_as_FloatsArg()->values()))
+          return fail(where, " has misaligned values");
+        return ok_status();
       case fb::ArgValue::DTypeArg:
         if (!dtype_valid(int(a->value_as_DTypeArg()->value()))) return fail(where, " bad dtype");
         return ok_status();

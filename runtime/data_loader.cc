@@ -22,10 +22,16 @@ Status os_error(std::string_view what, const std::string& path) {
 
 class MmapSource final : public DataSource {
  public:
-  MmapSource(void* addr, size_t size, std::string name)
-      : addr_(addr), size_(size), name_(std::move(name)) {}
+  MmapSource(void* addr, size_t size, int fd, std::string name)
+      : addr_(addr), size_(size), fd_(fd), name_(std::move(name)) {}
   ~MmapSource() override {
     if (addr_) munmap(addr_, size_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  uint64_t current_size() const override {
+    struct stat st;
+    if (fd_ < 0 || fstat(fd_, &st) != 0) return size_;
+    return static_cast<uint64_t>(st.st_size);
   }
   std::span<const uint8_t> bytes() const override {
     return {static_cast<const uint8_t*>(addr_), size_};
@@ -57,6 +63,7 @@ class MmapSource final : public DataSource {
  private:
   void* addr_;
   size_t size_;
+  int fd_;  // kept open so current_size() sees this file even after a rename over its path
   std::string name_;
 };
 
@@ -104,8 +111,7 @@ Result<std::shared_ptr<const DataSource>> data_source_mmap(const std::string& pa
       return s;
     }
   }
-  ::close(fd);
-  return std::shared_ptr<const DataSource>(std::make_shared<MmapSource>(addr, size, path));
+  return std::shared_ptr<const DataSource>(std::make_shared<MmapSource>(addr, size, fd, path));
 }
 
 std::shared_ptr<const DataSource> data_source_from_buffer(std::vector<uint8_t> bytes,

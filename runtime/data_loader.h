@@ -28,6 +28,10 @@ class DataSource {
   /// later read maps them from the file again, so the bytes never change). Bytes in memory:
   /// no-op.
   virtual void drop_pages(size_t /*offset*/, size_t /*size*/) const {}
+  /// Bytes the underlying file holds now. A mapped file truncated by someone else while it
+  /// is mapped is smaller than bytes(), and reading past its new end raises SIGBUS, so
+  /// readers check this first (one fstat). Bytes in memory: bytes().size().
+  virtual uint64_t current_size() const { return bytes().size(); }
 };
 
 /// Maps `path` read-only (MAP_PRIVATE). An empty file maps to an empty span.

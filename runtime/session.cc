@@ -33,7 +33,8 @@ IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
 
 struct Session::Context {
   std::unique_ptr<MethodExecutor> executor;
-  uint64_t generation = 0;  // of the weights the executor is bound to
+  std::shared_ptr<const WeightSet> set;  // the weights the executor is bound to
+  uint64_t generation = 0;               // of the weights the executor is bound to
 };
 
 Session::Session() = default;
@@ -115,12 +116,14 @@ Result<Session::Context*> Session::context() {
       }
       slot = std::make_unique<Context>();
       slot->executor = std::move(*made);
+      slot->set = weights->set_ptr();
       slot->generation = generation;
     }
     ctx = slot.get();
   }
   // Only this thread uses its context, so rebinding needs no lock.
   if (ctx->generation != generation) {
+    ctx->set = weights->set_ptr();
     TIR_RETURN_IF_ERROR(ctx->executor->rebind_weights(std::move(weights)));
     ctx->generation = generation;
   }
@@ -172,6 +175,8 @@ int Session::input_index(std::string_view name) const {
 
 Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
   TIR_ASSIGN_OR_RETURN(Context * ctx, context());
+  // A weight file truncated since it was mapped is an error here, not SIGBUS in a kernel.
+  if (ctx->set) TIR_RETURN_IF_ERROR(ctx->set->check_mapped());
   Profiler* profiler = ctx->executor->profiler();
   if (!profiler) return ctx->executor->run(inputs);
   profiler->begin_run();

@@ -343,4 +343,33 @@ const Tensor* WeightSet::find(std::string_view name) const {
   return it == table_->by_name.end() ? nullptr : &tensor(it->second);
 }
 
+Status WeightSet::check_mapped() const {
+  if (root_) {
+    TIR_RETURN_IF_ERROR(root_->check_mapped());
+    for (const auto& [slot, r] : replaced_) TIR_RETURN_IF_ERROR(r.owner->check_mapped());
+    return ok_status();
+  }
+  const DataSource* source = table_->source;
+  if (!source) return ok_status();
+  const std::span<const uint8_t> mapped = source->bytes();
+  const uint64_t now = source->current_size();
+  if (now >= mapped.size()) return ok_status();
+  std::string first;  // the first tensor (in file order) whose bytes are gone
+  uint64_t first_at = UINT64_MAX;
+  for (size_t i = 0; i < table_->tensors.size(); ++i) {
+    const auto* p = static_cast<const uint8_t*>(table_->tensors[i].data);
+    if (p < mapped.data() || p >= mapped.data() + mapped.size()) continue;
+    const uint64_t at = uint64_t(p - mapped.data());
+    if (at + table_->tensors[i].nbytes() > now && at < first_at) {
+      first_at = at;
+      first = table_->names[i];
+    }
+  }
+  // Worded as the streaming reader's error for the same event.
+  return make_error(StatusCode::kIo, "weight file '", source->name(), "': ",
+                    first.empty() ? std::string() : "tensor '" + first + "' cannot be read: ",
+                    "the file was truncated since it was opened (now ", now, " bytes, ",
+                    mapped.size(), " mapped)");
+}
+
 }  // namespace tir

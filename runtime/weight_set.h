@@ -114,6 +114,11 @@ class WeightSet {
   /// every session bound to the set and by the overlays made from it (keyed by slot and
   /// generation, so an overlay repacks only what it replaces), freed with the last of them.
   kernels::PackedCache& packed_cache() const { return *table_->packed_cache; }
+  /// Checks that every file this set's tensors are mapped from still holds them (an
+  /// overlay: its root and deltas). Reading a mapped file that someone truncated raises
+  /// SIGBUS, so Session::run checks first: one fstat per file. The error names the file, its
+  /// sizes and the first tensor past the new end (worded as the streaming reader's).
+  Status check_mapped() const;
 
  private:
   struct NameHash {

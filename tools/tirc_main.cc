@@ -23,6 +23,7 @@
 #include "tools/op_coverage.h"
 #include "tools/partition.h"
 #include "tools/progress_bar.h"
+#include "tools/read_limit_flags.h"
 #include "tools/weights_tool.h"
 
 namespace {
@@ -93,6 +94,8 @@ int main(int argc, char** argv) {
   bool quiet = false;
   imp->add_flag("-q,--quiet", quiet,
                 "no progress (phase lines, the byte progress bar drawn on a terminal)");
+  tir::ReadLimits limits;
+  tir::tools::add_read_limit_flags(imp, &limits);
   imp->add_flag("--skip-kernel-check", skip_kernel_check,
                 "import ops that have no CPU kernel (for inspection; tirrun will reject them)");
   tir::tools::InspectOptions inspect;
@@ -169,6 +172,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
   }
+  tir::set_read_limits(limits);
   if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check, quiet);
   if (ins->parsed()) {
     if (!inspect.svg_path.empty() && inspect.dot_path.empty())

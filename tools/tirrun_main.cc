@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "core/printable.h"
+#include "tools/read_limit_flags.h"
 #include "tools/run_module.h"
 
 int main(int argc, char** argv) {
@@ -71,6 +72,8 @@ int main(int argc, char** argv) {
   app.add_option("--svg", o.svg_path, "Render that graph as SVG with Graphviz `dot`");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
+  tir::ReadLimits limits;
+  tir::tools::add_read_limit_flags(&app, &limits);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
   }
   if (!o.svg_path.empty() && o.dot_path.empty())
     o.dot_path = o.svg_path.substr(0, o.svg_path.rfind('.')) + ".dot";
+  tir::set_read_limits(limits);
   o.weights_path = weights.front();
   o.overlay_paths.assign(weights.begin() + 1, weights.end());
   const tir::Status s = tir::tools::run_module(o, std::cout);

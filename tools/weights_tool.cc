@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <iomanip>
 #include <map>
 #include <numeric>
@@ -148,8 +149,24 @@ static Result<std::vector<size_t>> first_use_slots(const std::string& model_path
   return order;
 }
 
+/// The output must be a file that is neither the source nor the model (by any path to it).
+static Status check_pack_output(const PackOptions& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(o.output, ec))
+    return make_error(StatusCode::kInvalidArgument, "pack: '", o.output,
+                      "' is a directory; name the file to write");
+  for (const std::string* in : {&o.source, &o.model})
+    if (!in->empty() && fs::exists(o.output, ec) && fs::equivalent(o.output, *in, ec))
+      return make_error(StatusCode::kInvalidArgument, "pack: '", o.output, "' is the ",
+                        in == &o.source ? "source" : "model",
+                        "; writing there would destroy it (write elsewhere, then rename)");
+  return ok_status();
+}
+
 Status weights_pack(const PackOptions& o, std::ostream& out) {
   const auto t0 = Clock::now();
+  TIR_RETURN_IF_ERROR(check_pack_output(o));
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> src, WeightSet::open(o.source));
   if (ends_with(o.output, ".safetensors")) return pack_safetensors(o, *src, out, t0);
   if (o.narrow != DType::kUndefined && o.narrow != DType::kFloat16 &&

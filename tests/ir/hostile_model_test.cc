@@ -13,7 +13,8 @@ namespace {
 
 /// y = relu(x) whose argument is broken as `fault` says; `weight_bytes` >= 0 adds one
 /// float32[2, 3] weight declaring that byte_size.
-enum class ArgFault { kNone, kUnionWithoutTable, kSymIntWithoutExpr };
+/// kInts / kFloats: a well-formed extra arg 'v' (int64[] / float64[]), for misalign_arg_values.
+enum class ArgFault { kNone, kUnionWithoutTable, kSymIntWithoutExpr, kInts, kFloats };
 
 std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
                                      uint32_t version = kModelVersion) {
@@ -36,6 +37,14 @@ std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
     arg = fb::CreateArgumentDirect(fbb, "self", fb::ArgValue::TensorArg,
                                    fb::CreateTensorArg(fbb, 0).Union());
   std::vector<flatbuffers::Offset<fb::Argument>> args = {arg};
+  const std::vector<int64_t> ints = {1, 2, 3};
+  const std::vector<double> floats = {0.5, 1.5};
+  if (fault == ArgFault::kInts)
+    args.push_back(fb::CreateArgumentDirect(fbb, "v", fb::ArgValue::IntsArg,
+                                            fb::CreateIntsArgDirect(fbb, &ints).Union()));
+  if (fault == ArgFault::kFloats)
+    args.push_back(fb::CreateArgumentDirect(fbb, "v", fb::ArgValue::FloatsArg,
+                                            fb::CreateFloatsArgDirect(fbb, &floats).Union()));
   std::vector<int32_t> outs = {1};
   std::vector<flatbuffers::Offset<fb::Node>> nodes = {
       fb::CreateNodeDirect(fbb, "relu", "aten::relu", &args, &outs)};
@@ -51,6 +60,25 @@ std::vector<uint8_t> make_flatbuffer(ArgFault fault, int64_t weight_bytes = -1,
   return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
+/// Moves the values of node 0's second arg (an IntsArg or FloatsArg) to the end of the buffer
+/// so that its 8-byte elements start 4 bytes off their alignment. The FlatBuffers verifier
+/// (2.0.8) checks only the 4-byte length prefix, so the result still verifies.
+std::vector<uint8_t> misalign_arg_values(std::vector<uint8_t> buf) {
+  const fb::Argument* a =
+      fb::GetModel(buf.data())->methods()->Get(0)->nodes()->Get(0)->args()->Get(1);
+  const auto* table = static_cast<const flatbuffers::Table*>(a->value());
+  const size_t field = reinterpret_cast<const uint8_t*>(table) + table->GetOptionalFieldOffset(4) -
+                       buf.data();  // `values`, the first field of both tables
+  const size_t vec = field + flatbuffers::ReadScalar<uint32_t>(buf.data() + field);
+  const uint32_t n = flatbuffers::ReadScalar<uint32_t>(buf.data() + vec);
+  const std::vector<uint8_t> copy(buf.begin() + vec, buf.begin() + vec + 4 + n * 8);
+  buf.resize((buf.size() + 7) / 8 * 8);  // the prefix 8-aligned: the elements are not
+  const size_t at = buf.size();
+  buf.insert(buf.end(), copy.begin(), copy.end());
+  flatbuffers::WriteScalar<uint32_t>(buf.data() + field, uint32_t(at - field));
+  return buf;
+}
+
 std::string open_error(const std::vector<uint8_t>& bytes) {
   auto view = ModelView::open(bytes, "m.tir");
   return view.ok() ? "" : view.status().message();
@@ -61,6 +89,17 @@ TEST(HostileModel, UnionTypeWithoutTableIsAnErrorNotACrash) {
             "'m.tir' method 'forward': node 'relu' arg 'self' has no value");
   EXPECT_EQ(open_error(model_seal(make_flatbuffer(ArgFault::kSymIntWithoutExpr))),
             "'m.tir' method 'forward': node 'relu' arg 'self' has no expression");
+}
+
+TEST(HostileModel, MisalignedIntsAndFloatsArgsAreRejected) {
+  for (ArgFault f : {ArgFault::kInts, ArgFault::kFloats}) {
+    const std::vector<uint8_t> good = make_flatbuffer(f);
+    ASSERT_EQ(open_error(model_seal(good)), "");
+    const std::vector<uint8_t> bad = model_seal(misalign_arg_values(good));
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(bad.data()) % 8, 0u);
+    EXPECT_EQ(open_error(bad),
+              "'m.tir' method 'forward': node 'relu' arg 'v' has misaligned values");
+  }
 }
 
 TEST(HostileModel, WeightByteSizeMustMatchDtypeAndShape) {

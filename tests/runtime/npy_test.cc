@@ -96,7 +96,8 @@ TEST(NpyHostile, HugeShapeWithoutDataIsRefusedBeforeAllocating) {
   // 2^40 elements: more than the 1 TiB limit.
   EXPECT_EQ(npy_error(npy_with_header(
                 "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", 0)),
-            "'x.npy': shape declares 4398046511104 bytes, more than the limit of 1099511627776");
+            "'x.npy': shape declares 4398046511104 bytes, more than the limit of 1099511627776 "
+            "(--max-bytes)");
   // A byte count that wraps 64 bits must not pass as a small one, even beside a zero
   // (found by npy_fuzzer: Tensor::numel overflowed int64).
   EXPECT_EQ(npy_error(npy_with_header("{'descr': '<f8', 'fortran_order': False, "

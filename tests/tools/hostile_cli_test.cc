@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "core/printable.h"
@@ -53,6 +54,35 @@ bool complete_weights(const std::string& path) {
   return true;
 }
 
+/// Runs `tirc ARGS...` ten times, killing it with SIGKILL 0 us to 128 ms after it starts,
+/// and calls `check` after each; returns how many runs the kill interrupted.
+int kill_at_points(std::vector<std::string> args,
+                   const std::function<void(const std::string&)>& check) {
+  const char* bin = std::getenv("TIRC");
+  EXPECT_NE(bin, nullptr);
+  if (!bin) return 0;
+  args.insert(args.begin(), bin);
+  int interrupted = 0;
+  for (int delay_us : {0, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000}) {
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    EXPECT_EQ(posix_spawn(&pid, bin, &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) ++interrupted;
+    check("killed after " + std::to_string(delay_us) + " us");
+  }
+  return interrupted;
+}
+
 // An import killed with SIGKILL at any point leaves the old pair or a complete new file at
 // each target path, never a partial one; its temporaries are removed by the next import.
 TEST(HostileCli, ImportKilledAtAnyPointLeavesOldOrCompleteFiles) {
@@ -64,34 +94,64 @@ TEST(HostileCli, ImportKilledAtAnyPointLeavesOldOrCompleteFiles) {
                 .code,
             0);
   const std::string old_model = slurp(model), old_weights = slurp(weights);
-  const char* bin = std::getenv("TIRC");
-  ASSERT_NE(bin, nullptr);
-  int finished = 0, interrupted = 0;
-  for (int delay_us : {0, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000}) {
-    std::vector<std::string> args = {bin, "import", gpt2, "-o", model, "--weights", weights};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, bin, &fa, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&fa);
-    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    (WIFSIGNALED(status) ? interrupted : finished)++;
-    SCOPED_TRACE("killed after " + std::to_string(delay_us) + " us");
-    EXPECT_TRUE(slurp(model) == old_model || complete_model(model));
-    EXPECT_TRUE(slurp(weights) == old_weights || complete_weights(weights));
-  }
+  const int interrupted = kill_at_points(
+      {"import", gpt2, "-o", model, "--weights", weights}, [&](const std::string& when) {
+        SCOPED_TRACE(when);
+        EXPECT_TRUE(slurp(model) == old_model || complete_model(model));
+        EXPECT_TRUE(slurp(weights) == old_weights || complete_weights(weights));
+      });
   EXPECT_GT(interrupted, 0);
   // The next import cleans up what the killed ones left.
   ASSERT_EQ(tirc("import " + q(gpt2) + " -o " + q(model) + " --weights " + q(weights)).code, 0);
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// The same for `tirc weights pack` writing over an existing weight file.
+TEST(HostileCli, PackKilledAtAnyPointLeavesOldOrCompleteFile) {
+  TempDir dir;
+  const std::string src = dir.file("gpt2.bin"), out = dir.file("w.bin");
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/gpt2/core/program.pt2") + " -o " +
+                 q(dir.file("gpt2.tir")) + " --weights " + q(src))
+                .code,
+            0);
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " +
+                 q(dir.file("m.tir")) + " --weights " + q(out))
+                .code,
+            0);
+  const std::string old = slurp(out);
+  // zstd at a high level makes the pack slow enough to be cut at several points.
+  const int interrupted = kill_at_points(
+      {"weights", "pack", src, "-o", out, "--compress", "zstd", "--level", "19", "-q"},
+      [&](const std::string& when) {
+        SCOPED_TRACE(when);
+        EXPECT_TRUE(slurp(out) == old || complete_weights(out));
+      });
+  EXPECT_GT(interrupted, 0);
+  ASSERT_EQ(tirc("weights pack " + q(src) + " -o " + q(out) + " -q").code, 0);
+  EXPECT_TRUE(complete_weights(out));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// `-o` naming the source (by any path: a link, a hard link) would replace what is read.
+TEST(HostileCli, PackRefusesToWriteOverItsSource) {
+  TempDir dir;
+  const std::string src = dir.file("w.bin");
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " +
+                 q(dir.file("m.tir")) + " --weights " + q(src))
+                .code,
+            0);
+  const std::string before = slurp(src);
+  ASSERT_EQ(::link(src.c_str(), dir.file("hard.bin").c_str()), 0);
+  for (const std::string& out : {src, dir.path() + "/./w.bin", dir.file("hard.bin")}) {
+    SCOPED_TRACE(out);
+    const Proc p = tirc("weights pack " + q(src) + " -o " + q(out) + " --dtype bf16 -q");
+    expect_one_error_line(p, "is the source");
+    EXPECT_EQ(slurp(src), before);
+  }
+  expect_one_error_line(tirc("weights pack " + q(src) + " -o " + q(dir.path()) + " -q"),
+                        "is a directory");
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+// --max-bytes and --max-nodes, shared by tirc import and tirrun: the limits on sizes a file
+// may declare (core/read_limits.h), checked before anything is allocated for them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "core/read_limits.h"
+
+namespace tir::tools {
+
+/// Adds the two options to `app`, writing into `limits` (start from the defaults); call
+/// set_read_limits(*limits) after parsing.
+inline void add_read_limit_flags(CLI::App* app, ReadLimits* limits) {
+  app->add_option("--max-bytes", limits->max_bytes,
+                  "largest tensor a file may declare, in bytes (64G, 1T; default 1T)")
+      ->transform(CLI::AsSizeValue(false));
+  app->add_option("--max-nodes", limits->max_nodes, "most nodes one graph may have")
+      ->capture_default_str();
+}
+
+}  // namespace tir::tools
