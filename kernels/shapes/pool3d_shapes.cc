@@ -1,19 +1,10 @@
 #include "kernels/shapes/pool3d_shapes.h"
 
 #include "kernels/kernel_util.h"
+#include "kernels/shapes/pool_shapes.h"
 
 namespace tir::kernels {
 namespace {
-
-// ATen's pooling_output_shape (floor division, ceil-mode correction).
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t q = num / stride;
-  if (num % stride != 0 && num < 0) --q;  // round toward -inf
-  int64_t out = q + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
 
 // `int64_ok`: max pooling also takes int64.
 Result<Pool3dParams> volume_input(const KernelCall& call, bool int64_ok) {

@@ -5,16 +5,6 @@
 namespace tir::kernels {
 namespace {
 
-// ATen's pooling_output_shape (floor division, ceil-mode correction).
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t q = num / stride;
-  if (num % stride != 0 && num < 0) --q;  // round toward -inf
-  int64_t out = q + 1;
-  if (ceil && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
 // `channels_last`: x may also be a channels-last [N, C, H, W]. `int64_ok`: max pooling also
 // takes int64 (only its reference kernel is registered for it).
 Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_last = false,
@@ -83,6 +73,15 @@ Result<MaxPoolParams> max_pool_common(const KernelCall& call) {
 }
 
 }  // namespace
+
+int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  int64_t q = num / stride;
+  if (num % stride != 0 && num < 0) --q;  // round toward -inf
+  int64_t out = q + 1;
+  if (ceil && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
 
 Result<MaxPoolParams> pool_prepare_max_pool2d(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 6, 1));

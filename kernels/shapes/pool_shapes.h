@@ -19,6 +19,10 @@ struct MaxPoolParams {
 };
 
 /// max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False).
+/// One output size of a pooling window along a dimension: ATen's pooling_output_shape (floor
+/// division, ceil-mode correction), for the 2-D and 3-D poolings.
+int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil);
+
 Result<MaxPoolParams> pool_prepare_max_pool2d(const KernelCall& call, PrepareInfo* out_info);
 /// Same arguments; two outputs (values, int64 indices into the H*W input plane).
 Result<MaxPoolParams> pool_prepare_max_pool2d_with_indices(const KernelCall& call,

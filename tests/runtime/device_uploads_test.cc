@@ -17,6 +17,7 @@ namespace tir {
 namespace {
 
 namespace fb = ir::fb;
+using testing::scaled_weights;
 using testing::TempDir;
 
 class RemoteDevice final : public Device {
@@ -46,26 +47,6 @@ class RemoteDevice final : public Device {
 
   std::atomic<size_t> uploaded{0};
 };
-
-/// The weight file at `path` with every float32 tensor scaled by `scale`.
-std::shared_ptr<const WeightSet> scaled_weights(const std::string& path, float scale) {
-  auto bytes = read_file(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().message();
-  auto file = ir::WeightFileView::open(*bytes, path);
-  EXPECT_TRUE(file.ok()) << file.status().message();
-  for (const fb::WeightEntry* e : *file->index().entries()) {
-    if (ir::to_dtype(e->dtype()) != DType::kFloat32) continue;
-    const std::span<const uint8_t> s = file->stored_bytes(*e);
-    float* f = reinterpret_cast<float*>(const_cast<uint8_t*>(s.data()));
-    for (size_t i = 0; i < s.size() / sizeof(float); ++i) f[i] *= scale;
-  }
-  WeightSetOptions o;
-  o.verify_checksums = false;
-  auto set =
-      WeightSet::from_source(data_source_from_buffer(std::move(*bytes), path + "*scaled"), o);
-  EXPECT_TRUE(set.ok()) << set.status().message();
-  return set.ok() ? *set : nullptr;
-}
 
 std::vector<HostTensor> run_on_cpu(const std::shared_ptr<const DataSource>& model,
                                    std::shared_ptr<const WeightSet> set,

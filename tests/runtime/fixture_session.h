@@ -9,12 +9,35 @@
 #include <vector>
 
 #include "importer/import_pt2.h"
+#include "ir/weight_file.h"
+#include "runtime/data_loader.h"
 #include "runtime/host_tensor.h"
 #include "runtime/npy.h"
 #include "runtime/session.h"
 #include "tests/common/test_util.h"
 
 namespace tir::testing {
+
+/// A second weight set for the same model: the file at `path` with every float32 tensor
+/// scaled by `scale` (checksums are not recomputed, so it is opened without verifying).
+inline std::shared_ptr<const WeightSet> scaled_weights(const std::string& path, float scale) {
+  auto bytes = read_file(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().message();
+  auto file = ir::WeightFileView::open(*bytes, path);
+  EXPECT_TRUE(file.ok()) << file.status().message();
+  for (const ir::fb::WeightEntry* e : *file->index().entries()) {
+    if (ir::to_dtype(e->dtype()) != DType::kFloat32) continue;
+    const std::span<const uint8_t> s = file->stored_bytes(*e);
+    float* f = reinterpret_cast<float*>(const_cast<uint8_t*>(s.data()));
+    for (size_t i = 0; i < s.size() / sizeof(float); ++i) f[i] *= scale;
+  }
+  WeightSetOptions o;
+  o.verify_checksums = false;
+  auto set =
+      WeightSet::from_source(data_source_from_buffer(std::move(*bytes), path + "*scaled"), o);
+  EXPECT_TRUE(set.ok()) << set.status().message();
+  return set.ok() ? *set : nullptr;
+}
 
 /// Imports `<dir>/program.pt2` into tmp/m.tir + tmp/m.bin; false (with a gtest failure) if
 /// the import fails.

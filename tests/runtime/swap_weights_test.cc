@@ -17,28 +17,8 @@ namespace {
 
 using testing::bitwise_equal;
 using testing::copies;
+using testing::scaled_weights;
 using testing::TempDir;
-
-/// A second weight set for the same model: the file at `path` with every float32 tensor
-/// scaled by `scale` (checksums are not recomputed, so it is opened without verifying).
-std::shared_ptr<const WeightSet> scaled_weights(const std::string& path, float scale) {
-  auto bytes = read_file(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().message();
-  auto file = ir::WeightFileView::open(*bytes, path);
-  EXPECT_TRUE(file.ok()) << file.status().message();
-  for (const fb::WeightEntry* e : *file->index().entries()) {
-    if (ir::to_dtype(e->dtype()) != DType::kFloat32) continue;
-    const std::span<const uint8_t> s = file->stored_bytes(*e);
-    float* f = reinterpret_cast<float*>(const_cast<uint8_t*>(s.data()));
-    for (size_t i = 0; i < s.size() / sizeof(float); ++i) f[i] *= scale;
-  }
-  WeightSetOptions o;
-  o.verify_checksums = false;
-  auto set =
-      WeightSet::from_source(data_source_from_buffer(std::move(*bytes), path + "*scaled"), o);
-  EXPECT_TRUE(set.ok()) << set.status().message();
-  return set.ok() ? *set : nullptr;
-}
 
 struct Fixture {
   TempDir tmp;
