@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/nan.h"
 #include "kernels/registry.h"
 #include "kernels/shapes/pool3d_shapes.h"
 #include "kernels/shapes/pool_shapes.h"  // adaptive_start / adaptive_end
@@ -35,15 +36,6 @@ void ref_adaptive_avg_pool3d(const Pool3dParams& p, const KernelCall& call, void
         }
       }
     }
-  }
-}
-
-template <typename T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(v);
-  } else {
-    return false;
   }
 }
 

@@ -6,21 +6,13 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/nan.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
 
 namespace tir::kernels {
 
 namespace {
-
-template <typename T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(v);
-  } else {
-    return false;
-  }
-}
 
 // Same window walk as ATen: start at the first in-bounds tap, NaN wins, ties keep the first.
 template <typename T>

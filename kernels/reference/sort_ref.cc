@@ -6,20 +6,12 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/nan.h"
 #include "kernels/registry.h"
 #include "kernels/shapes/sort_shapes.h"
 
 namespace tir::kernels {
 namespace {
-
-template <typename T>
-bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::isnan(v);
-  } else {
-    return false;
-  }
-}
 
 template <typename T>
 void run_typed(const SortParams& p, const KernelCall& call, void* scratch) {
