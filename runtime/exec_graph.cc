@@ -4,7 +4,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
 using kernels::ArgKind;
 
 namespace {

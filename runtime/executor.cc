@@ -14,8 +14,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
-
 /// A cond's branches under one binding: the executors of the two subgraphs.
 class MethodExecutor::Branches final : public CondBranches {
  public:

@@ -9,7 +9,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
 using kernels::Activation;
 using kernels::ArgKind;
 

@@ -5,7 +5,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
 using kernels::ArgKind;
 
 namespace {

@@ -4,8 +4,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
-
 Status place_nodes(ExecGraph& g, std::span<const std::shared_ptr<Device>> devices,
                    const PlacementPolicy& policy) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {

@@ -6,7 +6,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
 using kernels::ArgKind;
 
 namespace {

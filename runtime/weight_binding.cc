@@ -6,8 +6,6 @@
 
 namespace tir {
 
-namespace fb = ir::fb;
-
 namespace {
 
 const Tensor* find_weight(const WeightSet& weights, const fb::WeightRef& w) {
