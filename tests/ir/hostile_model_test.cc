@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/read_limits.h"
 #include "ir/model.h"
 #include "ir/sym_expr.h"
 
@@ -171,6 +172,39 @@ TEST(HostileModel, FormatSurvivesAnUnnamedSymbol) {
   const fb::SymExpr* e =
       build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}});
   EXPECT_EQ(format_sym_expr(*e, symbols), "s?0*2");
+}
+
+/// A sealed model whose one method has `n` empty nodes (a FlatBuffers table each).
+std::vector<uint8_t> model_with_nodes(size_t n) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  nodes.reserve(n);
+  for (size_t i = 0; i < n; ++i) nodes.push_back(fb::CreateNode(fbb));
+  const auto method = fb::CreateMethod(fbb, fbb.CreateString("forward"), 0, fbb.CreateVector(nodes));
+  fbb.Finish(fb::CreateModel(fbb, kModelVersion, 0, fbb.CreateVector(&method, 1)),
+             fb::ModelIdentifier());
+  return model_seal({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+// FlatBuffers' own table limit (1,000,000) used to refuse such a file first, naming nothing.
+TEST(HostileModel, AMillionNodesAreRefusedByTheNodeLimitNamingTheMethod) {
+  const std::vector<uint8_t> file = model_with_nodes(1'000'000);
+  auto view = ModelView::open(file, "many.tir");
+  ASSERT_FALSE(view.ok());
+  EXPECT_EQ(view.status().message(),
+            "'many.tir' method 'forward': has 1000000 nodes, more than the limit of 524288 "
+            "(--max-nodes)");
+}
+
+TEST(HostileModel, MoreTablesThanTheNodeLimitAllowsAreRefusedSayingSo) {
+  const ReadLimits saved = read_limits();
+  set_read_limits({.max_bytes = saved.max_bytes, .max_nodes = 10});
+  auto view = ModelView::open(model_with_nodes(2000), "many.tir");
+  set_read_limits(saved);
+  ASSERT_FALSE(view.ok());
+  EXPECT_EQ(view.status().message(),
+            "'many.tir': model has more than 704 tables, more than 64 per node within the "
+            "limit of 10 nodes (--max-nodes)");
 }
 
 }  // namespace
