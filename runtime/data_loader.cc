@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/atomic_file.h"
+#include "runtime/mapped_fault.h"
 
 namespace tir {
 namespace {
@@ -23,8 +24,11 @@ Status os_error(std::string_view what, const std::string& path) {
 class MmapSource final : public DataSource {
  public:
   MmapSource(void* addr, size_t size, int fd, std::string name)
-      : addr_(addr), size_(size), fd_(fd), name_(std::move(name)) {}
+      : addr_(addr), size_(size), fd_(fd), name_(std::move(name)) {
+    fault_slot_ = register_mapped_file(addr_, size_, fd_, name_);
+  }
   ~MmapSource() override {
+    unregister_mapped_file(fault_slot_);
     if (addr_) munmap(addr_, size_);
     if (fd_ >= 0) ::close(fd_);
   }
@@ -65,6 +69,7 @@ class MmapSource final : public DataSource {
   size_t size_;
   int fd_;  // kept open so current_size() sees this file even after a rename over its path
   std::string name_;
+  int fault_slot_ = -1;  // in the SIGBUS reporter's table (runtime/mapped_fault.h)
 };
 
 class BufferSource final : public DataSource {

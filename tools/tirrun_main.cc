@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "core/printable.h"
+#include "runtime/mapped_fault.h"
 #include "tools/read_limit_flags.h"
 #include "tools/run_module.h"
 
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
   if (!o.svg_path.empty() && o.dot_path.empty())
     o.dot_path = o.svg_path.substr(0, o.svg_path.rfind('.')) + ".dot";
   tir::set_read_limits(limits);
+  tir::report_truncated_mapped_files();  // a file cut during a run: one error line, not SIGBUS
   o.weights_path = weights.front();
   o.overlay_paths.assign(weights.begin() + 1, weights.end());
   const tir::Status s = tir::tools::run_module(o, std::cout);

@@ -2,9 +2,16 @@
 // pages would raise SIGBUS, so Session::run checks the file first (WeightSet::check_mapped)
 // and fails with an error naming the file and a tensor that is gone.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <functional>
+#include <thread>
+
 #include "fixture_session.h"
+#include "runtime/mapped_fault.h"
 #include "runtime/weight_set.h"
 
 namespace tir {
@@ -63,6 +70,86 @@ TEST(TruncatedWeights, AnIntactFileAndBytesInMemoryPass) {
   ASSERT_EQ(::truncate(tmp.file("m.bin").c_str(), 0), 0);
   EXPECT_TRUE((*in_memory)->check_mapped().ok());  // its own copy: nothing to lose
   EXPECT_FALSE((*mapped)->check_mapped().ok());
+}
+
+/// Runs `body` in a forked child with its stderr captured: (wait status, stderr).
+std::pair<int, std::string> in_child(const std::function<void()>& body) {
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(fds[1], 2);
+    ::close(fds[0]);
+    body();
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string err;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, n);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return {status, err};
+}
+
+// A truncation after the check, while a kernel reads the mapping (on any thread: OpenMP
+// workers read weights too): the process ends with one error line, not by SIGBUS.
+class CutDuringARead : public ::testing::TestWithParam<bool> {};
+
+TEST_P(CutDuringARead, EndsWithAnErrorLineNamingTheFile) {
+  testing::TempDir tmp;
+  const std::string path = tmp.file("w.bin");
+  std::ofstream(path, std::ios::binary) << std::string(1 << 20, 'x');
+  const bool on_a_worker_thread = GetParam();
+  const auto [status, err] = in_child([&] {
+    report_truncated_mapped_files();
+    auto source = data_source_mmap(path);
+    if (!source.ok()) ::_exit(3);
+    const volatile uint8_t* bytes = (*source)->bytes().data();
+    (void)bytes[0];
+    if (::truncate(path.c_str(), 4096) != 0) ::_exit(4);
+    if (on_a_worker_thread)
+      std::thread([&] { (void)bytes[512 * 1024]; }).join();
+    else
+      (void)bytes[512 * 1024];
+    ::_exit(5);  // the read must not succeed
+  });
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(err, "error: file '" + path +
+                     "': byte 524288 cannot be read: the file was truncated while in use "
+                     "(now 4096 bytes, 1048576 mapped)\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(TruncatedWeights, CutDuringARead, ::testing::Bool());
+
+TEST(TruncatedWeights, OtherBusErrorsKeepTheirDefaultAction) {
+  testing::TempDir tmp;
+  const std::string path = tmp.file("w.bin");
+  std::ofstream(path, std::ios::binary) << std::string(1 << 16, 'x');
+  const auto [status, err] = in_child([&] {
+    report_truncated_mapped_files();
+    auto source = data_source_mmap(path);  // registered, but not where the fault is
+    if (!source.ok()) ::_exit(3);
+    ::raise(SIGBUS);
+    ::_exit(5);
+  });
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status) << ": " << err;
+  EXPECT_EQ(WTERMSIG(status), SIGBUS);
+  EXPECT_EQ(err, "");
+}
+
+TEST(TruncatedWeights, AnUnmappedFileIsForgotten) {
+  testing::TempDir tmp;
+  const std::string path = tmp.file("w.bin");
+  std::ofstream(path, std::ios::binary) << std::string(1 << 16, 'x');
+  // Every slot taken and given back many times over: the table does not fill up.
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(data_source_mmap(path).ok());
+  const char probe = 0;
+  const int slot = register_mapped_file(&probe, 1, -1, "probe");
+  EXPECT_GE(slot, 0);
+  unregister_mapped_file(slot);
 }
 
 }  // namespace
