@@ -39,6 +39,16 @@ std::string_view safetensors_dtype_name(DType dtype) {
 
 namespace {
 
+// nlohmann's serializer throws on invalid UTF-8 (a name from a hostile .tir or weight file).
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)nlohmann::json(s).dump();
+    return true;
+  } catch (const nlohmann::json::type_error&) {
+    return false;
+  }
+}
+
 Result<std::vector<uint8_t>> serialize(std::span<const SafetensorsEntry> entries,
                                        const std::map<std::string, std::string>& metadata,
                                        const SafetensorsProgress& progress) {
@@ -53,6 +63,7 @@ Result<std::vector<uint8_t>> serialize(std::span<const SafetensorsEntry> entries
     };
     if (e.name.empty() || e.name == "__metadata__") return bad("has a reserved or empty name");
     if (!seen.insert(e.name).second) return bad("appears twice");
+    if (!valid_utf8(e.name)) return bad("has a name that is not valid UTF-8 (JSON needs it)");
     const std::string_view dt = safetensors_dtype_name(e.dtype);
     if (dt.empty()) return bad("has a dtype safetensors cannot store");
     uint64_t numel = 1;
@@ -67,7 +78,12 @@ Result<std::vector<uint8_t>> serialize(std::span<const SafetensorsEntry> entries
         {"dtype", dt}, {"shape", e.shape}, {"data_offsets", {offset, offset + e.bytes.size()}}};
     offset += e.bytes.size();
   }
-  std::string text = header.dump();
+  std::string text;
+  try {
+    text = header.dump();
+  } catch (const nlohmann::json::type_error&) {  // 316: invalid UTF-8, only metadata is left
+    return make_error(StatusCode::kInvalidArgument, "safetensors: metadata is not valid UTF-8");
+  }
   text.append((8 - text.size() % 8) % 8, ' ');
   std::vector<uint8_t> out(8 + text.size() + offset);
   const uint64_t n = text.size();

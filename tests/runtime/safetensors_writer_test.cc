@@ -54,6 +54,12 @@ TEST(SafetensorsWriter, RejectsBadEntriesByName) {
             "safetensors: tensor '__metadata__' has a reserved or empty name");
   EXPECT_EQ(error({{"w", DType::kUndefined, {6}, bytes}}),
             "safetensors: tensor 'w' has a dtype safetensors cannot store");
+  // Found by the tir fuzzer: nlohmann's serializer threw (abort) on a name from a hostile file.
+  EXPECT_EQ(error({{"w\xff", DType::kFloat32, {6}, bytes}}),
+            "safetensors: tensor 'w\xff' has a name that is not valid UTF-8 (JSON needs it)");
+  auto meta = safetensors_serialize({}, {{"format", "\xc3"}});
+  ASSERT_FALSE(meta.ok());
+  EXPECT_EQ(meta.status().message(), "safetensors: metadata is not valid UTF-8");
 }
 
 TEST(SafetensorsWriter, WriteFailsCleanlyOnABadPath) {
