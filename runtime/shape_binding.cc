@@ -1,8 +1,11 @@
 #include "runtime/shape_binding.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
+#include "core/checked_size.h"
+#include "ir/model.h"
 #include "ir/sym_expr.h"
 
 namespace tir {
@@ -197,6 +200,15 @@ Result<std::vector<int64_t>> value_sizes(const ir::fb::Value& v, std::span<const
     TIR_ASSIGN_OR_RETURN(int64_t s, ir::eval_dim(*d, symbols));
     sizes.push_back(s);
   }
+  // A verified file may still declare a shape whose elements overflow int64 (Tensor::numel,
+  // strides) once its symbols are bound: an error naming the value, found by the tir fuzzer.
+  if (sizes.size() > static_cast<size_t>(kMaxRank))
+    return make_error(StatusCode::kCorrupt, "value '", ir::str(v.name()), "' has rank ",
+                      sizes.size(), ", more than ", kMaxRank);
+  const uint64_t item = std::max<uint64_t>(1, dtype_size(ir::to_dtype(v.dtype())));
+  TIR_RETURN_IF_ERROR(
+      checked_nbytes(sizes, item, "value '" + std::string(ir::str(v.name())) + "' shape")
+          .status());
   return sizes;
 }
 
