@@ -264,12 +264,20 @@ class MethodVerifier {
   }
 
   Status check_io() {
+    std::vector<bool> listed(num_values_, false);
     if (m_.inputs())
       for (int32_t idx : *m_.inputs()) {
         if (idx < 0 || size_t(idx) >= num_values_) return fail("input index out of range");
         if (m_.values()->Get(idx)->source() != fb::ValueSource::UserInput)
           return fail("input '", str(m_.values()->Get(idx)->name()), "' is not a user input");
+        listed[idx] = true;
       }
+    // A user input missing from the inputs would be read without ever being bound (a null
+    // tensor in a kernel; found by the tir fuzzer).
+    for (size_t v = 0; v < num_values_; ++v)
+      if (!listed[v] && m_.values()->Get(v)->source() == fb::ValueSource::UserInput)
+        return fail("value '", str(m_.values()->Get(v)->name()),
+                    "' is a user input but not among the inputs");
     if (m_.outputs())
       for (int32_t idx : *m_.outputs()) TIR_RETURN_IF_ERROR(check_use(idx, "<outputs>", false));
     if (m_.mutations())
