@@ -125,8 +125,7 @@ void run_first_method(std::span<const uint8_t> bytes, const tir::ir::ModelView& 
   options.method = std::string(tir::ir::str(m->name()));
   options.weights.verify_threads = 1;
   auto session = tir::Session::create(
-      tir::data_source_from_buffer({bytes.begin(), bytes.end()}, "fuzz.tir"), weights,
-      options);
+      tir::data_source_from_buffer({bytes.begin(), bytes.end()}, "fuzz.tir"), weights, options);
   if (!session.ok()) return;
   std::vector<tir::Tensor> views;
   for (const tir::HostTensor& t : inputs) views.push_back(t.view());

@@ -44,19 +44,18 @@ Result<ModelView> ModelView::open(std::span<const uint8_t> bytes, std::string_vi
   // FlatBuffers' verifier stops at a number of tables (by default 1,000,000, without saying
   // so). Allow as many as a model within --max-nodes may have, so that the node limit decides
   // (the semantic verifier names the method); a file with more is told why.
-  const uint64_t max_tables = std::min<uint64_t>(
-      read_limits().max_nodes * kMaxTablesPerNode + kMaxTablesPerNode,
-      std::numeric_limits<flatbuffers::uoffset_t>::max());
+  const uint64_t max_tables =
+      std::min<uint64_t>(read_limits().max_nodes * kMaxTablesPerNode + kMaxTablesPerNode,
+                         std::numeric_limits<flatbuffers::uoffset_t>::max());
   flatbuffers::Verifier verifier(bytes.data(), bytes.size(), 64,
                                  static_cast<flatbuffers::uoffset_t>(max_tables));
   if (!fb::VerifyModelBuffer(verifier)) {
     flatbuffers::Verifier unlimited(bytes.data(), bytes.size(), 64,
                                     std::numeric_limits<flatbuffers::uoffset_t>::max());
     if (fb::VerifyModelBuffer(unlimited))
-      return make_error(StatusCode::kCorrupt, "'", file, "': model has more than ",
-                        max_tables, " tables, more than ", kMaxTablesPerNode,
-                        " per node within the limit of ", read_limits().max_nodes,
-                        " nodes (--max-nodes)");
+      return make_error(StatusCode::kCorrupt, "'", file, "': model has more than ", max_tables,
+                        " tables, more than ", kMaxTablesPerNode, " per node within the limit of ",
+                        read_limits().max_nodes, " nodes (--max-nodes)");
     return make_error(StatusCode::kCorrupt, "'", file, "': model fails FlatBuffers verification");
   }
   const fb::Model* model = fb::GetModel(bytes.data());

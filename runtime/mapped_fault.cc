@@ -38,7 +38,8 @@ void put_number(int fd, uint64_t v) {
   char buf[24];
   char* p = buf + sizeof buf;
   *--p = '\0';
-  do *--p = static_cast<char>('0' + v % 10); while (v /= 10);
+  do *--p = static_cast<char>('0' + v % 10);
+  while (v /= 10);
   put(fd, p);
 }
 

@@ -207,8 +207,7 @@ Result<std::vector<int64_t>> value_sizes(const ir::fb::Value& v, std::span<const
                       sizes.size(), ", more than ", kMaxRank);
   const uint64_t item = std::max<uint64_t>(1, dtype_size(ir::to_dtype(v.dtype())));
   TIR_RETURN_IF_ERROR(
-      checked_nbytes(sizes, item, "value '" + std::string(ir::str(v.name())) + "' shape")
-          .status());
+      checked_nbytes(sizes, item, "value '" + std::string(ir::str(v.name())) + "' shape").status());
   return sizes;
 }
 

@@ -180,7 +180,8 @@ std::vector<uint8_t> model_with_nodes(size_t n) {
   std::vector<flatbuffers::Offset<fb::Node>> nodes;
   nodes.reserve(n);
   for (size_t i = 0; i < n; ++i) nodes.push_back(fb::CreateNode(fbb));
-  const auto method = fb::CreateMethod(fbb, fbb.CreateString("forward"), 0, fbb.CreateVector(nodes));
+  const auto method =
+      fb::CreateMethod(fbb, fbb.CreateString("forward"), 0, fbb.CreateVector(nodes));
   fbb.Finish(fb::CreateModel(fbb, kModelVersion, 0, fbb.CreateVector(&method, 1)),
              fb::ModelIdentifier());
   return model_seal({fbb.GetBufferPointer(), fbb.GetSize()});

@@ -147,9 +147,9 @@ TEST(HostileCli, WeightFileCutDuringRunsIsAnErrorLineNotSigbus) {
             0);
   const char* bin = std::getenv("TIRRUN");
   ASSERT_NE(bin, nullptr);
-  std::vector<std::string> args = {bin,  model, "--weights", weights,
-                                   fixture_dir() + "/gpt2/core/input_0.npy",
-                                   "-r", "1000000000", "-t", "1"};
+  std::vector<std::string> args = {
+      bin,  model,        "--weights", weights, fixture_dir() + "/gpt2/core/input_0.npy",
+      "-r", "1000000000", "-t",        "1"};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
