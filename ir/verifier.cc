@@ -133,6 +133,23 @@ class MethodVerifier {
     return s.ok() ? s : fail(where, ": ", s.message());
   }
 
+  /// A weight or constant value has the dtype and static shape of the data it is bound to
+  /// (kernels size their reads from the value: a mismatch read past the data; found by the
+  /// tir fuzzer). `T` is fb::WeightRef or fb::Constant (shapes checked by the model pass).
+  template <typename T>
+  Status check_matches(const fb::Value& v, const T& data, const std::string& where) const {
+    const size_t rank = v.sizes() ? v.sizes()->size() : 0;
+    bool same = v.kind() == fb::ValueKind::Tensor && v.dtype() == data.dtype() &&
+                rank == (data.shape() ? data.shape()->size() : 0);
+    for (size_t k = 0; same && k < rank; ++k) {
+      const fb::Dim* d = v.sizes()->Get(k);
+      same = !d->expr() && d->value() == data.shape()->Get(k);
+    }
+    if (!same)
+      return fail(where, " does not match the dtype and shape of '", str(data.name()), "'");
+    return ok_status();
+  }
+
   Status check_values() {
     const size_t nweights = model_.weights() ? model_.weights()->size() : 0;
     const size_t nconsts = model_.constants() ? model_.constants()->size() : 0;
@@ -154,11 +171,13 @@ class MethodVerifier {
         case fb::ValueSource::Weight:
           if (v->index() < 0 || size_t(v->index()) >= nweights)
             return fail(where, " references weight ", v->index(), " of ", nweights);
+          TIR_RETURN_IF_ERROR(check_matches(*v, *model_.weights()->Get(v->index()), where));
           defined_[i] = true;
           break;
         case fb::ValueSource::Constant:
           if (v->index() < 0 || size_t(v->index()) >= nconsts)
             return fail(where, " references constant ", v->index(), " of ", nconsts);
+          TIR_RETURN_IF_ERROR(check_matches(*v, *model_.constants()->Get(v->index()), where));
           defined_[i] = true;
           break;
         case fb::ValueSource::UserInput:
