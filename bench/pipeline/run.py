@@ -2,6 +2,7 @@
 """Pipeline benchmark: profile, partition and run GPT-2 small and ResNet-18 as N stages.
 
     ~/.venvs/torch/bin/python bench/pipeline/run.py [--stages 2] [--microbatches 1,2,4,8]
+    ~/.venvs/torch/bin/python bench/pipeline/run.py --rss-only --stages 3 --models resnet18
 
 For each model (exported on demand with a dynamic batch dim into bench/models/pipeline/, same
 random weights as bench/export_large.py):
@@ -19,8 +20,9 @@ random weights as bench/export_large.py):
      its predicted/measured stage times and efficiency are rows too), with oneDNN's Winograd
      convolutions (the default) and without (TIR_CONV_WINOGRAD=0: packed weights the size of
      the plain ones instead of 1.8-4x).
-Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png; with --models, rows of the
-other models are kept from the existing CSV. Run it under /work/notes/quiet.sh (it times
+Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png; rows of the models, stage
+counts and kinds not run now are kept from the existing CSV (--rss-only: only step 4, for N
+above the core count; mpirun --oversubscribe). Run it under /work/notes/quiet.sh (it times
 things). Threads: one per stage (N stages on N cores).
 """
 import argparse
