@@ -78,6 +78,17 @@ struct WeightKey {
 
 class PackedCache;
 
+/// The runtime's hold on mapped weights' resident pages (KernelCall::weight_pages).
+class WeightPages {
+ public:
+  virtual ~WeightPages() = default;
+  /// Lets the resident pages lying wholly inside bytes [offset, offset + size) of weight `key`
+  /// go when they are mapped from the weight file (a later read maps them again); bytes the
+  /// runtime owns are kept. For a kernel that copies a weight piece by piece in `prepare`, so
+  /// the plain bytes and the copy are not both resident in full.
+  virtual void drop(WeightKey key, size_t offset, size_t size) const = 0;
+};
+
 /// A weight stored as int8 (`tirc weights pack --dtype int8`, core/quantize.h): a 2-D
 /// [rows, cols] tensor's values q in its own layout and one float32 scale per channel along
 /// `axis` (0: per row, 1: per column), w ~= q * scale. The float32 tensor the graph sees is
@@ -147,6 +158,9 @@ struct KernelCall {
   DeviceContext* context = nullptr;
   /// Per input: its int8 storage when it is a weight stored int8, else null. Empty: none is.
   std::span<const QuantizedWeight* const> input_quantized;
+  /// Set when the runtime lets mapped weights' pages go (input_keys name the weights); for
+  /// `prepare`. Null: keep every byte.
+  const WeightPages* weight_pages = nullptr;
 
   WeightKey input_key(size_t k) const {
     return k < input_keys.size() ? input_keys[k] : WeightKey{};

@@ -231,7 +231,10 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
     for (size_t s = 0; s < step.in_values.size(); ++s)
       step.inputs[s].data = plan_prepare_data(in, step.in_values[s]);
     kernels::PrepareInfo info;
-    TIR_RETURN_IF_ERROR(step.kernel->prepare(step.call, &info));
+    step.call.weight_pages = in.drop_packed;  // for this prepare only
+    const Status prepared = step.kernel->prepare(step.call, &info);
+    step.call.weight_pages = nullptr;
+    TIR_RETURN_IF_ERROR(prepared);
     if (info.scratch_bytes > step.info.scratch_bytes)
       return make_error(StatusCode::kInternal, node_context(*step.node),
                         ": needs more scratch after a weight swap");

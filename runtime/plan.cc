@@ -100,7 +100,12 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
   switch (node.kind) {
     case StepKind::kKernel:
       step.kernel = node.kernel->factory();
-      TIR_RETURN_IF_ERROR(step.kernel->prepare(step.call, &step.info));  // names node and op
+      step.call.weight_pages = in.drop_packed;  // for this prepare only
+      {
+        const Status st = step.kernel->prepare(step.call, &step.info);  // names node and op
+        step.call.weight_pages = nullptr;
+        TIR_RETURN_IF_ERROR(st);
+      }
       plan_drop_packed(in, step);
       return ok_status();
     case StepKind::kCopy: {

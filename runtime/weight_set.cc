@@ -306,7 +306,7 @@ const kernels::QuantizedWeight* WeightSet::quantized(size_t i) const {
   return &table_->quantized[i];
 }
 
-void WeightSet::drop_pages(size_t i) const {
+void WeightSet::drop_pages(size_t i, size_t offset, size_t size) const {
   const Table* table = table_.get();
   const Tensor* t = &table->tensors[i];
   if (!replaced_.empty())
@@ -319,7 +319,9 @@ void WeightSet::drop_pages(size_t i) const {
   const auto* p = static_cast<const uint8_t*>(t->data);
   // Owned bytes (inflated, widened, realigned) lie outside the mapping.
   if (p < mapped.data() || p + t->nbytes() > mapped.data() + mapped.size()) return;
-  table->source->drop_pages(size_t(p - mapped.data()), t->nbytes());
+  if (offset >= t->nbytes()) return;
+  size = std::min(size, t->nbytes() - offset);
+  table->source->drop_pages(size_t(p + offset - mapped.data()), size);
 }
 
 uint64_t WeightSet::generation(size_t i) const {

@@ -49,7 +49,7 @@ struct WeightSetOptions {
 
 enum class WeightFormat { kTir, kSafetensors, kOverlay };
 
-class WeightSet {
+class WeightSet final : public kernels::WeightPages {
  public:
   /// Maps `path` and reads it as a tir weight file or safetensors, whichever it is.
   static Result<std::shared_ptr<const WeightSet>> open(const std::string& path,
@@ -100,7 +100,12 @@ class WeightSet {
   /// copy): where they are a view into a mapped file, the pages wholly inside them leave this
   /// process's resident memory (DataSource::drop_pages); a later read maps them again. Bytes
   /// the set owns stay. Thread-safe.
-  void drop_pages(size_t i) const;
+  void drop_pages(size_t i) const { drop_pages(i, 0, SIZE_MAX); }
+  /// The same for bytes [offset, offset + size) of tensor `i` (clipped to the tensor).
+  void drop_pages(size_t i, size_t offset, size_t size) const;
+  void drop(kernels::WeightKey key, size_t offset, size_t size) const override {
+    if (key.valid()) drop_pages(size_t(key.slot), offset, size);
+  }
   /// Bytes of all tensors, in their logical dtypes.
   size_t total_bytes() const { return table_->total_bytes; }
   /// Bytes held in memory the set owns (inflated, widened or realigned tensors); the rest

@@ -2,6 +2,7 @@
 """Pipeline benchmark: profile, partition and run GPT-2 small and ResNet-18 as N stages.
 
     ~/.venvs/torch/bin/python bench/pipeline/run.py [--stages 2] [--microbatches 1,2,4,8]
+    ~/.venvs/torch/bin/python bench/pipeline/run.py --rss-only --stages 3 --models resnet18
 
 For each model (exported on demand with a dynamic batch dim into bench/models/pipeline/, same
 random weights as bench/export_large.py):
@@ -19,8 +20,9 @@ random weights as bench/export_large.py):
      its predicted/measured stage times and efficiency are rows too), with oneDNN's Winograd
      convolutions (the default) and without (TIR_CONV_WINOGRAD=0: packed weights the size of
      the plain ones instead of 1.8-4x).
-Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png; with --models, rows of the
-other models are kept from the existing CSV. Run it under /work/notes/quiet.sh (it times
+Writes bench/pipeline/results.csv and bench/pipeline/pipeline.png; rows of the models, stage
+counts and kinds not run now are kept from the existing CSV (--rss-only: only step 4, for N
+above the core count; mpirun --oversubscribe). Run it under /work/notes/quiet.sh (it times
 things). Threads: one per stage (N stages on N cores).
 """
 import argparse
@@ -125,6 +127,8 @@ def main():
     ap.add_argument("--models", default="gpt2_small,resnet18")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--replot", action="store_true", help="only redraw the PNG from the CSV")
+    ap.add_argument("--rss-only", action="store_true",
+                    help="only the per-rank peak RSS rows (for N above the core count)")
     args = ap.parse_args()
     if args.replot:
         return plot(read_rows(), os.path.join(HERE, "pipeline.png"))
@@ -162,40 +166,9 @@ def main():
                          "--memory-cap", str(bound), "-o", capped])
         print(cap_table)
         cap_predicted, cap_weights = stage_table(cap_table)
-        # Measured per-stage time at the micro-batch size (one micro-batch: no overlap).
-        one = json.loads(run([tool("tirrun"), staged, "--weights", wbin, micro, "--pipeline",
-                              "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
-        for k in range(n):
-            rows.append({"model": name, "kind": "stage_time", "stages": n, "microbatches": 1,
-                         "stage": k, "predicted_ms": predicted[k],
-                         "measured_ms": one["busy_ms"][k], "weight_bytes": int(weights[k])})
-        one = json.loads(run([tool("tirrun"), capped, "--weights", wbin, micro, "--pipeline",
-                              "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
-        for k in range(n):
-            rows.append({"model": name, "kind": "stage_time_cap", "stages": n,
-                         "microbatches": 1, "stage": k, "predicted_ms": cap_predicted[k],
-                         "measured_ms": one["busy_ms"][k], "weight_bytes": int(cap_weights[k])})
-        # Unpartitioned, one thread, on one micro-batch (its time x M is the sequential time).
-        base = json.loads(run([tool("tirrun"), tir, "--weights", wbin, micro, "--threads", "1",
-                               "--repeat", str(args.repeat), "--json"]))
-        for m in ms:
-            inp = os.path.join(work, f"in_{m}.npy")
-            np.save(inp, x[: (x.shape[0] // mmax) * m])
-            pipe = json.loads(run([tool("tirrun"), staged, "--weights", wbin, inp, "--pipeline",
-                                   "--microbatches", str(m), "--threads", str(n), "--repeat",
-                                   str(args.repeat), "--json"]))
-            seq = base["median_ms"] * m
-            rows.append({"model": name, "kind": "efficiency", "stages": n, "microbatches": m,
-                         "sequential_ms": seq, "pipeline_ms": pipe["wall_ms"],
-                         "efficiency": seq / (n * pipe["wall_ms"]),
-                         "ideal": m / (m + n - 1)})
-            pipe = json.loads(run([tool("tirrun"), capped, "--weights", wbin, inp, "--pipeline",
-                                   "--microbatches", str(m), "--threads", str(n), "--repeat",
-                                   str(args.repeat), "--json"]))
-            rows.append({"model": name, "kind": "efficiency_cap", "stages": n,
-                         "microbatches": m, "sequential_ms": seq,
-                         "pipeline_ms": pipe["wall_ms"],
-                         "efficiency": seq / (n * pipe["wall_ms"]), "ideal": m / (m + n - 1)})
+        if not args.rss_only:
+            rows += time_rows(args, name, n, ms, x, tir, wbin, micro, staged, capped,
+                              predicted, weights, cap_predicted, cap_weights)
         for winograd in (True, False):
             base = baseline_rss(n, winograd)
             for kind, path, ws in (("rss", staged, weights), ("rss_cap", capped, cap_weights)):
@@ -210,10 +183,11 @@ def main():
             "sequential_ms", "pipeline_ms", "efficiency", "ideal", "peak_rss_bytes",
             "baseline_rss_bytes", "weight_bytes", "weights_over_n", "bound_bytes"]
     path = os.path.join(HERE, "results.csv")
-    done = {r["model"] for r in rows}
-    if os.path.exists(path):  # keep the rows of models not run now
+    done = {(r["model"], str(r["stages"]), r["kind"]) for r in rows}
+    if os.path.exists(path):  # keep the rows of the models, N and kinds not run now
         with open(path) as f:
-            rows = [r for r in csv.DictReader(f) if r["model"] not in done] + rows
+            rows = [r for r in csv.DictReader(f)
+                    if (r["model"], r["stages"], r["kind"]) not in done] + rows
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
@@ -225,12 +199,58 @@ def main():
         print(r)
 
 
+def time_rows(args, name, n, ms, x, tir, wbin, micro, staged, capped, predicted, weights,
+              cap_predicted, cap_weights):
+    """Predicted vs measured stage times and pipeline efficiency (threads), both partitions."""
+    rows = []
+    work = os.path.dirname(tir)
+    mmax = max(ms)
+    # Measured per-stage time at the micro-batch size (one micro-batch: no overlap).
+    one = json.loads(run([tool("tirrun"), staged, "--weights", wbin, micro, "--pipeline",
+                          "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
+    for k in range(n):
+        rows.append({"model": name, "kind": "stage_time", "stages": n, "microbatches": 1,
+                     "stage": k, "predicted_ms": predicted[k],
+                     "measured_ms": one["busy_ms"][k], "weight_bytes": int(weights[k])})
+    one = json.loads(run([tool("tirrun"), capped, "--weights", wbin, micro, "--pipeline",
+                          "--threads", str(n), "--repeat", str(args.repeat), "--json"]))
+    for k in range(n):
+        rows.append({"model": name, "kind": "stage_time_cap", "stages": n,
+                     "microbatches": 1, "stage": k, "predicted_ms": cap_predicted[k],
+                     "measured_ms": one["busy_ms"][k], "weight_bytes": int(cap_weights[k])})
+    # Unpartitioned, one thread, on one micro-batch (its time x M is the sequential time).
+    base = json.loads(run([tool("tirrun"), tir, "--weights", wbin, micro, "--threads", "1",
+                           "--repeat", str(args.repeat), "--json"]))
+    for m in ms:
+        inp = os.path.join(work, f"in_{m}.npy")
+        np.save(inp, x[: (x.shape[0] // mmax) * m])
+        pipe = json.loads(run([tool("tirrun"), staged, "--weights", wbin, inp, "--pipeline",
+                               "--microbatches", str(m), "--threads", str(n), "--repeat",
+                               str(args.repeat), "--json"]))
+        seq = base["median_ms"] * m
+        rows.append({"model": name, "kind": "efficiency", "stages": n, "microbatches": m,
+                     "sequential_ms": seq, "pipeline_ms": pipe["wall_ms"],
+                     "efficiency": seq / (n * pipe["wall_ms"]),
+                     "ideal": m / (m + n - 1)})
+        pipe = json.loads(run([tool("tirrun"), capped, "--weights", wbin, inp, "--pipeline",
+                               "--microbatches", str(m), "--threads", str(n), "--repeat",
+                               str(args.repeat), "--json"]))
+        rows.append({"model": name, "kind": "efficiency_cap", "stages": n,
+                     "microbatches": m, "sequential_ms": seq,
+                     "pipeline_ms": pipe["wall_ms"],
+                     "efficiency": seq / (n * pipe["wall_ms"]), "ideal": m / (m + n - 1)})
+    return rows
+
+
 def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     models = sorted({r["model"] for r in rows})
-    fig, axes = plt.subplots(len(models), 3, figsize=(15, 4 * len(models)), squeeze=False)
+    stage_counts = sorted({int(r["stages"]) for r in rows if r["kind"].startswith("rss")})
+    cols = 2 + max(len(stage_counts), 1)
+    fig, axes = plt.subplots(len(models), cols, figsize=(5 * cols, 4 * len(models)),
+                             squeeze=False)
     for i, name in enumerate(models):
         st = [r for r in rows if r["model"] == name and r["kind"] == "stage_time"]
         a = axes[i][0]
@@ -256,33 +276,37 @@ def plot(rows, path):
             axes[i][1].plot([r["microbatches"] for r in efc], [r["efficiency"] for r in efc],
                             "s-", label="measured, --memory-cap")
             axes[i][1].legend()
-        a = axes[i][2]
-        mib = 1 << 20
-        kinds = [k for k in ("rss", "rss_cap", "rss_nowino", "rss_cap_nowino")
-                 if any(r["model"] == name and r["kind"] == k for r in rows)]
-        labels = {"rss": "balanced", "rss_cap": "--memory-cap",
-                  "rss_nowino": "balanced, no Winograd",
-                  "rss_cap_nowino": "--memory-cap, no Winograd"}
-        width = 0.8 / max(len(kinds), 1)
-        bound = None
-        for j, kind in enumerate(kinds):
-            rs = [r for r in rows if r["model"] == name and r["kind"] == kind]
-            has_base = all(r.get("baseline_rss_bytes") not in ("", None) for r in rs)
-            ys = [(r["peak_rss_bytes"] - (r["baseline_rss_bytes"] if has_base else 0)) / mib
-                  for r in rs]
-            a.bar([r["stage"] - 0.4 + width * (j + 0.5) for r in rs], ys, width,
-                  label=labels[kind] + ("" if has_base else " (raw, no baseline)"))
-            n = int(rs[0]["stages"])
-            bound = float(rs[0]["weights_over_n"]) * n * (1 / n + 0.1)
-        if bound:
-            a.axhline(bound / mib, color="k", ls="--", label="(1/N + 10%) of weights")
-        a.set_title(f"{name}: per-rank peak RSS - baseline (MiB)")
-        a.set_xlabel("rank (stage)")
-        a.set_xticks(sorted({int(r["stage"]) for r in rows
-                             if r["model"] == name and r["kind"].startswith("rss")}))
-        a.legend(fontsize=7)
+        for c, n in enumerate(stage_counts):
+            plot_rss(axes[i][2 + c], [r for r in rows if r["model"] == name
+                                      and r["kind"].startswith("rss") and int(r["stages"]) == n],
+                     name, n)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+
+
+def plot_rss(a, rows, name, n):
+    """Per-rank peak RSS less the baseline, per partition and Winograd setting, and the bound."""
+    if not rows:
+        a.axis("off")
+        return
+    mib = 1 << 20
+    labels = {"rss": "balanced", "rss_cap": "--memory-cap", "rss_nowino": "balanced, no Winograd",
+              "rss_cap_nowino": "--memory-cap, no Winograd"}
+    kinds = [k for k in labels if any(r["kind"] == k for r in rows)]
+    width = 0.8 / max(len(kinds), 1)
+    for j, kind in enumerate(kinds):
+        rs = [r for r in rows if r["kind"] == kind]
+        has_base = all(r.get("baseline_rss_bytes") not in ("", None) for r in rs)
+        ys = [(r["peak_rss_bytes"] - (r["baseline_rss_bytes"] if has_base else 0)) / mib
+              for r in rs]
+        a.bar([r["stage"] - 0.4 + width * (j + 0.5) for r in rs], ys, width,
+              label=labels[kind] + ("" if has_base else " (raw, no baseline)"))
+    bound = float(rows[0]["weights_over_n"]) * n * (1 / n + 0.1)
+    a.axhline(bound / mib, color="k", ls="--", label="(1/N + 10%) of weights")
+    a.set_title(f"{name}, N = {n}: per-rank peak RSS - baseline (MiB)")
+    a.set_xlabel("rank (stage)")
+    a.set_xticks(sorted({int(r["stage"]) for r in rows}))
+    a.legend(fontsize=7)
 
 
 if __name__ == "__main__":

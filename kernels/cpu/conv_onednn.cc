@@ -134,24 +134,89 @@ class ConvOneDnn final : public Kernel {
   }
 
   /// Folds the batch norm into folded_wei_ / folded_bias_ and packs the weights when the
-  /// primitive wants another layout (then the plain folded copy is freed: only the packed one
-  /// is read). Needs the tensors' bytes.
+  /// primitive wants another layout (then no plain folded copy is kept: only the packed one is
+  /// read; where the layout allows, the fold goes piece by piece into it, see pack_pieces).
+  /// Needs the tensors' bytes.
   Status fold(const KernelCall& call) {
     const float* w = call.inputs[p_.weight].data_as<const float>();
     const float* b = p_.bias >= 0 ? call.inputs[p_.bias].data_as<const float>() : nullptr;
-    folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kh * p_.kw));
-    const size_t per_oc = folded_wei_.size() / size_t(p_.oc);
     for (int64_t oc = 0; oc < p_.oc; ++oc) {
       const ChannelAffine norm = conv_batch_norm_channel(call, oc);
-      for (size_t k = oc * per_oc; k < (oc + 1) * per_oc; ++k)
-        folded_wei_[k] = static_cast<float>(w[k] * norm.scale);
       folded_bias_[oc] = static_cast<float>((b ? b[oc] : 0.0) * norm.scale + norm.shift);
     }
+    folded_from_ = fold_sources(call);
     if (packs_) {
+      if (const int64_t piece = pack_piece_channels(); piece > 0) return pack_pieces(call, piece);
+    }
+    folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kh * p_.kw));
+    const size_t per_oc = folded_wei_.size() / size_t(p_.oc);
+    for (int64_t oc = 0; oc < p_.oc; ++oc) fold_channel(call, w, oc, &folded_wei_[oc * per_oc]);
+    if (packs_) {
+      drop_weight_pages(call, call.inputs[p_.weight].nbytes());  // the folded copy has them
       TIR_RETURN_IF_ERROR(pack(call, folded_wei_.data()));
       std::vector<float>().swap(folded_wei_);
     }
-    folded_from_ = fold_sources(call);
+    return ok_status();
+  }
+
+  /// Output channel `oc`'s weights w * scale (the batch norm's) into `to`.
+  void fold_channel(const KernelCall& call, const float* w, int64_t oc, float* to) const {
+    const ChannelAffine norm = conv_batch_norm_channel(call, oc);
+    const int64_t per_oc = (p_.c / p_.groups) * p_.kh * p_.kw;
+    const float* from = w + oc * per_oc;
+    for (int64_t k = 0; k < per_oc; ++k) to[k] = static_cast<float>(from[k] * norm.scale);
+  }
+
+  /// Lets the mapped pages of the weight's first `bytes` bytes go (KernelCall::weight_pages).
+  void drop_weight_pages(const KernelCall& call, size_t bytes) const {
+    if (call.weight_pages) call.weight_pages->drop(call.input_key(p_.weight), 0, bytes);
+  }
+
+  /// Output channels per piece when packed_ can be filled piece by piece: a blocked layout
+  /// without padding, cut at whole blocks of output channels, about kPieceBytes of plain
+  /// weights a piece. 0: only whole (Winograd's layouts, groups, padded channels).
+  int64_t pack_piece_channels() const {
+    static constexpr int64_t kPieceBytes = int64_t{1} << 20;
+    const dnnl_memory_desc_t& md = packed_.get_desc().data;
+    if (p_.groups != 1 || md.format_kind != dnnl_blocked || md.ndims != 4) return 0;
+    for (int d = 0; d < md.ndims; ++d)
+      if (md.padded_dims[d] != md.dims[d]) return 0;
+    int64_t block = 1;  // output channels in one block of the layout
+    const dnnl_blocking_desc_t& blocking = md.format_desc.blocking;
+    for (int i = 0; i < blocking.inner_nblks; ++i)
+      if (blocking.inner_idxs[i] == 0) block *= blocking.inner_blks[i];
+    if (p_.oc % block != 0) return 0;
+    const int64_t block_bytes = block * p_.c * p_.kh * p_.kw * int64_t(sizeof(float));
+    return std::min(p_.oc, std::max<int64_t>(1, kPieceBytes / block_bytes) * block);
+  }
+
+  /// Packs the weights `piece` output channels at a time (folding the batch norm into a
+  /// piece-sized buffer first when there is one) and lets each piece's mapped pages go once
+  /// packed, so a conv's prepare holds the packed copy plus about one piece, not the mapped,
+  /// folded and packed copies in full. The same bytes as packing the whole: a reorder between
+  /// f32 layouts only moves values.
+  Status pack_pieces(const KernelCall& call, int64_t piece) {
+    dnnl::engine& eng = onednn_engine(call);
+    const float* w = call.inputs[p_.weight].data_as<const float>();
+    const int64_t per_oc = p_.c * p_.kh * p_.kw;
+    const bool norm = call.batch_norm.present();
+    std::vector<float> folded(norm ? size_t(piece * per_oc) : 0);
+    const memory::desc packed_md = packed_.get_desc();
+    for (int64_t o0 = 0; o0 < p_.oc; o0 += piece) {
+      const int64_t n = std::min(piece, p_.oc - o0);
+      const float* from = w + o0 * per_oc;
+      if (norm) {
+        for (int64_t oc = 0; oc < n; ++oc) fold_channel(call, w, o0 + oc, &folded[oc * per_oc]);
+        from = folded.data();
+      }
+      const memory::dims dims{n, p_.c, p_.kh, p_.kw};
+      memory src(onednn_plain_f32(dims), eng, const_cast<float*>(from));
+      memory dst(packed_md.submemory_desc(dims, {o0, 0, 0, 0}), eng, packed_.get_data_handle());
+      const dnnl::reorder reorder(src, dst);
+      const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, src.get()}, {DNNL_ARG_TO, dst.get()}};
+      TIR_RETURN_IF_ERROR(onednn_execute(call, reorder, args));
+      drop_weight_pages(call, size_t((o0 + n) * per_oc) * sizeof(float));
+    }
     return ok_status();
   }
 
@@ -232,7 +297,10 @@ class ConvOneDnn final : public Kernel {
       if (norm) {
         // fold() packs into packed_
       } else if (wdata != nullptr) {  // weights known now: pack once
-        TIR_RETURN_IF_ERROR(pack(call, wdata));
+        if (const int64_t piece = pack_piece_channels(); piece > 0)
+          TIR_RETURN_IF_ERROR(pack_pieces(call, piece));
+        else
+          TIR_RETURN_IF_ERROR(pack(call, wdata));
         packed_from_ = wdata;
         out_info->packed_inputs |= uint64_t{1} << p_.weight;
       } else {  // converted into scratch on every run
