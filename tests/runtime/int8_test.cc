@@ -9,7 +9,9 @@
 //  - after a weight swap an int8 session computes what a fresh one computes (repacked).
 // Fixtures: tests/data/fixtures/{mlp,gpt2,bert} (gen.py), training IR, where linear and
 // addmm read their weights directly (core IR reads a permuted weight: those GEMMs keep
-// float32, see README "Low precision").
+// float32, see README "Low precision"); resnet_small and mobilenet_v3_small in both IRs for
+// int8 convolutions (kernels/cpu/conv_int8_onednn.h): every conv weight stored int8, and a
+// swap of conv weights (batch norms folded) repacks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -134,12 +136,29 @@ TEST_P(Int8Family, CloseToTorchAndTheInt8FileRunsTheSame) {
     const auto [err, scale] = max_abs_diff(from_file[k].view(), expected[k].view());
     EXPECT_LE(err, kInt8Tolerance * scale) << "int8 file, output " << k;
   }
-  if (GetParam().rfind("mlp", 0) == 0)  // no embedding: the GEMM weights are all it quantizes
-    EXPECT_TRUE(bitwise_equal(from_file, int8));
+  if (GetParam().find("gpt2") == std::string::npos && GetParam().find("bert") == std::string::npos)
+    EXPECT_TRUE(bitwise_equal(from_file, int8));  // no embedding: only GEMM/conv weights quantized
+  if (GetParam().find("resnet") != std::string::npos ||
+      GetParam().find("mobilenet") != std::string::npos) {  // every conv weight is stored int8
+    size_t convs = 0, saved = 0;  // bytes int8 storage saves on them (q + scales vs float32)
+    for (size_t i = 0; i < int8_set->size(); ++i)
+      if (const Tensor& t = int8_set->tensor(i); t.rank == 4) {
+        EXPECT_NE(int8_set->quantized(i), nullptr) << int8_set->names()[i];
+        ++convs;
+        saved += t.nbytes() - int8_stored_bytes(t.numel(), t.shape()[0]);
+      }
+    EXPECT_GT(convs, 0u);
+    // The file shrinks by that much, give or take each entry's 64-byte alignment.
+    EXPECT_GE(std::filesystem::file_size(tmp.file("m.bin")),
+              std::filesystem::file_size(tmp.file("m.int8.bin")) + saved - 64 * convs);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, Int8Family,
-                         ::testing::Values("mlp/training", "gpt2/training", "bert/training"),
+                         ::testing::Values("mlp/training", "gpt2/training", "bert/training",
+                                           "resnet_small/training", "resnet_small/core",
+                                           "mobilenet_v3_small/training",
+                                           "mobilenet_v3_small/core"),
                          [](const auto& info) {
                            std::string n = info.param;
                            std::replace(n.begin(), n.end(), '/', '_');
@@ -160,8 +179,8 @@ TEST(Int8, PackWithoutModelIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(tmp.file("m.int8.bin")));
 }
 
-TEST(Int8, WeightSwapRepacksLikeAFreshSession) {
-  const std::string rel = "gpt2/training";
+/// After swap_weights an int8 session computes what a fresh one on the new weights computes.
+void check_swap_repacks(const std::string& rel) {
   const std::string dir = testing::fixture_dir() + "/" + rel;
   TempDir tmp;
   ASSERT_TRUE(import_fixture(dir, tmp));
@@ -197,6 +216,12 @@ TEST(Int8, WeightSwapRepacksLikeAFreshSession) {
   ASSERT_TRUE(after.ok()) << after.status().message();
   EXPECT_TRUE(bitwise_equal(copies(*after), want));
   EXPECT_FALSE(bitwise_equal(before_copy, want));
+}
+
+TEST(Int8, WeightSwapRepacksLikeAFreshSession) { check_swap_repacks("gpt2/training"); }
+
+TEST(Int8, ConvWeightSwapRepacksLikeAFreshSession) {
+  check_swap_repacks("resnet_small/training");  // conv weights and the folded batch norms
 }
 
 }  // namespace
