@@ -97,8 +97,8 @@ Int8Conv::Sources Int8Conv::sources(const KernelCall& call) const {
           data(bn.bias),   data(bn.mean), data(bn.var)};
 }
 
-dnnl::convolution_forward::primitive_desc Int8Conv::make_pd(
-    const KernelCall& call, const std::vector<float>& scales) const {
+dnnl::convolution_forward::primitive_desc Int8Conv::make_pd(const KernelCall& call,
+                                                            dt src_type) const {
   const memory::dims src_dims{p_.n, p_.c, p_.h, p_.w};
   const memory::dims dst_dims{p_.n, p_.oc, p_.oh, p_.ow};
   const memory::dims wei_dims =
@@ -109,7 +109,7 @@ dnnl::convolution_forward::primitive_desc Int8Conv::make_pd(
   };
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  attr.set_output_scales(1 << 1, scales);  // per output channel, fixed
+  attr.set_output_scales(1 << 1, scales_);  // per output channel, fixed
   dnnl::post_ops ops;
   ops.append_binary(dnnl::algorithm::binary_mul, onednn_plain_f32({1, 1, 1, 1}));
   ops.append_binary(dnnl::algorithm::binary_add, onednn_plain_f32({1, p_.oc, 1, 1}));
@@ -118,26 +118,25 @@ dnnl::convolution_forward::primitive_desc Int8Conv::make_pd(
   attr.set_post_ops(ops);
   const dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-      any(src_dims, dt::s8), any(wei_dims, dt::s8), memory::desc(), any(dst_dims, dt::f32),
+      any(src_dims, src_type), any(wei_dims, dt::s8), memory::desc(), any(dst_dims, dt::f32),
       {p_.stride[0], p_.stride[1]}, {p_.dil[0] - 1, p_.dil[1] - 1}, {p_.pad[0], p_.pad[1]},
       {p_.pad[0], p_.pad[1]});
   return {desc, attr, onednn_engine(call)};
 }
 
-Status Int8Conv::use_weights(const KernelCall& call) {
+bool Int8Conv::quantize_weights(const KernelCall& call) {
   const int64_t oc = p_.oc, per_oc = (p_.c / p_.groups) * p_.kh * p_.kw;
   std::vector<float> scales(static_cast<size_t>(oc));
-  std::vector<int8_t> q;
-  const int8_t* qdata = nullptr;
   const QuantizedWeight* stored = call.input_quantization(p_.weight);
   if (stored && stored->rows == oc && stored->cols == per_oc && stored->axis == 0) {
-    qdata = stored->data;
+    qdata_ = stored->data;
+    std::vector<int8_t>().swap(q_);
     scales.assign(stored->scales, stored->scales + oc);
   } else {
-    q.resize(size_t(oc * per_oc));
+    q_.resize(size_t(oc * per_oc));
     quantize_int8_per_channel(call.inputs[p_.weight].data_as<const float>(), oc, per_oc, 0,
-                              q.data(), scales.data());
-    qdata = q.data();
+                              q_.data(), scales.data());
+    qdata_ = q_.data();
   }
   const float* b = p_.bias >= 0 ? call.inputs[p_.bias].data_as<const float>() : nullptr;
   bias_.resize(size_t(oc));
@@ -146,80 +145,96 @@ Status Int8Conv::use_weights(const KernelCall& call) {
     scales[size_t(c)] = static_cast<float>(scales[size_t(c)] * norm.scale);
     bias_[size_t(c)] = static_cast<float>((b ? b[c] : 0.0) * norm.scale + norm.shift);
   }
-  if (!prim_ || scales != scales_) {
-    pd_ = make_pd(call, scales);
-    prim_ = dnnl::convolution_forward(pd_);
-    scales_ = std::move(scales);
+  quantized_from_ = sources(call);
+  const bool changed = scales != scales_;
+  scales_ = std::move(scales);
+  return changed;
+}
+
+size_t Int8Conv::describe(const KernelCall& call, Path& path, dt src_type) {
+  dnnl::engine& eng = onednn_engine(call);
+  path.pd = make_pd(call, src_type);
+  path.prim = {};
+  path.packed = {};
+  path.packed_from = {};
+  const memory::dims src_dims{p_.n, p_.c, p_.h, p_.w};
+  const memory::dims dst_dims{p_.n, p_.oc, p_.oh, p_.ow};
+  const memory::desc src_user = activation_desc(call.inputs[p_.input], src_dims);
+  const memory::desc dst_user = activation_desc(call.outputs[0], dst_dims);
+  const dnnl::convolution_forward::primitive_desc& pd = path.pd;
+  path.user_src = memory(src_user, eng, DNNL_MEMORY_NONE);
+  path.src = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
+  path.dst = memory(pd.dst_desc(), eng, DNNL_MEMORY_NONE);
+  path.user_dst = memory(dst_user, eng, DNNL_MEMORY_NONE);
+  path.scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+  // f32 input -> u8/s8 in the primitive's layout: round_half_even(x * (1 / scale)), saturated.
+  dnnl::primitive_attr qattr;
+  qattr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+  path.quantize =
+      dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_user, eng, pd.src_desc(), qattr));
+  path.quantize_args = {arg(DNNL_ARG_FROM, path.user_src), arg(DNNL_ARG_TO, path.src),
+                        arg(DNNL_ARG_ATTR_OUTPUT_SCALES, src_scale_)};
+  size_t off = align64(pd.scratchpad_desc().get_size());
+  path.src_off = off;
+  off += align64(pd.src_desc().get_size());
+  path.dst_reorder = {};
+  path.res_reorder = {};
+  if (pd.dst_desc() != dst_user) {
+    path.dst_reorder = dnnl::reorder(path.dst, path.user_dst);
+    path.dst_args = {arg(DNNL_ARG_FROM, path.dst), arg(DNNL_ARG_TO, path.user_dst)};
+    path.dst_off = off;
+    off += align64(pd.dst_desc().get_size());
   }
+  if (call.residual >= 0) {  // into dst's layout unless it is there already (then a copy)
+    const memory::desc res_md = activation_desc(call.inputs[call.residual], dst_dims);
+    if (res_md != pd.dst_desc()) {
+      path.user_res = memory(res_md, eng, DNNL_MEMORY_NONE);
+      path.res_reorder = dnnl::reorder(path.user_res, path.dst);
+      path.res_args = {arg(DNNL_ARG_FROM, path.user_res), arg(DNNL_ARG_TO, path.dst)};
+    }
+  }
+  path.args = {arg(DNNL_ARG_SRC, path.src),  // the weights: ready() adds them
+               arg(DNNL_ARG_DST, path.dst),
+               arg(DNNL_ARG_SCRATCHPAD, path.scratchpad),
+               arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, act_scale_),
+               arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, bias_mem_)};
+  return off;
+}
+
+Status Int8Conv::ready(const KernelCall& call, Path& path) {
+  if (!path.prim) path.prim = dnnl::convolution_forward(path.pd);
+  if (path.packed_from == quantized_from_) return ok_status();
   dnnl::engine& eng = onednn_engine(call);
   const memory::dims wei_dims =
       p_.groups > 1 ? memory::dims{p_.groups, p_.oc / p_.groups, p_.c / p_.groups, p_.kh, p_.kw}
                     : memory::dims{p_.oc, p_.c, p_.kh, p_.kw};
   const memory::desc plain(wei_dims, dt::s8,
                            p_.groups > 1 ? memory::format_tag::goihw : memory::format_tag::oihw);
-  memory from(plain, eng, const_cast<int8_t*>(qdata));
-  if (!packed_ || packed_.get_desc() != pd_.weights_desc()) packed_ = memory(pd_.weights_desc(), eng);
-  const dnnl::reorder pack(from, packed_);
-  const dnnl_exec_arg_t pack_args[] = {arg(DNNL_ARG_FROM, from), arg(DNNL_ARG_TO, packed_)};
+  memory from(plain, eng, const_cast<int8_t*>(qdata_));
+  if (!path.packed) {
+    path.packed = memory(path.pd.weights_desc(), eng);
+    path.args.push_back(arg(DNNL_ARG_WEIGHTS, path.packed));
+  }
+  const dnnl::reorder pack(from, path.packed);
+  const dnnl_exec_arg_t pack_args[] = {arg(DNNL_ARG_FROM, from), arg(DNNL_ARG_TO, path.packed)};
   TIR_RETURN_IF_ERROR(onednn_execute(call, pack, pack_args));
-  packed_from_ = sources(call);
+  path.packed_from = quantized_from_;
   return ok_status();
 }
 
 Status Int8Conv::build(const KernelCall& call, const ConvParams& p, PrepareInfo* out_info) {
   p_ = p;
-  prim_ = {};
-  packed_ = {};
-  TIR_RETURN_IF_ERROR(use_weights(call));
+  scales_.clear();
+  quantize_weights(call);
   dnnl::engine& eng = onednn_engine(call);
-  const memory::dims src_dims{p_.n, p_.c, p_.h, p_.w};
-  const memory::dims dst_dims{p_.n, p_.oc, p_.oh, p_.ow};
-  const memory::desc src_user = activation_desc(call.inputs[p_.input], src_dims);
-  const memory::desc dst_user = activation_desc(call.outputs[0], dst_dims);
-  user_src_ = memory(src_user, eng, DNNL_MEMORY_NONE);
-  src_ = memory(pd_.src_desc(), eng, DNNL_MEMORY_NONE);
-  wei_ = memory(pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
-  dst_ = memory(pd_.dst_desc(), eng, DNNL_MEMORY_NONE);
-  user_dst_ = memory(dst_user, eng, DNNL_MEMORY_NONE);
-  scratchpad_ = memory(pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
-  const memory::desc one_f32 = onednn_plain_f32({1});
-  src_scale_ = memory(one_f32, eng);
+  src_scale_ = memory(onednn_plain_f32({1}), eng);
   act_scale_ = memory(onednn_plain_f32({1, 1, 1, 1}), eng);
   bias_mem_ = memory(onednn_plain_f32({1, p_.oc, 1, 1}), eng, DNNL_MEMORY_NONE);
-
-  // f32 input -> s8 in the primitive's layout: round_half_even(x * (1 / scale)), saturated.
-  dnnl::primitive_attr qattr;
-  qattr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
-  quantize_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_user, eng, pd_.src_desc(), qattr));
-  quantize_args_ = {arg(DNNL_ARG_FROM, user_src_), arg(DNNL_ARG_TO, src_),
-                    arg(DNNL_ARG_ATTR_OUTPUT_SCALES, src_scale_)};
-  size_t off = align64(pd_.scratchpad_desc().get_size());
-  src_off_ = off;
-  off += align64(pd_.src_desc().get_size());
-  dst_reorder_ = {};
-  res_reorder_ = {};
-  if (pd_.dst_desc() != dst_user) {
-    dst_reorder_ = dnnl::reorder(dst_, user_dst_);
-    dst_args_ = {arg(DNNL_ARG_FROM, dst_), arg(DNNL_ARG_TO, user_dst_)};
-    dst_off_ = off;
-    off += align64(pd_.dst_desc().get_size());
-  }
-  if (call.residual >= 0) {  // into dst's layout unless it is there already (then a copy)
-    const memory::desc res_md = activation_desc(call.inputs[call.residual], dst_dims);
-    if (res_md != pd_.dst_desc()) {
-      user_res_ = memory(res_md, eng, DNNL_MEMORY_NONE);
-      res_reorder_ = dnnl::reorder(user_res_, dst_);
-      res_args_ = {arg(DNNL_ARG_FROM, user_res_), arg(DNNL_ARG_TO, dst_)};
-    }
-  }
-  args_ = {arg(DNNL_ARG_SRC, src_),
-           arg(DNNL_ARG_WEIGHTS, wei_),
-           arg(DNNL_ARG_DST, dst_),
-           arg(DNNL_ARG_SCRATCHPAD, scratchpad_),
-           arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, act_scale_),
-           arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, bias_mem_)};
-  out_info->scratch_bytes = off;
-  // run reads only the packed weights and the folded bias while these pointers stay
+  const size_t scratch = std::max(describe(call, paths_[0], dt::s8), describe(call, paths_[1], dt::u8));
+  // The uint8 path now (most convolutions read a relu's output); int8 when first needed.
+  TIR_RETURN_IF_ERROR(ready(call, paths_[1]));
+  out_info->scratch_bytes = scratch;
+  // run reads only the quantized weights and the folded bias while these pointers stay
   const BatchNormFold& bn = call.batch_norm;
   for (int idx : {p_.weight, p_.bias, bn.weight, bn.bias, bn.mean, bn.var})
     if (idx >= 0 && idx < 64) out_info->packed_inputs |= uint64_t{1} << idx;
@@ -240,31 +255,38 @@ Status Int8Conv::run(const KernelCall& call, void* scratch) {
     return ok_status();
   }
   return onednn_guard(call, [&]() -> Status {
-    if (sources(call) != packed_from_) TIR_RETURN_IF_ERROR(use_weights(call));  // swapped
+    if (sources(call) != quantized_from_ && quantize_weights(call))  // swapped: new scales
+      for (Path& path : paths_) {
+        path.pd = make_pd(call, path.pd.src_desc().data_type());
+        path.prim = {};
+      }
+    const bool u8 = r.lo >= 0;
+    Path& path = paths_[u8 ? 1 : 0];
+    TIR_RETURN_IF_ERROR(ready(call, path));
     const float amax = std::max(-r.lo, r.hi);
-    const float scale = amax > 0 ? amax / 127.0f : 1.0f;
+    const float scale = amax > 0 ? amax / (u8 ? 255.0f : 127.0f) : 1.0f;
     *static_cast<float*>(src_scale_.get_data_handle()) = 1.0f / scale;
     *static_cast<float*>(act_scale_.get_data_handle()) = scale;
     char* s = static_cast<char*>(scratch);
-    user_src_.set_data_handle(x.data);
-    src_.set_data_handle(s + src_off_);
-    TIR_RETURN_IF_ERROR(onednn_execute(call, quantize_, quantize_args_));
-    wei_.set_data_handle(packed_.get_data_handle());
+    path.user_src.set_data_handle(x.data);
+    path.src.set_data_handle(s + path.src_off);
+    TIR_RETURN_IF_ERROR(onednn_execute(call, path.quantize, path.quantize_args));
     bias_mem_.set_data_handle(bias_.data());
-    scratchpad_.set_data_handle(s);
-    user_dst_.set_data_handle(call.outputs[0].data);
-    dst_.set_data_handle(dst_reorder_ ? s + dst_off_ : call.outputs[0].data);
+    path.scratchpad.set_data_handle(s);
+    path.user_dst.set_data_handle(call.outputs[0].data);
+    path.dst.set_data_handle(path.dst_reorder ? s + path.dst_off : call.outputs[0].data);
     if (call.residual >= 0) {  // the sum post-op adds the convolution onto dst
       const Tensor& res = call.inputs[call.residual];
-      if (res_reorder_) {
-        user_res_.set_data_handle(res.data);
-        TIR_RETURN_IF_ERROR(onednn_execute(call, res_reorder_, res_args_));
-      } else if (void* to = dst_.get_data_handle(); res.data != to) {
+      if (path.res_reorder) {
+        path.user_res.set_data_handle(res.data);
+        TIR_RETURN_IF_ERROR(onednn_execute(call, path.res_reorder, path.res_args));
+      } else if (void* to = path.dst.get_data_handle(); res.data != to) {
         std::memcpy(to, res.data, res.nbytes());  // already in dst's layout
       }
     }
-    TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
-    if (dst_reorder_) TIR_RETURN_IF_ERROR(onednn_execute(call, dst_reorder_, dst_args_));
+    TIR_RETURN_IF_ERROR(onednn_execute(call, path.prim, path.args));
+    if (path.dst_reorder)
+      TIR_RETURN_IF_ERROR(onednn_execute(call, path.dst_reorder, path.dst_args));
     onednn_finish_activation(call.epilogue, call.outputs[0]);
     return ok_status();
   });

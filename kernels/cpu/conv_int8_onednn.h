@@ -7,11 +7,13 @@
 // folded batch norm is not quantized into the weights: its per-channel scale multiplies the
 // weight scales (w * bn = q * (s_w * bn)) and its shift joins the bias, so the int8 values
 // are those of the weight alone.
-// Activations: quantized per run to int8, symmetric, one scale for the whole tensor
-// (max |x| / 127), by a oneDNN reorder that also puts them in the primitive's layout. Not
-// uint8 with a zero point: oneDNN 2.6 then leaves brgconv for its older jit AMX convolution,
-// 1.3-4.5x slower on ResNet-18's shapes (measured; the issue-18 note).
-// The primitive: s8 x s8 -> s32, output scales s_w[oc] * bn[oc] fixed in it, then post-ops:
+// Activations: quantized per run with one scale for the whole tensor, by a oneDNN reorder that
+// also puts them in the primitive's layout: to uint8 (x * 255 / max x) when no value is
+// negative (every conv after a relu or a max pool of one), else to int8, symmetric
+// (x * 127 / max |x|); each source type has its own primitive, built when first needed. No
+// zero point: with one oneDNN 2.6 leaves brgconv for its older jit AMX convolution, 1.3-4.5x
+// slower on ResNet-18's shapes (measured; the issue-18 note).
+// The primitive: u8/s8 x s8 -> s32, output scales s_w[oc] * bn[oc] fixed in it, then post-ops:
 // multiply by the activation scale (a runtime scalar),
 // add the bias per channel, sum (a fused residual) and the activation other than relu; relu
 // is applied after (NaN stays NaN). Output float32.
@@ -41,26 +43,40 @@ class Int8Conv {
 
  private:
   using Sources = std::array<const void*, 6>;  // weight, bias, batch norm's four tensors
+  /// The primitive for one source data type (s8 or u8) and what it reads and writes; its
+  /// memory objects point into the run's scratch.
+  struct Path {
+    dnnl::convolution_forward::primitive_desc pd;
+    dnnl::convolution_forward prim;  // null until first needed
+    dnnl::memory packed;             // weights in pd's layout
+    Sources packed_from{};
+    dnnl::reorder quantize, dst_reorder, res_reorder;
+    dnnl::memory user_src, src, dst, user_dst, user_res, scratchpad;
+    std::vector<dnnl_exec_arg_t> args, quantize_args, dst_args, res_args;
+    size_t src_off = 0, dst_off = 0;
+  };
   Sources sources(const KernelCall& call) const;
-  /// Quantizes the weight (or takes its stored int8 bytes), folds the batch norm into the
-  /// scales and the bias, packs, and (re)builds the primitive when the scales changed.
-  Status use_weights(const KernelCall& call);
+  /// Quantizes the weight (or takes its stored int8 bytes) and folds the batch norm into the
+  /// scales and the bias; true when the scales changed.
+  bool quantize_weights(const KernelCall& call);
   dnnl::convolution_forward::primitive_desc make_pd(const KernelCall& call,
-                                                    const std::vector<float>& scales) const;
+                                                    dnnl::memory::data_type src_type) const;
+  /// Makes `path`'s primitive description, memory objects and reorders; returns the scratch
+  /// bytes it needs.
+  size_t describe(const KernelCall& call, Path& path, dnnl::memory::data_type src_type);
+  /// Creates the primitive and packs the weights (again after a swap).
+  Status ready(const KernelCall& call, Path& path);
   /// Writes NaN over the whole output.
   void fill_nan(const KernelCall& call) const;
 
   ConvParams p_;
+  std::vector<int8_t> q_;      // the weight's int8 values (when not stored int8)
+  const int8_t* qdata_ = nullptr;
   std::vector<float> scales_;  // per output channel: weight scale * batch norm scale
   std::vector<float> bias_;    // per output channel: bias * bn scale + bn shift (or zeros)
-  Sources packed_from_{};
-  dnnl::convolution_forward::primitive_desc pd_;
-  dnnl::convolution_forward prim_;
-  dnnl::reorder quantize_, dst_reorder_, res_reorder_;
-  dnnl::memory user_src_, src_, wei_, packed_, dst_, user_dst_, user_res_, scratchpad_;
+  Sources quantized_from_{};
+  Path paths_[2];  // source int8 (any sign), uint8 (no negative value)
   dnnl::memory src_scale_, act_scale_, bias_mem_;
-  std::vector<dnnl_exec_arg_t> args_, quantize_args_, dst_args_, res_args_;
-  size_t src_off_ = 0, dst_off_ = 0;
 };
 
 }  // namespace tir::kernels

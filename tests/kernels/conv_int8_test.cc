@@ -1,5 +1,6 @@
 // The int8 convolution path (kernels/cpu/conv_int8_onednn.h) against an exact emulation of its
-// arithmetic: the input quantized symmetric per tensor (max |x| / 127), the weight per output
+// arithmetic: the input quantized per tensor (uint8 x * 255 / max x when none is negative,
+// else int8 x * 127 / max |x|), the weight per output
 // channel (core/quantize.h), the int32 products summed exactly, then scales, bias and relu in
 // double. oneDNN must agree to float rounding (1e-5 of the largest output), far below the
 // quantization error (~1e-2 here), so a wrong scale, axis, group or bias placement fails. Also:
@@ -36,12 +37,13 @@ std::vector<double> emulate(const Geometry& g, const Buffer& x, const Buffer& w,
                             bool relu) {
   const float* xv = x.tensor().data_as<const float>();
   const int64_t xn = x.tensor().numel();
-  float amax = 0;
-  for (int64_t i = 0; i < xn; ++i) amax = std::max(amax, std::fabs(xv[i]));
-  const float sx = amax > 0 ? amax / 127.0f : 1.0f, inv = 1.0f / sx;
+  float amax = 0, lo = 0;
+  for (int64_t i = 0; i < xn; ++i) amax = std::max(amax, std::fabs(xv[i])), lo = std::min(lo, xv[i]);
+  const float levels = lo >= 0 ? 255.0f : 127.0f;  // uint8 when no value is negative
+  const float sx = amax > 0 ? amax / levels : 1.0f, inv = 1.0f / sx;
   std::vector<int32_t> qx(static_cast<size_t>(xn));
   for (int64_t i = 0; i < xn; ++i)
-    qx[size_t(i)] = int32_t(std::clamp(std::nearbyint(xv[i] * inv), -128.0f, 127.0f));
+    qx[size_t(i)] = int32_t(std::clamp(std::nearbyint(xv[i] * inv), -128.0f, levels));
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups, per_oc = cg * g.k * g.k;
   std::vector<int8_t> qw(size_t(g.oc * per_oc));
   std::vector<float> sw(size_t(g.oc));
@@ -84,7 +86,8 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
     g.h = pick(g.k, 14), g.w = pick(g.k, 14), g.bias = t % 2 == 0;
     const bool relu = t % 3 != 1;
     SCOPED_TRACE("case " + std::to_string(t));
-    const Buffer x = Buffer::random(rng, {g.n, g.c, g.h, g.w}, -1.0f, 3.0f);
+    // Every other case has no negative input (a relu's output): the uint8 path.
+    const Buffer x = Buffer::random(rng, {g.n, g.c, g.h, g.w}, t % 2 ? 0.0f : -1.0f, 3.0f);
     const Buffer w = Buffer::random(rng, {g.oc, g.c / g.groups, g.k, g.k});
     const Buffer b = Buffer::random(rng, {g.oc});
     RunOptions o;
