@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "core/quantize.h"
+#include "importer/weight_writer.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
 #include "tools/weights_tool.h"
@@ -216,6 +217,41 @@ void check_swap_repacks(const std::string& rel) {
   ASSERT_TRUE(after.ok()) << after.status().message();
   EXPECT_TRUE(bitwise_equal(copies(*after), want));
   EXPECT_FALSE(bitwise_equal(before_copy, want));
+}
+
+/// Writes one float32 tensor of `shape` stored int8 along `axis` (its values all zero).
+Status write_int8_entry(const std::string& path, std::vector<int64_t> shape, int axis) {
+  importer::WeightEntrySpec spec;
+  spec.name = "w";
+  spec.dtype = DType::kFloat32;
+  spec.shape = shape;
+  spec.stored_dtype = DType::kInt8;
+  spec.quant_axis = int8_t(axis);
+  int64_t numel = 1;
+  for (int64_t d : shape) numel *= d;
+  std::vector<uint8_t> bytes(int8_stored_bytes(numel, shape[size_t(axis)]), 0);
+  TIR_ASSIGN_OR_RETURN(auto writer, importer::WeightWriter::create(path, {}));
+  TIR_RETURN_IF_ERROR(writer->add(spec, bytes.size(), [&](const importer::ChunkSink& sink) {
+    return sink({bytes.data(), bytes.size()});
+  }));
+  TIR_RETURN_IF_ERROR(writer->finish().status());
+  return writer->commit();
+}
+
+TEST(Int8, ConvShapedEntriesNeedChannelAxisZero) {
+  TempDir tmp;
+  ASSERT_TRUE(write_int8_entry(tmp.file("ok.bin"), {4, 3, 2, 2}, 0).ok());
+  const auto ok = WeightSet::open(tmp.file("ok.bin"));
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  const kernels::QuantizedWeight* q = (*ok)->quantized(0);
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->rows, 4);  // [OC, C/groups * KH * KW]
+  EXPECT_EQ(q->cols, 12);
+  ASSERT_TRUE(write_int8_entry(tmp.file("bad.bin"), {4, 3, 2, 2}, 1).ok());
+  const auto bad = WeightSet::open(tmp.file("bad.bin"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("stored int8"), std::string::npos)
+      << bad.status().message();
 }
 
 TEST(Int8, WeightSwapRepacksLikeAFreshSession) { check_swap_repacks("gpt2/training"); }
