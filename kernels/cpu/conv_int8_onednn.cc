@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include "core/quantize.h"
 #include "kernels/cpu/onednn_epilogue.h"
@@ -231,6 +232,15 @@ Status Int8Conv::build(const KernelCall& call, const ConvParams& p, PrepareInfo*
   act_scale_ = memory(onednn_plain_f32({1, 1, 1, 1}), eng);
   bias_mem_ = memory(onednn_plain_f32({1, p_.oc, 1, 1}), eng, DNNL_MEMORY_NONE);
   const size_t scratch = std::max(describe(call, paths_[0], dt::s8), describe(call, paths_[1], dt::u8));
+  // Depthwise / grouped convs, and dot products shorter than 64 (C/groups * KH * KW), are
+  // memory-bound: quantizing the input costs more than int8 saves (MobileNetV3; the note).
+  fast_ = p_.groups == 1 && p_.c * p_.kh * p_.kw >= 64;
+  for (const Path& path : paths_)
+    fast_ &= std::string_view(path.pd.impl_info_str()).substr(0, 3) != "ref";
+  if (!fast_) {
+    std::vector<int8_t>().swap(q_);
+    return ok_status();
+  }
   // The uint8 path now (most convolutions read a relu's output); int8 when first needed.
   TIR_RETURN_IF_ERROR(ready(call, paths_[1]));
   out_info->scratch_bytes = scratch;

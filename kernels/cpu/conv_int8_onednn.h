@@ -17,6 +17,11 @@
 // multiply by the activation scale (a runtime scalar),
 // add the bias per channel, sum (a fused residual) and the activation other than relu; relu
 // is applied after (NaN stays NaN). Output float32.
+// Where int8 would not pay, the node computes in float32 (fast() false): depthwise and grouped
+// convolutions and dot products shorter than 64 (C/groups * KH * KW < 64) are memory-bound,
+// the two passes quantizing the input cost more than int8 saves (MobileNetV3-large: 1.28x
+// float32's time with them in int8, 0.9x without); and shapes for which oneDNN has only its
+// reference int8 kernel (1x1 convs of a 1x1 input: squeeze-excite).
 // An input holding NaN or infinity has no int8 scale: the whole output is NaN (never a
 // silently finite answer).
 // A swapped weight (another data pointer, or another batch norm tensor) is quantized and
@@ -39,6 +44,10 @@ class Int8Conv {
   /// Builds the primitive, quantizes and packs the weights; sets the scratch size and the
   /// inputs it packed.
   Status build(const KernelCall& call, const ConvParams& p, PrepareInfo* out_info);
+  /// After build: false when oneDNN has only its reference int8 kernel for this shape (on
+  /// this CPU: 1x1 convolutions of a 1x1 input, MobileNetV3's squeeze-excite layers), which
+  /// is slower than float32; the caller then computes in float32.
+  bool fast() const { return fast_; }
   Status run(const KernelCall& call, void* scratch);
 
  private:
@@ -76,6 +85,7 @@ class Int8Conv {
   std::vector<float> bias_;    // per output channel: bias * bn scale + bn shift (or zeros)
   Sources quantized_from_{};
   Path paths_[2];  // source int8 (any sign), uint8 (no negative value)
+  bool fast_ = false;
   dnnl::memory src_scale_, act_scale_, bias_mem_;
 };
 

@@ -70,8 +70,8 @@ class ConvOneDnn final : public Kernel {
     if (int8_) {
       const PrepareInfo before = *out_info;
       const Status s = onednn_guard(call, [&] { return int8_conv_.build(call, p_, out_info); });
-      if (s.ok()) return s;
-      onednn_note_int8_unavailable(call, s.message().c_str());
+      if (s.ok() && int8_conv_.fast()) return s;
+      if (!s.ok()) onednn_note_int8_unavailable(call, s.message().c_str());
       int8_ = false;
       *out_info = before;
     }

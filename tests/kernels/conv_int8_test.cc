@@ -5,11 +5,12 @@
 // double. oneDNN must agree to float rounding (1e-5 of the largest output), far below the
 // quantization error (~1e-2 here), so a wrong scale, axis, group or bias placement fails. Also:
 // within the quantization bound of the float32 kernel, and NaN in the input gives a NaN output
-// (relu keeps it).
+// (relu keeps it); depthwise, grouped and short (K < 64) convolutions compute in float32.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/quantize.h"
 #include "tests/kernels/kernel_harness.h"
@@ -78,11 +79,10 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
   for (int t = 0; t < 12; ++t) {
-    Geometry g;
-    g.groups = t % 4 == 3 ? pick(2, 4) : 1;
-    g.n = pick(1, 2), g.c = g.groups * pick(1, 9), g.oc = g.groups * pick(1, 20);
-    if (t % 6 == 5) g.c = g.oc = g.groups = pick(3, 16);  // depthwise
+    Geometry g;  // dense, dot products of at least 64 (shorter ones compute in float32)
+    g.groups = 1;
     g.k = t % 3 == 0 ? 1 : 3, g.stride = pick(1, 2), g.pad = g.k / 2;
+    g.n = pick(1, 2), g.c = g.k == 1 ? pick(64, 90) : pick(8, 12), g.oc = pick(1, 40);
     g.h = pick(g.k, 14), g.w = pick(g.k, 14), g.bias = t % 2 == 0;
     const bool relu = t % 3 != 1;
     SCOPED_TRACE("case " + std::to_string(t));
@@ -125,12 +125,39 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
   }
 }
 
+// Depthwise / grouped convolutions and dot products shorter than 64 are memory-bound: the
+// kernel computes them in float32 (bit-identical to the float32 kernel) even in int8.
+TEST(ConvInt8, GroupedAndShortConvsComputeInFloat32) {
+  std::mt19937 rng(test_seed());
+  const Geometry cases[] = {{1, 32, 10, 10, 32, 3, 1, 1, 32, true},   // depthwise
+                            {1, 8, 10, 10, 16, 3, 2, 1, 2, false},    // grouped
+                            {1, 3, 12, 12, 16, 3, 1, 1, 1, true},     // K = 27
+                            {2, 48, 6, 6, 20, 1, 1, 0, 1, true}};     // K = 48
+  for (const Geometry& g : cases) {
+    const Buffer x = Buffer::random(rng, {g.n, g.c, g.h, g.w});
+    const Buffer w = Buffer::random(rng, {g.oc, g.c / g.groups, g.k, g.k});
+    const Buffer b = Buffer::random(rng, {g.oc});
+    RunOptions o;
+    o.impl = KernelImpl::kOptimized;
+    o.data_at_prepare = true;
+    o.precision = Precision::kInt8;
+    const RunResult r = run_kernel(conv_call(g, x, w, b), o);
+    o.precision = Precision::kFloat32;
+    const RunResult f = run_kernel(conv_call(g, x, w, b), o);
+    ASSERT_TRUE(r.status.ok() && f.status.ok());
+    const std::span<const float> a = r.outputs[0].span<float>(), e = f.outputs[0].span<float>();
+    ASSERT_EQ(a.size(), e.size());
+    EXPECT_EQ(std::memcmp(a.data(), e.data(), a.size() * sizeof(float)), 0)
+        << "groups " << g.groups << " c " << g.c << " k " << g.k;
+  }
+}
+
 TEST(ConvInt8, NanInTheInputGivesNan) {
   std::mt19937 rng(test_seed());
-  const Geometry g{1, 4, 6, 6, 5, 3, 1, 1, 1, true};
-  Buffer x = Buffer::random(rng, {1, 4, 6, 6});
+  const Geometry g{1, 8, 6, 6, 5, 3, 1, 1, 1, true};
+  Buffer x = Buffer::random(rng, {1, 8, 6, 6});
   x.span<float>()[17] = std::nanf("");
-  const Buffer w = Buffer::random(rng, {5, 4, 3, 3});
+  const Buffer w = Buffer::random(rng, {5, 8, 3, 3});
   const Buffer b = Buffer::random(rng, {5});
   RunOptions o;
   o.impl = KernelImpl::kOptimized;

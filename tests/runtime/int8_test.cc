@@ -137,8 +137,10 @@ TEST_P(Int8Family, CloseToTorchAndTheInt8FileRunsTheSame) {
     const auto [err, scale] = max_abs_diff(from_file[k].view(), expected[k].view());
     EXPECT_LE(err, kInt8Tolerance * scale) << "int8 file, output " << k;
   }
-  if (GetParam().find("gpt2") == std::string::npos && GetParam().find("bert") == std::string::npos)
-    EXPECT_TRUE(bitwise_equal(from_file, int8));  // no embedding: only GEMM/conv weights quantized
+  // No embedding and every quantized weight read by an int8 kernel: the same bits. (GPT-2 and
+  // BERT dequantize an embedding table; the CNNs' short, depthwise and squeeze-excite convs
+  // compute in float32 on the dequantized weights, kernels/cpu/conv_int8_onednn.h.)
+  if (GetParam().rfind("mlp", 0) == 0) EXPECT_TRUE(bitwise_equal(from_file, int8));
   if (GetParam().find("resnet") != std::string::npos ||
       GetParam().find("mobilenet") != std::string::npos) {  // every conv weight is stored int8
     size_t convs = 0, saved = 0;  // bytes int8 storage saves on them (q + scales vs float32)
