@@ -195,8 +195,7 @@ size_t Int8Conv::describe(const KernelCall& call, Path& path, dt src_type) {
     }
   }
   path.args = {arg(DNNL_ARG_SRC, path.src),  // the weights: ready() adds them
-               arg(DNNL_ARG_DST, path.dst),
-               arg(DNNL_ARG_SCRATCHPAD, path.scratchpad),
+               arg(DNNL_ARG_DST, path.dst), arg(DNNL_ARG_SCRATCHPAD, path.scratchpad),
                arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, act_scale_),
                arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, bias_mem_)};
   return off;
@@ -231,7 +230,8 @@ Status Int8Conv::build(const KernelCall& call, const ConvParams& p, PrepareInfo*
   src_scale_ = memory(onednn_plain_f32({1}), eng);
   act_scale_ = memory(onednn_plain_f32({1, 1, 1, 1}), eng);
   bias_mem_ = memory(onednn_plain_f32({1, p_.oc, 1, 1}), eng, DNNL_MEMORY_NONE);
-  const size_t scratch = std::max(describe(call, paths_[0], dt::s8), describe(call, paths_[1], dt::u8));
+  const size_t scratch =
+      std::max(describe(call, paths_[0], dt::s8), describe(call, paths_[1], dt::u8));
   // Depthwise / grouped convs, and dot products shorter than 64 (C/groups * KH * KW), are
   // memory-bound: quantizing the input costs more than int8 saves (MobileNetV3; the note).
   fast_ = p_.groups == 1 && p_.c * p_.kh * p_.kw >= 64;

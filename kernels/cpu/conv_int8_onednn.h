@@ -14,9 +14,9 @@
 // zero point: with one oneDNN 2.6 leaves brgconv for its older jit AMX convolution, 1.3-4.5x
 // slower on ResNet-18's shapes (measured; the issue-18 note).
 // The primitive: u8/s8 x s8 -> s32, output scales s_w[oc] * bn[oc] fixed in it, then post-ops:
-// multiply by the activation scale (a runtime scalar),
-// add the bias per channel, sum (a fused residual) and the activation other than relu; relu
-// is applied after (NaN stays NaN). Output float32.
+// multiply by the activation scale (a runtime scalar), add the bias per channel, sum (a fused
+// residual) and the activation other than relu; relu is applied after (NaN stays NaN). Output
+// float32.
 // Where int8 would not pay, the node computes in float32 (fast() false): depthwise and grouped
 // convolutions and dot products shorter than 64 (C/groups * KH * KW < 64) are memory-bound,
 // the two passes quantizing the input cost more than int8 saves (MobileNetV3-large: 1.28x
@@ -79,7 +79,7 @@ class Int8Conv {
   void fill_nan(const KernelCall& call) const;
 
   ConvParams p_;
-  std::vector<int8_t> q_;      // the weight's int8 values (when not stored int8)
+  std::vector<int8_t> q_;  // the weight's int8 values (when not stored int8)
   const int8_t* qdata_ = nullptr;
   std::vector<float> scales_;  // per output channel: weight scale * batch norm scale
   std::vector<float> bias_;    // per output channel: bias * bn scale + bn shift (or zeros)

@@ -39,7 +39,8 @@ std::vector<double> emulate(const Geometry& g, const Buffer& x, const Buffer& w,
   const float* xv = x.tensor().data_as<const float>();
   const int64_t xn = x.tensor().numel();
   float amax = 0, lo = 0;
-  for (int64_t i = 0; i < xn; ++i) amax = std::max(amax, std::fabs(xv[i])), lo = std::min(lo, xv[i]);
+  for (int64_t i = 0; i < xn; ++i)
+    amax = std::max(amax, std::fabs(xv[i])), lo = std::min(lo, xv[i]);
   const float levels = lo >= 0 ? 255.0f : 127.0f;  // uint8 when no value is negative
   const float sx = amax > 0 ? amax / levels : 1.0f, inv = 1.0f / sx;
   std::vector<int32_t> qx(static_cast<size_t>(xn));
@@ -129,10 +130,10 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
 // kernel computes them in float32 (bit-identical to the float32 kernel) even in int8.
 TEST(ConvInt8, GroupedAndShortConvsComputeInFloat32) {
   std::mt19937 rng(test_seed());
-  const Geometry cases[] = {{1, 32, 10, 10, 32, 3, 1, 1, 32, true},   // depthwise
-                            {1, 8, 10, 10, 16, 3, 2, 1, 2, false},    // grouped
-                            {1, 3, 12, 12, 16, 3, 1, 1, 1, true},     // K = 27
-                            {2, 48, 6, 6, 20, 1, 1, 0, 1, true}};     // K = 48
+  const Geometry cases[] = {{1, 32, 10, 10, 32, 3, 1, 1, 32, true},  // depthwise
+                            {1, 8, 10, 10, 16, 3, 2, 1, 2, false},   // grouped
+                            {1, 3, 12, 12, 16, 3, 1, 1, 1, true},    // K = 27
+                            {2, 48, 6, 6, 20, 1, 1, 0, 1, true}};    // K = 48
   for (const Geometry& g : cases) {
     const Buffer x = Buffer::random(rng, {g.n, g.c, g.h, g.w});
     const Buffer w = Buffer::random(rng, {g.oc, g.c / g.groups, g.k, g.k});
