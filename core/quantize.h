@@ -32,4 +32,19 @@ constexpr size_t int8_stored_bytes(int64_t numel, int64_t channels) {
   return int8_scales_offset(numel) + size_t(channels) * sizeof(float);
 }
 
+/// The [rows, cols] matrix a stored int8 tensor of `rank` dims is quantized as: a 2-D tensor
+/// itself (axis 0 or 1); a convolution weight [OC, C/groups, KH, KW] (rank 3 to 6, axis 0 only)
+/// as [OC, C/groups * KH * KW], one scale per output channel.
+struct Int8Matrix {
+  int64_t rows = 0, cols = 0;
+};
+constexpr bool int8_shape_valid(size_t rank, int axis) {
+  return rank == 2 ? axis == 0 || axis == 1 : rank >= 3 && rank <= 6 && axis == 0;
+}
+inline Int8Matrix int8_matrix(const int64_t* shape, size_t rank) {
+  Int8Matrix m{rank ? shape[0] : 0, 1};
+  for (size_t d = 1; d < rank; ++d) m.cols *= shape[d];
+  return m;
+}
+
 }  // namespace tir

@@ -85,11 +85,11 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
             (stored == DType::kFloat16 || stored == DType::kBFloat16 || quantized)))
         return corrupt("tensor '", name, "' is ", dtype_name(to_dtype(e->dtype())), " stored as ",
                        dtype_name(stored), " (only float32 may be narrowed)");
-      if (quantized && (rank != 2 || (e->quant_axis() != 0 && e->quant_axis() != 1)))
+      if (quantized && !int8_shape_valid(rank, e->quant_axis()))
         return corrupt("tensor '", name,
-                       "' is stored int8 but is not 2-D with a channel axis "
-                       "of 0 or 1 (quant_axis ",
-                       int(e->quant_axis()), ")");
+                       "' is stored int8 but is neither 2-D with a channel axis of 0 or 1 nor "
+                       "3- to 6-D with axis 0 (quant_axis ",
+                       int(e->quant_axis()), ", ", rank, " dims)");
       if (e->compression() != fb::Compression::None && e->compression() != fb::Compression::Zstd)
         return corrupt("tensor '", name, "' has unknown compression ", int(e->compression()));
       TIR_ASSIGN_OR_RETURN(const uint64_t nbytes,

@@ -116,8 +116,9 @@ Status StreamingWeights::build_chunks(const ir::WeightFileView& file) {
     info.logical_bytes = logical_bytes(*e);
     if (info.stored == DType::kInt8 && info.dtype != info.stored) {  // ir/weights.fbs
       info.quant_axis = e->quant_axis();
-      info.rows = e->shape()->Get(0);
-      info.cols = e->shape()->Get(1);
+      const Int8Matrix m = int8_matrix(e->shape()->data(), e->shape()->size());
+      info.rows = m.rows;
+      info.cols = m.cols;
     }
   }
   chunks_ = plan_chunks(pool_->budget(), &chunk_of_slot_);

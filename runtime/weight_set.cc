@@ -182,9 +182,10 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
       if (ir::content_hash(raw.data(), raw.size()) != e->xxh3())
         return fail(name, "fails its checksum");
       if (quantized) {  // keep the int8 bytes and scales; the graph reads the dequantization
+        const Int8Matrix m = int8_matrix(shape.data(), shape.size());
         q = {reinterpret_cast<const int8_t*>(raw.data()),
-             reinterpret_cast<const float*>(raw.data() + int8_scales_offset(shape[0] * shape[1])),
-             shape[0], shape[1], e->quant_axis()};
+             reinterpret_cast<const float*>(raw.data() + int8_scales_offset(m.rows * m.cols)),
+             m.rows, m.cols, e->quant_axis()};
         const size_t bytes = size_t(q.rows * q.cols) * sizeof(float);
         uint8_t* out = set->allocate(bytes);
         if (!out) return fail(name, "needs ", bytes, " bytes: out of memory");

@@ -8,9 +8,9 @@
 namespace tir::tools {
 namespace {
 
-/// The argument holding the weight to quantize and its channel axis; arg -1: none.
+/// The argument holding the weight to quantize, its channel axis and rank; arg -1: none.
 struct GemmB {
-  int arg = -1, axis = 0;
+  int arg = -1, axis = 0, rank = 2;
 };
 
 GemmB gemm_b(std::string_view op) {
@@ -18,6 +18,9 @@ GemmB gemm_b(std::string_view op) {
   if (op == "aten::addmm") return {2, 1};
   if (op == "aten::mm") return {1, 1};
   if (op == "aten::embedding") return {0, 0};  // a table [V, D]: one scale per row
+  // [OC, C/groups, KH, KW]: one scale per output channel (kernels/cpu/conv_int8_onednn.h)
+  if (op == "aten::conv2d" || op == "aten::convolution") return {1, 0, 4};
+  if (op == "aten::conv1d") return {1, 0, 3};
   return {};
 }
 
@@ -36,7 +39,9 @@ void collect(const ir::fb::Model& model, const ir::fb::Method& method,
           value->index() < 0 || size_t(value->index()) >= model.weights()->size())
         continue;
       const ir::fb::WeightRef* w = model.weights()->Get(flatbuffers::uoffset_t(value->index()));
-      if (w->dtype() != ir::fb::DType::Float32 || !w->shape() || w->shape()->size() != 2) continue;
+      if (w->dtype() != ir::fb::DType::Float32 || !w->shape() ||
+          w->shape()->size() != size_t(b.rank))
+        continue;
       axes.emplace(std::string(ir::str(w->name())), b.axis);
       if (w->aliases())
         for (const flatbuffers::String* alias : *w->aliases()) axes.emplace(alias->str(), b.axis);

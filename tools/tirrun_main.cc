@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
   app.add_option("--dtype", o.dtype,
                  "What GEMM/matmul kernels compute in: f32; bf16 (weights packed to bf16 "
                  "once, float32 accumulation and outputs; float32 on a CPU without native "
-                 "bf16); int8 (linear/addmm/mm on int8 weights, activations quantized per "
-                 "run). README \"Low precision\" gives the accuracy")
+                 "bf16); int8 (linear/addmm/mm and convolutions on int8 weights, activations "
+                 "quantized per run). README \"Low precision\" gives the accuracy")
       ->capture_default_str();
   app.add_option("--device", o.device,
                  "Where the model runs: cpu; cuda or cuda:N (GPU N runs every op it has a "

@@ -78,7 +78,7 @@ double max_abs_diff(const Tensor& a, const Tensor& b) {
 
 /// A float32 [rows, cols] tensor as a stored int8 entry: q, padding, scales (core/quantize.h).
 Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis) {
-  const int64_t rows = t.shape()[0], cols = t.shape()[1];
+  const auto [rows, cols] = int8_matrix(t.shape().data(), t.shape().size());
   const int64_t channels = axis == 0 ? rows : cols;
   std::vector<uint8_t> stored(int8_stored_bytes(rows * cols, channels), 0);
   quantize_int8_per_channel(
@@ -202,7 +202,8 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
     spec.dtype = t.dtype;
     spec.shape.assign(t.shape().begin(), t.shape().end());
     const auto axis = int8_axes.find(spec.name);
-    const bool quantize = axis != int8_axes.end() && t.dtype == DType::kFloat32 && t.rank == 2;
+    const bool quantize = axis != int8_axes.end() && t.dtype == DType::kFloat32 &&
+                          int8_shape_valid(size_t(t.rank), axis->second);
     const bool narrow =
         o.narrow != DType::kUndefined && o.narrow != DType::kInt8 && t.dtype == DType::kFloat32;
     const uint8_t* bytes = static_cast<const uint8_t*>(t.data);

@@ -27,6 +27,13 @@ model card's, the Zen of Python, the first lines of the builtins' docstrings), t
 its own tokenizer, and the metrics are those of its task: the cosine of each sentence's
 embedding (mean over its tokens, as sentence-transformers pools) with torch's, and retrieval
 top-1 agreement (for each sentence, is its nearest other sentence the one torch finds?).
+With `--models resnet18` (int8 convolutions) the inputs are random 224x224 images (seed 7,
+standard normal, the benchmark input's shape) and the metrics the top-1 class agreement over
+the 1000 logits, how many distinct classes torch's top-1 takes over the inputs (with random
+weights one class wins almost everywhere, so top-1 agreement says little), the mean overlap
+of the top-5 sets, and the share of inputs whose torch top-1 leads its top-2 by less than the
+engine's largest logit error (random weights here too: torchvision's pretrained weights are
+not reachable offline).
 """
 import argparse
 import csv
@@ -41,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 MODELS_ROOT = os.path.join(REPO, "bench", "models")
 SEQ = 128
+CNNS = ("resnet18", "mobilenet_v3_large")
 
 
 def sentences():
@@ -89,7 +97,9 @@ def make_inputs(model, n):
     rng = np.random.default_rng(7)
     sets = []
     for _ in range(n):
-        if model == "gpt2_small":
+        if model in CNNS:
+            sets.append([rng.standard_normal((1, 3, 224, 224), dtype=np.float32)])
+        elif model == "gpt2_small":
             sets.append([rng.integers(0, 50257, (1, SEQ), dtype=np.int64)])
         else:
             ids = rng.integers(0, 30522, (1, SEQ), dtype=np.int64)
@@ -161,7 +171,15 @@ def metrics(model, outs, refs, sets):
     if model == "minilm_l6":
         return {**row, **sentence_metrics(outs, refs, sets)}
     agree = float((x.argmax(-1) == r.argmax(-1)).mean())
-    if model == "gpt2_small":
+    if model in CNNS:
+        row["top1_agreement"] = agree
+        row["torch_top1_classes"] = len(set(r.argmax(-1).ravel().tolist()))
+        t5x, t5r = np.argsort(x, -1)[..., -5:], np.argsort(r, -1)[..., -5:]
+        row["top5_overlap"] = float(np.mean([len(set(a.ravel()) & set(b.ravel())) / 5
+                                             for a, b in zip(t5x, t5r)]))
+        top2 = np.sort(r, axis=-1)[..., -2:]
+        row["inputs_within_error"] = float((top2[..., 1] - top2[..., 0] < np.abs(x - r).max()).mean())
+    elif model == "gpt2_small":
         row["next_token_agreement"] = agree
         # Random weights give flat logits: how often torch's own top-1 leads its top-2 by
         # less than the engine's largest logit error, i.e. where a flip is within the error.

@@ -18,14 +18,19 @@
 // is plain NCHW) and the convolution accumulates onto it. oneDNN 2.6 has a binary_add post-op
 // too, but with a full-tensor src1 (plain or in dst's layout) every 3x3 and 1x1 conv falls back
 // to x64:gemm:jit (3-17x slower than brgconv) and Winograd refuses it; sum keeps both.
+//
+// In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
+// per-run quantized activations (kernels/cpu/conv_int8_onednn.h).
 #include <array>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <vector>
 
+#include "kernels/cpu/conv_int8_onednn.h"
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_epilogue.h"
+#include "kernels/cpu/onednn_operand.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/registry.h"
 
@@ -61,6 +66,15 @@ class ConvOneDnn final : public Kernel {
       call.outputs[0].set_channels_last_strides();
     fallback_ = p_.n == 0;
     if (fallback_) return ok_status();
+    int8_ = Int8Conv::wanted(call, p_);
+    if (int8_) {
+      const PrepareInfo before = *out_info;
+      const Status s = onednn_guard(call, [&] { return int8_conv_.build(call, p_, out_info); });
+      if (s.ok() && int8_conv_.fast()) return s;
+      if (!s.ok()) onednn_note_int8_unavailable(call, s.message().c_str());
+      int8_ = false;
+      *out_info = before;
+    }
     return onednn_guard(call, [&] { return build(call, out_info); });
   }
 
@@ -72,6 +86,7 @@ class ConvOneDnn final : public Kernel {
       ref_conv2d(p_, call, scratch);
       return ok_status();
     }
+    if (int8_) return int8_conv_.run(call, scratch);
     return onednn_guard(call, [&]() -> Status {
       char* s = static_cast<char*>(scratch);
       const Tensor& w = call.inputs[p_.weight];
@@ -361,6 +376,8 @@ class ConvOneDnn final : public Kernel {
 
   ConvParams p_;
   bool fallback_ = false;
+  bool int8_ = false;  // computing in int8 (kernels/cpu/conv_int8_onednn.h)
+  Int8Conv int8_conv_;
   dnnl::convolution_forward prim_;
   dnnl::reorder src_reorder_, wei_reorder_, dst_reorder_, res_reorder_;
   memory user_src_, user_wei_, user_dst_, user_res_, src_, wei_, dst_, bias_, scratchpad_, packed_;
