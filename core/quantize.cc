@@ -44,17 +44,30 @@ void quantize_int8_per_channel(const float* w, int64_t rows, int64_t cols, int a
 }
 
 void dequantize_int8_per_channel(const int8_t* q, const float* scales, int64_t rows, int64_t cols,
-                                 int axis, float* w) {
+                                 int axis, float* w, const float* inv_smooth) {
   for (int64_t r = 0; r < rows; ++r) {
     const int8_t* qr = q + r * cols;
     float* wr = w + r * cols;
     if (axis == 0) {
       const float s = scales[r];
       for (int64_t c = 0; c < cols; ++c) wr[c] = float(qr[c]) * s;
+      if (inv_smooth)
+        for (int64_t c = 0; c < cols; ++c) wr[c] *= inv_smooth[c];
     } else {
       for (int64_t c = 0; c < cols; ++c) wr[c] = float(qr[c]) * scales[c];
+      if (inv_smooth)
+        for (int64_t c = 0; c < cols; ++c) wr[c] *= inv_smooth[r];
     }
   }
+}
+
+float smooth_factor(float max_abs_activation, float max_abs_weight, float alpha) {
+  if (!(max_abs_activation > 0) || !(max_abs_weight > 0) || !std::isfinite(max_abs_activation) ||
+      !std::isfinite(max_abs_weight))
+    return 1.0f;
+  const double s = std::pow(double(max_abs_activation), double(alpha)) /
+                   std::pow(double(max_abs_weight), 1.0 - double(alpha));
+  return float(std::clamp(s, 1e-4, 1e4));
 }
 
 }  // namespace tir

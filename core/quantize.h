@@ -9,7 +9,10 @@
 //   q[c, i]  = round_half_even(w[c, i] / scale[c]), in [-127, 127]
 //   w[c, i] ~= q[c, i] * scale[c]
 // A stored int8 entry's bytes (ir/weight_file.h) are q in the tensor's layout, padded to
-// 64 bytes, then the float32 scales.
+// 64 bytes, then the float32 scales, then, when the entry is smoothed (`tir-calibrate`,
+// SmoothQuant), one float32 1/s per input channel (the other axis): q then
+// quantizes w * s, and w ~= q * scale * (1/s); the int8 GEMM multiplies its activations by
+// 1/s, so (a / s) @ (s w) = a @ w.
 #pragma once
 
 #include <cstddef>
@@ -22,14 +25,24 @@ namespace tir {
 void quantize_int8_per_channel(const float* w, int64_t rows, int64_t cols, int axis, int8_t* q,
                                float* scales);
 
-/// The inverse: w[r, c] = q[r, c] * scale of its channel.
+/// The inverse: w[r, c] = q[r, c] * scale of its channel [* inv_smooth of its input
+/// channel: inv_smooth[c] when axis == 0, inv_smooth[r] when axis == 1; null: none].
 void dequantize_int8_per_channel(const int8_t* q, const float* scales, int64_t rows, int64_t cols,
-                                 int axis, float* w);
+                                 int axis, float* w, const float* inv_smooth = nullptr);
+
+/// SmoothQuant's factor of one input channel: s = max|a|^alpha / max|w|^(1 - alpha), from
+/// the largest |activation| a GEMM saw in that channel and the largest |weight| of it; 1 when
+/// either is zero or not finite, else clamped to [1e-4, 1e4].
+float smooth_factor(float max_abs_activation, float max_abs_weight, float alpha);
 
 /// Bytes of a stored int8 entry: q padded to 64, then one float per channel.
 constexpr size_t int8_scales_offset(int64_t numel) { return (size_t(numel) + 63) / 64 * 64; }
 constexpr size_t int8_stored_bytes(int64_t numel, int64_t channels) {
   return int8_scales_offset(numel) + size_t(channels) * sizeof(float);
+}
+/// A smoothed entry's bytes: the above, then one float per input channel.
+constexpr size_t int8_smoothed_bytes(int64_t numel, int64_t channels, int64_t in_channels) {
+  return int8_stored_bytes(numel, channels) + size_t(in_channels) * sizeof(float);
 }
 
 /// The [rows, cols] matrix a stored int8 tensor of `rank` dims is quantized as: a 2-D tensor

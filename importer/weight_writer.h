@@ -28,6 +28,8 @@ struct WeightEntrySpec {
   DType stored_dtype = DType::kUndefined;
   /// With stored_dtype kInt8: the channel axis of the per-channel scales (core/quantize.h).
   int8_t quant_axis = -1;
+  /// With quant_axis: the bytes end with 1/s per input channel (SmoothQuant, core/quantize.h).
+  bool smoothed = false;
 };
 
 struct WrittenWeight {

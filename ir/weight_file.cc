@@ -99,10 +99,17 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
                                           "weight file '" + std::string(path) + "': tensor '" +
                                               std::string(name) + "' shape"));
       // int8 entries: nbytes counts the values (1 byte each); their scales follow them.
+      // A smoothed one has one more float per input channel (the other axis) after them.
+      if (e->smoothed() && !quantized)
+        return corrupt("tensor '", name, "' is marked smoothed but is not stored int8");
       const uint64_t expect =
-          quantized ? int8_stored_bytes(int64_t(nbytes),
-                                        e->shape()->Get(flatbuffers::uoffset_t(e->quant_axis())))
-                    : nbytes;
+          !quantized ? nbytes
+          : e->smoothed()
+              ? int8_smoothed_bytes(int64_t(nbytes),
+                                    e->shape()->Get(flatbuffers::uoffset_t(e->quant_axis())),
+                                    e->shape()->Get(flatbuffers::uoffset_t(1 - e->quant_axis())))
+              : int8_stored_bytes(int64_t(nbytes),
+                                  e->shape()->Get(flatbuffers::uoffset_t(e->quant_axis())));
       if (e->byte_size() != expect)
         return corrupt("tensor '", name, "' has ", e->byte_size(), " bytes, its shape needs ",
                        expect);

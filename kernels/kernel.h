@@ -92,12 +92,16 @@ class WeightPages {
 /// A weight stored as int8 (`tirc weights pack --dtype int8`, core/quantize.h): a 2-D
 /// [rows, cols] tensor's values q in its own layout and one float32 scale per channel along
 /// `axis` (0: per row, 1: per column), w ~= q * scale. The float32 tensor the graph sees is
-/// the dequantized one; int8 GEMM kernels read these bytes instead.
+/// the dequantized one; int8 GEMM kernels read these bytes instead. A smoothed weight
+/// (`tir-calibrate`, SmoothQuant) holds q of w * s, s per input channel (the
+/// axis other than `axis`): w ~= q * scale * inv_smooth, and an int8 GEMM multiplies its
+/// activations by inv_smooth before quantizing them.
 struct QuantizedWeight {
   const int8_t* data = nullptr;
   const float* scales = nullptr;
   int64_t rows = 0, cols = 0;
   int axis = 0;
+  const float* inv_smooth = nullptr;  // one per input channel; null: not smoothed
 };
 
 /// An element-wise activation a producer kernel (GEMM, convolution) applies to its output

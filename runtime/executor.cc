@@ -380,7 +380,7 @@ Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
     if (profiler) [[unlikely]] {
       const ExecNode& n = *step.node;
       profiler->record(n.name, n.profile_name(), n.module_path, n.index, t0, Profiler::Clock::now(),
-                       step.outputs);
+                       step.outputs, step.inputs);
     }
     if (streaming) [[unlikely]]
       for (WeightId id : step.release) weights_->release(id);

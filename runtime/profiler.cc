@@ -96,7 +96,8 @@ void Profiler::end_run() {
 
 void Profiler::record(std::string_view node, std::string_view op, std::string_view module_path,
                       int32_t node_index, Clock::time_point start, Clock::time_point end,
-                      std::span<const Tensor> outputs) {
+                      std::span<const Tensor> outputs, std::span<const Tensor> inputs) {
+  if (observer) observer(node_index, inputs, outputs);
   ProfileEvent& e = events_.emplace_back();
   e.node = node;
   e.op = op;

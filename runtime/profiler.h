@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <span>
 #include <string>
@@ -72,12 +73,20 @@ class Profiler {
   /// wall time, calls.
   void print_tables(std::ostream& out, size_t top_n) const;
 
+  /// Called as each node is recorded, with the IR index of its node and its kernel call's
+  /// input and output tensors, whose data is valid only during the call (`tir-calibrate`
+  /// reads GEMM activations this way; run with SessionOptions::fuse off so every
+  /// node is its own call). Unset: nothing more than the event.
+  std::function<void(int32_t node_index, std::span<const Tensor> inputs,
+                     std::span<const Tensor> outputs)>
+      observer;
+
   // Called by the runtime while this profiler is set on a Session.
   void begin_run();
   void end_run();
   void record(std::string_view node, std::string_view op, std::string_view module_path,
               int32_t node_index, Clock::time_point start, Clock::time_point end,
-              std::span<const Tensor> outputs);
+              std::span<const Tensor> outputs, std::span<const Tensor> inputs = {});
 
  private:
   std::vector<ProfileEvent> events_;

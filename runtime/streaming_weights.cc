@@ -116,6 +116,7 @@ Status StreamingWeights::build_chunks(const ir::WeightFileView& file) {
     info.logical_bytes = logical_bytes(*e);
     if (info.stored == DType::kInt8 && info.dtype != info.stored) {  // ir/weights.fbs
       info.quant_axis = e->quant_axis();
+      info.smoothed = e->smoothed();
       const Int8Matrix m = int8_matrix(e->shape()->data(), e->shape()->size());
       info.rows = m.rows;
       info.cols = m.cols;
@@ -258,10 +259,15 @@ std::string StreamingWeights::load(Chunk& c) {
     const DType stored = e.stored;
     if (e.quant_axis >= 0) {  // int8 + scales (core/quantize.h): dequantized into the pool
       float* out = reinterpret_cast<float*>(c.block + mem.decoded_at);
+      const float* smooth =
+          e.smoothed ? reinterpret_cast<const float*>(
+                           bytes + int8_stored_bytes(e.rows * e.cols,
+                                                     e.quant_axis == 0 ? e.rows : e.cols))
+                     : nullptr;
       dequantize_int8_per_channel(
           reinterpret_cast<const int8_t*>(bytes),
           reinterpret_cast<const float*>(bytes + int8_scales_offset(e.rows * e.cols)), e.rows,
-          e.cols, e.quant_axis, out);
+          e.cols, e.quant_axis, out, smooth);
       bytes = reinterpret_cast<uint8_t*>(out);
     } else if (stored != e.dtype) {
       float* out = reinterpret_cast<float*>(c.block + mem.decoded_at);

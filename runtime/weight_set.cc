@@ -42,8 +42,9 @@ void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
   const int64_t n = std::min<int64_t>(threads, std::max<int64_t>(1, q.rows * q.cols >> 20));
   auto part = [&](int64_t t) {
     const int64_t r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
+    const float* smooth = q.inv_smooth && q.axis == 1 ? q.inv_smooth + r0 : q.inv_smooth;
     dequantize_int8_per_channel(q.data + r0 * q.cols, q.axis == 0 ? q.scales + r0 : q.scales,
-                                r1 - r0, q.cols, q.axis, w + r0 * q.cols);
+                                r1 - r0, q.cols, q.axis, w + r0 * q.cols, smooth);
   };
   std::vector<std::thread> pool;
   for (int64_t t = 1; t < n; ++t) pool.emplace_back(part, t);
@@ -186,6 +187,9 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
         q = {reinterpret_cast<const int8_t*>(raw.data()),
              reinterpret_cast<const float*>(raw.data() + int8_scales_offset(m.rows * m.cols)),
              m.rows, m.cols, e->quant_axis()};
+        if (e->smoothed())  // 1/s per input channel after the scales (core/quantize.h)
+          q.inv_smooth = reinterpret_cast<const float*>(
+              raw.data() + int8_stored_bytes(q.rows * q.cols, q.axis == 0 ? q.rows : q.cols));
         const size_t bytes = size_t(q.rows * q.cols) * sizeof(float);
         uint8_t* out = set->allocate(bytes);
         if (!out) return fail(name, "needs ", bytes, " bytes: out of memory");

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -16,5 +17,17 @@ namespace tir::tools {
 
 /// Weight name (and each alias) -> channel axis. A weight read both ways keeps the first.
 Result<std::map<std::string, int>> int8_weight_axes(const std::string& model_path);
+
+/// A GEMM node of a method (top level) whose B operand is such a weight: the node's IR
+/// index, which of its tensor inputs is the activation A (linear 0, addmm 1, mm 0), the
+/// weight's name and aliases, and the input-channel count K (A's last dim).
+struct Int8GemmUse {
+  int32_t node = 0;
+  int a_input = 0;
+  std::vector<std::string> weight_names;
+  int64_t k = 0;
+};
+Result<std::vector<Int8GemmUse>> int8_gemm_uses(const std::string& model_path,
+                                                const std::string& method);
 
 }  // namespace tir::tools

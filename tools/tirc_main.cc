@@ -3,6 +3,7 @@
 //   tirc inspect model.tir [--json] [--dot graph.dot] [--svg graph.svg] [--method NAME]
 //   tirc ops [--json | --markdown | --missing]
 //   tirc weights pack SRC -o w.bin|out.safetensors [--dtype bf16|fp16|int8] [--model M.tir]
+//                     [--keep-f32 NAME,...]   (calibrated int8: tir-calibrate)
 //                     [--compress zstd] [-q]
 //   tirc weights diff A B
 //   tirc weights extract PROGRAM.pt2 -o w.bin
@@ -135,6 +136,9 @@ int main(int argc, char** argv) {
                     "the model the weights belong to: write the tensors in the order its "
                     "methods first read them (sequential reads for tirrun --weight-budget); "
                     "with --dtype int8, which tensors are GEMM weights");
+  wpack->add_option("--keep-f32", pack.keep_f32,
+                    "with --dtype int8: GEMM weights to keep float32 (NAME,...)")
+      ->delimiter(',');
   wpack->add_flag("-q,--quiet", pack.quiet,
                   "no progress (tensor counts, the byte progress bar drawn on a terminal)");
   wpack->add_option("--level", pack.zstd_level, "zstd level")

@@ -1,5 +1,6 @@
 #include "tools/weights_tool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -76,15 +77,63 @@ double max_abs_diff(const Tensor& a, const Tensor& b) {
   return worst;
 }
 
-/// A float32 [rows, cols] tensor as a stored int8 entry: q, padding, scales (core/quantize.h).
-Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis) {
+/// A float32 [rows, cols] tensor as a stored int8 entry: q, padding, scales (core/quantize.h),
+/// and with `activation_max` (one per input channel) smoothed: q of w * s, then 1/s.
+Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis,
+                                             const std::vector<float>* activation_max,
+                                             float alpha) {
   const auto [rows, cols] = int8_matrix(t.shape().data(), t.shape().size());
-  const int64_t channels = axis == 0 ? rows : cols;
-  std::vector<uint8_t> stored(int8_stored_bytes(rows * cols, channels), 0);
-  quantize_int8_per_channel(
-      t.data_as<const float>(), rows, cols, axis, reinterpret_cast<int8_t*>(stored.data()),
-      reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+  const int64_t channels = axis == 0 ? rows : cols, in_channels = axis == 0 ? cols : rows;
+  const float* w = t.data_as<const float>();
+  if (!activation_max) {
+    std::vector<uint8_t> stored(int8_stored_bytes(rows * cols, channels), 0);
+    quantize_int8_per_channel(w, rows, cols, axis, reinterpret_cast<int8_t*>(stored.data()),
+                              reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+    return stored;
+  }
+  if (int64_t(activation_max->size()) != in_channels)
+    return make_error(StatusCode::kInternal, "pack: calibration has ", activation_max->size(),
+                      " input channels for a weight with ", in_channels);
+  // Input channel of element (r, c): c for linear's [N, K] (axis 0), r for [K, N] (axis 1).
+  std::vector<float> w_max(size_t(in_channels), 0.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      float& m = w_max[size_t(axis == 0 ? c : r)];
+      m = std::max(m, std::fabs(w[r * cols + c]));
+    }
+  std::vector<float> s(static_cast<size_t>(in_channels));
+  for (int64_t k = 0; k < in_channels; ++k)
+    s[size_t(k)] = smooth_factor((*activation_max)[size_t(k)], w_max[size_t(k)], alpha);
+  std::vector<float> scaled(size_t(rows * cols));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      scaled[size_t(r * cols + c)] = w[r * cols + c] * s[size_t(axis == 0 ? c : r)];
+  std::vector<uint8_t> stored(int8_smoothed_bytes(rows * cols, channels, in_channels), 0);
+  quantize_int8_per_channel(scaled.data(), rows, cols, axis,
+                            reinterpret_cast<int8_t*>(stored.data()),
+                            reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+  float* inv = reinterpret_cast<float*>(stored.data() + int8_stored_bytes(rows * cols, channels));
+  for (int64_t k = 0; k < in_channels; ++k) inv[k] = 1.0f / s[size_t(k)];
   return stored;
+}
+
+/// The calibration of weight `name` or of one of its aliases, or null.
+const std::vector<float>* calibration_of(const PackOptions& o, const std::string& name,
+                                         const std::vector<std::string>& aliases) {
+  if (!o.activation_max) return nullptr;
+  auto it = o.activation_max->find(name);
+  for (size_t a = 0; it == o.activation_max->end() && a < aliases.size(); ++a)
+    it = o.activation_max->find(aliases[a]);
+  return it == o.activation_max->end() ? nullptr : &it->second;
+}
+
+/// Whether `list` holds `name` or one of `aliases`.
+bool named(const std::vector<std::string>& list, const std::string& name,
+           const std::vector<std::string>& aliases) {
+  const auto in = [&](const std::string& n) {
+    return std::find(list.begin(), list.end(), n) != list.end();
+  };
+  return in(name) || std::any_of(aliases.begin(), aliases.end(), in);
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -179,12 +228,19 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
                         "pack: --dtype int8 needs --model MODEL.tir (it decides which tensors "
                         "are GEMM weights and along which axis to scale them)");
     TIR_ASSIGN_OR_RETURN(int8_axes, int8_weight_axes(o.model));
+    for (const std::string& name : o.keep_f32)
+      if (int8_axes.erase(name) == 0)
+        return make_error(StatusCode::kInvalidArgument, "pack: --keep-f32 '", name,
+                          "' is not a GEMM weight of '", o.model, "'");
+  } else if (o.activation_max || !o.keep_f32.empty()) {
+    return make_error(StatusCode::kInvalidArgument,
+                      "pack: calibration and --keep-f32 apply to --dtype int8");
   }
   importer::WeightWriterOptions wo;
   wo.zstd = o.zstd;
   wo.zstd_level = o.zstd_level;
   TIR_ASSIGN_OR_RETURN(auto writer, importer::WeightWriter::create(o.output, wo));
-  size_t narrowed = 0, next_report = 1;
+  size_t narrowed = 0, smoothed = 0, next_report = 1;
   uint64_t done_bytes = 0;
   uint64_t stored_bytes = 0;
   const size_t n = src->size();
@@ -202,7 +258,8 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
     spec.dtype = t.dtype;
     spec.shape.assign(t.shape().begin(), t.shape().end());
     const auto axis = int8_axes.find(spec.name);
-    const bool quantize = axis != int8_axes.end() && t.dtype == DType::kFloat32 &&
+    const bool kept = named(o.keep_f32, spec.name, spec.aliases);  // by any of its names
+    const bool quantize = !kept && axis != int8_axes.end() && t.dtype == DType::kFloat32 &&
                           int8_shape_valid(size_t(t.rank), axis->second);
     const bool narrow =
         o.narrow != DType::kUndefined && o.narrow != DType::kInt8 && t.dtype == DType::kFloat32;
@@ -211,7 +268,11 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
       spec.stored_dtype = DType::kInt8;
       spec.quant_axis = int8_t(axis->second);
       ++narrowed;
-      TIR_ASSIGN_OR_RETURN(const std::vector<uint8_t> stored, quantized_bytes(t, axis->second));
+      const std::vector<float>* calibration = calibration_of(o, spec.name, spec.aliases);
+      spec.smoothed = calibration != nullptr;
+      smoothed += spec.smoothed;
+      TIR_ASSIGN_OR_RETURN(const std::vector<uint8_t> stored,
+                           quantized_bytes(t, axis->second, calibration, o.smooth_alpha));
       TIR_RETURN_IF_ERROR(writer->add(spec, stored.size(), [&](const importer::ChunkSink& sink) {
         return sink({stored.data(), stored.size()});
       }));
@@ -254,6 +315,7 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
     out << narrowed << " float32 stored as "
         << (o.narrow == DType::kInt8 ? "int8" : dtype_name(o.narrow))
         << (o.narrow == DType::kInt8 ? " (per-channel scales)" : "") << ", ";
+  if (smoothed) out << smoothed << " smoothed (SmoothQuant, alpha " << o.smooth_alpha << "), ";
   out << src->total_bytes() << " tensor bytes -> " << stored_bytes << " stored"
       << (o.zstd ? " (zstd)" : "") << ", file " << writer->file_size() << " bytes, " << std::fixed
       << std::setprecision(1) << ms_since(t0) << " ms\n";

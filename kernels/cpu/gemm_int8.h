@@ -12,6 +12,8 @@
 // ~100x slower), then one pass applies each row's scale and zero-point term
 // (zp[i] * s_B[j] * sum_k q_B[k, j], precomputed with B), the bias and relu, and a oneDNN
 // eltwise primitive any other activation. A weight swap repacks B and rebuilds the primitive.
+// A smoothed int8 weight (`tir-calibrate`, SmoothQuant) holds q of w * s per
+// input channel k: A is multiplied by its 1/s inside the two per-row passes (range, quantize).
 //
 // A row of A that holds NaN or infinity has no int8 scale: that row of the output is NaN
 // (never a silently finite answer), as torch's float GEMM gives NaN in that row.
