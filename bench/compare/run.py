@@ -5,7 +5,7 @@ same thread count. Writes a CSV and a PNG bar chart.
     ~/.venvs/torch/bin/python bench/compare/run.py [--models gpt2_small resnet18 ...]
         [--threads 2] [--reps 10] [--rounds 3] [--warmup 2] [--build build-lead]
         [--tir-builds NAME=DIR ...] [--profile] [--out bench/models/compare]
-        [--engines torch ort tir tir-bf16 tir-int8 ort-int8 torch-cuda tir-cuda]
+        [--engines torch ort tir tir-bf16 tir-int8 ort-int8 et-f32 et-int8 torch-cuda tir-cuda]
 
 Setup (once): the test-data venv plus ONNX Runtime, the ONNX exporter and matplotlib:
 
@@ -30,6 +30,12 @@ resnet18 and mobilenet_v3_large 224x224):
      --dtype int8 --model model.tir` writes (GEMM weights int8, per-channel scales);
      ort-int8 (opt-in) = ONNX Runtime on model.int8.onnx, which
      onnxruntime.quantization.quantize_dynamic writes (int8 weights, uint8 activations).
+     et-f32 / et-int8 (opt-in) = ExecuTorch with its XNNPACK delegate, float32 / PT2E int8
+     (XNNPACKQuantizer: per-channel symmetric int8 weights, dynamic per-token int8
+     activations), run by bench/compare/executorch_peer.py in its own venv (--et-python,
+     default ~/.venvs/et/bin/python: executorch pins its torch); the .pte files are lowered
+     from the model export_large.py builds, same seed and inputs. Without that venv the et
+     engines are skipped with one line.
      torch-cuda (opt-in) = the torch engine on GPU 0 (torch.export's move_to_device_pass,
      inputs uploaded once, outputs copied back to the host in every timed run, as tir does);
      tir-cuda (opt-in) = tirrun --device cuda (float32, TF32 off).
@@ -68,7 +74,10 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 MODELS_ROOT = os.path.join(REPO, "bench", "models")
 ALL_MODELS = ["gpt2_small", "bert_base", "resnet18", "mobilenet_v3_large"]
 ENGINES = ["torch", "ort", "tir"]
-OPTIONAL_ENGINES = ["tir-bf16", "tir-int8", "ort-int8", "torch-cuda", "tir-cuda"]
+OPTIONAL_ENGINES = ["tir-bf16", "tir-int8", "ort-int8", "et-f32", "et-int8", "torch-cuda",
+                    "tir-cuda"]
+ET_ENGINES = ("et-f32", "et-int8")  # bench/compare/executorch_peer.py in the ExecuTorch venv
+QUANTIZED_PEERS = ("ort-int8", "et-int8")
 TIR_ENGINES = ("tir", "tir-bf16", "tir-int8", "tir-cuda")  # run by tirrun; with --tir-builds once per build: tir@NAME
 TIME = "/usr/bin/time"  # GNU time (Debian package `time`): peak RSS of one process
 
@@ -84,7 +93,7 @@ def tir_engine(engine):
     return (kind, name) if kind in TIR_ENGINES else None
 
 
-def prepare(model, build, python, engines=()):
+def prepare(model, build, python, engines=(), et_python=None):
     """Exports (if needed), imports with tirc, exports ONNX when an ort engine runs (and the
     int8 weight file and int8 ONNX model when their engines run); returns the compare dir."""
     src = os.path.join(MODELS_ROOT, model, "training")
@@ -128,6 +137,11 @@ def prepare(model, build, python, engines=()):
         subprocess.run([python, "-c", code, os.path.join(d, "model.onnx"),
                         os.path.join(d, "model.int8.onnx")], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if any(e in ET_ENGINES and not os.path.exists(os.path.join(d, f"model.{e}.pte"))
+           for e in engines):
+        log(f"{model}: ExecuTorch export + XNNPACK lowering (executorch_peer.py export)")
+        subprocess.run([et_python, os.path.join(HERE, "executorch_peer.py"), "export", model, d],
+                       check=True, stdout=subprocess.DEVNULL)
     return d
 
 
@@ -142,6 +156,10 @@ def engine_command(engine, d, args, python, out_dir):
                 "--repeat", str(args.warmup + args.reps), "--json", "-o", out_dir,
                 "--dtype", {"tir-bf16": "bf16", "tir-int8": "int8"}.get(kind, "f32"),
                 "--device", "cuda" if kind == "tir-cuda" else "cpu"]
+    if engine in ET_ENGINES:
+        return [args.et_python, os.path.join(HERE, "executorch_peer.py"), "run", engine, d,
+                "--threads", str(args.threads), "--warmup", str(args.warmup),
+                "--reps", str(args.reps), "--out", out_dir]
     return [python, os.path.join(HERE, "worker.py"), engine, d, "--threads", str(args.threads),
             "--warmup", str(args.warmup), "--reps", str(args.reps), "--out", out_dir]
 
@@ -221,7 +239,7 @@ def chart(rows, path):
                              squeeze=False)  # >= 4.5: room for the title with one model
     colors = {"torch": "#ee4c2c", "ort": "#3a7bd5", "ort-int8": "#aec7e8", "tir": "#2ca02c",
               "tir-bf16": "#98df8a", "tir-int8": "#bcbd22", "torch-cuda": "#ff9896",
-              "tir-cuda": "#1b5e20"}
+              "tir-cuda": "#1b5e20", "et-f32": "#9467bd", "et-int8": "#c5b0d5"}
     extra = ["#2ca02c", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"]
     for i, e in enumerate(e for e in engines if e not in colors):  # tir@NAME, tir-bf16@NAME
         colors[e] = extra[i % len(extra)]
@@ -263,6 +281,8 @@ def parse_args():
     ap.add_argument("--out", default=os.path.join(MODELS_ROOT, "compare"),
                     help="folder for compare.csv and compare.png")
     ap.add_argument("--profile", action="store_true", help="also profile each model with tir")
+    ap.add_argument("--et-python", default=os.path.expanduser("~/.venvs/et/bin/python"),
+                    help="python of the ExecuTorch venv, for the engines et-f32 and et-int8")
     ap.add_argument("--engines", nargs="+", default=ENGINES, choices=ENGINES + OPTIONAL_ENGINES,
                     help="engines to run (tir-bf16: tirrun --dtype bf16)")
     args = ap.parse_args()
@@ -285,6 +305,12 @@ def parse_args():
     for e in args.engines:
         engines += [f"{e}@{name}" for name in builds] if builds and e in TIR_ENGINES else [e]
     args.engines = list(dict.fromkeys(engines))
+    if any(e in ET_ENGINES for e in args.engines) and not os.access(args.et_python, os.X_OK):
+        log(f"skipping engines {[e for e in args.engines if e in ET_ENGINES]}: no ExecuTorch "
+            f"venv python {args.et_python} (see bench/compare/executorch_peer.py to make one)")
+        args.engines = [e for e in args.engines if e not in ET_ENGINES]
+        if not args.engines:
+            ap.error("no engine left to run")
     if any(tir_engine(e) for e in args.engines):
         for tirrun in args.tirrun.values():
             if not os.access(tirrun, os.X_OK):
@@ -309,8 +335,13 @@ def summarize(rows, models):
             f32 = "tir" + (f"@{build}" if build else "")
             if kind in ("tir-bf16", "tir-int8") and f32 in by:
                 print(f"{m}: {e}/{f32} {by[e]['median_ms'] / by[f32]['median_ms']:.2f}x")
-            if kind == "tir-int8" and "ort-int8" in by:
-                print(f"{m}: {e}/ort-int8 {by[e]['median_ms'] / by['ort-int8']['median_ms']:.2f}x")
+            peers = [p for p in QUANTIZED_PEERS if p in by]
+            if kind == "tir-int8" and peers:
+                for p in peers:
+                    print(f"{m}: {e}/{p} {by[e]['median_ms'] / by[p]['median_ms']:.2f}x")
+                fastest = min(peers, key=lambda p: by[p]["median_ms"])
+                print(f"{m}: {e}/fastest quantized peer ({fastest}) "
+                      f"{by[e]['median_ms'] / by[fastest]['median_ms']:.2f}x")
         for kind in TIR_ENGINES:  # A/B: median and p90 of each build against the first one
             same = [e for e in tirs if tir_engine(e)[0] == kind]
             for e in same[1:]:
@@ -323,7 +354,7 @@ def summarize(rows, models):
                 print(f"{m}: {e}/torch-cuda {by[e]['median_ms'] / by['torch-cuda']['median_ms']:.2f}x")
         for e in (e for e in tirs if tir_engine(e)[0] == "tir"):
             parts = [f"{e}/{ref} {by[e]['median_ms'] / by[ref]['median_ms']:.2f}x"
-                     for ref in ("torch", "ort") if ref in by]
+                     for ref in ("torch", "ort", "et-f32") if ref in by]
             if "torch" in by:
                 parts.append(f"cold start {e}/torch "
                              f"{by[e]['cold_start_ms'] / by['torch']['cold_start_ms']:.3f}x")
@@ -338,7 +369,7 @@ def main():
 
     rows = []
     for model in args.models:
-        d = prepare(model, args.import_build, python, args.engines)
+        d = prepare(model, args.import_build, python, args.engines, args.et_python)
         engines = args.engines
         results = {e: [] for e in engines}
         for rnd in range(args.rounds):
