@@ -260,10 +260,10 @@ std::string StreamingWeights::load(Chunk& c) {
     if (e.quant_axis >= 0) {  // int8 + scales (core/quantize.h): dequantized into the pool
       float* out = reinterpret_cast<float*>(c.block + mem.decoded_at);
       const float* smooth =
-          e.smoothed ? reinterpret_cast<const float*>(
-                           bytes + int8_stored_bytes(e.rows * e.cols,
-                                                     e.quant_axis == 0 ? e.rows : e.cols))
-                     : nullptr;
+          e.smoothed
+              ? reinterpret_cast<const float*>(
+                    bytes + int8_stored_bytes(e.rows * e.cols, e.quant_axis == 0 ? e.rows : e.cols))
+              : nullptr;
       dequantize_int8_per_channel(
           reinterpret_cast<const int8_t*>(bytes),
           reinterpret_cast<const float*>(bytes + int8_scales_offset(e.rows * e.cols)), e.rows,

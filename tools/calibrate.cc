@@ -54,7 +54,8 @@ Result<std::vector<HostTensor>> read_set(const fs::path& set, const Session& s,
                         "' (inputs: ", input_names(s), ")");
     TIR_ASSIGN_OR_RETURN(tensors[size_t(k)], npy_read(e.path().string()));
   }
-  if (ec) return make_error(StatusCode::kIo, "calibration set '", set.string(), "': ", ec.message());
+  if (ec)
+    return make_error(StatusCode::kIo, "calibration set '", set.string(), "': ", ec.message());
   for (size_t k = 0; k < tensors.size(); ++k)
     if (tensors[k].view().data == nullptr)
       return make_error(StatusCode::kInvalidArgument, "calibration set '", set.string(),
@@ -107,7 +108,8 @@ Result<Calibration> calibrate_gemm_inputs(const CalibrateOptions& o) {
     if (it == use_of_node.end() || !bad.ok()) return;
     const Int8GemmUse& use = uses[it->second];
     const Tensor* a = size_t(use.a_input) < inputs.size() ? &inputs[size_t(use.a_input)] : nullptr;
-    if (!a || a->dtype != DType::kFloat32 || a->rank < 1 || a->sizes[size_t(a->rank - 1)] != use.k) {
+    if (!a || a->dtype != DType::kFloat32 || a->rank < 1 ||
+        a->sizes[size_t(a->rank - 1)] != use.k) {
       bad = make_error(StatusCode::kInternal, "calibration: GEMM node ", node, " reading '",
                        use.weight_names[0], "' has no float32 activation with ", use.k,
                        " channels as its input ", use.a_input);

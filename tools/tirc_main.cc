@@ -136,8 +136,9 @@ int main(int argc, char** argv) {
                     "the model the weights belong to: write the tensors in the order its "
                     "methods first read them (sequential reads for tirrun --weight-budget); "
                     "with --dtype int8, which tensors are GEMM weights");
-  wpack->add_option("--keep-f32", pack.keep_f32,
-                    "with --dtype int8: GEMM weights to keep float32 (NAME,...)")
+  wpack
+      ->add_option("--keep-f32", pack.keep_f32,
+                   "with --dtype int8: GEMM weights to keep float32 (NAME,...)")
       ->delimiter(',');
   wpack->add_flag("-q,--quiet", pack.quiet,
                   "no progress (tensor counts, the byte progress bar drawn on a terminal)");

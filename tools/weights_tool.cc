@@ -87,8 +87,9 @@ Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis,
   const float* w = t.data_as<const float>();
   if (!activation_max) {
     std::vector<uint8_t> stored(int8_stored_bytes(rows * cols, channels), 0);
-    quantize_int8_per_channel(w, rows, cols, axis, reinterpret_cast<int8_t*>(stored.data()),
-                              reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+    quantize_int8_per_channel(
+        w, rows, cols, axis, reinterpret_cast<int8_t*>(stored.data()),
+        reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
     return stored;
   }
   if (int64_t(activation_max->size()) != in_channels)
@@ -109,9 +110,9 @@ Result<std::vector<uint8_t>> quantized_bytes(const Tensor& t, int axis,
     for (int64_t c = 0; c < cols; ++c)
       scaled[size_t(r * cols + c)] = w[r * cols + c] * s[size_t(axis == 0 ? c : r)];
   std::vector<uint8_t> stored(int8_smoothed_bytes(rows * cols, channels, in_channels), 0);
-  quantize_int8_per_channel(scaled.data(), rows, cols, axis,
-                            reinterpret_cast<int8_t*>(stored.data()),
-                            reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
+  quantize_int8_per_channel(
+      scaled.data(), rows, cols, axis, reinterpret_cast<int8_t*>(stored.data()),
+      reinterpret_cast<float*>(stored.data() + int8_scales_offset(rows * cols)));
   float* inv = reinterpret_cast<float*>(stored.data() + int8_stored_bytes(rows * cols, channels));
   for (int64_t k = 0; k < in_channels; ++k) inv[k] = 1.0f / s[size_t(k)];
   return stored;

@@ -31,9 +31,9 @@ struct PackOptions {
   /// axis. Empty: source order (kInt8 then refuses).
   std::string model;
   /// With kInt8: per-input-channel max |activation| of the GEMMs reading each weight, by
-  /// weight name (tools/calibrate.h, tir-calibrate). A weight found here is stored smoothed (SmoothQuant:
-  /// q of w * s with s = smooth_factor(max|a|, max|w|, smooth_alpha) per input channel, and
-  /// 1/s beside it, core/quantize.h); the rest as without it. Null: none smoothed.
+  /// weight name (tools/calibrate.h, tir-calibrate). A weight found here is stored smoothed
+  /// (SmoothQuant: q of w * s with s = smooth_factor(max|a|, max|w|, smooth_alpha) per input
+  /// channel, and 1/s beside it, core/quantize.h); the rest as without it. Null: none smoothed.
   const std::map<std::string, std::vector<float>>* activation_max = nullptr;
   float smooth_alpha = 0.5f;
   /// With kInt8: GEMM weights kept float32 (their GEMMs then run in float32 unless the

@@ -18,9 +18,9 @@ using dnnl::memory;
 using dt = memory::data_type;
 
 struct Int8Gemm::PackedB {
-  memory weights;             // int8, pd.weights_desc()
-  std::vector<float> scales;  // per output channel (n)
-  std::vector<float> zp_sum;  // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
+  memory weights;                 // int8, pd.weights_desc()
+  std::vector<float> scales;      // per output channel (n)
+  std::vector<float> zp_sum;      // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
   std::vector<float> inv_smooth;  // per k: A's factor of a smoothed weight; empty: none
 };
 
@@ -61,8 +61,7 @@ bool finite_range(const float* x, const float* f, int64_t count, float* lo, floa
 
 /// q[i] = clamp(round_half_even(x[i] [* f[i] when kSmooth] * inv) + zp, 0, 255).
 template <bool kSmooth>
-void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32_t zp,
-                 uint8_t* q) {
+void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32_t zp, uint8_t* q) {
   int64_t i = 0;
 #if defined(__AVX2__)
   const __m256 vinv = _mm256_set1_ps(inv);

@@ -23,7 +23,8 @@ size_t status_bytes(const std::string& field) {
   std::ifstream f("/proc/self/status");
   std::string line;
   while (std::getline(f, line))
-    if (line.rfind(field + ":", 0) == 0) return size_t(std::stoull(line.substr(field.size() + 1))) * 1024;
+    if (line.rfind(field + ":", 0) == 0)
+      return size_t(std::stoull(line.substr(field.size() + 1))) * 1024;
   return 0;
 }
 
@@ -112,8 +113,8 @@ struct NormConv {
     std::vector<float> y(size_t(out[0].numel()));
     out[0].data = y.data();
     std::vector<uint64_t> scratch(info.scratch_bytes / 8 + 16);
-    void* aligned = reinterpret_cast<void*>(
-        (reinterpret_cast<uintptr_t>(scratch.data()) + 63) & ~uintptr_t{63});
+    void* aligned = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) &
+                                            ~uintptr_t{63});
     const Status ran = kernel->run(call, aligned);
     EXPECT_TRUE(ran.ok()) << ran.message();
     return y;
@@ -147,8 +148,8 @@ TEST(ConvPackMemory, FoldAndPackHoldAboutOneCopyOfMappedWeights) {
   EXPECT_GT(pages.calls, 1);  // piece by piece
   // The packed copy (wbytes) plus about one 1 MiB piece and oneDNN's own buffers (1.3-1.5x
   // measured, more threads more); mapped + folded + packed in full measured 3.0x.
-  EXPECT_LT(grew, 2 * wbytes) << "prepare grew the process by " << grew << " bytes for "
-                                       << wbytes << " bytes of weights";
+  EXPECT_LT(grew, 2 * wbytes) << "prepare grew the process by " << grew << " bytes for " << wbytes
+                              << " bytes of weights";
   EXPECT_EQ(mapping_rss(map), 0u);
   RecordProperty("prepare_grew_bytes", std::to_string(grew));
 

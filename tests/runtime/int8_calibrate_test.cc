@@ -136,9 +136,10 @@ TEST(Int8Calibrate, SmoothedPackRoundTripsAndIsCloserToTorch) {
   for (size_t k = 0; k < expected.size(); ++k) {
     const auto [err, scale] = max_abs_diff(smooth_out[k].view(), expected[k].view());
     const auto [plain_err, unused] = max_abs_diff(plain_out[k].view(), expected[k].view());
-    std::printf("[ int8     ] %s output %zu: max|int8-torch| / max|torch| calibrated %.3g, "
-                "uncalibrated %.3g\n",
-                kFixture, k, err / scale, plain_err / scale);
+    std::printf(
+        "[ int8     ] %s output %zu: max|int8-torch| / max|torch| calibrated %.3g, "
+        "uncalibrated %.3g\n",
+        kFixture, k, err / scale, plain_err / scale);
     EXPECT_LE(err, kInt8Tolerance * scale);
     EXPECT_LE(err, plain_err) << "calibration moved output " << k << " away from torch";
   }
@@ -165,9 +166,9 @@ TEST(Int8Calibrate, FileWrittenBeforeSmoothingStillLoads) {
   const auto from_new = run_file(tmp, tmp.file("plain.bin"), inputs);
   ASSERT_EQ(from_old.size(), from_new.size());
   for (size_t k = 0; k < from_old.size(); ++k)
-    EXPECT_EQ(std::memcmp(from_old[k].view().data, from_new[k].view().data,
-                          from_old[k].view().nbytes()),
-              0)
+    EXPECT_EQ(
+        std::memcmp(from_old[k].view().data, from_new[k].view().data, from_old[k].view().nbytes()),
+        0)
         << "an uncalibrated pack today computes what the old file does, output " << k;
 }
 
@@ -198,8 +199,7 @@ TEST(Int8Calibrate, BadCalibrationSetsNameTheInputAndWriteNothing) {
     const Status s = pack(tmp, out, tmp.file("bad" + std::to_string(c)), &cal);
     EXPECT_FALSE(s.ok());
     EXPECT_NE(s.message().find(cases[c].want), std::string::npos) << s.message();
-    EXPECT_NE(s.message().find("calibration set '" + set + "'"), std::string::npos)
-        << s.message();
+    EXPECT_NE(s.message().find("calibration set '" + set + "'"), std::string::npos) << s.message();
     EXPECT_FALSE(std::filesystem::exists(out));
   }
 }
