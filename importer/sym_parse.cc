@@ -164,9 +164,13 @@ class Parser {
     TIR_RETURN_IF_ERROR(advance());
     return emit_pow(base_start, k);
   }
-  // Replaces the base program at [base_start, end) by base*base*...*base (k times).
+  // Replaces the base program at [base_start, end) by base*base*...*base (k times). Powers of
+  // powers multiply the program's length, so the result is bounded by kMaxTerms.
   Status emit_pow(size_t base_start, int64_t k) {
     if (k < 0 || k > 64) return fail("exponent out of range");
+    const size_t base_terms = out_.size() - base_start;
+    if (base_start + base_terms * size_t(k) + size_t(k) > kMaxTerms)
+      return fail("power expands to more than " + std::to_string(kMaxTerms) + " terms");
     const std::vector<SymTerm> base(out_.begin() + base_start, out_.end());
     out_.resize(base_start);
     if (k == 0) {
@@ -303,6 +307,7 @@ class Parser {
   }
 
   static constexpr int kMaxDepth = 256;
+  static constexpr size_t kMaxTerms = 65536;  // as many as the longest text could need
   std::string_view text_;
   const SymbolIndexFn& symbol_index_;
   int depth_ = 0;

@@ -75,6 +75,18 @@ TEST(SymParse, UnknownFormsAreUnsupportedAndNamed) {
   EXPECT_FALSE(eval(std::string(10000, '(') + "s0" + std::string(10000, ')'), {1}).ok());
 }
 
+// Found by the sym_parse fuzzer: powers of powers multiplied the program's length (3 GB for a
+// 300-byte text) before anything was refused.
+TEST(SymParse, NestedPowersAreBoundedNotExpandedWithoutLimit) {
+  std::string nested = "s0";
+  for (int i = 0; i < 5; ++i) nested = "(" + nested + ")**23";
+  auto r = eval(nested, {1});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("more than 65536 terms"), std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(*eval("((s0)**2)**3", {2}), 64);
+}
+
 TEST(ProgramJson, FloatsAcceptInfinityStrings) {
   EXPECT_EQ(*json_float(Json(1.5)), 1.5);
   EXPECT_EQ(*json_float(Json(2)), 2.0);
