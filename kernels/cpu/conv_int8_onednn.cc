@@ -1,7 +1,5 @@
 #include "kernels/cpu/conv_int8_onednn.h"
 
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,6 +9,7 @@
 #include "core/quantize.h"
 #include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/value_range.h"
 
 namespace tir::kernels {
 
@@ -27,27 +26,7 @@ struct Range {
 
 Range chunk_range(const float* x, int64_t count) {
   Range r;
-  int64_t i = 0;
-#if defined(__AVX2__)
-  __m256 vmn = _mm256_setzero_ps(), vmx = _mm256_setzero_ps(), vnan = _mm256_setzero_ps();
-  for (; i + 8 <= count; i += 8) {
-    const __m256 v = _mm256_loadu_ps(x + i);
-    vmn = _mm256_min_ps(vmn, v);
-    vmx = _mm256_max_ps(vmx, v);
-    vnan = _mm256_or_ps(vnan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-  }
-  alignas(32) float a[8], b[8];
-  _mm256_store_ps(a, vmn);
-  _mm256_store_ps(b, vmx);
-  for (int k = 0; k < 8; ++k) r.lo = std::min(r.lo, a[k]), r.hi = std::max(r.hi, b[k]);
-  r.finite = _mm256_movemask_ps(vnan) == 0;
-#endif
-  for (; i < count; ++i) {
-    r.finite &= !std::isnan(x[i]);
-    r.lo = std::min(r.lo, x[i]);
-    r.hi = std::max(r.hi, x[i]);
-  }
-  r.finite &= std::isfinite(r.lo) && std::isfinite(r.hi);
+  r.finite = finite_range<false>(x, nullptr, count, &r.lo, &r.hi);
   return r;
 }
 

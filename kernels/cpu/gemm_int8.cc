@@ -10,6 +10,7 @@
 #include "core/quantize.h"
 #include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/value_range.h"
 #include "kernels/packed_cache.h"
 
 namespace tir::kernels {
@@ -25,39 +26,6 @@ struct Int8Gemm::PackedB {
 };
 
 namespace {
-
-/// min and max of x[0, count) (times f[0, count) when kSmooth: a smoothed weight's 1/s) and
-/// whether every value is finite.
-template <bool kSmooth>
-bool finite_range(const float* x, const float* f, int64_t count, float* lo, float* hi) {
-  float mn = 0, mx = 0;  // the range always holds 0, so zero stays exact
-  int64_t i = 0;
-  bool nan = false;
-#if defined(__AVX2__)
-  __m256 vmn = _mm256_setzero_ps(), vmx = _mm256_setzero_ps(), vnan = _mm256_setzero_ps();
-  for (; i + 8 <= count; i += 8) {
-    __m256 v = _mm256_loadu_ps(x + i);
-    if constexpr (kSmooth) v = _mm256_mul_ps(v, _mm256_loadu_ps(f + i));
-    vmn = _mm256_min_ps(vmn, v);
-    vmx = _mm256_max_ps(vmx, v);
-    vnan = _mm256_or_ps(vnan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-  }
-  alignas(32) float a[8], b[8];
-  _mm256_store_ps(a, vmn);
-  _mm256_store_ps(b, vmx);
-  for (int k = 0; k < 8; ++k) mn = std::min(mn, a[k]), mx = std::max(mx, b[k]);
-  nan = _mm256_movemask_ps(vnan) != 0;
-#endif
-  for (; i < count; ++i) {
-    const float v = kSmooth ? x[i] * f[i] : x[i];
-    nan |= std::isnan(v);
-    mn = std::min(mn, v);
-    mx = std::max(mx, v);
-  }
-  *lo = mn;
-  *hi = mx;
-  return !nan && std::isfinite(mn) && std::isfinite(mx);
-}
 
 /// q[i] = clamp(round_half_even(x[i] [* f[i] when kSmooth] * inv) + zp, 0, 255).
 template <bool kSmooth>
