@@ -152,6 +152,10 @@ class Session {
   /// Number of successful swap_weights calls so far.
   uint64_t weights_generation() const;
 
+  /// The precision runs compute in: SessionOptions::precision, unless this CPU refused it
+  /// (bf16 without native bf16 computes float32; kernels/cpu/onednn_context.h).
+  Precision precision() const { return options_.precision; }
+
   /// The mutable buffers carried between runs (shared with the sessions given the same one).
   const std::shared_ptr<SessionState>& state() const { return options_.state; }
   /// Puts the mutated buffers back to their values in the current weights.

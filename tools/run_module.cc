@@ -189,6 +189,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
 
   if (o.json) {
     out << "{\"method\": \"" << session->method_name() << "\", \"dtype\": \""
+        << precision_name(session->precision()) << "\", \"dtype_asked\": \""
         << precision_name(so.precision) << "\", \"device\": \"" << o.device
         << "\", \"copies\": " << session->num_copies() << ", \"nodes\": " << session->num_nodes()
         << ", \"arena_bytes\": " << session->arena_bytes() << ", \"load_ms\": " << load_ms
@@ -214,7 +215,10 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   }
   out << "model   " << o.model_path << " (method " << session->method_name() << ", "
       << session->num_nodes() << " nodes, arena " << session->arena_bytes() << " bytes, compute "
-      << precision_name(so.precision) << ")\n";
+      << precision_name(session->precision());
+  if (session->precision() != so.precision)
+    out << ", " << precision_name(so.precision) << " asked: not native on this CPU";
+  out << ")\n";
   if (o.device != "cpu")
     out << "devices " << session->placement_summary() << "; " << session->num_copies()
         << " copies\n";
