@@ -10,6 +10,7 @@
 
 #include "core/printable.h"
 #include "tools/calibrate.h"
+#include "tools/parse_command_line.h"
 #include "tools/weights_tool.h"
 
 namespace {
@@ -40,13 +41,7 @@ int main(int argc, char** argv) {
   app.add_option("--keep-f32", pack.keep_f32, "GEMM weights to keep float32 (NAME,...)")
       ->delimiter(',');
   app.add_flag("-q,--quiet", pack.quiet, "no progress lines (the summary lines stay)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  if (auto code = tir::tools::parse_command_line(app, argc, argv, "tir-calibrate")) return *code;
   pack.narrow = tir::DType::kInt8;
   cal.model = pack.model;
   cal.weights = pack.source;

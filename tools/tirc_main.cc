@@ -22,6 +22,7 @@
 #include "importer/import_pt2.h"
 #include "tools/inspect_model.h"
 #include "tools/op_coverage.h"
+#include "tools/parse_command_line.h"
 #include "tools/partition.h"
 #include "tools/progress_bar.h"
 #include "tools/read_limit_flags.h"
@@ -170,13 +171,7 @@ int main(int argc, char** argv) {
   prt->add_option("--bandwidth", part.bandwidth_gbps, "boundary transfer rate, GB/s")
       ->capture_default_str();
   prt->add_option("--memory-cap", part.memory_cap_bytes, "most weight bytes per stage");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  if (auto code = tir::tools::parse_command_line(app, argc, argv, "tirc")) return *code;
   tir::set_read_limits(limits);
   if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check, quiet);
   if (ins->parsed()) {

@@ -4,6 +4,7 @@
 
 #include "core/printable.h"
 #include "runtime/mapped_fault.h"
+#include "tools/parse_command_line.h"
 #include "tools/read_limit_flags.h"
 #include "tools/run_module.h"
 
@@ -75,13 +76,7 @@ int main(int argc, char** argv) {
                "Run every node on its own (no GEMM/conv + activation fusion)");
   tir::ReadLimits limits;
   tir::tools::add_read_limit_flags(&app, &limits);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    std::cerr << "error: " << e.what() << " (see tirrun --help)\n";
-    return 2;
-  }
+  if (auto code = tir::tools::parse_command_line(app, argc, argv, "tirrun")) return *code;
   if (!o.svg_path.empty() && o.dot_path.empty())
     o.dot_path = o.svg_path.substr(0, o.svg_path.rfind('.')) + ".dot";
   tir::set_read_limits(limits);

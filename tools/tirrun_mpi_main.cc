@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "tools/mpi_pipeline.h"
+#include "tools/parse_command_line.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -36,18 +37,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--json", o.json, "Print the summary as JSON (last rank)");
   int code = 0;
-  try {
-    app.parse(argc, argv);
+  if (auto parsed = tir::tools::parse_command_line(app, argc, argv, "tirrun-mpi", rank == 0))
+    code = *parsed;
+  else
     code = tir::tools::mpi_pipeline_main(mo, std::cout, std::cerr);
-  } catch (const CLI::ParseError& e) {
-    if (rank == 0) {
-      if (e.get_exit_code() == 0)
-        app.exit(e);
-      else
-        std::cerr << "error: " << e.what() << " (see tirrun-mpi --help)\n";
-    }
-    code = e.get_exit_code() == 0 ? 0 : 2;
-  }
   MPI_Finalize();
   return code;
 }

@@ -1,0 +1,28 @@
+// How every tool reads its command line: CLI11 parses it; --help prints and ends with 0; a
+// usage error is one `error:` line pointing at --help and ends with 2 (a run that fails on
+// its files or inputs ends with 1).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <optional>
+#include <string_view>
+
+namespace tir::tools {
+
+/// Parses argv into `app`. nullopt: go on. Otherwise the exit code, after printing the help
+/// (0) or one error line naming `tool` (2); with `print` false nothing is printed (MPI ranks
+/// other than 0).
+inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
+                                             std::string_view tool, bool print = true) {
+  try {
+    app.parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return print ? app.exit(e) : 0;
+    if (print) std::cerr << "error: " << e.what() << " (see " << tool << " --help)\n";
+    return 2;
+  }
+}
+
+}  // namespace tir::tools
