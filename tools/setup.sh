@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuffers-dev
   flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
   nlohmann-json3-dev libcli11-dev libxxhash-dev libopenmpi-dev openmpi-bin python3-dev
-  pybind11-dev python3-numpy graphviz)
+  pybind11-dev python3-numpy graphviz ccache)
 # clang finds OpenMP (which meson.build requires) in libomp-14-dev, its sanitizer and
 # libFuzzer runtimes in libclang-rt-14-dev.
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev)
@@ -34,14 +34,27 @@ deps() {
   fi
 }
 
-build() {
+# Configure build/ once (release). ccache, when installed, keeps compiled objects between
+# clones and stages (CCACHE_BASEDIR makes the cache independent of the clone's folder).
+export CCACHE_BASEDIR="$PWD"
+configure() {
   [ -f build/build.ninja ] || meson setup build --buildtype=release
+}
+
+# Everything: tools, tests, benchmarks, the Python module.
+build() {
+  configure
   meson compile -C build -j "$JOBS"
 }
 
+# Only what the demo runs: tirc, tirrun and the C++ embedding example (not the tests,
+# benchmarks and fuzz-replay targets that `test` builds).
+DEMO_TARGETS=(tools/tirc tools/tirrun examples/tir_embed)
+
 demo() {
   deps
-  build
+  configure
+  meson compile -C build -j "$JOBS" "${DEMO_TARGETS[@]}"
   mkdir -p build/demo
   echo "== tirc import examples/demo/resnet_small.pt2"
   ./build/tools/tirc import examples/demo/resnet_small.pt2 -o build/demo/model.tir \
