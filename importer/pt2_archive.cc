@@ -4,21 +4,111 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <unordered_map>
+
+#include "core/printable.h"
 
 namespace tir::importer {
 namespace {
 
 constexpr uint64_t kSmallMemberLimit = 4096;  // archive_format, archive_version
 constexpr size_t kChunkBytes = size_t{1} << 20;
+// Opened with ZIP_CHECKCONS, libzip compares every local header with its central directory
+// entry (name, sizes, CRC): readers that use one or the other must see the same archive.
+constexpr const char* kInconsistent =
+    "inconsistent zip archive: a local header disagrees with the central directory";
 
 zip_t* as_zip(void* z) { return static_cast<zip_t*>(z); }
 
-std::string zip_error_text(int code) {
-  zip_error_t err;
-  zip_error_init_with_code(&err, code);
-  std::string text = zip_error_strerror(&err);
-  zip_error_fini(&err);
-  return text;
+/// The name an entry would have for the most lenient reader: folder separators as '/',
+/// "." segments and repeated or trailing slashes dropped, ASCII case folded (miniz, which
+/// torch reads with, matches names without regard to case; so do Windows and macOS). Two
+/// entries with one key could be read as each other by some reader.
+std::string lenient_name(std::string_view name) {
+  std::string key;
+  size_t at = 0;
+  while (at <= name.size()) {
+    size_t end = name.find_first_of("/\\", at);
+    if (end == std::string_view::npos) end = name.size();
+    const std::string_view segment = name.substr(at, end - at);
+    if (!segment.empty() && segment != ".") {
+      if (!key.empty()) key += '/';
+      for (char c : segment) key += (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+    }
+    at = end + 1;
+  }
+  return key;
+}
+
+/// Refuses entry names that are not relative paths, and any two with one lenient_name.
+Status check_entry_names(const std::string& path,
+                         const std::vector<std::pair<std::string, zip_stat_t>>& entries) {
+  std::unordered_map<std::string, const std::string*> seen;
+  seen.reserve(entries.size());
+  for (const auto& [name, st] : entries) {
+    const std::string key = lenient_name(name);
+    if (key.empty() || key == ".." || key.starts_with("../") || key.ends_with("/..") ||
+        key.find("/../") != std::string::npos || name.starts_with('/'))
+      return make_error(StatusCode::kCorrupt, "'", path, "': zip entry '", printable(name),
+                        "' is not a relative path inside the archive");
+    const auto [it, fresh] = seen.emplace(key, &name);
+    if (!fresh)
+      return make_error(StatusCode::kCorrupt, "'", path, "': zip entry '", printable(name),
+                        "' duplicates entry '", printable(*it->second),
+                        "' (readers would disagree on which one the archive holds)");
+  }
+  return ok_status();
+}
+
+using Entries = std::vector<std::pair<std::string, zip_stat_t>>;
+
+/// Every entry of `z` (name and stat), its names checked by check_entry_names.
+Result<Entries> checked_entries(zip_t* z, const std::string& path) {
+  const zip_int64_t n = zip_get_num_entries(z, 0);
+  if (n <= 0) return make_error(StatusCode::kCorrupt, "'", path, "': empty zip archive");
+  Entries entries;
+  entries.reserve(static_cast<size_t>(n));
+  for (zip_int64_t i = 0; i < n; ++i) {
+    zip_stat_t st;
+    if (zip_stat_index(z, static_cast<zip_uint64_t>(i), 0, &st) != 0 ||
+        !(st.valid & ZIP_STAT_NAME) || !(st.valid & ZIP_STAT_SIZE))
+      return make_error(StatusCode::kCorrupt, "'", path, "': unreadable zip entry ", i);
+    entries.emplace_back(st.name, st);
+  }
+  TIR_RETURN_IF_ERROR(check_entry_names(path, entries));
+  return entries;
+}
+
+/// Opens the archive that `make_source` reads, twice: first plainly, to check the entry
+/// names (an error names the entry), then with ZIP_CHECKCONS, libzip's comparison of every
+/// local header with its central directory entry. `what` starts each error message.
+using SourceFactory = std::function<zip_source_t*(zip_error_t*)>;
+Result<zip_t*> open_consistent(const SourceFactory& make_source, const std::string& path,
+                               const std::string& what) {
+  for (const int flags : {ZIP_RDONLY, ZIP_RDONLY | ZIP_CHECKCONS}) {
+    zip_error_t err;
+    zip_error_init(&err);
+    zip_source_t* src = make_source(&err);
+    zip_t* z = src ? zip_open_from_source(src, flags, &err) : nullptr;
+    if (!z) {
+      const std::string text = zip_error_strerror(&err);
+      const int code = zip_error_code_zip(&err);
+      zip_error_fini(&err);
+      if (src) zip_source_free(src);
+      if (code == ZIP_ER_OPEN || code == ZIP_ER_NOENT || code == ZIP_ER_READ)
+        return make_error(StatusCode::kIo, what, "cannot open (", text, ")");
+      if (flags & ZIP_CHECKCONS)
+        return make_error(StatusCode::kCorrupt, what, kInconsistent, " (", text, ")");
+      return make_error(StatusCode::kCorrupt, what, "not a zip archive (", text, ")");
+    }
+    zip_error_fini(&err);
+    if (flags & ZIP_CHECKCONS) return z;
+    const Status names = checked_entries(z, path).status();
+    zip_discard(z);
+    TIR_RETURN_IF_ERROR(names);
+  }
+  return make_error(StatusCode::kInternal, what, "unreachable");
 }
 
 std::string trim(std::string s) {
@@ -29,30 +119,19 @@ std::string trim(std::string s) {
 }  // namespace
 
 Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open(const std::string& path) {
-  int code = 0;
-  zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &code);
-  if (!z) {
-    if (code == ZIP_ER_OPEN || code == ZIP_ER_NOENT || code == ZIP_ER_READ)
-      return make_error(StatusCode::kIo, "'", path, "': cannot open (", zip_error_text(code), ")");
-    return make_error(StatusCode::kCorrupt, "'", path, "': not a zip archive (",
-                      zip_error_text(code), ")");
-  }
+  TIR_ASSIGN_OR_RETURN(
+      zip_t * z, open_consistent([&](zip_error_t* err) {
+        return zip_source_file_create(path.c_str(), 0, -1, err);
+      }, path, "'" + path + "': "));
   return finish_open(path, z);
 }
 
 Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open_bytes(const std::string& name,
                                                            std::span<const uint8_t> bytes) {
-  zip_error_t err;
-  zip_error_init(&err);
-  zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
-  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &err) : nullptr;
-  if (!z) {
-    const std::string text = zip_error_strerror(&err);
-    zip_error_fini(&err);
-    if (src) zip_source_free(src);
-    return make_error(StatusCode::kCorrupt, "'", name, "': not a zip archive (", text, ")");
-  }
-  zip_error_fini(&err);
+  TIR_ASSIGN_OR_RETURN(
+      zip_t * z, open_consistent([&](zip_error_t* err) {
+        return zip_source_buffer_create(bytes.data(), bytes.size(), 0, err);
+      }, name, "'" + name + "': "));
   return finish_open(name, z);
 }
 
@@ -69,17 +148,7 @@ Pt2Archive::~Pt2Archive() {
 }
 
 Status Pt2Archive::index_members() {
-  const zip_int64_t n = zip_get_num_entries(as_zip(zip_), 0);
-  if (n <= 0) return make_error(StatusCode::kCorrupt, "'", path_, "': empty zip archive");
-  std::vector<std::pair<std::string, zip_stat_t>> entries;
-  entries.reserve(static_cast<size_t>(n));
-  for (zip_int64_t i = 0; i < n; ++i) {
-    zip_stat_t st;
-    if (zip_stat_index(as_zip(zip_), static_cast<zip_uint64_t>(i), 0, &st) != 0 ||
-        !(st.valid & ZIP_STAT_NAME) || !(st.valid & ZIP_STAT_SIZE))
-      return make_error(StatusCode::kCorrupt, "'", path_, "': unreadable zip entry ", i);
-    entries.emplace_back(st.name, st);
-  }
+  TIR_ASSIGN_OR_RETURN(const Entries entries, checked_entries(as_zip(zip_), path_));
   // The root folder is the first path component, when every entry shares it.
   std::string root;
   const std::string& first = entries.front().first;
@@ -149,22 +218,16 @@ Status Pt2Archive::mount(std::string_view member) {
     return make_error(StatusCode::kNotFound, "'", path_, "': no member '", member, "'");
   // A window on the member's bytes; stored members stay seekable, so libzip reads the
   // nested central directory in place.
-  zip_source_t* src = zip_source_zip(as_zip(zip_), as_zip(zip_), it->second, 0, 0, -1);
-  if (!src)
-    return make_error(StatusCode::kCorrupt, "'", path_, "': cannot open member '", member, "' (",
-                      zip_strerror(as_zip(zip_)), ")");
-  zip_error_t err;
-  zip_error_init(&err);
-  zip_t* z = zip_open_from_source(src, ZIP_RDONLY, &err);
-  if (!z) {
-    const std::string text = zip_error_strerror(&err);
-    zip_error_fini(&err);
-    zip_source_free(src);
-    return make_error(StatusCode::kCorrupt, "'", path_, "': member '", member,
-                      "' is not a torch.save zip (", text, ")");
-  }
-  zip_error_fini(&err);
-  std::unique_ptr<Pt2Archive> nested(new Pt2Archive(path_ + "!/" + name, z));
+  const std::string label = path_ + "!/" + name;
+  auto z = open_consistent(
+      [&](zip_error_t* err) -> zip_source_t* {
+        zip_source_t* src = zip_source_zip(as_zip(zip_), as_zip(zip_), it->second, 0, 0, -1);
+        if (!src) zip_error_set(err, zip_error_code_zip(zip_get_error(as_zip(zip_))), 0);
+        return src;
+      },
+      label, "'" + path_ + "': member '" + name + "' is not a torch.save zip: ");
+  if (!z.ok()) return z.status();
+  std::unique_ptr<Pt2Archive> nested(new Pt2Archive(label, *z));
   nested->layout_ = ArchiveLayout::kTorchSave;
   TIR_RETURN_IF_ERROR(nested->index_members());
   if (!nested->has("data.pkl"))

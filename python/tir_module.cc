@@ -8,22 +8,26 @@
 // kernels (non-contiguous arrays are made contiguous first, a copy). Outputs are copied into
 // new arrays by default, because a run's outputs live in the session's activation arena, which
 // the next run on the same thread overwrites. run(..., copy=False) returns read-only arrays
-// viewing that arena instead (zero copy; they keep the session alive); the next run on that
-// thread raises tir.Error while any of them is still referenced, so a view can never change
-// under its reader. Errors raise tir.Error with tir's one-line message and `code`.
+// viewing that arena instead (zero copy; they keep the session alive); any next run on that
+// thread (copy=True or not) raises tir.Error while any of them is still referenced, so a view
+// can never change under its reader. Every array made here gets its strides from tir's element
+// sizes, and the import refuses a NumPy whose ABI this build misreads (check_numpy_abi). Errors raise tir.Error with tir's one-line message and `code`.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/version.h"
 #include "runtime/safetensors_writer.h"
 #include "runtime/session.h"
 #include "runtime/weight_set.h"
@@ -116,6 +120,46 @@ py::dtype numpy_dtype(tir::DType d, const std::string& what) {
   return py::dtype(f);
 }
 
+/// C-contiguous strides in bytes from tir's own element size, never from NumPy's dtype
+/// object (whose layout changed in NumPy 2; a binding that misreads it makes zero strides).
+std::vector<py::ssize_t> c_strides(tir::DType d, std::span<const int64_t> shape) {
+  std::vector<py::ssize_t> strides(shape.size());
+  py::ssize_t step = static_cast<py::ssize_t>(tir::dtype_size(d));
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = step;
+    step *= static_cast<py::ssize_t>(std::max<int64_t>(shape[i], 1));
+  }
+  return strides;
+}
+
+/// Refuses a NumPy whose arrays this build cannot describe: each dtype's item size, and the
+/// strides of an array made here, must be what tir computes. Run once at import, so a binding
+/// that misreads NumPy's ABI fails to import instead of returning wrong arrays.
+void check_numpy_abi() {
+  const std::string numpy_version =
+      py::str(py::module_::import("numpy").attr("__version__")).cast<std::string>();
+  const std::string why = "tir: this build of the module (pybind11 " +
+                          std::to_string(PYBIND11_VERSION_MAJOR) + "." +
+                          std::to_string(PYBIND11_VERSION_MINOR) +
+                          ") cannot describe arrays of NumPy " + numpy_version + ": ";
+  for (tir::DType d : {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8,
+                       tir::DType::kInt16, tir::DType::kInt32, tir::DType::kInt64,
+                       tir::DType::kFloat16, tir::DType::kFloat32, tir::DType::kFloat64}) {
+    const py::dtype dt(numpy_format(d));
+    if (static_cast<size_t>(dt.itemsize()) != tir::dtype_size(d))
+      throw py::import_error(why + "the item size of " + std::string(tir::dtype_name(d)) +
+                             " reads as " + std::to_string(dt.itemsize()) + ", not " +
+                             std::to_string(tir::dtype_size(d)) +
+                             " (rebuild it against pybind11 >= 2.12)");
+  }
+  const py::array probe(py::dtype("f4"), std::vector<py::ssize_t>{2, 3});
+  if (probe.strides(0) != 12 || probe.strides(1) != 4)
+    throw py::import_error(why + "a float32 [2, 3] array gets strides (" +
+                           std::to_string(probe.strides(0)) + ", " +
+                           std::to_string(probe.strides(1)) +
+                           "), not (12, 4) (rebuild it against pybind11 >= 2.12)");
+}
+
 /// The tir dtype of `a`, or kUndefined.
 tir::DType dtype_of(const py::array& a) {
   for (tir::DType d : {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8, tir::DType::kInt16,
@@ -173,7 +217,7 @@ std::shared_ptr<const tir::WeightSet> weights_from(py::handle src,
                                                      "' has unsupported dtype " +
                                                      py::cast<std::string>(py::str(a.dtype())));
       e.shape.assign(a.shape(), a.shape() + a.ndim());
-      e.bytes = {static_cast<const uint8_t*>(a.data()), size_t(a.nbytes())};
+      e.bytes = {static_cast<const uint8_t*>(a.data()), size_t(a.size()) * tir::dtype_size(e.dtype)};
       keep.push_back(std::move(a));
       entries.push_back(std::move(e));
     }
@@ -258,6 +302,9 @@ class PySession {
                                     const_cast<void*>(a.data()));
     }
     input_copies_ = copies;
+    // Any run on this thread overwrites its context's arena, which the views of an earlier
+    // copy=False run still show: refused while one is referenced, whatever this run's `copy`.
+    refuse_while_viewed();
     py::object lease;
     if (!copy) lease = take_lease(self);
     const std::span<const tir::Tensor> outs =
@@ -267,12 +314,13 @@ class PySession {
       const tir::Tensor& t = outs[i];
       const std::string what = "output " + std::to_string(i);
       std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
+      const std::vector<py::ssize_t> strides = c_strides(t.dtype, t.shape());
       if (copy) {
-        py::array a(numpy_dtype(t.dtype, what), shape);
+        py::array a(numpy_dtype(t.dtype, what), shape, strides);
         if (t.nbytes()) std::memcpy(a.mutable_data(), t.data, t.nbytes());
         result.append(a);
       } else {
-        py::array a(numpy_dtype(t.dtype, what), shape, {}, t.data, lease);
+        py::array a(numpy_dtype(t.dtype, what), shape, strides, t.data, lease);
         py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
         result.append(a);
       }
@@ -313,14 +361,18 @@ class PySession {
     std::thread::id thread;
   };
 
-  /// A lease for the calling thread's next run; refused while a view of its previous
-  /// copy=False run is alive (that run's memory is what the next run overwrites).
-  py::object take_lease(py::handle self) {
-    const std::thread::id tid = std::this_thread::get_id();
-    if (leases_.count(tid))
+  /// Raises while a view of the calling thread's previous copy=False run is alive (that
+  /// run's memory is what the next run on this thread overwrites).
+  void refuse_while_viewed() const {
+    if (leases_.count(std::this_thread::get_id()))
       raise(tir::StatusCode::kInvalidArgument,
             "outputs of this thread's previous run(copy=False) are still referenced; the next "
-            "run would overwrite them (delete them, or run with copy=True)");
+            "run on this thread would overwrite them (delete them first)");
+  }
+
+  /// The base object of the calling thread's copy=False views (refuse_while_viewed first).
+  py::object take_lease(py::handle self) {
+    const std::thread::id tid = std::this_thread::get_id();
     auto* lease = new Lease{py::reinterpret_borrow<py::object>(self), this, tid};
     leases_.insert(tid);
     return py::capsule(lease, [](void* p) {
@@ -348,11 +400,12 @@ py::object inspect(const std::string& model) {
 }  // namespace
 
 PYBIND11_MODULE(tir, m) {
+  check_numpy_abi();
   m.doc() = "tir: run torch.export programs imported with `tirc import` (no torch needed)";
   error_type() = py::reinterpret_borrow<py::object>(
       PyErr_NewException("tir.Error", PyExc_RuntimeError, nullptr));
   m.attr("Error") = error_type();
-  m.attr("__version__") = TIR_VERSION_STRING;
+  m.attr("__version__") = tir::version_string();
   m.def("inspect", &inspect, py::arg("model"),
         "What a .tir holds (methods, symbols, inputs, outputs, ops, weights) as a dict: the "
         "JSON of `tirc inspect --json`.");

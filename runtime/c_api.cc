@@ -9,13 +9,10 @@
 #include <vector>
 
 #include "include/tir/tir.h"
+#include "core/version.h"
 #include "runtime/data_loader.h"
 #include "runtime/session.h"
 #include "runtime/weight_set.h"
-
-#ifndef TIR_VERSION_STRING
-#define TIR_VERSION_STRING "unknown"
-#endif
 
 using tir::DType;
 using tir::make_error;
@@ -182,7 +179,7 @@ tir_status install(tir_session* h, tir::Result<std::shared_ptr<const tir::Weight
 
 extern "C" {
 
-const char* tir_version(void) { return TIR_VERSION_STRING; }
+const char* tir_version(void) { return tir::version_string(); }
 uint32_t tir_api_version(void) { return TIR_API_VERSION; }
 const char* tir_last_error(void) { return last_error.c_str(); }
 

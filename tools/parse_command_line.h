@@ -1,12 +1,15 @@
 // How every tool reads its command line: CLI11 parses it; --help prints and ends with 0; a
 // usage error is one `error:` line pointing at --help and ends with 2 (a run that fails on
-// its files or inputs ends with 1).
+// its files or inputs ends with 1); --version prints "<tool> <version>" and ends with 0.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
+#include <string>
 #include <string_view>
+
+#include "core/version.h"
 
 namespace tir::tools {
 
@@ -15,6 +18,8 @@ namespace tir::tools {
 /// other than 0).
 inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
                                              std::string_view tool, bool print = true) {
+  app.set_version_flag("--version", std::string(tool) + " " + tir::version_string(),
+                       "print the version (and git revision) and exit");
   try {
     app.parse(argc, argv);
     return std::nullopt;

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuffers-dev
   flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
   nlohmann-json3-dev libcli11-dev libxxhash-dev libopenmpi-dev openmpi-bin python3-dev
-  pybind11-dev python3-numpy graphviz ccache)
+  python3-numpy python3-venv graphviz ccache)
 # clang finds OpenMP (which meson.build requires) in libomp-14-dev, its sanitizer and
 # libFuzzer runtimes in libclang-rt-14-dev.
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev)
@@ -38,12 +38,31 @@ deps() {
 # clones and stages (CCACHE_BASEDIR makes the cache independent of the clone's folder).
 export CCACHE_BASEDIR="$PWD"
 configure() {
-  [ -f build/build.ninja ] || meson setup build --buildtype=release
+  [ -f build/build.ninja ] || meson setup build --buildtype=release "$@"
 }
 
-# Everything: tools, tests, benchmarks, the Python module.
+# The Python module needs pybind11 >= 2.12 (Debian 12's 2.10 predates NumPy 2 and makes
+# arrays with zero strides there): a virtualenv from PyPI holds it, with NumPy 2, and
+# tests/python runs under both that NumPy and Debian's 1.24 (python3-numpy).
+VENV=build-venv
+python_venv() {
+  if ! "$VENV/bin/python" -c 'import numpy, pybind11' 2>/dev/null; then
+    echo "== virtualenv $VENV: numpy>=2, pybind11>=2.12 (PyPI)"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check 'numpy>=2' 'pybind11>=2.12'
+  fi
+}
+python_options() {
+  echo "-Dpkg_config_path=$("$VENV/bin/pybind11-config" --pkgconfigdir)" \
+    "-Dtest_pythons=$PWD/$VENV/bin/python"
+}
+
+# Everything: tools, tests, benchmarks, the Python module (tested under NumPy 1.x and 2.x).
 build() {
-  configure
+  python_venv
+  # shellcheck disable=SC2046
+  if [ -f build/build.ninja ]; then meson configure build $(python_options); else
+    configure $(python_options); fi
   meson compile -C build -j "$JOBS"
 }
 

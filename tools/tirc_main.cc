@@ -151,6 +151,13 @@ int main(int argc, char** argv) {
       "diff", "names only in A / only in B, dtype/shape changes, max abs difference per tensor");
   wdiff->add_option("a", diff_a, "weight file or .safetensors (A)")->required();
   wdiff->add_option("b", diff_b, "weight file or .safetensors (B)")->required();
+  double diff_tolerance = 0;
+  wdiff
+      ->add_option("--tolerance", diff_tolerance,
+                   "count tensors whose max abs difference is at most this as equal")
+      ->check(CLI::NonNegativeNumber);
+  wdiff->footer("Exit status: 0 when A and B hold the same tensors, 1 when they differ, 2 on "
+                "error (like diff and cmp).");
   std::string extract_in, extract_out;
   CLI::App* wext = wts->add_subcommand(
       "extract",
@@ -195,8 +202,12 @@ int main(int argc, char** argv) {
     return s.ok() ? 0 : fail(s);
   }
   if (wdiff->parsed()) {
-    const tir::Status s = tir::tools::weights_diff(diff_a, diff_b, std::cout);
-    return s.ok() ? 0 : fail(s);
+    const auto same = tir::tools::weights_diff(diff_a, diff_b, diff_tolerance, std::cout);
+    if (!same.ok()) {
+      fail(same.status());
+      return 2;
+    }
+    return *same ? 0 : 1;
   }
   if (wext->parsed()) {
     const tir::Status s = tir::tools::weights_extract(extract_in, extract_out, std::cout);

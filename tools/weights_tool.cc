@@ -323,10 +323,13 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   return ok_status();
 }
 
-Status weights_diff(const std::string& path_a, const std::string& path_b, std::ostream& out) {
+Result<bool> weights_diff(const std::string& path_a, const std::string& path_b, double tolerance,
+                          std::ostream& out) {
+  if (!(tolerance >= 0))
+    return make_error(StatusCode::kInvalidArgument, "--tolerance must be >= 0, got ", tolerance);
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> a, WeightSet::open(path_a));
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> b, WeightSet::open(path_b));
-  size_t common = 0, equal = 0, differ = 0, changed = 0, only_a = 0, only_b = 0;
+  size_t common = 0, equal = 0, within = 0, differ = 0, changed = 0, only_a = 0, only_b = 0;
   double worst = 0;
   std::string worst_name;
   for (size_t i = 0; i < a->size(); ++i) {
@@ -348,8 +351,12 @@ Status weights_diff(const std::string& path_a, const std::string& path_b, std::o
       ++equal;
       continue;
     }
-    ++differ;
     const double d = max_abs_diff(ta, *tb);
+    if (tolerance > 0 && d <= tolerance) {  // NaN is never within
+      ++within;
+      continue;
+    }
+    ++differ;
     out << "differs    " << name << "  max abs diff " << std::setprecision(6) << d << "\n";
     if (!(d <= worst)) {
       worst = d;
@@ -362,11 +369,13 @@ Status weights_diff(const std::string& path_a, const std::string& path_b, std::o
     ++only_b;
     out << "only in B  " << name << "  " << describe(b->tensor(i)) << "\n";
   }
-  out << "summary: " << common << " common (" << equal << " equal, " << differ << " differ, "
+  out << "summary: " << common << " common (" << equal << " equal, ";
+  if (tolerance > 0) out << within << " within " << tolerance << ", ";
+  out << differ << " differ, "
       << changed << " changed dtype/shape), " << only_a << " only in A, " << only_b << " only in B";
   if (differ) out << "; largest max abs diff " << worst << " in '" << worst_name << "'";
   out << "\n";
-  return ok_status();
+  return differ == 0 && changed == 0 && only_a == 0 && only_b == 0;
 }
 
 Status weights_extract(const std::string& program, const std::string& output, std::ostream& out) {

@@ -50,8 +50,11 @@ Status weights_pack(const PackOptions& options, std::ostream& out);
 
 /// Prints what differs between two weight sources (any format WeightSet::open reads): names
 /// only in A / only in B, dtype or shape changes, the max abs difference of each common
-/// tensor whose bytes differ, and a summary line. Differences are not errors.
-Status weights_diff(const std::string& a, const std::string& b, std::ostream& out);
+/// tensor whose bytes differ, and a summary line. Returns whether they hold the same tensors
+/// (names, dtypes, shapes; values bit for bit, or within `tolerance` max abs difference when it
+/// is > 0). Differences are not errors; an unreadable source is.
+Result<bool> weights_diff(const std::string& a, const std::string& b, double tolerance,
+                          std::ostream& out);
 
 /// `tirc weights extract PROGRAM.pt2 -o w.bin` (importer/weight_extract.h).
 Status weights_extract(const std::string& program, const std::string& output, std::ostream& out);

@@ -215,6 +215,34 @@ TEST(ImportBad, EachIsRejectedAndLeavesNoFiles) {
   }
 }
 
+TEST(ImportBad, EntryNamesTwoReadersCouldResolveDifferentlyAreRefused) {
+  // tests/data/gen_zip_names.py: the real mlp archive rewritten by Python's zipfile with a
+  // second entry for weight_0 (other bytes) under the same name or one that a lenient reader
+  // folds onto it, and one whose local header names another entry than the central directory.
+  const std::map<std::string, std::string> expect = {
+      {"duplicate_weight", "zip entry 'program/data/weights/weight_0' duplicates entry "
+                           "'program/data/weights/weight_0'"},
+      {"case_twin", "zip entry 'program/data/Weights/weight_0' duplicates entry "
+                    "'program/data/weights/weight_0'"},
+      {"dot_segment", "zip entry 'program/data/./weights/weight_0' duplicates"},
+      {"double_slash", "zip entry 'program/data//weights/weight_0' duplicates"},
+      {"trailing_slash", "zip entry 'program/data/weights/weight_0/' duplicates"},
+      {"backslash", "zip entry 'program/data\\weights/weight_0' duplicates"},
+      {"local_header_name", "a local header disagrees with the central directory"},
+  };
+  for (const auto& [name, needle] : expect) {
+    SCOPED_TRACE(name);
+    const std::string file = fixture_dir() + "/zip_names/" + name + ".pt2";
+    TempDir dir;
+    auto sum = import_into(dir, file);
+    ASSERT_FALSE(sum.ok());
+    EXPECT_EQ(sum.status().code(), StatusCode::kCorrupt) << sum.status().message();
+    EXPECT_NE(sum.status().message().find(needle), std::string::npos) << sum.status().message();
+    EXPECT_NE(sum.status().message().find(file), std::string::npos) << sum.status().message();
+    EXPECT_EQ(dir.num_entries(), 0u);
+  }
+}
+
 TEST(ImportBad, ShortWeightNamesBlobTensorAndSizes) {
   TempDir dir;
   auto sum = import_into(dir, fixture_dir() + "/bad/short_weight.pt2");

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "core/version.h"
 #include "runtime/npy.h"
 #include "tests/common/cli_util.h"
 
@@ -252,6 +253,22 @@ TEST(Cli, OpsListMatchesTheCommittedCoveragePage) {
 TEST(Cli, HelpExitsZero) {
   EXPECT_EQ(tirrun("--help").code, 0);
   EXPECT_EQ(tirc("--help").code, 0);
+}
+
+TEST(Cli, EveryToolPrintsTheOneVersion) {
+  // The project version, then "+g<revision>" in a build from a git checkout; the library's
+  // own string (what tir_version() and tir.__version__ return) is the same.
+  const std::string version = tir::version_string();
+  EXPECT_EQ(version.rfind(TIR_TEST_VERSION, 0), 0u) << version;
+  for (const char* tool : {"TIRC", "TIRRUN", "TIR_CALIBRATE", "TIRRUN_MPI"}) {
+    if (!std::getenv(tool)) continue;  // tirrun-mpi is built where Open MPI is found
+    const Proc p = testing::run_tool(tool, "--version");
+    EXPECT_EQ(p.code, 0) << tool << ": " << p.err;
+    const size_t space = p.out.find(' ');
+    ASSERT_NE(space, std::string::npos) << tool << ": " << p.out;
+    EXPECT_EQ(p.out.substr(space + 1), version + "\n") << tool;
+  }
+  EXPECT_EQ(tirc("--version").out, "tirc " + version + "\n");
 }
 
 }  // namespace

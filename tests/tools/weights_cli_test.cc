@@ -77,8 +77,9 @@ TEST(WeightsCli, DiffListsChangesAndSummary) {
   TempDir tmp;
   ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
   ASSERT_NO_FATAL_FAILURE(import_program("C", tmp));
+  // Exit status as diff and cmp: 0 equal, 1 different, 2 error.
   Proc p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("C.bin")));
-  ASSERT_EQ(p.code, 0) << p.err;
+  ASSERT_EQ(p.code, 1) << p.err;
   EXPECT_EQ(count_lines(p.out, "differs    model.transformer.h.1."), 12u) << p.out;
   EXPECT_EQ(count_lines(p.out, "differs    "), 12u) << p.out;
   EXPECT_NE(p.out.find("summary: 28 common (16 equal, 12 differ, 0 changed dtype/shape), 0 only "
@@ -87,7 +88,7 @@ TEST(WeightsCli, DiffListsChangesAndSummary) {
       << p.out;
 
   p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(wfile("partial.safetensors")));
-  ASSERT_EQ(p.code, 0) << p.err;
+  ASSERT_EQ(p.code, 1) << p.err;
   EXPECT_EQ(count_lines(p.out, "only in A  "), 16u) << p.out;
   EXPECT_NE(p.out.find("summary: 12 common (0 equal, 12 differ, 0 changed dtype/shape), 16 only "
                        "in A, 0 only in B"),
@@ -95,7 +96,7 @@ TEST(WeightsCli, DiffListsChangesAndSummary) {
       << p.out;
 
   p = tirc("weights diff " + q(wfile("A_fp16.safetensors")) + " " + q(wfile("B.safetensors")));
-  ASSERT_EQ(p.code, 0) << p.err;
+  ASSERT_EQ(p.code, 1) << p.err;
   EXPECT_NE(p.out.find("changed    model.transformer.wte.weight  float16[64, 32] -> "
                        "float32[64, 32]\n"),
             std::string::npos)
@@ -104,8 +105,34 @@ TEST(WeightsCli, DiffListsChangesAndSummary) {
                        "in A, 0 only in B\n"),
             std::string::npos)
       << p.out;
-  expect_one_error_line(tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("no.bin"))),
-                        tmp.file("no.bin"));
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("no.bin")));
+  expect_one_error_line(p, tmp.file("no.bin"));
+  EXPECT_EQ(p.code, 2);
+  // The same file: equal, exit 0.
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("A.bin")));
+  EXPECT_EQ(p.code, 0) << p.out << p.err;
+  EXPECT_NE(p.out.find("summary: 28 common (28 equal, 0 differ"), std::string::npos) << p.out;
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("A.bin")) +
+           " --tolerance -1");
+  EXPECT_EQ(p.code, 2) << p.err;
+}
+
+TEST(WeightsCli, DiffToleranceCountsRoundingAsEqual) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  Proc p = tirc("weights pack " + q(tmp.file("A.bin")) + " -o " + q(tmp.file("a16.bin")) +
+                " --dtype bf16");
+  ASSERT_EQ(p.code, 0) << p.err;
+  // bf16 rounding of these weights moves each by well under 0.1 and more than 1e-9.
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("a16.bin")) +
+           " --tolerance 0.1");
+  EXPECT_EQ(p.code, 0) << p.out << p.err;
+  EXPECT_NE(p.out.find("summary: 28 common (0 equal, 28 within 0.1, 0 differ"), std::string::npos)
+      << p.out;
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("a16.bin")) +
+           " --tolerance 1e-9");
+  EXPECT_EQ(p.code, 1) << p.out << p.err;
+  EXPECT_NE(p.out.find("0 within 1e-09, 28 differ"), std::string::npos) << p.out;
 }
 
 TEST(WeightsCli, ExtractWritesWhatImportWrites) {
