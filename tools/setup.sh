@@ -48,7 +48,7 @@ VENV=build-venv
 python_venv() {
   if ! "$VENV/bin/python" -c 'import numpy, pybind11' 2>/dev/null; then
     echo "== virtualenv $VENV: numpy>=2, pybind11>=2.12 (PyPI)"
-    python3 -m venv "$VENV"
+    /usr/bin/python3 -m venv "$VENV"  # Debian's, the Python the module is built for
     "$VENV/bin/pip" install -q --disable-pip-version-check 'numpy>=2' 'pybind11>=2.12'
   fi
 }

@@ -35,9 +35,17 @@ LayoutRun run(const std::string& dir, const nlohmann::json& f, bool fuse) {
   if (!run.session) return r;
   r.outputs = std::move(run.outputs);
   r.channels_last = run.session->num_channels_last();
-  // A second run reads the same plan (input pointers rebound, layouts kept).
+  // A second run reads the same plan (input pointers rebound, layouts kept). From the second
+  // run on, linear weights are packed (kernels/cpu/gemm_onednn.cc); on AVX2 without AVX-512
+  // oneDNN's packed kernel sums in another order, so the last bits may differ there. A stale
+  // pointer or layout would differ far more than float rounding.
   auto again = run.session->run(views(run.inputs));
-  EXPECT_TRUE(again.ok() && testing::bitwise_equal(*again, r.outputs)) << dir;
+  EXPECT_TRUE(again.ok()) << dir << ": " << again.status().message();
+  if (!again.ok()) return r;
+  EXPECT_EQ(again->size(), r.outputs.size()) << dir;
+  for (size_t k = 0; k < std::min(again->size(), r.outputs.size()); ++k)
+    EXPECT_TRUE(testing::all_close((*again)[k], r.outputs[k].view(), 1e-5, 1e-6))
+        << dir << " output " << k;
   return r;
 }
 

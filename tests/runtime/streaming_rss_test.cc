@@ -187,12 +187,15 @@ TEST(StreamingRss, Child) {
   auto session = Session::open(dir + "/m.tir", dir + "/m.bin", o);
   ASSERT_TRUE(session.ok()) << session.status().message();
   Tensor in = make_tensor(DType::kFloat32, std::vector<int64_t>{1, kWidth}, x.data());
+  // Two runs (the second reaches the steady state of RSS); the first run's output is the
+  // one compared: from the second run on a resident session reads packed linear weights
+  // (kernels/cpu/gemm_onednn.cc), whose sums oneDNN orders differently on AVX2.
   std::vector<float> y;
   for (int r = 0; r < 2; ++r) {
     auto out = (*session)->run({&in, 1});
     ASSERT_TRUE(out.ok()) << out.status().message();
     const float* p = static_cast<const float*>((*out)[0].data);
-    y.assign(p, p + kWidth);
+    if (r == 0) y.assign(p, p + kWidth);
   }
   std::ofstream o_report(report);
   o_report << before << " " << status_kib("VmHWM") * 1024 << " " << (*session)->arena_bytes();
