@@ -3,7 +3,7 @@
 #
 #   bash tools/setup.sh demo   install what is missing, build, import + run the demo model
 #   bash tools/setup.sh test   install what is missing, build, run the whole test suite
-#   bash tools/setup.sh asan   the test suite again under AddressSanitizer + UBSan
+#   bash tools/setup.sh asan   the reader, thread and memory suites under ASan + UBSan
 #   bash tools/setup.sh tsan   the weight-swap stress test under ThreadSanitizer
 #   bash tools/setup.sh fuzz [SECONDS]   every libFuzzer target (fuzz/) for SECONDS each
 #   bash tools/setup.sh deps | build
@@ -94,17 +94,50 @@ run_tests() {
   return $rc
 }
 
+# One clang-14 build under ASan + UBSan serves both the sanitizer test suites and the
+# libFuzzer targets (-Dfuzz=true links libFuzzer's main into fuzz/*_fuzzer), so the library
+# is compiled once for both; -O1 with line tables only (what the sanitizers' reports need)
+# compiles faster than -O2 -g. The release build generates the op table (it links every
+# kernel to list them), which this build reuses.
+SAN=build-asan
+# The suites that exercise readers (archives, JSON, pickles, .tir, weight files), threads
+# and memory (sessions, weight sets, streaming, kernels, the C ABI, hostile inputs). The
+# command-line, pipeline/MPI, install and Python suites run in the release build only.
+SAN_TESTS=(ir importer runtime exec weights lowp bf16_fallback streaming kernels c_api
+  hostile_cli weights_cli)
+sanitizer_build() {
+  deps "${FUZZ_PACKAGES[@]}"
+  configure
+  [ -f build/kernels/op_table_data.cc ] || meson compile -C build -j "$JOBS" kernels/op_table
+  [ -f "$SAN/build.ninja" ] || CC=clang-14 CXX=clang++-14 meson setup "$SAN" --buildtype=plain \
+    -Doptimization=1 -Dcpp_args=-gline-tables-only -Dc_args=-gline-tables-only \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true -Dbench=disabled \
+    -Dcuda=disabled -Dpython=disabled -Dop_table="$PWD/build/kernels/op_table_data.cc"
+  # What SAN_TESTS run (their executables and the tools they call) and the fuzzers.
+  local targets
+  targets=$(python3 - "$SAN" "${SAN_TESTS[@]}" <<'PY'
+import json, os, subprocess, sys
+build, names = sys.argv[1], set(sys.argv[2:])
+tests = json.loads(subprocess.check_output(["meson", "introspect", build, "--tests"]))
+missing = names - {t["name"] for t in tests}
+if missing:
+    sys.exit(f"tools/setup.sh: no test named {sorted(missing)} in {build}")
+print(" ".join(sorted({os.path.relpath(t["cmd"][0], build) for t in tests if t["name"] in names})))
+PY
+)
+  # shellcheck disable=SC2086
+  ninja -C "$SAN" -j "$JOBS" $targets tools/tirc tools/tirrun \
+    $(printf 'fuzz/%s_fuzzer ' "${FUZZ_TARGETS[@]}")
+}
+
 asan() {
   local rc=0
-  deps
-  [ -f build-asan/build.ninja ] || meson setup build-asan --buildtype=debugoptimized \
-    -Db_sanitize=address,undefined -Db_lundef=false -Dcuda=disabled -Dbench=disabled
-  meson compile -C build-asan -j "$JOBS"
+  sanitizer_build
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-asan --print-errorlogs --num-processes "$JOBS" --timeout-multiplier 3 \
-    || rc=$?
-  python3 tools/test_summary.py build-asan || rc=1
+    meson test -C "$SAN" --no-rebuild --print-errorlogs --num-processes "$JOBS" \
+    --timeout-multiplier 4 "${SAN_TESTS[@]}" || rc=$?
+  python3 tools/test_summary.py "$SAN" || rc=1
   return $rc
 }
 
@@ -113,18 +146,20 @@ asan() {
 # instrumented, so TSan cannot see its synchronization.
 tsan() {
   deps
-  [ -f build-tsan/build.ninja ] || meson setup build-tsan --buildtype=debugoptimized \
-    -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled -Dbench=disabled
+  [ -f build-tsan/build.ninja ] || meson setup build-tsan --buildtype=plain -Doptimization=1 \
+    -Dcpp_args=-g1 -Dc_args=-g1 -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled \
+    -Dbench=disabled -Dpython=disabled
   meson compile -C build-tsan -j "$JOBS" tests/runtime/runtime_test
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     build-tsan/tests/runtime/runtime_test --gtest_filter='*SwapWeights*'
 }
 
-# libFuzzer targets under ASan + UBSan (clang-14), one per reader of untrusted files, each
-# for SECONDS (default 60) from its committed seed corpus (fuzz/corpus/<target>) plus what
-# earlier runs found (build-fuzz/corpus/<target>). A crash, leak or timeout fails the run
-# and leaves the input in build-fuzz/crashes/<target>/: copy it to fuzz/regressions/<target>/
-# and the normal suite replays it from then on (meson test --suite fuzz_replay).
+# libFuzzer targets under ASan + UBSan (the sanitizer build above), one per reader of
+# untrusted files, each for SECONDS (default 60) from its committed seed corpus
+# (fuzz/corpus/<target>) plus what earlier runs found ($SAN/corpus/<target>). A crash, leak
+# or timeout fails the run and leaves the input in $SAN/crashes/<target>/: copy it to
+# fuzz/regressions/<target>/ and the normal suite replays it from then on (meson test
+# --suite fuzz_replay).
 FUZZ_TARGETS=(pt2 pt2_json pickle sym_parse tir weight_file safetensors npy)
 fuzz_dict() {
   case "$1" in
@@ -137,30 +172,24 @@ fuzz_dict() {
 
 fuzz() {
   local seconds=${1:-60} rc=0
-  deps "${FUZZ_PACKAGES[@]}"
-  # The release build generates the op table (it needs the kernels); the fuzz build reuses it.
-  [ -f build/kernels/op_table_data.cc ] || build
-  [ -f build-fuzz/build.ninja ] || CC=clang-14 CXX=clang++-14 meson setup build-fuzz \
-    --buildtype=debugoptimized -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dtests=disabled -Dbench=disabled -Dcuda=disabled -Dop_table="$PWD/build/kernels/op_table_data.cc"
-  ninja -C build-fuzz -j "$JOBS" $(printf 'fuzz/%s_fuzzer ' "${FUZZ_TARGETS[@]}") >/dev/null
+  sanitizer_build
   # JOBS targets at a time, each for the whole budget (libFuzzer runs one thread).
   local pids=() t
   for t in "${FUZZ_TARGETS[@]}"; do
-    mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"
+    mkdir -p "$SAN/corpus/$t" "$SAN/crashes/$t"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      "build-fuzz/fuzz/${t}_fuzzer" "build-fuzz/corpus/$t" "fuzz/corpus/$t" \
+      "$SAN/fuzz/${t}_fuzzer" "$SAN/corpus/$t" "fuzz/corpus/$t" \
       $(fuzz_dict "$t") -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
-      -artifact_prefix="build-fuzz/crashes/$t/" -print_final_stats=1 \
-      >"build-fuzz/$t.log" 2>&1 &
+      -artifact_prefix="$SAN/crashes/$t/" -print_final_stats=1 \
+      >"$SAN/fuzz-$t.log" 2>&1 &
     pids+=($!)
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
   done
   for i in "${!FUZZ_TARGETS[@]}"; do
     t=${FUZZ_TARGETS[$i]}
     if wait "${pids[$i]}"; then echo "== fuzz $t: ok (${seconds}s)"; else
-      rc=1; echo "== fuzz $t: FAILED, input in build-fuzz/crashes/$t/, log build-fuzz/$t.log"; fi
-    grep -a -E "^#[0-9]+[[:space:]]+DONE" "build-fuzz/$t.log" | tail -1 | sed 's/^/   /'  || true
+      rc=1; echo "== fuzz $t: FAILED, input in $SAN/crashes/$t/, log $SAN/fuzz-$t.log"; fi
+    grep -a -E "^#[0-9]+[[:space:]]+DONE" "$SAN/fuzz-$t.log" | tail -1 | sed 's/^/   /' || true
   done
   return $rc
 }
