@@ -90,6 +90,7 @@ dnnl::convolution_forward::primitive_desc Int8Conv::make_pd(const KernelCall& ca
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   attr.set_output_scales(1 << 1, scales_);  // per output channel, fixed
+  if (narrow_) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
   dnnl::post_ops ops;
   ops.append_binary(dnnl::algorithm::binary_mul, onednn_plain_f32({1, 1, 1, 1}));
   ops.append_binary(dnnl::algorithm::binary_add, onednn_plain_f32({1, p_.oc, 1, 1}));
@@ -147,13 +148,16 @@ size_t Int8Conv::describe(const KernelCall& call, Path& path, dt src_type) {
   path.dst = memory(pd.dst_desc(), eng, DNNL_MEMORY_NONE);
   path.user_dst = memory(dst_user, eng, DNNL_MEMORY_NONE);
   path.scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
-  // f32 input -> u8/s8 in the primitive's layout: round_half_even(x * (1 / scale)), saturated.
+  // f32 input -> u8/s8 in the primitive's layout: round_half_even(x * (1 / scale) [+ zp]),
+  // saturated (oneDNN adds the zero point before rounding).
   dnnl::primitive_attr qattr;
   qattr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+  if (narrow_) qattr.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
   path.quantize =
       dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_user, eng, pd.src_desc(), qattr));
   path.quantize_args = {arg(DNNL_ARG_FROM, path.user_src), arg(DNNL_ARG_TO, path.src),
                         arg(DNNL_ARG_ATTR_OUTPUT_SCALES, src_scale_)};
+  if (narrow_) path.quantize_args.push_back(arg(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, src_zp_));
   size_t off = align64(pd.scratchpad_desc().get_size());
   path.src_off = off;
   off += align64(pd.src_desc().get_size());
@@ -177,6 +181,7 @@ size_t Int8Conv::describe(const KernelCall& call, Path& path, dt src_type) {
                arg(DNNL_ARG_DST, path.dst), arg(DNNL_ARG_SCRATCHPAD, path.scratchpad),
                arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, act_scale_),
                arg(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, bias_mem_)};
+  if (narrow_) path.args.push_back(arg(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, src_zp_));
   return off;
 }
 
@@ -205,17 +210,23 @@ Status Int8Conv::build(const KernelCall& call, const ConvParams& p, PrepareInfo*
   p_ = p;
   scales_.clear();
   quantize_weights(call);
+  narrow_ = int8_pairs_saturate();
   dnnl::engine& eng = onednn_engine(call);
   src_scale_ = memory(onednn_plain_f32({1}), eng);
+  src_zp_ = memory({{1}, dt::s32, memory::dims{1}}, eng);
   act_scale_ = memory(onednn_plain_f32({1, 1, 1, 1}), eng);
   bias_mem_ = memory(onednn_plain_f32({1, p_.oc, 1, 1}), eng, DNNL_MEMORY_NONE);
+  // Without an exact u8 x s8 dot product (int8_pairs_saturate) every input takes the uint8
+  // path: oneDNN's int8 source there halves the weights to avoid saturation (a bit lost).
+  paths_[0] = Path{};
   const size_t scratch =
-      std::max(describe(call, paths_[0], dt::s8), describe(call, paths_[1], dt::u8));
+      narrow_ ? describe(call, paths_[1], dt::u8)
+              : std::max(describe(call, paths_[0], dt::s8), describe(call, paths_[1], dt::u8));
   // Depthwise / grouped convs, and dot products shorter than 64 (C/groups * KH * KW), are
   // memory-bound: quantizing the input costs more than int8 saves (MobileNetV3; the note).
   fast_ = p_.groups == 1 && p_.c * p_.kh * p_.kw >= 64;
   for (const Path& path : paths_)
-    fast_ &= std::string_view(path.pd.impl_info_str()).substr(0, 3) != "ref";
+    if (path.pd) fast_ &= std::string_view(path.pd.impl_info_str()).substr(0, 3) != "ref";
   if (!fast_) {
     std::vector<int8_t>().swap(q_);
     return ok_status();
@@ -246,14 +257,22 @@ Status Int8Conv::run(const KernelCall& call, void* scratch) {
   return onednn_guard(call, [&]() -> Status {
     if (sources(call) != quantized_from_ && quantize_weights(call))  // swapped: new scales
       for (Path& path : paths_) {
+        if (!path.pd) continue;  // the int8 path where it is never used (narrow_)
         path.pd = make_pd(call, path.pd.src_desc().data_type());
         path.prim = {};
       }
-    const bool u8 = r.lo >= 0;
+    const bool u8 = narrow_ || r.lo >= 0;
     Path& path = paths_[u8 ? 1 : 0];
     TIR_RETURN_IF_ERROR(ready(call, path));
-    const float amax = std::max(-r.lo, r.hi);
-    const float scale = amax > 0 ? amax / (u8 ? 255.0f : 127.0f) : 1.0f;
+    float scale;
+    if (narrow_) {  // asymmetric 0..127 over [lo, hi]: no u8 x s8 pair can saturate
+      scale = r.hi > r.lo ? (r.hi - r.lo) / 127.0f : 1.0f;
+      *static_cast<int32_t*>(src_zp_.get_data_handle()) =
+          std::clamp(int32_t(std::nearbyint(-r.lo / scale)), 0, 127);
+    } else {
+      const float amax = std::max(-r.lo, r.hi);
+      scale = amax > 0 ? amax / (u8 ? 255.0f : 127.0f) : 1.0f;
+    }
     *static_cast<float*>(src_scale_.get_data_handle()) = 1.0f / scale;
     *static_cast<float*>(act_scale_.get_data_handle()) = scale;
     char* s = static_cast<char*>(scratch);

@@ -13,6 +13,10 @@
 // (x * 127 / max |x|); each source type has its own primitive, built when first needed. No
 // zero point: with one oneDNN 2.6 leaves brgconv for its older jit AMX convolution, 1.3-4.5x
 // slower on ResNet-18's shapes (measured; the issue-18 note).
+// Except where the CPU's u8 x s8 pairs saturate (no AVX512-VNNI: onednn_context.h
+// int8_pairs_saturate): there every input goes to uint8 0..127 with a zero point, scale
+// (max - min) / 127 (fbgemm's reduce_range), so no pair of products passes int16; the int8
+// source path is not used, as oneDNN would halve the weights for it.
 // The primitive: u8/s8 x s8 -> s32, output scales s_w[oc] * bn[oc] fixed in it, then post-ops:
 // multiply by the activation scale (a runtime scalar), add the bias per channel, sum (a fused
 // residual) and the activation other than relu; relu is applied after (NaN stays NaN). Output
@@ -84,9 +88,10 @@ class Int8Conv {
   std::vector<float> scales_;  // per output channel: weight scale * batch norm scale
   std::vector<float> bias_;    // per output channel: bias * bn scale + bn shift (or zeros)
   Sources quantized_from_{};
-  Path paths_[2];  // source int8 (any sign), uint8 (no negative value)
+  Path paths_[2];  // source int8 (any sign; not described when narrow_), uint8
   bool fast_ = false;
-  dnnl::memory src_scale_, act_scale_, bias_mem_;
+  bool narrow_ = false;  // int8_pairs_saturate(): 7-bit uint8 with a zero point, paths_[1] only
+  dnnl::memory src_scale_, src_zp_, act_scale_, bias_mem_;
 };
 
 }  // namespace tir::kernels

@@ -27,13 +27,16 @@ struct Int8Gemm::PackedB {
 
 namespace {
 
-/// q[i] = clamp(round_half_even(x[i] [* f[i] when kSmooth] * inv) + zp, 0, 255).
+/// q[i] = clamp(round_half_even(x[i] [* f[i] when kSmooth] * inv) + zp, 0, qmax), qmax 255
+/// or 127 (int8_pairs_saturate).
 template <bool kSmooth>
-void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32_t zp, uint8_t* q) {
+void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32_t zp, uint8_t qmax,
+                 uint8_t* q) {
   int64_t i = 0;
 #if defined(__AVX2__)
   const __m256 vinv = _mm256_set1_ps(inv);
   const __m256i vzp = _mm256_set1_epi32(zp);
+  const __m256i vmax = _mm256_set1_epi8(static_cast<char>(qmax));
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   for (; i + 32 <= count; i += 32) {
     __m256i r[4];
@@ -43,14 +46,14 @@ void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32
       r[k] = _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(v, vinv)), vzp);
     }
     const __m256i w01 = _mm256_packs_epi32(r[0], r[1]), w23 = _mm256_packs_epi32(r[2], r[3]);
-    const __m256i b = _mm256_packus_epi16(w01, w23);  // saturates to [0, 255]
+    const __m256i b = _mm256_min_epu8(_mm256_packus_epi16(w01, w23), vmax);  // [0, 255] first
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i), _mm256_permutevar8x32_epi32(b, order));
   }
 #endif
   for (; i < count; ++i) {
     const float v = kSmooth ? x[i] * f[i] : x[i];
     const float r = std::nearbyint(v * inv) + float(zp);
-    q[i] = static_cast<uint8_t>(std::clamp(r, 0.0f, 255.0f));
+    q[i] = static_cast<uint8_t>(std::clamp(r, 0.0f, float(qmax)));
   }
 }
 
@@ -232,6 +235,8 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
   const float* smooth = packed_->inv_smooth.empty() ? nullptr : packed_->inv_smooth.data();
   const auto range = smooth ? finite_range<true> : finite_range<false>;
   const auto quantize = smooth ? quantize_u8<true> : quantize_u8<false>;
+  // 255 levels where the CPU's u8 x s8 dot product is exact, else 127 (no pair saturates).
+  const int32_t levels = int8_pairs_saturate() ? 127 : 255;
   // Each row of A gets its own scale and zero point (dynamic per-token quantization).
   parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(k, 1)),
                   [&](int64_t begin, int64_t end) {
@@ -243,9 +248,10 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
                         std::memset(qa + i * k, 0, size_t(k));
                         continue;
                       }
-                      const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
-                      const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, 255);
-                      quantize(a + i * k, smooth, k, 1.0f / scale, zp, qa + i * k);
+                      const float scale = hi > lo ? (hi - lo) / float(levels) : 1.0f;
+                      const int32_t zp =
+                          std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, levels);
+                      quantize(a + i * k, smooth, k, 1.0f / scale, zp, uint8_t(levels), qa + i * k);
                       row_scale[i] = scale * alpha;
                       row_zp[i] = zp;
                     }

@@ -36,13 +36,21 @@ dnnl::stream& OnednnContext::stream() {
   return s.stream;
 }
 
+bool int8_pairs_saturate() {
+  static const bool saturate = [] {
+    const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    const unsigned vnni = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_vnni);
+    return (isa & vnni) != vnni;
+  }();
+  return saturate;
+}
+
 Precision cpu_precision(Precision asked) {
   const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
   const auto has = [&](dnnl::cpu_isa want) {
     return (isa & static_cast<unsigned>(want)) == static_cast<unsigned>(want);
   };
   const bool bf16 = has(dnnl::cpu_isa::avx512_core_bf16);
-  const bool vnni = has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
   static std::once_flag said;
   if (asked == Precision::kBFloat16 && !bf16) {
     std::call_once(said, [] {
@@ -52,11 +60,11 @@ Precision cpu_precision(Precision asked) {
     });
     return Precision::kFloat32;
   }
-  if (asked == Precision::kInt8 && !vnni)
+  if (asked == Precision::kInt8 && int8_pairs_saturate())
     std::call_once(said, [] {
       std::fprintf(stderr,
-                   "tir: warning: this CPU has no VNNI or AMX int8 dot product; int8 GEMMs "
-                   "run on slower instructions\n");
+                   "tir: warning: this CPU has no AVX512-VNNI or AMX int8 dot product; int8 "
+                   "runs on slower instructions, activations quantized to 7 bits\n");
     });
   return asked;
 }

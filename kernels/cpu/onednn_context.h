@@ -56,6 +56,17 @@ Status onednn_guard(const KernelCall& call, F&& f) {
 /// stderr. int8 runs everywhere (VNNI/AMX make it fast; without them a line says so once).
 Precision cpu_precision(Precision asked);
 
+/// True when oneDNN's int8 kernels on this CPU may saturate a u8 x s8 dot product: without
+/// VNNI they multiply with vpmaddubsw, which adds each pair of u8 * s8 products into int16
+/// with saturation (2 * 255 * 127 = 64770 > 32767; oneDNN's "Nuances of int8 computations"),
+/// and for s8 sources they halve the weights instead. Then the dynamic int8 kernels quantize
+/// activations to 7 bits (0..127, as fbgemm's reduce_range), and the static quantized linear
+/// computes in float32. False only from AVX512-VNNI up (AMX included): oneDNN 2.6's use of
+/// AVX-VNNI (avx2_vnni) is not uniform across its int8 kernels, so that CPU counts as
+/// saturating (correct there, one bit less of activation precision). Follows
+/// ONEDNN_MAX_CPU_ISA, as oneDNN does. Computed once; thread-safe.
+bool int8_pairs_saturate();
+
 /// Plain (row-major) f32 memory descriptor.
 dnnl::memory::desc onednn_plain_f32(const dnnl::memory::dims& dims);
 

@@ -1,6 +1,7 @@
 // The int8 convolution path (kernels/cpu/conv_int8_onednn.h) against an exact emulation of its
 // arithmetic: the input quantized per tensor (uint8 x * 255 / max x when none is negative,
-// else int8 x * 127 / max |x|), the weight per output
+// else int8 x * 127 / max |x|; where the CPU's u8 x s8 pairs saturate, kernels/cpu/
+// onednn_context.h, uint8 0..127 with a zero point, (max - min) / 127), the weight per output
 // channel (core/quantize.h), the int32 products summed exactly, then scales, bias and relu in
 // double. oneDNN must agree to float rounding (1e-5 of the largest output), far below the
 // quantization error (~1e-2 here), so a wrong scale, axis, group or bias placement fails. Also:
@@ -13,6 +14,7 @@
 #include <cstring>
 
 #include "core/quantize.h"
+#include "kernels/cpu/onednn_context.h"
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {
@@ -38,14 +40,27 @@ std::vector<double> emulate(const Geometry& g, const Buffer& x, const Buffer& w,
                             bool relu) {
   const float* xv = x.tensor().data_as<const float>();
   const int64_t xn = x.tensor().numel();
-  float amax = 0, lo = 0;
-  for (int64_t i = 0; i < xn; ++i)
-    amax = std::max(amax, std::fabs(xv[i])), lo = std::min(lo, xv[i]);
-  const float levels = lo >= 0 ? 255.0f : 127.0f;  // uint8 when no value is negative
-  const float sx = amax > 0 ? amax / levels : 1.0f, inv = 1.0f / sx;
+  float amax = 0, lo = 0, hi = 0;
+  for (int64_t i = 0; i < xn; ++i) {
+    amax = std::max(amax, std::fabs(xv[i]));
+    lo = std::min(lo, xv[i]), hi = std::max(hi, xv[i]);
+  }
   std::vector<int32_t> qx(static_cast<size_t>(xn));
-  for (int64_t i = 0; i < xn; ++i)
-    qx[size_t(i)] = int32_t(std::clamp(std::nearbyint(xv[i] * inv), -128.0f, levels));
+  float sx;
+  if (int8_pairs_saturate()) {  // 7-bit uint8, zero point added before rounding (oneDNN)
+    sx = hi > lo ? (hi - lo) / 127.0f : 1.0f;
+    const float inv = 1.0f / sx;
+    const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / sx)), 0, 127);
+    for (int64_t i = 0; i < xn; ++i)
+      qx[size_t(i)] =
+          int32_t(std::clamp(std::nearbyint(xv[i] * inv + float(zp)), 0.0f, 255.0f)) - zp;
+  } else {
+    const float levels = lo >= 0 ? 255.0f : 127.0f;  // uint8 when no value is negative
+    sx = amax > 0 ? amax / levels : 1.0f;
+    const float inv = 1.0f / sx;
+    for (int64_t i = 0; i < xn; ++i)
+      qx[size_t(i)] = int32_t(std::clamp(std::nearbyint(xv[i] * inv), -128.0f, levels));
+  }
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups, per_oc = cg * g.k * g.k;
   std::vector<int8_t> qw(size_t(g.oc * per_oc));
   std::vector<float> sw(size_t(g.oc));
@@ -109,13 +124,14 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
     }
     EXPECT_LT(worst, 1e-5 * scale) << "int8 conv differs from the emulation of its arithmetic";
     // Against float32: each of the K products off by at most |x| s_w / 2 + |w| s_x / 2 +
-    // s_x s_w / 4 (|x| <= 3, |w| <= 1, s_x <= 3/127, s_w <= 1/127).
+    // s_x s_w / 4 (|x| <= 3, |w| <= 1, s_x <= 3/127, or 4/127 in 7 bits; s_w <= 1/127).
     RunOptions f = o;
     f.precision = Precision::kFloat32;
     const RunResult ref = run_kernel(conv_call(g, x, w, b), f);
     ASSERT_TRUE(ref.status.ok()) << ref.status.message();
     const double k = double(g.c / g.groups * g.k * g.k);
-    const double bound = k * (3.0 / 254 + 3.0 / 254 + 9.0 / (4 * 127 * 127));
+    const double sx_max = (int8_pairs_saturate() ? 4.0 : 3.0) / 127;
+    const double bound = k * (3.0 / 254 + sx_max / 2 + 3 * sx_max / (4 * 127));
     const float* fv = ref.outputs[0].tensor().data_as<const float>();
     double from_f32 = 0;
     for (size_t i = 0; i < want.size(); ++i) {

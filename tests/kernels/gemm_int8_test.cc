@@ -1,5 +1,6 @@
 // The int8 GEMM path (kernels/cpu/gemm_int8.h) against an exact emulation of its arithmetic:
-// the same quantization of A (a scale and zero point per row, uint8) and of B (core/quantize.h),
+// the same quantization of A (a scale and zero point per row, uint8: 0..255, or 0..127 where the
+// CPU's u8 x s8 pairs saturate, kernels/cpu/onednn_context.h) and of B (core/quantize.h),
 // the int32 dot products summed exactly, then scales, bias and activation in double. oneDNN
 // must agree to float rounding (1e-5 of the largest output), far below the quantization
 // error itself (~1e-2 here),
@@ -12,6 +13,7 @@
 #include <cmath>
 
 #include "core/quantize.h"
+#include "kernels/cpu/onednn_context.h"
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {
@@ -42,16 +44,17 @@ std::vector<double> emulate(const Case& c, const Buffer& a, const Buffer& b, con
   const float* av = a.tensor().data_as<const float>();
   std::vector<int32_t> qa(size_t(c.m * c.k));
   std::vector<float> row_scale(size_t(c.m));
+  const float levels = int8_pairs_saturate() ? 127.0f : 255.0f;  // as the kernel quantizes
   for (int64_t i = 0; i < c.m; ++i) {
     const float* row = av + i * c.k;
     float lo = 0, hi = 0;
     for (int64_t p = 0; p < c.k; ++p) lo = std::min(lo, row[p]), hi = std::max(hi, row[p]);
-    const float scale = hi > lo ? (hi - lo) / 255.0f : 1.0f;
-    const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, 255);
+    const float scale = hi > lo ? (hi - lo) / levels : 1.0f;
+    const int32_t zp = std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, int32_t(levels));
     const float inv = 1.0f / scale;
     for (int64_t p = 0; p < c.k; ++p)
       qa[size_t(i * c.k + p)] =
-          int32_t(std::clamp(std::nearbyint(row[p] * inv) + float(zp), 0.0f, 255.0f)) - zp;
+          int32_t(std::clamp(std::nearbyint(row[p] * inv) + float(zp), 0.0f, levels)) - zp;
     row_scale[size_t(i)] = scale;
   }
   const int64_t rows = bt ? c.n : c.k, cols = bt ? c.k : c.n;
@@ -113,12 +116,14 @@ void check(const Case& c, std::mt19937& rng) {
   }
   EXPECT_LT(worst, 1e-5 * scale) << "int8 kernel differs from the emulation of its arithmetic";
   // Against float32: the quantization error of k products, each term off by at most
-  // |a| s_b / 2 + |b| s_a / 2 + s_a s_b / 4 (s_a <= 4/255, s_b <= 1/127).
+  // |a| s_b / 2 + |b| s_a / 2 + s_a s_b / 4 (s_a <= 4/255, or 4/127 with 7 bits; s_b <= 1/127).
   RunOptions f = o;
   f.precision = Precision::kFloat32;
   const RunResult ref = run_kernel(build(c, a, b, bias), f);
   ASSERT_TRUE(ref.status.ok()) << ref.status.message();
-  const double bound = double(c.k) * (3.0 / 254 + 4.0 / 510 + 1.0 / 32000) * std::max(1.0, c.alpha);
+  const double levels = int8_pairs_saturate() ? 127 : 255;
+  const double bound =
+      double(c.k) * (3.0 / 254 + 2.0 / levels + 1.0 / (127 * levels)) * std::max(1.0, c.alpha);
   const float* fv = ref.outputs[0].tensor().data_as<const float>();
   for (size_t i = 0; i < want.size(); ++i) ASSERT_LE(std::abs(got[i] - fv[i]), bound) << i;
 }
@@ -138,6 +143,15 @@ TEST(GemmInt8, MatchesEmulationOfItsArithmetic) {
     c.act = acts[(i / 3) % 3];
     check(c, rng);
   }
+}
+
+// Without AVX512-VNNI oneDNN's u8 x s8 pairs saturate in int16: the int8 kernels must know it
+// (a CPU, or ONEDNN_MAX_CPU_ISA, below VNNI gave silently wrong int8 results before).
+TEST(GemmInt8, KnowsWhereU8S8PairsSaturate) {
+  if (!__builtin_cpu_supports("avx512vnni")) EXPECT_TRUE(int8_pairs_saturate());
+  const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const unsigned vnni = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_vnni);
+  EXPECT_EQ(int8_pairs_saturate(), (isa & vnni) != vnni) << "effective ISA " << isa;
 }
 
 TEST(GemmInt8, NanInARowGivesNanInThatRow) {
