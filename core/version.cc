@@ -5,8 +5,9 @@
 namespace tir {
 
 const char* version_string() {
-  static const char* const kVersion =
-      sizeof(TIR_GIT_REVISION) > 1 ? TIR_PROJECT_VERSION "+g" TIR_GIT_REVISION : TIR_PROJECT_VERSION;
+  static const char* const kVersion = sizeof(TIR_GIT_REVISION) > 1 ? TIR_PROJECT_VERSION
+                                          "+g" TIR_GIT_REVISION
+                                                                   : TIR_PROJECT_VERSION;
   return kVersion;
 }
 

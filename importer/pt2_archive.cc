@@ -119,19 +119,22 @@ std::string trim(std::string s) {
 }  // namespace
 
 Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open(const std::string& path) {
-  TIR_ASSIGN_OR_RETURN(
-      zip_t * z, open_consistent([&](zip_error_t* err) {
-        return zip_source_file_create(path.c_str(), 0, -1, err);
-      }, path, "'" + path + "': "));
+  TIR_ASSIGN_OR_RETURN(zip_t * z, open_consistent(
+                                      [&](zip_error_t* err) {
+                                        return zip_source_file_create(path.c_str(), 0, -1, err);
+                                      },
+                                      path, "'" + path + "': "));
   return finish_open(path, z);
 }
 
 Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open_bytes(const std::string& name,
                                                            std::span<const uint8_t> bytes) {
-  TIR_ASSIGN_OR_RETURN(
-      zip_t * z, open_consistent([&](zip_error_t* err) {
-        return zip_source_buffer_create(bytes.data(), bytes.size(), 0, err);
-      }, name, "'" + name + "': "));
+  TIR_ASSIGN_OR_RETURN(zip_t * z, open_consistent(
+                                      [&](zip_error_t* err) {
+                                        return zip_source_buffer_create(bytes.data(), bytes.size(),
+                                                                        0, err);
+                                      },
+                                      name, "'" + name + "': "));
   return finish_open(name, z);
 }
 

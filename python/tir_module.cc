@@ -11,7 +11,8 @@
 // viewing that arena instead (zero copy; they keep the session alive); any next run on that
 // thread (copy=True or not) raises tir.Error while any of them is still referenced, so a view
 // can never change under its reader. Every array made here gets its strides from tir's element
-// sizes, and the import refuses a NumPy whose ABI this build misreads (check_numpy_abi). Errors raise tir.Error with tir's one-line message and `code`.
+// sizes, and the import refuses a NumPy whose ABI this build misreads (check_numpy_abi). Errors
+// raise tir.Error with tir's one-line message and `code`.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -142,9 +143,9 @@ void check_numpy_abi() {
                           std::to_string(PYBIND11_VERSION_MAJOR) + "." +
                           std::to_string(PYBIND11_VERSION_MINOR) +
                           ") cannot describe arrays of NumPy " + numpy_version + ": ";
-  for (tir::DType d : {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8,
-                       tir::DType::kInt16, tir::DType::kInt32, tir::DType::kInt64,
-                       tir::DType::kFloat16, tir::DType::kFloat32, tir::DType::kFloat64}) {
+  for (tir::DType d : {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8, tir::DType::kInt16,
+                       tir::DType::kInt32, tir::DType::kInt64, tir::DType::kFloat16,
+                       tir::DType::kFloat32, tir::DType::kFloat64}) {
     const py::dtype dt(numpy_format(d));
     if (static_cast<size_t>(dt.itemsize()) != tir::dtype_size(d))
       throw py::import_error(why + "the item size of " + std::string(tir::dtype_name(d)) +
@@ -154,10 +155,9 @@ void check_numpy_abi() {
   }
   const py::array probe(py::dtype("f4"), std::vector<py::ssize_t>{2, 3});
   if (probe.strides(0) != 12 || probe.strides(1) != 4)
-    throw py::import_error(why + "a float32 [2, 3] array gets strides (" +
-                           std::to_string(probe.strides(0)) + ", " +
-                           std::to_string(probe.strides(1)) +
-                           "), not (12, 4) (rebuild it against pybind11 >= 2.12)");
+    throw py::import_error(
+        why + "a float32 [2, 3] array gets strides (" + std::to_string(probe.strides(0)) + ", " +
+        std::to_string(probe.strides(1)) + "), not (12, 4) (rebuild it against pybind11 >= 2.12)");
 }
 
 /// The tir dtype of `a`, or kUndefined.
@@ -217,7 +217,8 @@ std::shared_ptr<const tir::WeightSet> weights_from(py::handle src,
                                                      "' has unsupported dtype " +
                                                      py::cast<std::string>(py::str(a.dtype())));
       e.shape.assign(a.shape(), a.shape() + a.ndim());
-      e.bytes = {static_cast<const uint8_t*>(a.data()), size_t(a.size()) * tir::dtype_size(e.dtype)};
+      e.bytes = {static_cast<const uint8_t*>(a.data()),
+                 size_t(a.size()) * tir::dtype_size(e.dtype)};
       keep.push_back(std::move(a));
       entries.push_back(std::move(e));
     }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "include/tir/tir.h"
 #include "core/version.h"
+#include "include/tir/tir.h"
 #include "runtime/data_loader.h"
 #include "runtime/session.h"
 #include "runtime/weight_set.h"
@@ -184,10 +184,15 @@ uint32_t tir_api_version(void) { return TIR_API_VERSION; }
 const char* tir_last_error(void) { return last_error.c_str(); }
 
 const char* tir_status_name(tir_status status) {
-  if (status < TIR_OK || status > TIR_INTERNAL) return "unknown status";
+  // A C caller may pass any int; in C++ reading an enum outside its range is undefined, so
+  // the value is read as the int it was passed as.
+  int code = 0;
+  static_assert(sizeof status == sizeof code);
+  std::memcpy(&code, &status, sizeof code);
+  if (code < TIR_OK || code > TIR_INTERNAL) return "unknown status";
   static const char* const kNames[] = {
       "ok", "invalid argument", "not found", "unsupported", "corrupt", "io", "internal"};
-  return kNames[status];
+  return kNames[code];
 }
 
 size_t tir_dtype_size(tir_dtype dtype) {

@@ -17,7 +17,8 @@ PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuff
 # clang finds OpenMP (which meson.build requires) in libomp-14-dev, its sanitizer and
 # libFuzzer runtimes in libclang-rt-14-dev.
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev)
-JOBS=${JOBS:-$(nproc)}
+JOBS=${JOBS:-$(nproc)}                       # test processes
+BUILD_JOBS=${BUILD_JOBS:-$(($(nproc) + 1))}  # compilers: one more keeps the cores busy at links
 
 deps() {
   local missing=()
@@ -61,9 +62,9 @@ python_options() {
 build() {
   python_venv
   # shellcheck disable=SC2046
-  if [ -f build/build.ninja ]; then meson configure build $(python_options); else
+  if [ -f build/build.ninja ]; then meson configure build -Dcuda=auto $(python_options); else
     configure $(python_options); fi
-  meson compile -C build -j "$JOBS"
+  meson compile -C build -j "$BUILD_JOBS"
 }
 
 # Only what the demo runs: tirc, tirrun and the C++ embedding example (not the tests,
@@ -72,8 +73,8 @@ DEMO_TARGETS=(tools/tirc tools/tirrun examples/tir_embed)
 
 demo() {
   deps
-  configure
-  meson compile -C build -j "$JOBS" "${DEMO_TARGETS[@]}"
+  configure -Dcuda=disabled  # the demo runs on the CPU; `test` turns CUDA back to auto
+  meson compile -C build -j "$BUILD_JOBS" "${DEMO_TARGETS[@]}"
   mkdir -p build/demo
   echo "== tirc import examples/demo/resnet_small.pt2"
   ./build/tools/tirc import examples/demo/resnet_small.pt2 -o build/demo/model.tir \
@@ -103,12 +104,12 @@ SAN=build-asan
 # The suites that exercise readers (archives, JSON, pickles, .tir, weight files), threads
 # and memory (sessions, weight sets, streaming, kernels, the C ABI, hostile inputs). The
 # command-line, pipeline/MPI, install and Python suites run in the release build only.
-SAN_TESTS=(ir importer runtime exec weights lowp bf16_fallback streaming kernels c_api
-  hostile_cli weights_cli)
+SAN_TESTS=(ir importer runtime exec weights lowp bf16_fallback streaming kernels conformance
+  c_api hostile_cli weights_cli)
 sanitizer_build() {
   deps "${FUZZ_PACKAGES[@]}"
   configure
-  [ -f build/kernels/op_table_data.cc ] || meson compile -C build -j "$JOBS" kernels/op_table
+  [ -f build/kernels/op_table_data.cc ] || meson compile -C build -j "$BUILD_JOBS" kernels/op_table
   [ -f "$SAN/build.ninja" ] || CC=clang-14 CXX=clang++-14 meson setup "$SAN" --buildtype=plain \
     -Doptimization=1 -Dcpp_args=-gline-tables-only -Dc_args=-gline-tables-only \
     -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true -Dbench=disabled \
@@ -126,14 +127,16 @@ print(" ".join(sorted({os.path.relpath(t["cmd"][0], build) for t in tests if t["
 PY
 )
   # shellcheck disable=SC2086
-  ninja -C "$SAN" -j "$JOBS" $targets tools/tirc tools/tirrun \
+  ninja -C "$SAN" -j "$BUILD_JOBS" $targets tools/tirc tools/tirrun \
     $(printf 'fuzz/%s_fuzzer ' "${FUZZ_TARGETS[@]}")
 }
 
 asan() {
   local rc=0
   sanitizer_build
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  # allocator_may_return_null: a huge allocation is a null the code must handle (the tests
+  # ask for one), not an abort.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C "$SAN" --no-rebuild --print-errorlogs --num-processes "$JOBS" \
     --timeout-multiplier 4 "${SAN_TESTS[@]}" || rc=$?
@@ -149,7 +152,7 @@ tsan() {
   [ -f build-tsan/build.ninja ] || meson setup build-tsan --buildtype=plain -Doptimization=1 \
     -Dcpp_args=-g1 -Dc_args=-g1 -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled \
     -Dbench=disabled -Dpython=disabled
-  meson compile -C build-tsan -j "$JOBS" tests/runtime/runtime_test
+  meson compile -C build-tsan -j "$BUILD_JOBS" tests/runtime/runtime_test
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     build-tsan/tests/runtime/runtime_test --gtest_filter='*SwapWeights*'
 }
@@ -170,6 +173,9 @@ fuzz_dict() {
   esac
 }
 
+# The crash regressions of a target are read as corpus too (replayed first, under sanitizers).
+regressions() { [ -d "fuzz/regressions/$1" ] && echo "fuzz/regressions/$1"; true; }
+
 fuzz() {
   local seconds=${1:-60} rc=0
   sanitizer_build
@@ -178,7 +184,7 @@ fuzz() {
   for t in "${FUZZ_TARGETS[@]}"; do
     mkdir -p "$SAN/corpus/$t" "$SAN/crashes/$t"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      "$SAN/fuzz/${t}_fuzzer" "$SAN/corpus/$t" "fuzz/corpus/$t" \
+      "$SAN/fuzz/${t}_fuzzer" "$SAN/corpus/$t" "fuzz/corpus/$t" $(regressions "$t") \
       $(fuzz_dict "$t") -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 \
       -artifact_prefix="$SAN/crashes/$t/" -print_final_stats=1 \
       >"$SAN/fuzz-$t.log" 2>&1 &

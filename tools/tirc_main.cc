@@ -156,8 +156,9 @@ int main(int argc, char** argv) {
       ->add_option("--tolerance", diff_tolerance,
                    "count tensors whose max abs difference is at most this as equal")
       ->check(CLI::NonNegativeNumber);
-  wdiff->footer("Exit status: 0 when A and B hold the same tensors, 1 when they differ, 2 on "
-                "error (like diff and cmp).");
+  wdiff->footer(
+      "Exit status: 0 when A and B hold the same tensors, 1 when they differ, 2 on "
+      "error (like diff and cmp).");
   std::string extract_in, extract_out;
   CLI::App* wext = wts->add_subcommand(
       "extract",

@@ -371,8 +371,8 @@ Result<bool> weights_diff(const std::string& path_a, const std::string& path_b, 
   }
   out << "summary: " << common << " common (" << equal << " equal, ";
   if (tolerance > 0) out << within << " within " << tolerance << ", ";
-  out << differ << " differ, "
-      << changed << " changed dtype/shape), " << only_a << " only in A, " << only_b << " only in B";
+  out << differ << " differ, " << changed << " changed dtype/shape), " << only_a << " only in A, "
+      << only_b << " only in B";
   if (differ) out << "; largest max abs diff " << worst << " in '" << worst_name << "'";
   out << "\n";
   return differ == 0 && changed == 0 && only_a == 0 && only_b == 0;

@@ -1,5 +1,8 @@
 // Reference dtype conversions, tensor creation and graph assertions.
+#include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "kernels/kernel_util.h"
 #include "kernels/registry.h"
@@ -8,11 +11,29 @@
 namespace tir::kernels {
 namespace {
 
+/// A float to an integer as torch computes it on x86 (cvtts*2si, whose "integer indefinite"
+/// is the most negative value): NaN, infinities and values outside the 32-bit (for targets of
+/// 32 bits or fewer) or 64-bit range become INT32_MIN / INT64_MIN, then narrow modulo 2^bits.
+/// A plain C++ cast of such a value is undefined behaviour.
+template <typename To, typename From>
+To float_to_integer(From x) {
+  const double v = static_cast<double>(x);
+  if constexpr (sizeof(To) <= 4) {
+    const bool fits = v > -2147483649.0 && v < 2147483648.0;  // NaN: false
+    return static_cast<To>(fits ? static_cast<int32_t>(v) : std::numeric_limits<int32_t>::min());
+  } else {
+    const bool fits = v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+    return static_cast<To>(fits ? static_cast<int64_t>(v) : std::numeric_limits<int64_t>::min());
+  }
+}
+
 template <typename From, typename To>
 void convert_loop(const From* x, To* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if constexpr (std::is_same_v<To, bool>) {
       y[i] = x[i] != From{};
+    } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
+      y[i] = float_to_integer<To>(x[i]);
     } else {
       y[i] = static_cast<To>(x[i]);
     }

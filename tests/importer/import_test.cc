@@ -220,10 +220,12 @@ TEST(ImportBad, EntryNamesTwoReadersCouldResolveDifferentlyAreRefused) {
   // second entry for weight_0 (other bytes) under the same name or one that a lenient reader
   // folds onto it, and one whose local header names another entry than the central directory.
   const std::map<std::string, std::string> expect = {
-      {"duplicate_weight", "zip entry 'program/data/weights/weight_0' duplicates entry "
-                           "'program/data/weights/weight_0'"},
-      {"case_twin", "zip entry 'program/data/Weights/weight_0' duplicates entry "
-                    "'program/data/weights/weight_0'"},
+      {"duplicate_weight",
+       "zip entry 'program/data/weights/weight_0' duplicates entry "
+       "'program/data/weights/weight_0'"},
+      {"case_twin",
+       "zip entry 'program/data/Weights/weight_0' duplicates entry "
+       "'program/data/weights/weight_0'"},
       {"dot_segment", "zip entry 'program/data/./weights/weight_0' duplicates"},
       {"double_slash", "zip entry 'program/data//weights/weight_0' duplicates"},
       {"trailing_slash", "zip entry 'program/data/weights/weight_0/' duplicates"},

@@ -112,8 +112,7 @@ TEST(WeightsCli, DiffListsChangesAndSummary) {
   p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("A.bin")));
   EXPECT_EQ(p.code, 0) << p.out << p.err;
   EXPECT_NE(p.out.find("summary: 28 common (28 equal, 0 differ"), std::string::npos) << p.out;
-  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("A.bin")) +
-           " --tolerance -1");
+  p = tirc("weights diff " + q(tmp.file("A.bin")) + " " + q(tmp.file("A.bin")) + " --tolerance -1");
   EXPECT_EQ(p.code, 2) << p.err;
 }
 
