@@ -37,7 +37,12 @@ deps() {
 
 # Configure build/ once (release). ccache, when installed, keeps compiled objects between
 # clones and stages (CCACHE_BASEDIR makes the cache independent of the clone's folder).
+# Cache keys depend on the sources and flags, never on the folder, so a stale object cannot
+# be reused for changed code.
 export CCACHE_BASEDIR="$PWD"
+# The sanitizer builds keep line tables (-g): without this ccache would key them on the
+# clone's folder, and a fresh clone would compile everything again.
+export CCACHE_NOHASHDIR=1
 configure() {
   [ -f build/build.ninja ] || meson setup build --buildtype=release "$@"
 }
