@@ -115,7 +115,10 @@ sanitizer_build() {
   deps "${FUZZ_PACKAGES[@]}"
   configure
   [ -f build/kernels/op_table_data.cc ] || meson compile -C build -j "$BUILD_JOBS" kernels/op_table
-  [ -f "$SAN/build.ninja" ] || CC=clang-14 CXX=clang++-14 meson setup "$SAN" --buildtype=plain \
+  # Meson puts ccache in front of compilers it finds itself, not of ones named in CC/CXX.
+  local cc=clang-14 cxx=clang++-14
+  command -v ccache >/dev/null && cc="ccache clang-14" cxx="ccache clang++-14"
+  [ -f "$SAN/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$SAN" --buildtype=plain \
     -Doptimization=1 -Dcpp_args=-gline-tables-only -Dc_args=-gline-tables-only \
     -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true -Dbench=disabled \
     -Dcuda=disabled -Dpython=disabled -Dop_table="$PWD/build/kernels/op_table_data.cc"
