@@ -41,9 +41,10 @@ std::string lenient_name(std::string_view name) {
   return key;
 }
 
+using Entries = std::vector<std::pair<std::string, zip_stat_t>>;  // name, stat
+
 /// Refuses entry names that are not relative paths, and any two with one lenient_name.
-Status check_entry_names(const std::string& path,
-                         const std::vector<std::pair<std::string, zip_stat_t>>& entries) {
+Status check_entry_names(const std::string& path, const Entries& entries) {
   std::unordered_map<std::string, const std::string*> seen;
   seen.reserve(entries.size());
   for (const auto& [name, st] : entries) {
@@ -60,8 +61,6 @@ Status check_entry_names(const std::string& path,
   }
   return ok_status();
 }
-
-using Entries = std::vector<std::pair<std::string, zip_stat_t>>;
 
 /// Every entry of `z` (name and stat), its names checked by check_entry_names.
 Result<Entries> checked_entries(zip_t* z, const std::string& path) {
