@@ -5,7 +5,7 @@
 #include "importer/functionalize.h"
 #include "importer/graph_builder_impl.h"
 #include "ir/model.h"
-#include "kernels/op_table.h"
+#include "kernels/ops/catalogue.h"
 
 namespace tir::importer {
 namespace {
@@ -146,7 +146,7 @@ void GraphBuilder::functionalize(const Json& node, std::string* op, std::string*
   const std::string functional = functional_op_name(*op);
   if (functional.empty() || !find_aten_schema(functional)) return;
   // An in-place op with a kernel of its own runs as it is.
-  if (kernels::op_table_has_op(*op, DeviceType::kCpu)) return;
+  if (kernels::catalogue_has_op(*op, DeviceType::kCpu)) return;
   const Json* inputs = json_get(node, "inputs");
   std::string self;
   for (const Json& in : *inputs) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ir/model.h"
-#include "kernels/op_table.h"
+#include "kernels/ops/catalogue.h"
 
 namespace tir::importer {
 
@@ -20,7 +20,8 @@ Status check_ops(std::span<const NodeOp> nodes, std::string_view file, DeviceTyp
     auto it = known.find(n.op);
     // Control flow (higher_order::cond) is run by the runtime itself, not by a kernel.
     if (it == known.end())
-      it = known.emplace(n.op, n.op == ir::kCondOp || kernels::op_table_has_op(n.op, device)).first;
+      it =
+          known.emplace(n.op, n.op == ir::kCondOp || kernels::catalogue_has_op(n.op, device)).first;
     if (it->second) continue;
     Missing& m = missing[n.op];
     if (m.count++ == 0) m.first_node = n.node;

@@ -1,7 +1,6 @@
 // The import-time check that every node's op has a kernel, so a model that cannot run is
-// rejected by `tirc import` with one message listing every missing op. It reads the kernel
-// registry's entries from the generated op table (kernels/op_table.h): the importer does not
-// link the kernels.
+// rejected by `tirc import` with one message listing every missing op. It reads the op
+// catalogue (kernels/ops/catalogue.h), data that links without the kernels.
 #pragma once
 
 #include <span>

@@ -106,8 +106,8 @@ struct QuantizedWeight {
 
 /// An element-wise activation a producer kernel (GEMM, convolution) applies to its output
 /// before writing it: the runtime's fusion pass (runtime/fusion.h) sets it when the graph
-/// computes the activation right after the producer. Only kernels whose
-/// `accepts_epilogue()` is true ever see one other than kNone.
+/// computes the activation right after the producer. Only kernels whose registry entry says
+/// so (KernelEntry::caps, from the op catalogue) ever see one other than kNone.
 enum class Activation : uint8_t {
   kNone,
   kRelu,
@@ -124,7 +124,7 @@ enum class Activation : uint8_t {
 /// normalizes the conv's output right after it): per output channel c,
 ///   y = (conv(x)[c] - mean[c]) * weight[c] / sqrt(var[c] + eps) + bias[c],
 /// applied before the epilogue. Fields index KernelCall::inputs; weight and bias are -1 when
-/// None (then 1 and 0). Only convolution kernels whose `accepts_epilogue()` is true see one.
+/// None (then 1 and 0). Only convolution kernels that take epilogues (OpCaps) see one.
 struct BatchNormFold {
   int weight = -1, bias = -1, mean = -1, var = -1;
   double eps = 0;
@@ -149,7 +149,7 @@ struct KernelCall {
   int residual = -1;
   /// Write outputs[0] channels-last: a 4-D [N, C, H, W] tensor stored N, H, W, C, its strides
   /// saying so (runtime/layout.h chooses such values). Only kernels that accept channels-last
-  /// on some argument (Kernel::accepts_channels_last) see it set.
+  /// on some argument (OpCaps::channels_last of their registry entry) see it set.
   bool channels_last = false;
   /// Where a kernel keeps what it derives from a weight (a packed copy) so that every kernel
   /// of every session on the same weight set shares one (kernels/packed_cache.h); null: the
@@ -206,18 +206,6 @@ class Kernel {
   /// Computes outputs. `scratch` has PrepareInfo::scratch_bytes bytes. Returns an error
   /// only for vendor failures.
   virtual Status run(const KernelCall& call, void* scratch) = 0;
-  /// True when the kernel applies KernelCall::epilogue (every impl of a fusable op must).
-  virtual bool accepts_epilogue() const { return false; }
-  /// True when the kernel reads the tensor(s) of schema argument `arg` either contiguous or
-  /// channels-last (a 4-D float32 [N, C, H, W] stored N, H, W, C; its strides say which), in
-  /// every case its prepare accepts. A kernel that accepts some argument also reads a fused
-  /// residual (KernelCall::residual) either way and writes outputs[0] channels-last when
-  /// KernelCall::channels_last, setting those strides in prepare. Answers from the kernel's
-  /// type alone (the layout pass asks at load, before any shape is known).
-  virtual bool accepts_channels_last(size_t arg) const {
-    (void)arg;
-    return false;
-  }
 };
 
 }  // namespace tir::kernels

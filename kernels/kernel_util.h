@@ -121,19 +121,14 @@ inline int64_t prod(std::span<const int64_t> sizes, size_t begin, size_t end) {
 
 /// A kernel made of a shared shape/validation function and a run function over the
 /// parameters it produced. Keeps reference and optimized kernels on ONE prepare logic.
-/// `Epilogue`: RunFn applies KernelCall::epilogue (kernels/epilogue.h). `ChannelsLastArgs`:
-/// bit k set when schema argument k may be channels-last (runtime/layout.h); PrepareFn then
-/// accepts both layouts there and gives outputs[0] channels-last strides when
+/// Where the op's catalogue row says its kernels take an epilogue, RunFn applies
+/// KernelCall::epilogue (kernels/epilogue.h); where it says an argument may be channels-last,
+/// PrepareFn accepts both layouts there and gives outputs[0] channels-last strides when
 /// KernelCall::channels_last.
 template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*),
-          void (*RunFn)(const Params&, const KernelCall&, void*), bool Epilogue = false,
-          uint32_t ChannelsLastArgs = 0>
+          void (*RunFn)(const Params&, const KernelCall&, void*)>
 class FnKernel final : public Kernel {
  public:
-  bool accepts_epilogue() const override { return Epilogue; }
-  bool accepts_channels_last(size_t arg) const override {
-    return arg < 32 && (ChannelsLastArgs >> arg & 1u);
-  }
   Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
     TIR_ASSIGN_OR_RETURN(params_, PrepareFn(call, out_info));
     return ok_status();

@@ -1,21 +1,55 @@
 #include "kernels/registry.h"
 
+#include "kernels/builtin_kernels.h"
+
 namespace tir::kernels {
 
 KernelRegistry& KernelRegistry::global() {
-  static KernelRegistry registry;
+  static KernelRegistry registry = [] {
+    KernelRegistry r;
+    register_builtin_kernels(r);
+    return r;
+  }();
   return registry;
 }
 
-bool KernelRegistry::add(std::initializer_list<KernelEntry> entries) {
-  for (const KernelEntry& e : entries) {
-    if (find_exact(e.op, e.device, e.dtype, e.impl) != nullptr) {
-      duplicates_.push_back(e.op + "/" + std::string(dtype_name(e.dtype)));
+void KernelRegistry::add(std::initializer_list<KernelEntry> entries) {
+  for (KernelEntry e : entries) {
+    const Backend backend = e.backend();
+    const std::string name = e.op + " (" + std::string(backend_name(backend)) + ", " +
+                             std::string(e.dtype == DType::kUndefined ? "any dtype"
+                                                                      : dtype_name(e.dtype)) +
+                             ")";
+    const OpRow* row = find_op_row(e.op);
+    if (!row) {
+      errors_.push_back(name + ": no row in the op catalogue");
       continue;
     }
-    entries_.push_back(e);
+    if (!row->dtypes(backend).contains(e.dtype)) {
+      errors_.push_back(name + ": the catalogue row does not list this dtype");
+      continue;
+    }
+    if (find_exact(e.op, e.device, e.dtype, e.impl) != nullptr) {
+      errors_.push_back(name + ": registered twice");
+      continue;
+    }
+    e.caps = row->caps_on(backend);
+    entries_.push_back(std::move(e));
   }
-  return true;
+}
+
+void KernelRegistry::check_complete(Backend backend) {
+  const DeviceType device = backend == Backend::kCuda ? DeviceType::kCuda : DeviceType::kCpu;
+  const KernelImpl impl =
+      backend == Backend::kReference ? KernelImpl::kReference : KernelImpl::kOptimized;
+  for (const FamilyTable& table : op_catalogue())
+    for (const OpRow& row : table.rows)
+      row.dtypes(backend).for_each([&](DType d) {
+        if (find_exact(row.op, device, d, impl)) return;
+        errors_.push_back(std::string(row.op) + " (" + std::string(backend_name(backend)) + ", " +
+                          std::string(d == DType::kUndefined ? "any dtype" : dtype_name(d)) +
+                          "): listed in the op catalogue, no kernel registered");
+      });
 }
 
 const KernelEntry* KernelRegistry::find_exact(std::string_view op, DeviceType device, DType dtype,
@@ -46,10 +80,10 @@ bool KernelRegistry::has_op(std::string_view op, DeviceType device) const {
 }
 
 Status KernelRegistry::registration_status() const {
-  if (duplicates_.empty()) return ok_status();
+  if (errors_.empty()) return ok_status();
   std::string list;
-  for (const std::string& d : duplicates_) list += (list.empty() ? "" : ", ") + d;
-  return make_error(StatusCode::kInternal, "duplicate kernel registrations: ", list);
+  for (const std::string& d : errors_) list += (list.empty() ? "" : "; ") + d;
+  return make_error(StatusCode::kInternal, "kernel registration: ", list);
 }
 
 }  // namespace tir::kernels

@@ -1,5 +1,7 @@
-// The kernel registry: the only list of ops tir supports. Kernel files register
-// themselves at static-initialisation time; the library is linked whole so none is dropped.
+// The kernel registry: which kernel runs an op on a device for a dtype. The op catalogue
+// (kernels/ops/catalogue.h) is the list of ops; each backend adds its kernels explicitly
+// (register_reference, register_cpu, register_cuda), and the registry checks every kernel
+// against its catalogue row. An application may fill a registry of its own with a subset.
 #pragma once
 
 #include <memory>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "kernels/kernel.h"
+#include "kernels/ops/catalogue.h"
 
 namespace tir::kernels {
 
@@ -23,16 +26,27 @@ struct KernelEntry {
   DType dtype;        // dtype of the first tensor input; kUndefined = any dtype
   KernelImpl impl;
   KernelFactory factory;
+  /// What the passes may ask of this kernel: its catalogue row's capabilities as its backend
+  /// offers them (OpRow::caps_on). The registry fills it in `add`.
+  OpCaps caps = {};
+
+  Backend backend() const { return backend_of(device, impl == KernelImpl::kOptimized); }
 };
 
 class KernelRegistry {
  public:
-  /// The process-wide registry. Thread-safe to read after static initialisation.
+  /// The process-wide registry with every backend this build has, filled on first use
+  /// (register_builtin_kernels). Thread-safe to read.
   static KernelRegistry& global();
 
-  /// Adds entries; a second entry with the same (op, device, dtype, impl) is recorded as
-  /// a registration error (see `registration_status`) and ignored.
-  bool add(std::initializer_list<KernelEntry> entries);
+  /// Adds entries and gives each its capabilities from the catalogue. An entry whose op has
+  /// no catalogue row, whose dtype the row does not list for the entry's backend, or that
+  /// repeats an (op, device, dtype, impl) is recorded as a registration error (see
+  /// `registration_status`) and ignored.
+  void add(std::initializer_list<KernelEntry> entries);
+  /// Records a registration error for every (op, dtype) the catalogue lists for `backend`
+  /// that has no entry: a backend calls it after adding its kernels.
+  void check_complete(Backend backend);
 
   /// The kernel for `op` on `device` for inputs of `dtype`: an exact dtype beats "any",
   /// and `preferred` beats the other impl. nullptr when none exists.
@@ -45,12 +59,12 @@ class KernelRegistry {
   bool has_op(std::string_view op, DeviceType device) const;
 
   const std::vector<KernelEntry>& entries() const { return entries_; }
-  /// Error describing duplicate registrations, ok otherwise.
+  /// Error describing every registration error, ok otherwise.
   Status registration_status() const;
 
  private:
   std::vector<KernelEntry> entries_;
-  std::vector<std::string> duplicates_;
+  std::vector<std::string> errors_;
 };
 
 /// Helper for `KernelFactory`: `&make_kernel<ReluKernel>`.

@@ -486,7 +486,7 @@ std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,
 size_t fuse_graph(ExecGraph& g) {
   const auto accepts = [&](int32_t i) {
     const ExecNode& n = g.nodes[i];
-    return n.kind == StepKind::kKernel && n.kernel && n.kernel->factory()->accepts_epilogue();
+    return n.kind == StepKind::kKernel && n.kernel && n.kernel->caps.epilogue;
   };
   const auto frozen = [&](int32_t v) {
     const ExecValue& val = g.values[v];

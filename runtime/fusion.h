@@ -55,7 +55,7 @@ struct FusedGroup {
 /// Groups of `graph` (top level only; a cond branch is a graph of its own). A group
 /// forms only when every intermediate value is used inside the group alone and is not a
 /// method output or a buffer mutation; no node belongs to two groups. `accepts(i)`: the kernel
-/// resolved for node i applies epilogues (kernels::Kernel::accepts_epilogue). `frozen(v)`: value v
+/// resolved for node i applies epilogues (its registry entry's OpCaps). `frozen(v)`: value v
 /// is a weight or constant the method never writes (a batch norm folds only such tensors, with such
 /// conv weights).
 std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,

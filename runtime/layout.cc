@@ -20,7 +20,7 @@ NodeLayout node_layout(const ExecNode& n) {
   NodeLayout l;
   l.slot_ok.assign(n.inputs.size(), false);
   if (n.kind != StepKind::kKernel || !n.kernel) return l;
-  const std::unique_ptr<kernels::Kernel> k = n.kernel->factory();
+  const kernels::OpCaps caps = n.kernel->caps;
   // A slot no argument reads (a folded batch norm's tensor) is never channels-last; one that
   // several read must be accepted by all of them.
   std::vector<int> seen(n.inputs.size(), 0);
@@ -28,7 +28,7 @@ NodeLayout node_layout(const ExecNode& n) {
   const auto read = [&](int64_t slot, size_t arg) {
     if (slot < 0) return;
     ++seen[slot];
-    const bool accepted = k->accepts_channels_last(arg);
+    const bool accepted = caps.accepts_channels_last(arg);
     l.writes = l.writes || accepted;
     ok[slot] = ok[slot] && accepted;
   };

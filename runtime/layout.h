@@ -3,7 +3,7 @@
 // oneDNN's convolutions on AVX-512 compute in NHWC (or blocked) layouts; fed plain NCHW, each
 // one reorders its input in and its output back out, which costs as much as the convolutions
 // themselves in MobileNetV3. This pass picks the values that every kernel touching them can
-// take channels-last (KernelCall::channels_last, Kernel::accepts_channels_last, asked per
+// take channels-last (KernelCall::channels_last; the OpCaps of their registry entry, asked per
 // argument): the producer writes such a value N, H, W, C (its Tensor's strides say so, shape
 // stays [N, C, H, W]) and its readers read it in place, so a chain of convolutions never
 // reorders between links, nor around a squeeze-excitation block whose global pool

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "ir/model.h"
-#include "kernels/op_table.h"
+#include "kernels/ops/catalogue.h"
 
 namespace tir::tools {
 namespace {
@@ -36,15 +36,20 @@ constexpr const char* kImporterResolved[] = {
 
 bool is_backward(std::string_view op) { return op.find("_backward") != std::string_view::npos; }
 
-/// op -> what the CPU registry has for it (as the generated op table lists it).
+/// op -> what the op catalogue lists for it on the CPU (reference and optimized kernels).
 std::map<std::string, OpInfo> cpu_ops() {
   std::map<std::string, OpInfo> ops;
-  for (const kernels::OpTableEntry& e : kernels::op_table()) {
-    if (e.device != DeviceType::kCpu) continue;
-    OpInfo& info = ops[std::string(e.op)];
-    info.dtypes.insert(e.dtype == DType::kUndefined ? "any" : std::string(dtype_name(e.dtype)));
-    (e.impl == kernels::KernelImpl::kOptimized ? info.optimized : info.reference) = true;
-  }
+  for (const kernels::FamilyTable& table : kernels::op_catalogue())
+    for (const kernels::OpRow& row : table.rows) {
+      if (row.reference.empty() && row.cpu.empty()) continue;
+      OpInfo& info = ops[std::string(row.op)];
+      for (const kernels::DTypeSet set : {row.reference, row.cpu})
+        set.for_each([&](DType d) {
+          info.dtypes.insert(d == DType::kUndefined ? "any" : std::string(dtype_name(d)));
+        });
+      info.optimized = !row.cpu.empty();
+      info.reference = !row.reference.empty();
+    }
   OpInfo& cond = ops[std::string(ir::kCondOp)];
   cond.dtypes.insert("any");
   cond.runtime = true;

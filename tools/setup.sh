@@ -103,8 +103,7 @@ run_tests() {
 # One clang-14 build under ASan + UBSan serves both the sanitizer test suites and the
 # libFuzzer targets (-Dfuzz=true links libFuzzer's main into fuzz/*_fuzzer), so the library
 # is compiled once for both; -O1 with line tables only (what the sanitizers' reports need)
-# compiles faster than -O2 -g. The release build generates the op table (it links every
-# kernel to list them), which this build reuses.
+# compiles faster than -O2 -g.
 SAN=build-asan
 # The suites that exercise readers (archives, JSON, pickles, .tir, weight files), threads
 # and memory (sessions, weight sets, streaming, kernels, the C ABI, hostile inputs). The
@@ -114,14 +113,13 @@ SAN_TESTS=(ir importer runtime exec weights lowp bf16_fallback streaming kernels
 sanitizer_build() {
   deps "${FUZZ_PACKAGES[@]}"
   configure
-  [ -f build/kernels/op_table_data.cc ] || meson compile -C build -j "$BUILD_JOBS" kernels/op_table
   # Meson puts ccache in front of compilers it finds itself, not of ones named in CC/CXX.
   local cc=clang-14 cxx=clang++-14
   command -v ccache >/dev/null && cc="ccache clang-14" cxx="ccache clang++-14"
   [ -f "$SAN/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$SAN" --buildtype=plain \
     -Doptimization=1 -Dcpp_args=-gline-tables-only -Dc_args=-gline-tables-only \
     -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true -Dbench=disabled \
-    -Dcuda=disabled -Dpython=disabled -Dop_table="$PWD/build/kernels/op_table_data.cc"
+    -Dcuda=disabled -Dpython=disabled
   # What SAN_TESTS run (their executables and the tools they call) and the fuzzers.
   local targets
   targets=$(python3 - "$SAN" "${SAN_TESTS[@]}" <<'PY'

@@ -8,8 +8,8 @@
 
 #include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/act_ref.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -127,30 +127,32 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::gelu", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kGelu>>},
-    {"aten::tanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kTanh>>},
-    {"aten::sigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSigmoid>>},
-    {"aten::silu", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSilu>>},
-    {"aten::rsqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRsqrt>>},
-    {"aten::exp", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kExp>>},
-    {"aten::pow.Tensor_Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kPowScalar>>},
-    {"aten::hardswish", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardswish>>},
-    {"aten::hardswish_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardswish>>},
-    {"aten::hardsigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardsigmoid>>},
-    {"aten::hardsigmoid_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardsigmoid>>},
-    {"aten::hardtanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardtanh>>},
-    {"aten::hardtanh_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardtanh>>},
-    {"aten::relu6", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRelu6>>},
-    {"aten::neg", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kNeg>>},
-    {"aten::log", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kLog>>},
-    {"aten::sqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSqrt>>},
-    {"aten::abs", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kAbs>>},
-    {"aten::erf", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kErf>>},
-    {"aten::rsub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRsub>>},
-    {"aten::sub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSubScalar>>},
-    {"aten::div.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kDivScalar>>},
-});
-
 }  // namespace
+
+void register_act_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::gelu", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kGelu>>},
+      {"aten::tanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kTanh>>},
+      {"aten::sigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSigmoid>>},
+      {"aten::silu", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSilu>>},
+      {"aten::rsqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRsqrt>>},
+      {"aten::exp", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kExp>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kPowScalar>>},
+      {"aten::hardswish", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardswish>>},
+      {"aten::hardswish_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardswish>>},
+      {"aten::hardsigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardsigmoid>>},
+      {"aten::hardsigmoid_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardsigmoid>>},
+      {"aten::hardtanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardtanh>>},
+      {"aten::hardtanh_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardtanh>>},
+      {"aten::relu6", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRelu6>>},
+      {"aten::neg", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kNeg>>},
+      {"aten::log", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kLog>>},
+      {"aten::sqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSqrt>>},
+      {"aten::abs", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kAbs>>},
+      {"aten::erf", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kErf>>},
+      {"aten::rsub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRsub>>},
+      {"aten::sub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSubScalar>>},
+      {"aten::div.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kDivScalar>>},
+  });
+}
 }  // namespace tir::kernels

@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "kernels/cpu/onednn_context.h"
-#include "kernels/registry.h"
+#include "kernels/cpu/register.h"
 #include "kernels/shapes/attention_shapes.h"
 
 namespace tir::kernels {
@@ -121,12 +121,14 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::scaled_dot_product_attention", kCpu, kF32, kOpt,
-     &make_kernel<AttentionEigen<attention_prepare_sdpa>>},
-    {"aten::_scaled_dot_product_flash_attention_for_cpu", kCpu, kF32, kOpt,
-     &make_kernel<AttentionEigen<attention_prepare_flash_cpu>>},
-});
-
 }  // namespace
+
+void register_attention_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::scaled_dot_product_attention", kCpu, kF32, kOpt,
+       &make_kernel<AttentionEigen<attention_prepare_sdpa>>},
+      {"aten::_scaled_dot_product_flash_attention_for_cpu", kCpu, kF32, kOpt,
+       &make_kernel<AttentionEigen<attention_prepare_flash_cpu>>},
+  });
+}
 }  // namespace tir::kernels

@@ -31,8 +31,8 @@
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -77,9 +77,6 @@ class ConvOneDnn final : public Kernel {
     }
     return onednn_guard(call, [&] { return build(call, out_info); });
   }
-
-  bool accepts_epilogue() const override { return true; }
-  bool accepts_channels_last(size_t arg) const override { return arg == 0; }  // input
 
   Status run(const KernelCall& call, void* scratch) override {
     if (fallback_) {
@@ -389,14 +386,16 @@ class ConvOneDnn final : public Kernel {
   std::vector<dnnl_exec_arg_t> args_, src_args_, wei_args_, dst_args_, res_args_;
 };
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::conv1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
-    {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
-    {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<ConvOneDnn<conv_prepare_convolution>>},
-});
-
 }  // namespace
+
+void register_conv_onednn(KernelRegistry& registry) {
+  registry.add({
+      {"aten::conv1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
+      {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
+      {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<ConvOneDnn<conv_prepare_convolution>>},
+  });
+}
 }  // namespace tir::kernels

@@ -8,8 +8,8 @@
 
 #include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -212,26 +212,28 @@ using BinaryOpt = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, binary_opt>
 /// strides).
 template <BinaryOp Op>
 using BinaryChannelsLastOpt =
-    FnKernel<BinaryParams, eltwise_prepare_binary_channels_last<Op>, binary_opt, false, 0b11>;
+    FnKernel<BinaryParams, eltwise_prepare_binary_channels_last<Op>, binary_opt>;
 
 constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::relu", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
-    {"aten::relu_", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
-    {"aten::sin", kCpu, kF32, kOpt, &make_kernel<SinOpt>},
-    {"aten::cos", kCpu, kF32, kOpt, &make_kernel<CosOpt>},
-    {"aten::add.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
-    {"aten::add_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
-    {"aten::add.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
-    {"aten::sub.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kSub>>},
-    {"aten::mul.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryChannelsLastOpt<BinaryOp::kMul>>},
-    {"aten::mul_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
-    {"aten::mul.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
-    {"aten::div.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kDiv>>},
-});
-
 }  // namespace
+
+void register_eltwise_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::relu", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
+      {"aten::relu_", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
+      {"aten::sin", kCpu, kF32, kOpt, &make_kernel<SinOpt>},
+      {"aten::cos", kCpu, kF32, kOpt, &make_kernel<CosOpt>},
+      {"aten::add.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
+      {"aten::add.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryChannelsLastOpt<BinaryOp::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
+      {"aten::mul.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
+      {"aten::div.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kDiv>>},
+  });
+}
 }  // namespace tir::kernels

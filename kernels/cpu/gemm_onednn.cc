@@ -20,8 +20,8 @@
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_epilogue.h"
 #include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -57,8 +57,6 @@ class GemmOneDnn final : public Kernel {
     }
     return onednn_guard(call, [&] { return build(call, out_info); });
   }
-
-  bool accepts_epilogue() const override { return true; }
 
   Status run(const KernelCall& call, void* scratch) override {
     if (fallback_) {
@@ -236,11 +234,13 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::linear", kCpu, kF32, kOpt, &make_kernel<GemmOneDnn<gemm_prepare_linear>>},
-    {"aten::addmm", kCpu, kF32, kOpt, &make_kernel<GemmOneDnn<gemm_prepare_addmm>>},
-    {"aten::mm", kCpu, kF32, kOpt, &make_kernel<GemmOneDnn<gemm_prepare_mm>>},
-});
-
 }  // namespace
+
+void register_gemm_onednn(KernelRegistry& registry) {
+  registry.add({
+      {"aten::linear", kCpu, kF32, kOpt, &make_kernel<GemmOneDnn<gemm_prepare_linear>>},
+      {"aten::addmm", kCpu, kF32, kOpt, &make_kernel<GemmOneDnn<gemm_prepare_addmm>>},
+      {"aten::mm", kCpu, kF32, kOpt, &make_kernel<GemmOneDnn<gemm_prepare_mm>>},
+  });
+}
 }  // namespace tir::kernels

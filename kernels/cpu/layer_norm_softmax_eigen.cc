@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
 #include "kernels/shapes/layer_norm_softmax_shapes.h"
 
 namespace tir::kernels {
@@ -108,14 +108,16 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::layer_norm", kCpu, kF32, kOpt, &make_kernel<LayerNormOpt>},
-    {"aten::native_layer_norm", kCpu, kF32, kOpt, &make_kernel<NativeLayerNormOpt>},
-    {"aten::softmax.int", kCpu, kF32, kOpt, &make_kernel<SoftmaxOpt>},
-    {"aten::_softmax", kCpu, kF32, kOpt, &make_kernel<SoftmaxOpt>},
-    {"aten::log_softmax.int", kCpu, kF32, kOpt, &make_kernel<LogSoftmaxOpt>},
-    {"aten::_log_softmax", kCpu, kF32, kOpt, &make_kernel<LogSoftmaxOpt>},
-});
-
 }  // namespace
+
+void register_layer_norm_softmax_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::layer_norm", kCpu, kF32, kOpt, &make_kernel<LayerNormOpt>},
+      {"aten::native_layer_norm", kCpu, kF32, kOpt, &make_kernel<NativeLayerNormOpt>},
+      {"aten::softmax.int", kCpu, kF32, kOpt, &make_kernel<SoftmaxOpt>},
+      {"aten::_softmax", kCpu, kF32, kOpt, &make_kernel<SoftmaxOpt>},
+      {"aten::log_softmax.int", kCpu, kF32, kOpt, &make_kernel<LogSoftmaxOpt>},
+      {"aten::_log_softmax", kCpu, kF32, kOpt, &make_kernel<LogSoftmaxOpt>},
+  });
+}
 }  // namespace tir::kernels

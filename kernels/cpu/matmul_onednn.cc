@@ -14,8 +14,8 @@
 
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/matmul_ref.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -188,11 +188,13 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::bmm", kCpu, kF32, kOpt, &make_kernel<MatmulOneDnn<matmul_prepare_bmm>>},
-    {"aten::matmul", kCpu, kF32, kOpt, &make_kernel<MatmulOneDnn<matmul_prepare_matmul>>},
-    {"aten::baddbmm", kCpu, kF32, kOpt, &make_kernel<MatmulOneDnn<matmul_prepare_baddbmm>>},
-});
-
 }  // namespace
+
+void register_matmul_onednn(KernelRegistry& registry) {
+  registry.add({
+      {"aten::bmm", kCpu, kF32, kOpt, &make_kernel<MatmulOneDnn<matmul_prepare_bmm>>},
+      {"aten::matmul", kCpu, kF32, kOpt, &make_kernel<MatmulOneDnn<matmul_prepare_matmul>>},
+      {"aten::baddbmm", kCpu, kF32, kOpt, &make_kernel<MatmulOneDnn<matmul_prepare_baddbmm>>},
+  });
+}
 }  // namespace tir::kernels

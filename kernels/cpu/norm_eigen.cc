@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -35,12 +35,14 @@ void batch_norm_opt(const BatchNormParams& p, const KernelCall& call, void*) {
 using BatchNormOpt = FnKernel<BatchNormParams, norm_prepare_batch_norm, batch_norm_opt>;
 using NativeBnOpt = FnKernel<BatchNormParams, norm_prepare_native_no_training, batch_norm_opt>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::batch_norm", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<BatchNormOpt>},
-    {"aten::_native_batch_norm_legit_no_training", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kOptimized, &make_kernel<NativeBnOpt>},
-});
-
 }  // namespace
+
+void register_norm_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::batch_norm", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<BatchNormOpt>},
+      {"aten::_native_batch_norm_legit_no_training", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kOptimized, &make_kernel<NativeBnOpt>},
+  });
+}
 }  // namespace tir::kernels

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -81,10 +81,12 @@ class MaxPoolOneDnn final : public Kernel {
   std::vector<dnnl_exec_arg_t> args_;
 };
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::max_pool2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<MaxPoolOneDnn>},
-});
-
 }  // namespace
+
+void register_pool_onednn(KernelRegistry& registry) {
+  registry.add({
+      {"aten::max_pool2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<MaxPoolOneDnn>},
+  });
+}
 }  // namespace tir::kernels

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/quantized_linear_ref.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -164,10 +164,12 @@ class QuantizedLinear final : public Kernel {
   size_t zp_offset_ = 0, x_offset_ = 0;  // in the scratch: zp_x; the float32 path's input
 };
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"tir::quantized_linear", DeviceType::kCpu, DType::kUndefined, KernelImpl::kOptimized,
-     &make_kernel<QuantizedLinear>},
-});
-
 }  // namespace
+
+void register_quantized_linear_onednn(KernelRegistry& registry) {
+  registry.add({
+      {"tir::quantized_linear", DeviceType::kCpu, DType::kUndefined, KernelImpl::kOptimized,
+       &make_kernel<QuantizedLinear>},
+  });
+}
 }  // namespace tir::kernels

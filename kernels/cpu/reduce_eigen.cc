@@ -12,8 +12,8 @@
 #include <limits>
 
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -245,16 +245,18 @@ void adaptive_avg_run_opt(const WithNhwcMean<AdaptivePoolParams>& k, const Kerne
 }
 
 // Both read self plain or channels-last.
-using MeanOpt = FnKernel<WithNhwcMean<ReduceParams>, mean_prepare_opt, mean_run_opt, false, 0b1>;
-using AdaptiveAvgOpt = FnKernel<WithNhwcMean<AdaptivePoolParams>, adaptive_avg_prepare_opt,
-                                adaptive_avg_run_opt, false, 0b1>;
-
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::mean.dim", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<MeanOpt>},
-    {"aten::adaptive_avg_pool2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<AdaptiveAvgOpt>},
-});
+using MeanOpt = FnKernel<WithNhwcMean<ReduceParams>, mean_prepare_opt, mean_run_opt>;
+using AdaptiveAvgOpt =
+    FnKernel<WithNhwcMean<AdaptivePoolParams>, adaptive_avg_prepare_opt, adaptive_avg_run_opt>;
 
 }  // namespace
+
+void register_reduce_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::mean.dim", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<MeanOpt>},
+      {"aten::adaptive_avg_pool2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<AdaptiveAvgOpt>},
+  });
+}
 }  // namespace tir::kernels

@@ -3,9 +3,9 @@
 #include <Eigen/Core>
 
 #include "kernels/cpu/parallel.h"
+#include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/sum_amax_cumsum_ref.h"
-#include "kernels/registry.h"
 
 namespace tir::kernels {
 namespace {
@@ -39,10 +39,12 @@ void sum_opt(const ReduceCastParams& p, const KernelCall& call, void* scratch) {
 
 using SumOpt = FnKernel<ReduceCastParams, sum_prepare, sum_opt>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::sum.dim_IntList", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
-     &make_kernel<SumOpt>},
-});
-
 }  // namespace
+
+void register_sum_amax_cumsum_eigen(KernelRegistry& registry) {
+  registry.add({
+      {"aten::sum.dim_IntList", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<SumOpt>},
+  });
+}
 }  // namespace tir::kernels

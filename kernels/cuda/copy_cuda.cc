@@ -3,7 +3,7 @@
 // a device-to-device memcpy.
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
-#include "kernels/registry.h"
+#include "kernels/cuda/register.h"
 #include "kernels/shapes/copy_shapes.h"
 #include "kernels/shapes/view_shapes.h"
 
@@ -58,38 +58,40 @@ constexpr auto kGpu = DeviceType::kCuda;
 constexpr auto kF32 = DType::kFloat32;
 
 // float32 only: integer and bool index/mask tensors stay with their CPU producers.
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::view", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_view>>},
-    {"aten::reshape", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_view>>},
-    {"aten::_unsafe_view", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_view>>},
-    {"aten::flatten.using_ints", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_flatten>>},
-    {"aten::unsqueeze", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_unsqueeze>>},
-    {"aten::squeeze.dim", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_squeeze_dim>>},
-    {"aten::alias", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
-    {"aten::detach", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
-    {"aten::contiguous", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
-    {"aten::dropout", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_dropout>>},
-    {"aten::unflatten.int", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_unflatten>>},
-    {"aten::clone", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_clone>>},
-    {"aten::permute", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_permute>>},
-    {"aten::t", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_t>>},
-    {"aten::slice.Tensor", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_slice>>},
-    {"aten::select.int", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_select>>},
-    {"aten::narrow", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_narrow>>},
-    {"aten::split.Tensor", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_split>>},
-    {"aten::split_with_sizes", kGpu, kF32, kOpt,
-     &make_kernel<CopyCuda<copy_prepare_split_with_sizes>>},
-    {"aten::chunk", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_chunk>>},
-    {"aten::unbind.int", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_unbind>>},
-    {"aten::cat", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_cat>>},
-    {"aten::stack", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_stack>>},
-    {"aten::expand", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_expand>>},
-    {"aten::expand_as", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_expand_as>>},
-    {"aten::repeat", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_repeat>>},
-    {"aten::transpose.int", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_transpose>>},
-    {"aten::swapaxes", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_transpose>>},
-    {"aten::squeeze", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_squeeze>>},
-});
-
 }  // namespace
+
+void register_copy_cuda(KernelRegistry& registry) {
+  registry.add({
+      {"aten::view", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_view>>},
+      {"aten::reshape", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_view>>},
+      {"aten::_unsafe_view", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_view>>},
+      {"aten::flatten.using_ints", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_flatten>>},
+      {"aten::unsqueeze", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_unsqueeze>>},
+      {"aten::squeeze.dim", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_squeeze_dim>>},
+      {"aten::alias", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
+      {"aten::detach", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
+      {"aten::contiguous", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
+      {"aten::dropout", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_dropout>>},
+      {"aten::unflatten.int", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_unflatten>>},
+      {"aten::clone", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_clone>>},
+      {"aten::permute", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_permute>>},
+      {"aten::t", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_t>>},
+      {"aten::slice.Tensor", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_slice>>},
+      {"aten::select.int", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_select>>},
+      {"aten::narrow", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_narrow>>},
+      {"aten::split.Tensor", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_split>>},
+      {"aten::split_with_sizes", kGpu, kF32, kOpt,
+       &make_kernel<CopyCuda<copy_prepare_split_with_sizes>>},
+      {"aten::chunk", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_chunk>>},
+      {"aten::unbind.int", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_unbind>>},
+      {"aten::cat", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_cat>>},
+      {"aten::stack", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_stack>>},
+      {"aten::expand", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_expand>>},
+      {"aten::expand_as", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_expand_as>>},
+      {"aten::repeat", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_repeat>>},
+      {"aten::transpose.int", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_transpose>>},
+      {"aten::swapaxes", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_transpose>>},
+      {"aten::squeeze", kGpu, kF32, kOpt, &make_kernel<CopyCuda<copy_prepare_squeeze>>},
+  });
+}
 }  // namespace tir::kernels::cuda

@@ -2,7 +2,7 @@
 // unary map the CPU registers (act_shapes.h), on tir's own kernels (elementwise.cu).
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
-#include "kernels/registry.h"
+#include "kernels/cuda/register.h"
 #include "kernels/shapes/act_shapes.h"
 #include "kernels/shapes/eltwise_shapes.h"
 
@@ -154,37 +154,39 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kGpu = DeviceType::kCuda;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::add.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
-    {"aten::add_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
-    {"aten::add.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
-    {"aten::sub.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kSub>>},
-    {"aten::mul.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
-    {"aten::mul_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
-    {"aten::mul.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
-    {"aten::div.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kDiv>>},
-    {"aten::relu", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
-    {"aten::relu_", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
-    {"aten::gelu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kGelu>>},
-    {"aten::tanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kTanh>>},
-    {"aten::sigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSigmoid>>},
-    {"aten::silu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSilu>>},
-    {"aten::rsqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRsqrt>>},
-    {"aten::exp", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kExp>>},
-    {"aten::pow.Tensor_Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kPowScalar>>},
-    {"aten::hardswish", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardswish>>},
-    {"aten::hardsigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardsigmoid>>},
-    {"aten::hardtanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardtanh>>},
-    {"aten::relu6", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRelu6>>},
-    {"aten::neg", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kNeg>>},
-    {"aten::log", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kLog>>},
-    {"aten::sqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSqrt>>},
-    {"aten::abs", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kAbs>>},
-    {"aten::erf", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kErf>>},
-    {"aten::rsub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRsub>>},
-    {"aten::sub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSubScalar>>},
-    {"aten::div.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kDivScalar>>},
-});
-
 }  // namespace
+
+void register_eltwise_cuda(KernelRegistry& registry) {
+  registry.add({
+      {"aten::add.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
+      {"aten::add_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
+      {"aten::add.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
+      {"aten::sub.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kSub>>},
+      {"aten::mul.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
+      {"aten::mul_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
+      {"aten::mul.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
+      {"aten::div.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kDiv>>},
+      {"aten::relu", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
+      {"aten::relu_", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
+      {"aten::gelu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kGelu>>},
+      {"aten::tanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kTanh>>},
+      {"aten::sigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSigmoid>>},
+      {"aten::silu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSilu>>},
+      {"aten::rsqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRsqrt>>},
+      {"aten::exp", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kExp>>},
+      {"aten::pow.Tensor_Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kPowScalar>>},
+      {"aten::hardswish", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardswish>>},
+      {"aten::hardsigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardsigmoid>>},
+      {"aten::hardtanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardtanh>>},
+      {"aten::relu6", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRelu6>>},
+      {"aten::neg", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kNeg>>},
+      {"aten::log", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kLog>>},
+      {"aten::sqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSqrt>>},
+      {"aten::abs", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kAbs>>},
+      {"aten::erf", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kErf>>},
+      {"aten::rsub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRsub>>},
+      {"aten::sub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSubScalar>>},
+      {"aten::div.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kDivScalar>>},
+  });
+}
 }  // namespace tir::kernels::cuda

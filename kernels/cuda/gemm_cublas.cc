@@ -8,7 +8,7 @@
 
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
-#include "kernels/registry.h"
+#include "kernels/cuda/register.h"
 #include "kernels/shapes/gemm_shapes.h"
 #include "kernels/shapes/matmul_shapes.h"
 
@@ -117,14 +117,16 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kGpu = DeviceType::kCuda;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::linear", kGpu, kF32, kOpt, &make_kernel<GemmCuda<gemm_prepare_linear>>},
-    {"aten::addmm", kGpu, kF32, kOpt, &make_kernel<GemmCuda<gemm_prepare_addmm>>},
-    {"aten::mm", kGpu, kF32, kOpt, &make_kernel<GemmCuda<gemm_prepare_mm>>},
-    {"aten::bmm", kGpu, kF32, kOpt, &make_kernel<MatmulCuda<matmul_prepare_bmm>>},
-    {"aten::matmul", kGpu, kF32, kOpt, &make_kernel<MatmulCuda<matmul_prepare_matmul>>},
-    {"aten::baddbmm", kGpu, kF32, kOpt, &make_kernel<MatmulCuda<matmul_prepare_baddbmm>>},
-});
-
 }  // namespace
+
+void register_gemm_cublas(KernelRegistry& registry) {
+  registry.add({
+      {"aten::linear", kGpu, kF32, kOpt, &make_kernel<GemmCuda<gemm_prepare_linear>>},
+      {"aten::addmm", kGpu, kF32, kOpt, &make_kernel<GemmCuda<gemm_prepare_addmm>>},
+      {"aten::mm", kGpu, kF32, kOpt, &make_kernel<GemmCuda<gemm_prepare_mm>>},
+      {"aten::bmm", kGpu, kF32, kOpt, &make_kernel<MatmulCuda<matmul_prepare_bmm>>},
+      {"aten::matmul", kGpu, kF32, kOpt, &make_kernel<MatmulCuda<matmul_prepare_matmul>>},
+      {"aten::baddbmm", kGpu, kF32, kOpt, &make_kernel<MatmulCuda<matmul_prepare_baddbmm>>},
+  });
+}
 }  // namespace tir::kernels::cuda

@@ -1,7 +1,7 @@
 // CUDA layer norm, (log-)softmax and embedding, float32, on tir's own kernels (norm.cu).
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
-#include "kernels/registry.h"
+#include "kernels/cuda/register.h"
 #include "kernels/shapes/embedding_shapes.h"
 #include "kernels/shapes/layer_norm_softmax_shapes.h"
 
@@ -48,15 +48,17 @@ constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kGpu = DeviceType::kCuda;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::layer_norm", kGpu, kF32, kOpt, &make_kernel<LayerNormCuda>},
-    {"aten::native_layer_norm", kGpu, kF32, kOpt, &make_kernel<NativeLayerNormCuda>},
-    {"aten::softmax.int", kGpu, kF32, kOpt, &make_kernel<SoftmaxCuda>},
-    {"aten::_softmax", kGpu, kF32, kOpt, &make_kernel<SoftmaxCuda>},
-    {"aten::log_softmax.int", kGpu, kF32, kOpt, &make_kernel<LogSoftmaxCuda>},
-    {"aten::_log_softmax", kGpu, kF32, kOpt, &make_kernel<LogSoftmaxCuda>},
-    {"aten::embedding", kGpu, kF32, kOpt, &make_kernel<EmbeddingCuda>},
-});
-
 }  // namespace
+
+void register_norm_cuda(KernelRegistry& registry) {
+  registry.add({
+      {"aten::layer_norm", kGpu, kF32, kOpt, &make_kernel<LayerNormCuda>},
+      {"aten::native_layer_norm", kGpu, kF32, kOpt, &make_kernel<NativeLayerNormCuda>},
+      {"aten::softmax.int", kGpu, kF32, kOpt, &make_kernel<SoftmaxCuda>},
+      {"aten::_softmax", kGpu, kF32, kOpt, &make_kernel<SoftmaxCuda>},
+      {"aten::log_softmax.int", kGpu, kF32, kOpt, &make_kernel<LogSoftmaxCuda>},
+      {"aten::_log_softmax", kGpu, kF32, kOpt, &make_kernel<LogSoftmaxCuda>},
+      {"aten::embedding", kGpu, kF32, kOpt, &make_kernel<EmbeddingCuda>},
+  });
+}
 }  // namespace tir::kernels::cuda

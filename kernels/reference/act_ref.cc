@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 namespace {
@@ -160,40 +160,42 @@ constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 constexpr auto kI64 = DType::kInt64;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::gelu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kGelu>>},
-    {"aten::tanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kTanh>>},
-    {"aten::sigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSigmoid>>},
-    {"aten::silu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSilu>>},
-    {"aten::hardswish", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardswish>>},
-    {"aten::hardswish_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardswish>>},
-    {"aten::hardsigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardsigmoid>>},
-    {"aten::hardsigmoid_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardsigmoid>>},
-    {"aten::hardtanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
-    {"aten::hardtanh", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
-    {"aten::hardtanh_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
-    {"aten::relu6", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
-    {"aten::relu6", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
-    {"aten::relu", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu>>},
-    {"aten::neg", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
-    {"aten::neg", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
-    {"aten::exp", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kExp>>},
-    {"aten::log", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kLog>>},
-    {"aten::sqrt", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSqrt>>},
-    {"aten::rsqrt", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsqrt>>},
-    {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
-    {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
-    {"aten::erf", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kErf>>},
-    {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
-    {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
-    {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
-    {"aten::rsub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
-    {"aten::sub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
-    {"aten::sub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
-    {"aten::div.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
-    {"aten::div.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
-    {"aten::pow.Tensor_Tensor", kCpu, DType::kUndefined, kRef, &make_kernel<PowTensorRef>},
-});
-
 }  // namespace
+
+void register_act_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::gelu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kGelu>>},
+      {"aten::tanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kTanh>>},
+      {"aten::sigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSigmoid>>},
+      {"aten::silu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSilu>>},
+      {"aten::hardswish", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardswish>>},
+      {"aten::hardswish_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardswish>>},
+      {"aten::hardsigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardsigmoid>>},
+      {"aten::hardsigmoid_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardsigmoid>>},
+      {"aten::hardtanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
+      {"aten::hardtanh", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
+      {"aten::hardtanh_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
+      {"aten::relu6", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
+      {"aten::relu6", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
+      {"aten::relu", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu>>},
+      {"aten::neg", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
+      {"aten::neg", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
+      {"aten::exp", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kExp>>},
+      {"aten::log", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kLog>>},
+      {"aten::sqrt", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSqrt>>},
+      {"aten::rsqrt", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsqrt>>},
+      {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
+      {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
+      {"aten::erf", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kErf>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
+      {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
+      {"aten::rsub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
+      {"aten::sub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
+      {"aten::sub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
+      {"aten::div.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
+      {"aten::div.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
+      {"aten::pow.Tensor_Tensor", kCpu, DType::kUndefined, kRef, &make_kernel<PowTensorRef>},
+  });
+}
 }  // namespace tir::kernels

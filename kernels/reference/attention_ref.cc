@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -71,11 +71,13 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::scaled_dot_product_attention", kCpu, kF32, kRef, &make_kernel<SdpaRef>},
-    {"aten::_scaled_dot_product_flash_attention_for_cpu", kCpu, kF32, kRef,
-     &make_kernel<FlashCpuRef>},
-});
-
 }  // namespace
+
+void register_attention_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::scaled_dot_product_attention", kCpu, kF32, kRef, &make_kernel<SdpaRef>},
+      {"aten::_scaled_dot_product_flash_attention_for_cpu", kCpu, kF32, kRef,
+       &make_kernel<FlashCpuRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -2,7 +2,7 @@
 // every block's column into the image at its window, im2col copies the windows out; taps in
 // the padding are dropped (col2im) or zero (im2col).
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/col2im_shapes.h"
 
 namespace tir::kernels {
@@ -44,12 +44,14 @@ void ref_blocks(const Col2imParams& p, const KernelCall& call, void*) {
 using Col2imRef = FnKernel<Col2imParams, col2im_prepare, ref_blocks<true>>;
 using Im2colRef = FnKernel<Col2imParams, im2col_prepare, ref_blocks<false>>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::col2im", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<Col2imRef>},
-    {"aten::im2col", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<Im2colRef>},
-});
-
 }  // namespace
+
+void register_col2im_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::col2im", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<Col2imRef>},
+      {"aten::im2col", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<Im2colRef>},
+  });
+}
 }  // namespace tir::kernels

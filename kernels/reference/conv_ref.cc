@@ -6,7 +6,7 @@
 #include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -50,17 +50,19 @@ void ref_conv2d(const ConvParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using Conv2dRef = FnKernel<ConvParams, conv_prepare_conv2d, ref_conv2d, true>;
-using ConvolutionRef = FnKernel<ConvParams, conv_prepare_convolution, ref_conv2d, true>;
-
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::conv1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<Conv2dRef>},
-    {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<Conv2dRef>},
-    {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<ConvolutionRef>},
-});
+using Conv2dRef = FnKernel<ConvParams, conv_prepare_conv2d, ref_conv2d>;
+using ConvolutionRef = FnKernel<ConvParams, conv_prepare_convolution, ref_conv2d>;
 
 }  // namespace
+
+void register_conv_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::conv1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<Conv2dRef>},
+      {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<Conv2dRef>},
+      {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<ConvolutionRef>},
+  });
+}
 }  // namespace tir::kernels

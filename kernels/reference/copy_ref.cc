@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/copy_shapes.h"
 
 namespace tir::kernels {
@@ -71,27 +71,29 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::slice.Tensor", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_slice>>},
-    {"aten::select.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_select>>},
-    {"aten::narrow", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_narrow>>},
-    {"aten::split.Tensor", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_split>>},
-    {"aten::split_with_sizes", kCpu, kAny, kRef,
-     &make_kernel<CopyKernel<copy_prepare_split_with_sizes>>},
-    {"aten::chunk", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_chunk>>},
-    {"aten::unbind.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_unbind>>},
-    {"aten::cat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_cat>>},
-    {"aten::stack", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_stack>>},
-    {"aten::expand", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand>>},
-    {"aten::expand_as", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand_as>>},
-    {"aten::repeat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_repeat>>},
-    {"aten::transpose.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_transpose>>},
-    {"aten::swapaxes", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_transpose>>},
-    {"aten::squeeze", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_squeeze>>},
-    {"aten::squeeze.dims", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_squeeze_dims>>},
-    {"aten::flip", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_flip>>},
-    {"aten::roll", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_roll>>},
-});
-
 }  // namespace
+
+void register_copy_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::slice.Tensor", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_slice>>},
+      {"aten::select.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_select>>},
+      {"aten::narrow", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_narrow>>},
+      {"aten::split.Tensor", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_split>>},
+      {"aten::split_with_sizes", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_split_with_sizes>>},
+      {"aten::chunk", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_chunk>>},
+      {"aten::unbind.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_unbind>>},
+      {"aten::cat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_cat>>},
+      {"aten::stack", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_stack>>},
+      {"aten::expand", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand>>},
+      {"aten::expand_as", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand_as>>},
+      {"aten::repeat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_repeat>>},
+      {"aten::transpose.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_transpose>>},
+      {"aten::swapaxes", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_transpose>>},
+      {"aten::squeeze", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_squeeze>>},
+      {"aten::squeeze.dims", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_squeeze_dims>>},
+      {"aten::flip", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_flip>>},
+      {"aten::roll", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_roll>>},
+  });
+}
 }  // namespace tir::kernels

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/creation_shapes.h"
 
 namespace tir::kernels {
@@ -87,29 +87,31 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::_to_copy", kCpu, kAny, kRef, &make_kernel<ToCopyRef>},
-    {"aten::to.dtype", kCpu, kAny, kRef, &make_kernel<ToDTypeRef>},
-    {"aten::to.dtype_layout", kCpu, kAny, kRef, &make_kernel<ToLayoutRef>},
-    {"aten::to.device", kCpu, kAny, kRef, &make_kernel<ToDeviceRef>},
-    {"aten::type_as", kCpu, kAny, kRef, &make_kernel<TypeAsRef>},
-    {"aten::lift_fresh_copy", kCpu, kAny, kRef, &make_kernel<CopyRef>},
-    {"aten::scalar_tensor", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kScalarTensor>>},
-    {"aten::full", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kFull>>},
-    {"aten::zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZeros>>},
-    {"aten::ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnes>>},
-    {"aten::full_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kFullLike>>},
-    {"aten::zeros_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZerosLike>>},
-    // empty tensors are zero-filled: their contents are unspecified, zeros are one choice
-    {"aten::empty.memory_format", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZeros>>},
-    {"aten::empty_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZerosLike>>},
-    {"aten::ones_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnesLike>>},
-    {"aten::new_zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewZeros>>},
-    {"aten::new_ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewOnes>>},
-    {"aten::_assert_scalar", kCpu, kAny, kRef, &make_kernel<AssertScalarRef>},
-    {"aten::_assert_tensor_metadata", kCpu, kAny, kRef, &make_kernel<NoopRef>},
-    {"aten::sym_constrain_range_for_size", kCpu, kAny, kRef, &make_kernel<NoopRef>},
-});
-
 }  // namespace
+
+void register_creation_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_to_copy", kCpu, kAny, kRef, &make_kernel<ToCopyRef>},
+      {"aten::to.dtype", kCpu, kAny, kRef, &make_kernel<ToDTypeRef>},
+      {"aten::to.dtype_layout", kCpu, kAny, kRef, &make_kernel<ToLayoutRef>},
+      {"aten::to.device", kCpu, kAny, kRef, &make_kernel<ToDeviceRef>},
+      {"aten::type_as", kCpu, kAny, kRef, &make_kernel<TypeAsRef>},
+      {"aten::lift_fresh_copy", kCpu, kAny, kRef, &make_kernel<CopyRef>},
+      {"aten::scalar_tensor", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kScalarTensor>>},
+      {"aten::full", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kFull>>},
+      {"aten::zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZeros>>},
+      {"aten::ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnes>>},
+      {"aten::full_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kFullLike>>},
+      {"aten::zeros_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZerosLike>>},
+      // empty tensors are zero-filled: their contents are unspecified, zeros are one choice
+      {"aten::empty.memory_format", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZeros>>},
+      {"aten::empty_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZerosLike>>},
+      {"aten::ones_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnesLike>>},
+      {"aten::new_zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewZeros>>},
+      {"aten::new_ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewOnes>>},
+      {"aten::_assert_scalar", kCpu, kAny, kRef, &make_kernel<AssertScalarRef>},
+      {"aten::_assert_tensor_metadata", kCpu, kAny, kRef, &make_kernel<NoopRef>},
+      {"aten::sym_constrain_range_for_size", kCpu, kAny, kRef, &make_kernel<NoopRef>},
+  });
+}
 }  // namespace tir::kernels

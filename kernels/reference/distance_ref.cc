@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/distance_shapes.h"
 
 namespace tir::kernels {
@@ -54,16 +54,18 @@ void ref_pdist(const DistanceParams& p, const KernelCall& call, void*) {
 using CdistRef = FnKernel<DistanceParams, distance_prepare_cdist, ref_cdist>;
 using PdistRef = FnKernel<DistanceParams, distance_prepare_pdist, ref_pdist>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::_cdist_forward", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<CdistRef>},
-    {"aten::_pdist_forward", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<PdistRef>},
-    {"aten::cdist", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<CdistRef>},
-    {"aten::pdist", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<PdistRef>},
-});
-
 }  // namespace
+
+void register_distance_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_cdist_forward", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<CdistRef>},
+      {"aten::_pdist_forward", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<PdistRef>},
+      {"aten::cdist", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<CdistRef>},
+      {"aten::pdist", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<PdistRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -3,7 +3,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 namespace {
@@ -100,27 +100,29 @@ constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 constexpr auto kI64 = DType::kInt64;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
-    {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
-    {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},
-    {"aten::cos", kCpu, kF32, kRef, &make_kernel<CosRef>},
-    {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-    {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-    {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-    {"aten::add_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-    {"aten::add.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-    {"aten::add.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-    {"aten::sub.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
-    {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
-    {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-    {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-    {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-    {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-    {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-    {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-    {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kDiv>>},
-});
-
 }  // namespace
+
+void register_eltwise_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
+      {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
+      {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},
+      {"aten::cos", kCpu, kF32, kRef, &make_kernel<CosRef>},
+      {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
+      {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kDiv>>},
+  });
+}
 }  // namespace tir::kernels

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/embedding_bag_shapes.h"
 
 namespace tir::kernels {
@@ -75,14 +75,16 @@ Status ref_embedding_bag(const EmbeddingBagParams& p, const KernelCall& call) {
 
 using EmbeddingBagRef = CheckedKernel<EmbeddingBagParams, embedding_bag_prepare, ref_embedding_bag>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::_embedding_bag", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<EmbeddingBagRef>},
-    {"aten::_embedding_bag_forward_only", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<EmbeddingBagRef>},
-    {"aten::embedding_bag.padding_idx", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<EmbeddingBagRef>},
-});
-
 }  // namespace
+
+void register_embedding_bag_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_embedding_bag", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<EmbeddingBagRef>},
+      {"aten::_embedding_bag_forward_only", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<EmbeddingBagRef>},
+      {"aten::embedding_bag.padding_idx", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<EmbeddingBagRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -39,10 +39,12 @@ class EmbeddingRef final : public Kernel {
   EmbeddingParams params_;
 };
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::embedding", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<EmbeddingRef>},
-});
-
 }  // namespace
+
+void register_embedding_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::embedding", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<EmbeddingRef>},
+  });
+}
 }  // namespace tir::kernels

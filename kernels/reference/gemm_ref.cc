@@ -4,7 +4,7 @@
 #include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -61,21 +61,23 @@ void ref_gemm(const GemmParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using LinearRef = FnKernel<GemmParams, gemm_prepare_linear, ref_gemm, true>;
-using AddmmRef = FnKernel<GemmParams, gemm_prepare_addmm, ref_gemm, true>;
-using MmRef = FnKernel<GemmParams, gemm_prepare_mm, ref_gemm, true>;
+using LinearRef = FnKernel<GemmParams, gemm_prepare_linear, ref_gemm>;
+using AddmmRef = FnKernel<GemmParams, gemm_prepare_addmm, ref_gemm>;
+using MmRef = FnKernel<GemmParams, gemm_prepare_mm, ref_gemm>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::linear", kCpu, kF32, kRef, &make_kernel<LinearRef>},
-    {"aten::addmm", kCpu, kF32, kRef, &make_kernel<AddmmRef>},
-    {"aten::mm", kCpu, kF32, kRef, &make_kernel<MmRef>},
-    {"aten::addmm", kCpu, DType::kInt64, kRef, &make_kernel<AddmmRef>},
-    {"aten::mm", kCpu, DType::kInt64, kRef, &make_kernel<MmRef>},
-});
-
 }  // namespace
+
+void register_gemm_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::linear", kCpu, kF32, kRef, &make_kernel<LinearRef>},
+      {"aten::addmm", kCpu, kF32, kRef, &make_kernel<AddmmRef>},
+      {"aten::mm", kCpu, kF32, kRef, &make_kernel<MmRef>},
+      {"aten::addmm", kCpu, DType::kInt64, kRef, &make_kernel<AddmmRef>},
+      {"aten::mm", kCpu, DType::kInt64, kRef, &make_kernel<MmRef>},
+  });
+}
 }  // namespace tir::kernels

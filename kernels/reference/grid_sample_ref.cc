@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/grid_sample_shapes.h"
 
 namespace tir::kernels {
@@ -114,12 +114,14 @@ void ref_grid_sample(const GridSampleParams& p, const KernelCall& call, void*) {
 
 using GridSampleRef = FnKernel<GridSampleParams, grid_sample_prepare, ref_grid_sample>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::grid_sampler_2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<GridSampleRef>},
-    {"aten::grid_sampler", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<GridSampleRef>},
-});
-
 }  // namespace
+
+void register_grid_sample_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::grid_sampler_2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<GridSampleRef>},
+      {"aten::grid_sampler", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<GridSampleRef>},
+  });
+}
 }  // namespace tir::kernels

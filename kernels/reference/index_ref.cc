@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/index_shapes.h"
 
 namespace tir::kernels {
@@ -132,15 +132,17 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::index.Tensor", kCpu, kAny, kRef, &make_kernel<IndexRef>},
-    {"aten::index_select", kCpu, kAny, kRef, &make_kernel<IndexSelectRef>},
-    {"aten::gather", kCpu, kAny, kRef, &make_kernel<GatherRef>},
-    {"aten::arange", kCpu, kAny, kRef, &make_kernel<ArangeRef<index_prepare_arange>>},
-    {"aten::arange.start", kCpu, kAny, kRef, &make_kernel<ArangeRef<index_prepare_arange_start>>},
-    {"aten::arange.start_step", kCpu, kAny, kRef,
-     &make_kernel<ArangeRef<index_prepare_arange_start_step>>},
-});
-
 }  // namespace
+
+void register_index_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::index.Tensor", kCpu, kAny, kRef, &make_kernel<IndexRef>},
+      {"aten::index_select", kCpu, kAny, kRef, &make_kernel<IndexSelectRef>},
+      {"aten::gather", kCpu, kAny, kRef, &make_kernel<GatherRef>},
+      {"aten::arange", kCpu, kAny, kRef, &make_kernel<ArangeRef<index_prepare_arange>>},
+      {"aten::arange.start", kCpu, kAny, kRef, &make_kernel<ArangeRef<index_prepare_arange_start>>},
+      {"aten::arange.start_step", kCpu, kAny, kRef,
+       &make_kernel<ArangeRef<index_prepare_arange_start_step>>},
+  });
+}
 }  // namespace tir::kernels

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -74,18 +74,20 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::layer_norm", kCpu, kF32, kRef, &make_kernel<LayerNormRef>},
-    {"aten::native_layer_norm", kCpu, kF32, kRef, &make_kernel<NativeLayerNormRef>},
-    {"aten::softmax.int", kCpu, kF32, kRef, &make_kernel<SoftmaxRef>},
-    {"aten::_softmax", kCpu, kF32, kRef, &make_kernel<SoftmaxRef>},
-    {"aten::log_softmax.int", kCpu, kF32, kRef, &make_kernel<LogSoftmaxRef>},
-    {"aten::_log_softmax", kCpu, kF32, kRef, &make_kernel<LogSoftmaxRef>},
-    {"aten::softmax.int", kCpu, DType::kFloat64, kRef, &make_kernel<SoftmaxRef>},
-    {"aten::_softmax", kCpu, DType::kFloat64, kRef, &make_kernel<SoftmaxRef>},
-    {"aten::log_softmax.int", kCpu, DType::kFloat64, kRef, &make_kernel<LogSoftmaxRef>},
-    {"aten::_log_softmax", kCpu, DType::kFloat64, kRef, &make_kernel<LogSoftmaxRef>},
-});
-
 }  // namespace
+
+void register_layer_norm_softmax_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::layer_norm", kCpu, kF32, kRef, &make_kernel<LayerNormRef>},
+      {"aten::native_layer_norm", kCpu, kF32, kRef, &make_kernel<NativeLayerNormRef>},
+      {"aten::softmax.int", kCpu, kF32, kRef, &make_kernel<SoftmaxRef>},
+      {"aten::_softmax", kCpu, kF32, kRef, &make_kernel<SoftmaxRef>},
+      {"aten::log_softmax.int", kCpu, kF32, kRef, &make_kernel<LogSoftmaxRef>},
+      {"aten::_log_softmax", kCpu, kF32, kRef, &make_kernel<LogSoftmaxRef>},
+      {"aten::softmax.int", kCpu, DType::kFloat64, kRef, &make_kernel<SoftmaxRef>},
+      {"aten::_softmax", kCpu, DType::kFloat64, kRef, &make_kernel<SoftmaxRef>},
+      {"aten::log_softmax.int", kCpu, DType::kFloat64, kRef, &make_kernel<LogSoftmaxRef>},
+      {"aten::_log_softmax", kCpu, DType::kFloat64, kRef, &make_kernel<LogSoftmaxRef>},
+  });
+}
 }  // namespace tir::kernels

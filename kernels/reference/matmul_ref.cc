@@ -3,7 +3,7 @@
 #include "kernels/reference/matmul_ref.h"
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -52,11 +52,13 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::bmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_bmm>>},
-    {"aten::matmul", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_matmul>>},
-    {"aten::baddbmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_baddbmm>>},
-});
-
 }  // namespace
+
+void register_matmul_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::bmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_bmm>>},
+      {"aten::matmul", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_matmul>>},
+      {"aten::baddbmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_baddbmm>>},
+  });
+}
 }  // namespace tir::kernels

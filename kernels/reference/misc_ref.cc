@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/misc_shapes.h"
 
 namespace tir::kernels {
@@ -73,14 +73,16 @@ using DiffRef = FnKernel<DiffParams, misc_prepare_diff, ref_diff>;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kRef = KernelImpl::kReference;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::clamp", kCpu, DType::kFloat32, kRef, &make_kernel<ClampRef>},
-    {"aten::any.dim", kCpu, DType::kBool, kRef, &make_kernel<AnyDimRef>},
-    {"aten::any.dim", kCpu, DType::kInt64, kRef, &make_kernel<AnyDimRef>},
-    {"aten::any.dim", kCpu, DType::kFloat32, kRef, &make_kernel<AnyDimRef>},
-    {"aten::diff", kCpu, DType::kFloat32, kRef, &make_kernel<DiffRef>},
-    {"aten::diff", kCpu, DType::kInt64, kRef, &make_kernel<DiffRef>},
-});
-
 }  // namespace
+
+void register_misc_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::clamp", kCpu, DType::kFloat32, kRef, &make_kernel<ClampRef>},
+      {"aten::any.dim", kCpu, DType::kBool, kRef, &make_kernel<AnyDimRef>},
+      {"aten::any.dim", kCpu, DType::kInt64, kRef, &make_kernel<AnyDimRef>},
+      {"aten::any.dim", kCpu, DType::kFloat32, kRef, &make_kernel<AnyDimRef>},
+      {"aten::diff", kCpu, DType::kFloat32, kRef, &make_kernel<DiffRef>},
+      {"aten::diff", kCpu, DType::kInt64, kRef, &make_kernel<DiffRef>},
+  });
+}
 }  // namespace tir::kernels

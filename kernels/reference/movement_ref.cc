@@ -4,7 +4,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/movement_shapes.h"
 
 namespace tir::kernels {
@@ -208,29 +208,31 @@ constexpr auto kAny = DType::kUndefined;
 constexpr auto kReflect = PadMode::kReflect;
 constexpr auto kReplicate = PadMode::kReplicate;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::constant_pad_nd", kCpu, kAny, kRef, &make_kernel<ConstantPadRef>},
-    {"aten::pad", kCpu, kAny, kRef, &make_kernel<PadRef>},
-    {"aten::reflection_pad1d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 1>>},
-    {"aten::reflection_pad2d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 2>>},
-    {"aten::reflection_pad3d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 3>>},
-    {"aten::replication_pad1d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 1>>},
-    {"aten::replication_pad2d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 2>>},
-    {"aten::replication_pad3d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 3>>},
-    {"aten::numpy_T", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_numpy_t>>},
-    {"aten::as_strided", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_as_strided>>},
-    {"aten::diagonal", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_diagonal>>},
-    {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},
-    {"aten::select_scatter", kCpu, kAny, kRef, &make_kernel<SelectScatterRef>},
-    {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillRef>},
-    {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillRef>},
-    {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
-    // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
-    {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
-    {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
-    {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
-    {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
-});
-
 }  // namespace
+
+void register_movement_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::constant_pad_nd", kCpu, kAny, kRef, &make_kernel<ConstantPadRef>},
+      {"aten::pad", kCpu, kAny, kRef, &make_kernel<PadRef>},
+      {"aten::reflection_pad1d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 1>>},
+      {"aten::reflection_pad2d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 2>>},
+      {"aten::reflection_pad3d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReflect, 3>>},
+      {"aten::replication_pad1d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 1>>},
+      {"aten::replication_pad2d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 2>>},
+      {"aten::replication_pad3d", kCpu, kAny, kRef, &make_kernel<PadNdRef<kReplicate, 3>>},
+      {"aten::numpy_T", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_numpy_t>>},
+      {"aten::as_strided", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_as_strided>>},
+      {"aten::diagonal", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_diagonal>>},
+      {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},
+      {"aten::select_scatter", kCpu, kAny, kRef, &make_kernel<SelectScatterRef>},
+      {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillRef>},
+      {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillRef>},
+      {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+      // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
+      {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+      {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
+      {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
+      {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -3,7 +3,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -30,12 +30,14 @@ namespace {
 using BatchNormRef = FnKernel<BatchNormParams, norm_prepare_batch_norm, ref_batch_norm>;
 using NativeBnRef = FnKernel<BatchNormParams, norm_prepare_native_no_training, ref_batch_norm>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::batch_norm", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<BatchNormRef>},
-    {"aten::_native_batch_norm_legit_no_training", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kReference, &make_kernel<NativeBnRef>},
-});
-
 }  // namespace
+
+void register_norm_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::batch_norm", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<BatchNormRef>},
+      {"aten::_native_batch_norm_legit_no_training", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<NativeBnRef>},
+  });
+}
 }  // namespace tir::kernels

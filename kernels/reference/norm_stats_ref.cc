@@ -7,7 +7,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 namespace {
@@ -65,16 +65,18 @@ using LegitRef = FnKernel<BatchNormParams, norm_prepare_native_legit, ref_batch_
 using FunctionalRef =
     FnKernel<BatchNormParams, norm_prepare_native_functional, ref_batch_norm_functional>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::_native_batch_norm_legit.no_stats", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kReference, &make_kernel<NoStatsRef>},
-    {"aten::_native_batch_norm_legit", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<LegitRef>},
-    {"aten::_native_batch_norm_legit_functional", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kReference, &make_kernel<FunctionalRef>},
-    {"aten::instance_norm", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<InstanceNormRef>},
-});
-
 }  // namespace
+
+void register_norm_stats_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_native_batch_norm_legit.no_stats", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<NoStatsRef>},
+      {"aten::_native_batch_norm_legit", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<LegitRef>},
+      {"aten::_native_batch_norm_legit_functional", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<FunctionalRef>},
+      {"aten::instance_norm", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<InstanceNormRef>},
+  });
+}
 }  // namespace tir::kernels

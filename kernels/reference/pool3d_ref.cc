@@ -6,7 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/pool3d_shapes.h"
 #include "kernels/shapes/pool_shapes.h"  // adaptive_start / adaptive_end
 
@@ -94,16 +94,18 @@ using AdaptiveAvg3dRef =
     FnKernel<Pool3dParams, pool3d_prepare_adaptive_avg, ref_adaptive_avg_pool3d>;
 using MaxPool3dRef = FnKernel<Pool3dParams, pool3d_prepare_max_with_indices, ref_max_pool3d>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::_adaptive_avg_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<AdaptiveAvg3dRef>},
-    {"aten::adaptive_avg_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<AdaptiveAvg3dRef>},
-    {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<MaxPool3dRef>},
-    {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kInt64, KernelImpl::kReference,
-     &make_kernel<MaxPool3dRef>},
-});
-
 }  // namespace
+
+void register_pool3d_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_adaptive_avg_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<AdaptiveAvg3dRef>},
+      {"aten::adaptive_avg_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<AdaptiveAvg3dRef>},
+      {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<MaxPool3dRef>},
+      {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kInt64, KernelImpl::kReference,
+       &make_kernel<MaxPool3dRef>},
+  });
+}
 }  // namespace tir::kernels

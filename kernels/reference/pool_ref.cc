@@ -8,7 +8,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -91,14 +91,16 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::max_pool2d", kCpu, kF32, kRef, &make_kernel<MaxPoolRef>},
-    {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
-    {"aten::max_pool2d", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolRef>},
-    {"aten::max_pool2d_with_indices", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolIdxRef>},
-    {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
-    {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
-});
-
 }  // namespace
+
+void register_pool_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::max_pool2d", kCpu, kF32, kRef, &make_kernel<MaxPoolRef>},
+      {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
+      {"aten::max_pool2d", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolRef>},
+      {"aten::max_pool2d_with_indices", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolIdxRef>},
+      {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
+      {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -21,7 +21,7 @@
 #include <cstdint>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 namespace {
@@ -267,20 +267,22 @@ class ChooseQParams final : public Kernel {
   float eps_ = 0;
 };
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"quantized_decomposed::quantize_per_tensor", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kReference, &make_kernel<QuantizePerTensor>},
-    {"quantized_decomposed::quantize_per_tensor.tensor", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kReference, &make_kernel<QuantizePerTensor>},
-    {"quantized_decomposed::dequantize_per_tensor", DeviceType::kCpu, DType::kUndefined,
-     KernelImpl::kReference, &make_kernel<DequantizePerTensor>},
-    {"quantized_decomposed::dequantize_per_tensor.tensor", DeviceType::kCpu, DType::kUndefined,
-     KernelImpl::kReference, &make_kernel<DequantizePerTensor>},
-    {"quantized_decomposed::dequantize_per_channel", DeviceType::kCpu, DType::kUndefined,
-     KernelImpl::kReference, &make_kernel<DequantizePerChannel>},
-    {"quantized_decomposed::choose_qparams.tensor", DeviceType::kCpu, DType::kFloat32,
-     KernelImpl::kReference, &make_kernel<ChooseQParams>},
-});
-
 }  // namespace
+
+void register_quantize_ref(KernelRegistry& registry) {
+  registry.add({
+      {"quantized_decomposed::quantize_per_tensor", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<QuantizePerTensor>},
+      {"quantized_decomposed::quantize_per_tensor.tensor", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<QuantizePerTensor>},
+      {"quantized_decomposed::dequantize_per_tensor", DeviceType::kCpu, DType::kUndefined,
+       KernelImpl::kReference, &make_kernel<DequantizePerTensor>},
+      {"quantized_decomposed::dequantize_per_tensor.tensor", DeviceType::kCpu, DType::kUndefined,
+       KernelImpl::kReference, &make_kernel<DequantizePerTensor>},
+      {"quantized_decomposed::dequantize_per_channel", DeviceType::kCpu, DType::kUndefined,
+       KernelImpl::kReference, &make_kernel<DequantizePerChannel>},
+      {"quantized_decomposed::choose_qparams.tensor", DeviceType::kCpu, DType::kFloat32,
+       KernelImpl::kReference, &make_kernel<ChooseQParams>},
+  });
+}
 }  // namespace tir::kernels

@@ -1,7 +1,7 @@
 #include "kernels/reference/quantized_linear_ref.h"
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -51,10 +51,12 @@ class QuantizedLinearRef final : public Kernel {
   QuantizedLinearParams p_;
 };
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"tir::quantized_linear", DeviceType::kCpu, DType::kUndefined, KernelImpl::kReference,
-     &make_kernel<QuantizedLinearRef>},
-});
-
 }  // namespace
+
+void register_quantized_linear_ref(KernelRegistry& registry) {
+  registry.add({
+      {"tir::quantized_linear", DeviceType::kCpu, DType::kUndefined, KernelImpl::kReference,
+       &make_kernel<QuantizedLinearRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -3,7 +3,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 
@@ -24,10 +24,12 @@ namespace {
 
 using MeanRef = FnKernel<ReduceParams, reduce_prepare_mean_dim, ref_mean>;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::mean.dim", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-     &make_kernel<MeanRef>},
-});
-
 }  // namespace
+
+void register_reduce_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::mean.dim", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<MeanRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/reduction_shapes.h"
 
 namespace tir::kernels {
@@ -165,30 +165,32 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAmin>>},
-    {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
-    {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
-    {"aten::any.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAny>>},
-    {"aten::all.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAll>>},
-    {"aten::argmax", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmax>>},
-    {"aten::argmin", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmin>>},
-    {"aten::max.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMaxDim>>},
-    {"aten::min.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMinDim>>},
-    {"aten::prod.dim_int", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kProd>>},
-    {"aten::all.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kAll>>},
-    {"aten::max", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMaxDim>>},
-    {"aten::min", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMinDim>>},
-    {"aten::prod", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kProd>>},
-    {"aten::mean", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMean>>},
-    {"aten::sum", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kSum>>},
-    {"aten::any", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAny>>},
-    {"aten::all", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAll>>},
-    {"aten::var.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, true>>},
-    {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, false>>},
-    {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, true>>},
-    {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, false>>},
-});
-
 }  // namespace
+
+void register_reduction_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAmin>>},
+      {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
+      {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
+      {"aten::any.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAny>>},
+      {"aten::all.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAll>>},
+      {"aten::argmax", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmax>>},
+      {"aten::argmin", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmin>>},
+      {"aten::max.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMaxDim>>},
+      {"aten::min.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMinDim>>},
+      {"aten::prod.dim_int", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kProd>>},
+      {"aten::all.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kAll>>},
+      {"aten::max", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMaxDim>>},
+      {"aten::min", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMinDim>>},
+      {"aten::prod", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kProd>>},
+      {"aten::mean", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMean>>},
+      {"aten::sum", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kSum>>},
+      {"aten::any", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAny>>},
+      {"aten::all", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAll>>},
+      {"aten::var.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, true>>},
+      {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, false>>},
+      {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, true>>},
+      {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, false>>},
+  });
+}
 }  // namespace tir::kernels

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/scatter_dim_shapes.h"
 
 namespace tir::kernels {
@@ -135,16 +135,18 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::scatter.src", kCpu, kAny, kRef,
-     &make_kernel<ScatterDimKernel<scatter_dim_prepare_scatter>>},
-    {"aten::scatter.value", kCpu, kAny, kRef,
-     &make_kernel<ScatterDimKernel<scatter_dim_prepare_scatter>>},
-    {"aten::scatter_add", kCpu, kAny, kRef,
-     &make_kernel<ScatterDimKernel<scatter_dim_prepare_add>>},
-    {"aten::scatter_reduce.two", kCpu, kAny, kRef,
-     &make_kernel<ScatterDimKernel<scatter_dim_prepare_reduce>>},
-});
-
 }  // namespace
+
+void register_scatter_dim_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::scatter.src", kCpu, kAny, kRef,
+       &make_kernel<ScatterDimKernel<scatter_dim_prepare_scatter>>},
+      {"aten::scatter.value", kCpu, kAny, kRef,
+       &make_kernel<ScatterDimKernel<scatter_dim_prepare_scatter>>},
+      {"aten::scatter_add", kCpu, kAny, kRef,
+       &make_kernel<ScatterDimKernel<scatter_dim_prepare_add>>},
+      {"aten::scatter_reduce.two", kCpu, kAny, kRef,
+       &make_kernel<ScatterDimKernel<scatter_dim_prepare_reduce>>},
+  });
+}
 }  // namespace tir::kernels

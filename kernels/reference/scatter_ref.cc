@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/dtype_util.h"
 #include "kernels/shapes/scatter_shapes.h"
 
@@ -128,12 +128,14 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::index_copy", kCpu, kAny, kRef, &make_kernel<IndexCopyRef>},
-    {"aten::index_copy_", kCpu, kAny, kRef, &make_kernel<IndexCopyInPlaceRef>},
-    {"aten::index_put", kCpu, kAny, kRef, &make_kernel<IndexPutRef>},
-    {"aten::index_put_", kCpu, kAny, kRef, &make_kernel<IndexPutInPlaceRef>},
-});
-
 }  // namespace
+
+void register_scatter_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::index_copy", kCpu, kAny, kRef, &make_kernel<IndexCopyRef>},
+      {"aten::index_copy_", kCpu, kAny, kRef, &make_kernel<IndexCopyInPlaceRef>},
+      {"aten::index_put", kCpu, kAny, kRef, &make_kernel<IndexPutRef>},
+      {"aten::index_put_", kCpu, kAny, kRef, &make_kernel<IndexPutInPlaceRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -4,7 +4,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 
 namespace tir::kernels {
 namespace {
@@ -63,23 +63,25 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
-    {"aten::reshape", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
-    {"aten::_unsafe_view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
-    {"aten::flatten.using_ints", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_flatten>>},
-    {"aten::unsqueeze", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unsqueeze>>},
-    {"aten::squeeze.dim", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_squeeze_dim>>},
-    {"aten::alias", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
-    {"aten::detach", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
-    {"aten::contiguous", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
-    {"aten::dropout", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
-    {"aten::dropout_", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
-    {"aten::unflatten.int", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unflatten>>},
-    {"aten::clone", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_clone>>},
-    {"aten::permute", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_permute>>},
-    {"aten::t", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_t>>},
-});
-
 }  // namespace
+
+void register_shape_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+      {"aten::reshape", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+      {"aten::_unsafe_view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+      {"aten::flatten.using_ints", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_flatten>>},
+      {"aten::unsqueeze", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unsqueeze>>},
+      {"aten::squeeze.dim", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_squeeze_dim>>},
+      {"aten::alias", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
+      {"aten::detach", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
+      {"aten::contiguous", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
+      {"aten::dropout", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
+      {"aten::dropout_", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
+      {"aten::unflatten.int", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unflatten>>},
+      {"aten::clone", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_clone>>},
+      {"aten::permute", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_permute>>},
+      {"aten::t", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_t>>},
+  });
+}
 }  // namespace tir::kernels

@@ -7,7 +7,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/sort_shapes.h"
 
 namespace tir::kernels {
@@ -56,11 +56,13 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::sort", kCpu, kAny, kRef, &make_kernel<SortRef>},
-    {"aten::sort.stable", kCpu, kAny, kRef, &make_kernel<SortStableRef>},
-    {"aten::topk", kCpu, kAny, kRef, &make_kernel<TopkRef>},
-});
-
 }  // namespace
+
+void register_sort_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::sort", kCpu, kAny, kRef, &make_kernel<SortRef>},
+      {"aten::sort.stable", kCpu, kAny, kRef, &make_kernel<SortStableRef>},
+      {"aten::topk", kCpu, kAny, kRef, &make_kernel<TopkRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/spatial_shapes.h"
 
 namespace tir::kernels {
@@ -177,18 +177,20 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::avg_pool1d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<1>>},
-    {"aten::avg_pool2d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<2>>},
-    {"aten::avg_pool3d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<3>>},
-    {"aten::upsample_nearest2d.vec", kCpu, kF32, kRef, &make_kernel<NearestRef<true>>},
-    {"aten::upsample_nearest2d", kCpu, kF32, kRef, &make_kernel<NearestRef<false>>},
-    {"aten::upsample_bilinear2d.vec", kCpu, kF32, kRef, &make_kernel<BilinearRef<true>>},
-    {"aten::upsample_bilinear2d", kCpu, kF32, kRef, &make_kernel<BilinearRef<false>>},
-    {"aten::native_group_norm", kCpu, kF32, kRef, &make_kernel<NativeGroupNormRef>},
-    {"aten::group_norm", kCpu, kF32, kRef, &make_kernel<GroupNormRef>},
-    {"aten::_weight_norm", kCpu, kF32, kRef, &make_kernel<WeightNormRef>},
-});
-
 }  // namespace
+
+void register_spatial_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::avg_pool1d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<1>>},
+      {"aten::avg_pool2d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<2>>},
+      {"aten::avg_pool3d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<3>>},
+      {"aten::upsample_nearest2d.vec", kCpu, kF32, kRef, &make_kernel<NearestRef<true>>},
+      {"aten::upsample_nearest2d", kCpu, kF32, kRef, &make_kernel<NearestRef<false>>},
+      {"aten::upsample_bilinear2d.vec", kCpu, kF32, kRef, &make_kernel<BilinearRef<true>>},
+      {"aten::upsample_bilinear2d", kCpu, kF32, kRef, &make_kernel<BilinearRef<false>>},
+      {"aten::native_group_norm", kCpu, kF32, kRef, &make_kernel<NativeGroupNormRef>},
+      {"aten::group_norm", kCpu, kF32, kRef, &make_kernel<GroupNormRef>},
+      {"aten::_weight_norm", kCpu, kF32, kRef, &make_kernel<WeightNormRef>},
+  });
+}
 }  // namespace tir::kernels

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kernels/kernel_util.h"
-#include "kernels/registry.h"
+#include "kernels/reference/register.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -96,12 +96,14 @@ using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 
-const bool kRegistered = KernelRegistry::global().add({
-    {"aten::sum.dim_IntList", kCpu, DType::kUndefined, kRef, &make_kernel<SumRef>},
-    {"aten::amax", kCpu, DType::kFloat32, kRef, &make_kernel<AmaxRef>},
-    {"aten::amax", kCpu, DType::kInt64, kRef, &make_kernel<AmaxRef>},
-    {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
-});
-
 }  // namespace
+
+void register_sum_amax_cumsum_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::sum.dim_IntList", kCpu, DType::kUndefined, kRef, &make_kernel<SumRef>},
+      {"aten::amax", kCpu, DType::kFloat32, kRef, &make_kernel<AmaxRef>},
+      {"aten::amax", kCpu, DType::kInt64, kRef, &make_kernel<AmaxRef>},
+      {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
+  });
+}
 }  // namespace tir::kernels

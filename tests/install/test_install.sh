@@ -44,8 +44,8 @@ fi
 cd "$tmp"
 cc "${san_flags[@]}" -std=c99 -Wall -Wpedantic -Werror -o embed_c "$src/examples/embed_c.c" $(pc --cflags) $(pc --libs)
 c++ "${san_flags[@]}" -std=c++20 -o embed_cc "$src/examples/embed.cc" $(pc --cflags) $(pc --libs)
-# Static: libtir.a with plain `pkg-config --static --libs` (the archive is one object, so the
-# kernels' registrars come along without --whole-archive).
+# Static: libtir.a with plain `pkg-config --static --libs` (kernels are registered by explicit
+# calls, so the linker pulls every kernel without --whole-archive).
 static_libs=$(pc --static --libs | sed -e 's/\(^\| \)-ltir\( \|$\)/ /')
 cc "${san_flags[@]}" -std=c99 -o embed_c_static "$src/examples/embed_c.c" $(pc --cflags) "$root$libdir/libtir.a" $static_libs
 if ldd ./embed_c_static | grep -q libtir; then echo "FAIL: embed_c_static needs libtir.so"; exit 1; fi

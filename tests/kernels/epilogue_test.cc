@@ -140,12 +140,12 @@ TEST(Epilogue, EveryProducerKernelAcceptsIt) {
       const KernelEntry* e =
           KernelRegistry::global().find_exact(op, DeviceType::kCpu, DType::kFloat32, impl);
       ASSERT_NE(e, nullptr) << op;
-      EXPECT_TRUE(e->factory()->accepts_epilogue()) << op;
+      EXPECT_TRUE(e->caps.epilogue) << op;
     }
   const KernelEntry* relu =
       KernelRegistry::global().find("aten::relu", DeviceType::kCpu, DType::kFloat32);
   ASSERT_NE(relu, nullptr);
-  EXPECT_FALSE(relu->factory()->accepts_epilogue());
+  EXPECT_FALSE(relu->caps.epilogue);
 }
 
 }  // namespace

@@ -121,9 +121,11 @@ TEST(Registry, EveryRegisteredOpHasAReferenceKernel) {
   const KernelRegistry& reg = KernelRegistry::global();
   for (const KernelEntry& e : reg.entries()) {
     if (e.impl != KernelImpl::kOptimized) continue;
-    // The oracle for the same dtype, or one that takes any dtype.
-    const KernelEntry* ref = reg.find_exact(e.op, e.device, e.dtype, KernelImpl::kReference);
-    if (!ref) ref = reg.find_exact(e.op, e.device, DType::kUndefined, KernelImpl::kReference);
+    // The oracle (a CPU reference kernel, for CUDA kernels too) for the same dtype, or one
+    // that takes any dtype.
+    const DeviceType cpu = DeviceType::kCpu;
+    const KernelEntry* ref = reg.find_exact(e.op, cpu, e.dtype, KernelImpl::kReference);
+    if (!ref) ref = reg.find_exact(e.op, cpu, DType::kUndefined, KernelImpl::kReference);
     EXPECT_NE(ref, nullptr) << e.op << " " << dtype_name(e.dtype);
   }
 }

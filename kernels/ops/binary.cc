@@ -1,0 +1,75 @@
+// The binary family of the op catalogue (kernels/ops/catalogue.h): element-wise functions of two
+// tensors or a tensor and a scalar (arithmetic, comparison, logical, bitwise) and the element-
+// wise selects and clamps of three. Each row: the op, then the dtypes each backend implements
+// (reference, cpu, cuda), then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::__and__.Tensor",     {kI64, kBool},             {},     {}},
+    {"aten::__or__.Tensor",      {kI64, kBool},             {},     {}},
+    {"aten::add.Scalar",         {kI32, kI64, kF32},        {kF32}, {kF32}},
+    {"aten::add.Tensor",         {kI32, kI64, kF32, kBool}, {kF32}, {kF32}},
+    {"aten::add_.Tensor",        {kI64, kF32},              {kF32}, {kF32}},
+    {"aten::atan2",              kAny,                      {},     {}},
+    {"aten::bitwise_and.Scalar", kAny,                      {},     {}},
+    {"aten::bitwise_and.Tensor", {kI32, kI64, kBool},       {},     {}},
+    {"aten::bitwise_or.Scalar",  kAny,                      {},     {}},
+    {"aten::bitwise_or.Tensor",  {kI32, kI64, kBool},       {},     {}},
+    {"aten::bitwise_xor.Scalar", kAny,                      {},     {}},
+    {"aten::bitwise_xor.Tensor", kAny,                      {},     {}},
+    {"aten::clamp",              {kI32, kI64, kF32},        {},     {}},
+    {"aten::clamp.Tensor",       kAny,                      {},     {}},
+    {"aten::div.Scalar",         {kI64, kF32},              {kF32}, {kF32}},
+    {"aten::div.Scalar_mode",    kAny,                      {},     {}},
+    {"aten::div.Tensor",         {kI32, kI64, kF32, kBool}, {kF32}, {kF32}},
+    {"aten::div.Tensor_mode",    kAny,                      {},     {}},
+    {"aten::eq.Scalar",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::eq.Tensor",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::floor_divide",       kAny,                      {},     {}},
+    {"aten::fmod.Scalar",        kAny,                      {},     {}},
+    {"aten::fmod.Tensor",        kAny,                      {},     {}},
+    {"aten::ge.Scalar",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::ge.Tensor",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::gt.Scalar",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::gt.Tensor",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::le.Scalar",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::le.Tensor",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::logical_and",        kAny,                      {},     {}},
+    {"aten::logical_or",         kAny,                      {},     {}},
+    {"aten::logical_xor",        kAny,                      {},     {}},
+    {"aten::lt.Scalar",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::lt.Tensor",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::max.other",          kAny,                      {},     {}},
+    {"aten::maximum",            kAny,                      {},     {}},
+    {"aten::min.other",          kAny,                      {},     {}},
+    {"aten::minimum",            kAny,                      {},     {}},
+    {"aten::mul.Scalar",         {kI32, kI64, kF32},        {kF32}, {kF32}},
+    {"aten::mul.Tensor",         {kI32, kI64, kF32, kBool}, {kF32}, {kF32}, {.channels_last = 0b11}},
+    {"aten::mul_.Tensor",        {kI64, kF32},              {kF32}, {kF32}},
+    {"aten::ne.Scalar",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::ne.Tensor",          {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::pow.Scalar",         kAny,                      {},     {}},
+    {"aten::pow.Tensor_Scalar",  {kI64, kF32},              {kF32}, {kF32}},
+    {"aten::pow.Tensor_Tensor",  kAny,                      {},     {}},
+    {"aten::remainder.Scalar",   kAny,                      {},     {}},
+    {"aten::remainder.Tensor",   kAny,                      {},     {}},
+    {"aten::rsub.Scalar",        {kI64, kF32},              {kF32}, {kF32}},
+    {"aten::sub.Scalar",         {kI32, kI64, kF32},        {kF32}, {kF32}},
+    {"aten::sub.Tensor",         {kI32, kI64, kF32},        {kF32}, {kF32}},
+    {"aten::where.Scalar",       {kBool},                   {},     {}},
+    {"aten::where.ScalarOther",  {kBool},                   {},     {}},
+    {"aten::where.ScalarSelf",   {kBool},                   {},     {}},
+    {"aten::where.self",         {kBool},                   {},     {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> binary_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops

@@ -1,0 +1,150 @@
+// The op catalogue: the only list of the ops tir runs. Ops are grouped into families by what
+// they compute (kernels/ops/<family>.cc, one table each); a row per ATen overload names the op,
+// the dtypes each backend implements and what the graph passes may ask of its kernels.
+//
+// The catalogue is data: it links without any kernel, so the importer's op check and
+// `tirc ops` read it without oneDNN or Eigen. The backends (kernels/reference, kernels/cpu,
+// kernels/cuda) add their kernels to a KernelRegistry explicitly; the registry refuses a kernel
+// for an op or dtype the catalogue does not list and reports every listed one a backend left
+// out, so the catalogue and the kernels cannot drift apart.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+
+#include "core/dtype.h"
+#include "core/tensor.h"
+
+namespace tir::kernels {
+
+/// Families by meaning; each is one table (kernels/ops/<name>.cc).
+enum class Family : uint8_t {
+  kUnary,
+  kBinary,
+  kReduction,
+  kNormalization,
+  kSoftmax,
+  kLinearAlgebra,
+  kConvolution,
+  kPooling,
+  kResampling,
+  kMovement,
+  kIndexing,
+  kCreation,
+  kSortSelect,
+  kQuantization,
+  kAssertion,
+};
+inline constexpr int kNumFamilies = 15;
+
+/// "linear_algebra": the family's table file and its name in `tirc ops`.
+std::string_view family_name(Family f);
+
+/// Where kernels run and how: reference kernels (plain loops, the oracle of every test), the
+/// optimized CPU kernels (oneDNN, Eigen) and the CUDA kernels (cuBLAS and tir's own).
+enum class Backend : uint8_t { kReference, kCpu, kCuda };
+inline constexpr int kNumBackends = 3;
+
+std::string_view backend_name(Backend b);
+
+/// A set of dtypes, or "any dtype" (a kernel that takes every dtype it is given).
+class DTypeSet {
+ public:
+  constexpr DTypeSet() = default;
+  constexpr DTypeSet(std::initializer_list<DType> dtypes) {
+    for (DType d : dtypes) bits_ |= bit(d);
+  }
+  static constexpr DTypeSet any() { return from_bits(bit(DType::kUndefined)); }
+
+  /// `d` is listed; DType::kUndefined stands for "any dtype".
+  constexpr bool contains(DType d) const { return (bits_ & bit(d)) != 0; }
+  constexpr bool empty() const { return bits_ == 0; }
+  /// Every listed dtype in DType order, kUndefined ("any") first.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (int v = -1; v < 31; ++v)
+      if (bits_ >> (v + 1) & 1u) f(static_cast<DType>(v));
+  }
+
+ private:
+  static constexpr uint32_t bit(DType d) { return 1u << (static_cast<int>(d) + 1); }
+  static constexpr DTypeSet from_bits(uint32_t b) {
+    DTypeSet s;
+    s.bits_ = b;
+    return s;
+  }
+  uint32_t bits_ = 0;
+};
+
+/// What the graph passes may ask of an op's kernels, on the backends that offer it
+/// (backend_caps): `epilogue`, the kernels apply a fused activation, batch norm and residual
+/// (KernelCall::epilogue, batch_norm, residual; runtime/fusion.h); `channels_last`, bit k set
+/// when schema argument k may be a channels-last tensor (KernelCall::channels_last;
+/// runtime/layout.h).
+struct OpCaps {
+  bool epilogue = false;
+  uint8_t channels_last = 0;
+
+  bool accepts_channels_last(size_t arg) const { return arg < 8 && (channels_last >> arg & 1u); }
+  friend bool operator==(const OpCaps&, const OpCaps&) = default;
+};
+
+/// The capabilities a backend's kernels offer where their op's row lists them: the reference
+/// and CPU kernels apply epilogues, only the optimized CPU kernels read channels-last.
+constexpr OpCaps backend_caps(Backend b) {
+  switch (b) {
+    case Backend::kReference:
+      return {.epilogue = true};
+    case Backend::kCpu:
+      return {.epilogue = true, .channels_last = 0xff};
+    case Backend::kCuda:
+      return {};
+  }
+  return {};
+}
+
+/// One ATen overload: "aten::add.Tensor", the dtypes of its first tensor input each backend
+/// implements (empty: none) and its capabilities.
+struct OpRow {
+  std::string_view op;
+  DTypeSet reference;
+  DTypeSet cpu;
+  DTypeSet cuda;
+  OpCaps caps;
+
+  DTypeSet dtypes(Backend b) const {
+    return b == Backend::kReference ? reference : b == Backend::kCpu ? cpu : cuda;
+  }
+  /// The row's capabilities as backend `b` offers them.
+  OpCaps caps_on(Backend b) const {
+    const OpCaps offered = backend_caps(b);
+    return {.epilogue = caps.epilogue && offered.epilogue,
+            .channels_last = static_cast<uint8_t>(caps.channels_last & offered.channels_last)};
+  }
+};
+
+/// One family's table.
+struct FamilyTable {
+  Family family;
+  std::span<const OpRow> rows;
+};
+
+/// Every family, in Family order.
+std::span<const FamilyTable> op_catalogue();
+
+/// The row of `op` and its family; nullptr when the catalogue has no such op.
+const OpRow* find_op_row(std::string_view op, Family* family = nullptr);
+
+/// The backend of a kernel on `device` of implementation `optimized` (registry entries).
+constexpr Backend backend_of(DeviceType device, bool optimized) {
+  return device == DeviceType::kCuda ? Backend::kCuda
+         : optimized                 ? Backend::kCpu
+                                     : Backend::kReference;
+}
+
+/// True when some backend on `device` implements `op` for some dtype.
+bool catalogue_has_op(std::string_view op, DeviceType device);
+
+}  // namespace tir::kernels

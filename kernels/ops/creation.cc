@@ -1,0 +1,37 @@
+// The creation family of the op catalogue (kernels/ops/catalogue.h): tensors made from sizes and
+// values: zeros, ones, full, empty, ranges, fills. Each row: the op, then the dtypes each
+// backend implements (reference, cpu, cuda), then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::arange",              kAny, {}, {}},
+    {"aten::arange.start",        kAny, {}, {}},
+    {"aten::arange.start_step",   kAny, {}, {}},
+    {"aten::empty.memory_format", kAny, {}, {}},
+    {"aten::empty_like",          kAny, {}, {}},
+    {"aten::empty_permuted",      kAny, {}, {}},
+    {"aten::empty_strided",       kAny, {}, {}},
+    {"aten::fill.Scalar",         kAny, {}, {}},
+    {"aten::fill.Tensor",         kAny, {}, {}},
+    {"aten::full",                kAny, {}, {}},
+    {"aten::full_like",           kAny, {}, {}},
+    {"aten::new_ones",            kAny, {}, {}},
+    {"aten::new_zeros",           kAny, {}, {}},
+    {"aten::ones",                kAny, {}, {}},
+    {"aten::ones_like",           kAny, {}, {}},
+    {"aten::scalar_tensor",       kAny, {}, {}},
+    {"aten::zeros",               kAny, {}, {}},
+    {"aten::zeros_like",          kAny, {}, {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> creation_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops

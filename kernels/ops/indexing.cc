@@ -1,0 +1,39 @@
+// The indexing family of the op catalogue (kernels/ops/catalogue.h): indexing, gathers,
+// scatters, masked writes and embedding lookups. Each row: the op, then the dtypes each backend
+// implements (reference, cpu, cuda), then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::_embedding_bag",              {kF32},              {}, {}},
+    {"aten::_embedding_bag_forward_only", {kF32},              {}, {}},
+    {"aten::embedding",                   {kF32},              {}, {kF32}},
+    {"aten::embedding_bag.padding_idx",   {kF32},              {}, {}},
+    {"aten::gather",                      kAny,                {}, {}},
+    {"aten::index.Tensor",                kAny,                {}, {}},
+    {"aten::index_copy",                  kAny,                {}, {}},
+    {"aten::index_copy_",                 kAny,                {}, {}},
+    {"aten::index_put",                   kAny,                {}, {}},
+    {"aten::index_put_",                  kAny,                {}, {}},
+    {"aten::index_select",                kAny,                {}, {}},
+    {"aten::masked_fill.Scalar",          {kI64, kF32, kBool}, {}, {}},
+    {"aten::masked_fill.Tensor",          {kI64, kF32, kBool}, {}, {}},
+    {"aten::masked_scatter",              kAny,                {}, {}},
+    {"aten::scatter.src",                 kAny,                {}, {}},
+    {"aten::scatter.value",               kAny,                {}, {}},
+    {"aten::scatter_add",                 kAny,                {}, {}},
+    {"aten::scatter_reduce.two",          kAny,                {}, {}},
+    {"aten::select_scatter",              kAny,                {}, {}},
+    {"aten::slice_scatter",               kAny,                {}, {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> indexing_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops

@@ -1,0 +1,31 @@
+// The linear algebra family of the op catalogue (kernels/ops/catalogue.h): matrix products
+// (linear, addmm, batched and broadcast matmul), attention and pairwise distances. Each row: the
+// op, then the dtypes each backend implements (reference, cpu, cuda), then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::_cdist_forward",                              {kF32},       {},     {}},
+    {"aten::_pdist_forward",                              {kF32},       {},     {}},
+    {"aten::_scaled_dot_product_flash_attention_for_cpu", {kF32},       {kF32}, {}},
+    {"aten::addmm",                                       {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true}},
+    {"aten::baddbmm",                                     {kF32},       {kF32}, {kF32}},
+    {"aten::bmm",                                         {kF32},       {kF32}, {kF32}},
+    {"aten::cdist",                                       {kF32},       {},     {}},
+    {"aten::linear",                                      {kF32},       {kF32}, {kF32}, {.epilogue = true}},
+    {"aten::matmul",                                      {kF32},       {kF32}, {kF32}},
+    {"aten::mm",                                          {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true}},
+    {"aten::pdist",                                       {kF32},       {},     {}},
+    {"aten::scaled_dot_product_attention",                {kF32},       {kF32}, {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> linear_algebra_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops

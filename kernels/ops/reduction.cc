@@ -1,0 +1,46 @@
+// The reduction family of the op catalogue (kernels/ops/catalogue.h): reductions over dimensions
+// and scans along one: sums, means, extrema and their indices, variance, logical any/all,
+// cumulative sums and differences. Each row: the op, then the dtypes each backend implements
+// (reference, cpu, cuda), then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::all",             kAny,                      {},     {}},
+    {"aten::all.dim",         kAny,                      {},     {}},
+    {"aten::all.dims",        kAny,                      {},     {}},
+    {"aten::amax",            {kI32, kI64, kF32, kBool}, {},     {}},
+    {"aten::amin",            kAny,                      {},     {}},
+    {"aten::any",             kAny,                      {},     {}},
+    {"aten::any.dim",         {kI64, kF32, kBool},       {},     {}},
+    {"aten::any.dims",        kAny,                      {},     {}},
+    {"aten::argmax",          kAny,                      {},     {}},
+    {"aten::argmin",          kAny,                      {},     {}},
+    {"aten::cumsum",          kAny,                      {},     {}},
+    {"aten::diff",            {kI64, kF32},              {},     {}},
+    {"aten::max",             kAny,                      {},     {}},
+    {"aten::max.dim",         kAny,                      {},     {}},
+    {"aten::mean",            kAny,                      {},     {}},
+    {"aten::mean.dim",        {kF32},                    {kF32}, {}, {.channels_last = 0b1}},
+    {"aten::min",             kAny,                      {},     {}},
+    {"aten::min.dim",         kAny,                      {},     {}},
+    {"aten::prod",            kAny,                      {},     {}},
+    {"aten::prod.dim_int",    kAny,                      {},     {}},
+    {"aten::std.correction",  kAny,                      {},     {}},
+    {"aten::std.dim",         kAny,                      {},     {}},
+    {"aten::sum",             kAny,                      {},     {}},
+    {"aten::sum.dim_IntList", kAny,                      {kF32}, {}},
+    {"aten::var.correction",  kAny,                      {},     {}},
+    {"aten::var.dim",         kAny,                      {},     {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> reduction_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops

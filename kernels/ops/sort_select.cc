@@ -1,0 +1,22 @@
+// The sort select family of the op catalogue (kernels/ops/catalogue.h): sorting and top-k
+// selection. Each row: the op, then the dtypes each backend implements (reference, cpu, cuda),
+// then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::sort",        kAny, {}, {}},
+    {"aten::sort.stable", kAny, {}, {}},
+    {"aten::topk",        kAny, {}, {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> sort_select_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops

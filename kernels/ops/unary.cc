@@ -1,0 +1,73 @@
+// The unary family of the op catalogue (kernels/ops/catalogue.h): element-wise functions of one
+// tensor: activations, math functions, rounding, predicates, dropout (identity at inference) and
+// the triangle masks. Each row: the op, then the dtypes each backend implements (reference, cpu,
+// cuda), then its capabilities.
+#include "kernels/ops/families.h"
+
+namespace tir::kernels::ops {
+
+namespace {
+
+// clang-format off
+constexpr OpRow kRows[] = {
+    {"aten::abs",            {kI32, kI64, kF32},  {kF32}, {kF32}},
+    {"aten::acos",           kAny,                {},     {}},
+    {"aten::acosh",          kAny,                {},     {}},
+    {"aten::asin",           kAny,                {},     {}},
+    {"aten::asinh",          kAny,                {},     {}},
+    {"aten::atan",           kAny,                {},     {}},
+    {"aten::atanh",          kAny,                {},     {}},
+    {"aten::bitwise_not",    {kI64, kBool},       {},     {}},
+    {"aten::ceil",           kAny,                {},     {}},
+    {"aten::cos",            {kI64, kF32},        {kF32}, {}},
+    {"aten::cosh",           kAny,                {},     {}},
+    {"aten::dropout",        kAny,                {},     {kF32}},
+    {"aten::dropout_",       kAny,                {},     {}},
+    {"aten::elu",            kAny,                {},     {}},
+    {"aten::erf",            {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::exp",            {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::expm1",          kAny,                {},     {}},
+    {"aten::floor",          kAny,                {},     {}},
+    {"aten::gelu",           {kF32},              {kF32}, {kF32}},
+    {"aten::hardsigmoid",    {kF32},              {kF32}, {kF32}},
+    {"aten::hardsigmoid_",   {kF32},              {kF32}, {}},
+    {"aten::hardswish",      {kF32},              {kF32}, {kF32}},
+    {"aten::hardswish_",     {kF32},              {kF32}, {}},
+    {"aten::hardtanh",       {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::hardtanh_",      {kF32},              {kF32}, {}},
+    {"aten::isinf",          kAny,                {},     {}},
+    {"aten::isnan",          kAny,                {},     {}},
+    {"aten::leaky_relu",     kAny,                {},     {}},
+    {"aten::log",            {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::log10",          kAny,                {},     {}},
+    {"aten::log1p",          kAny,                {},     {}},
+    {"aten::log2",           kAny,                {},     {}},
+    {"aten::logical_not",    {kI64, kF32, kBool}, {},     {}},
+    {"aten::native_dropout", kAny,                {},     {}},
+    {"aten::neg",            {kI32, kI64, kF32},  {kF32}, {kF32}},
+    {"aten::reciprocal",     kAny,                {},     {}},
+    {"aten::relu",           {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::relu6",          {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::relu_",          {kF32},              {kF32}, {kF32}},
+    {"aten::round",          kAny,                {},     {}},
+    {"aten::round.decimals", kAny,                {},     {}},
+    {"aten::rsqrt",          {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::sigmoid",        {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::sign",           kAny,                {},     {}},
+    {"aten::silu",           {kF32},              {kF32}, {kF32}},
+    {"aten::sin",            {kI64, kF32},        {kF32}, {}},
+    {"aten::sinh",           kAny,                {},     {}},
+    {"aten::sqrt",           {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::tan",            kAny,                {},     {}},
+    {"aten::tanh",           {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::tril",           {kI64, kF32, kBool}, {},     {}},
+    {"aten::triu",           {kI64, kF32, kBool}, {},     {}},
+    {"aten::trunc",          kAny,                {},     {}},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const OpRow> unary_rows() { return kRows; }
+
+}  // namespace tir::kernels::ops
