@@ -18,6 +18,7 @@ constexpr const char* kCoreAtenOps[] = {
 };
 
 struct OpInfo {
+  std::string family;  // the catalogue family; for ops without a kernel, what runs them
   std::set<std::string> dtypes;
   bool optimized = false;
   bool reference = false;
@@ -43,6 +44,7 @@ std::map<std::string, OpInfo> cpu_ops() {
     for (const kernels::OpRow& row : table.rows) {
       if (row.reference.empty() && row.cpu.empty()) continue;
       OpInfo& info = ops[std::string(row.op)];
+      info.family = kernels::family_name(table.family);
       for (const kernels::DTypeSet set : {row.reference, row.cpu})
         set.for_each([&](DType d) {
           info.dtypes.insert(d == DType::kUndefined ? "any" : std::string(dtype_name(d)));
@@ -51,10 +53,12 @@ std::map<std::string, OpInfo> cpu_ops() {
       info.reference = !row.reference.empty();
     }
   OpInfo& cond = ops[std::string(ir::kCondOp)];
+  cond.family = "control_flow";
   cond.dtypes.insert("any");
   cond.runtime = true;
   for (const char* op : kImporterResolved) {
     OpInfo& info = ops[op];
+    info.family = "shape_arithmetic";
     info.dtypes.insert("any");
     info.importer = true;
   }
@@ -67,6 +71,24 @@ std::string join(const std::set<std::string>& s) {
   return out;
 }
 
+/// The catalogue's families (kernels/ops/<family>.cc) with their op counts.
+void write_families(const std::map<std::string, OpInfo>& ops, std::ostream& out) {
+  out << "## Families\n\nThe op catalogue (`kernels/ops/`) groups ops by what they compute, one "
+         "table per family; a row per ATen overload lists the dtypes each backend implements.\n\n"
+      << "| family | ops | with optimized CPU kernels |\n|---|---|---|\n";
+  for (const kernels::FamilyTable& table : kernels::op_catalogue()) {
+    size_t n = 0, optimized = 0;
+    for (const auto& [op, info] : ops)
+      if (info.family == kernels::family_name(table.family)) {
+        ++n;
+        optimized += info.optimized;
+      }
+    out << "| " << kernels::family_name(table.family) << " | " << n << " | " << optimized
+        << " |\n";
+  }
+  out << "\n";
+}
+
 }  // namespace
 
 Status list_ops(OpListFormat format, std::ostream& out) {
@@ -75,6 +97,7 @@ Status list_ops(OpListFormat format, std::ostream& out) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& [op, info] : ops)
       j.push_back({{"op", op},
+                   {"family", info.family},
                    {"device", "cpu"},
                    {"dtypes", info.dtypes},
                    {"optimized", info.optimized},
@@ -91,7 +114,7 @@ Status list_ops(OpListFormat format, std::ostream& out) {
               : info.importer  ? "  importer"
               : info.optimized ? "  optimized"
                                : "  reference only")
-          << "\n";
+          << "  " << info.family << "\n";
     out << ops.size() << " ops\n";
     return ok_status();
   }
@@ -125,10 +148,12 @@ Status list_ops(OpListFormat format, std::ostream& out) {
   out << ". Without the backward ops: " << forward_covered << " of " << forward << " ("
       << (forward ? forward_covered * 100 / forward : 0)
       << "%). Shape arithmetic (`sym_size.int`, ...) counts as covered: the importer replaces "
-         "it by its expression.\n\n## Supported ops (CPU)\n\n"
-      << "| op | dtypes | kernel |\n|---|---|---|\n";
+         "it by its expression.\n\n";
+  write_families(ops, out);
+  out << "## Supported ops (CPU)\n\n"
+      << "| op | family | dtypes | kernel |\n|---|---|---|---|\n";
   for (const auto& [op, info] : ops)
-    out << "| `" << op << "` | " << join(info.dtypes) << " | "
+    out << "| `" << op << "` | " << info.family << " | " << join(info.dtypes) << " | "
         << (info.runtime     ? "runtime (control flow)"
             : info.importer  ? "importer (shape arithmetic)"
             : info.optimized ? "oneDNN/Eigen + reference"
