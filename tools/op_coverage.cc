@@ -83,8 +83,7 @@ void write_families(const std::map<std::string, OpInfo>& ops, std::ostream& out)
         ++n;
         optimized += info.optimized;
       }
-    out << "| " << kernels::family_name(table.family) << " | " << n << " | " << optimized
-        << " |\n";
+    out << "| " << kernels::family_name(table.family) << " | " << n << " | " << optimized << " |\n";
   }
   out << "\n";
 }
