@@ -31,6 +31,8 @@ constexpr OpRow kRows[] = {
     {"aten::numpy_T",            kAny, {}, {}},
     {"aten::pad",                kAny, {}, {}},
     {"aten::permute",            kAny, {}, {kF32}},
+    {"aten::pixel_shuffle",      kAny, {}, {}},
+    {"aten::pixel_unshuffle",    kAny, {}, {}},
     {"aten::reflection_pad1d",   kAny, {}, {}},
     {"aten::reflection_pad2d",   kAny, {}, {}},
     {"aten::reflection_pad3d",   kAny, {}, {}},

@@ -1,5 +1,6 @@
 // Reference padding, strided-view copies, slice/select scatters, fill and empty_strided
-// (kernels/shapes/movement_shapes.h). Elements move as raw bytes, so every dtype works.
+// (kernels/shapes/movement_shapes.h), and pixel shuffles. Elements move as raw bytes, so
+// every dtype works.
 #include <cstring>
 
 #include "kernels/kernel_util.h"
@@ -184,6 +185,52 @@ Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) 
   }
 }
 
+/// pixel_shuffle(self, upscale_factor r): [*, C*r*r, H, W] -> [*, C, H*r, W*r], and
+/// pixel_unshuffle(self, downscale_factor r): [*, C, H*r, W*r] -> [*, C*r*r, H, W], as one
+/// strided gather over (*, C, H, r, W, r) resp. (*, C, r, r, H, W) into a contiguous output.
+template <bool Shuffle>
+Result<ViewParams> prepare_pixel_shuffle(const KernelCall& call, PrepareInfo*) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
+  TIR_ASSIGN_OR_RETURN(const int64_t r,
+                       int_arg(call, 1, Shuffle ? "upscale_factor" : "downscale_factor"));
+  if (r <= 0) return op_error(call, StatusCode::kInvalidArgument, "factor ", r, " must be > 0");
+  const int batch = x->rank - 3;
+  if (batch < 0 || batch > kMaxRank - 5)
+    return op_error(call, StatusCode::kInvalidArgument, "self must have 3 to ", kMaxRank - 2,
+                    " dims, got ", x->rank);
+  const int64_t c = x->sizes[batch], h = x->sizes[batch + 1], w = x->sizes[batch + 2];
+  const int64_t sc = x->strides[batch], sh = x->strides[batch + 1], sw = x->strides[batch + 2];
+  if (Shuffle ? c % (r * r) != 0 : h % r != 0 || w % r != 0)
+    return op_error(
+        call, StatusCode::kInvalidArgument, "self of shape ", shape_str(x->shape()),
+        Shuffle ? " has channels not divisible by " : " has height or width not divisible by ",
+        Shuffle ? r * r : r);
+  ViewParams p;
+  p.copy = p.permute = true;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.elem_size = dtype_size(x->dtype);
+  std::vector<int64_t> out_shape(x->sizes.begin(), x->sizes.begin() + batch);
+  for (int d = 0; d < batch; ++d) {
+    p.out_sizes[d] = x->sizes[d];
+    p.in_strides[d] = x->strides[d];
+  }
+  const auto dim = [&](int64_t size, int64_t stride) {
+    p.out_sizes[p.rank] = size;
+    p.in_strides[p.rank++] = stride;
+  };
+  p.rank = batch;
+  if (Shuffle) {  // out (c, h, i, w, j) <- in (c*r*r + i*r + j, h, w)
+    dim(c / (r * r), r * r * sc), dim(h, sh), dim(r, r * sc), dim(w, sw), dim(r, sc);
+    out_shape.insert(out_shape.end(), {c / (r * r), h * r, w * r});
+  } else {  // out (c, i, j, h, w) <- in (c, h*r + i, w*r + j)
+    dim(c, sc), dim(r, sh), dim(r, sw), dim(h / r, r * sh), dim(w / r, r * sw);
+    out_shape.insert(out_shape.end(), {c * r * r, h / r, w / r});
+  }
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(out_shape);
+  return p;
+}
+
 using MaskedScatterRef =
     CheckedKernel<MaskedScatterParams, movement_prepare_masked_scatter, ref_masked_scatter>;
 using CopyIntoRef = FnKernel<CopyIntoParams, movement_prepare_copy, ref_copy_into>;
@@ -201,6 +248,8 @@ using SelectScatterRef =
     FnKernel<ScatterRegionParams, movement_prepare_select_scatter, ref_scatter_region>;
 using FillRef = FnKernel<FillLikeParams, movement_prepare_fill, ref_fill_like>;
 using EmptyStridedRef = FnKernel<FillLikeParams, movement_prepare_empty_strided, ref_fill_like>;
+template <bool Shuffle>
+using PixelShuffleRef = FnKernel<ViewParams, prepare_pixel_shuffle<Shuffle>, ref_shape>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -233,6 +282,8 @@ void register_movement_ref(KernelRegistry& registry) {
       {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
       {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
       {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
+      {"aten::pixel_shuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<true>>},
+      {"aten::pixel_unshuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<false>>},
   });
 }
 }  // namespace tir::kernels

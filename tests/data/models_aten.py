@@ -253,6 +253,20 @@ def image(g, n=1, c=3, h=32, w=32):
     return torch.randn(n, c, h, w, generator=g)
 
 
+class SuperResolution(nn.Module):
+    """ESPCN-style upscaling (a convolution to C*r*r channels, then pixel_shuffle) and the
+    space-to-depth inverse image-restoration nets use (pixel_unshuffle), on a batch of 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Conv2d(3, 12, 3, padding=1)
+        self.tail = nn.Conv2d(12, 4, 1)
+
+    def forward(self, x):
+        up = F.pixel_shuffle(torch.tanh(self.head(x)), 2)
+        return up, self.tail(F.pixel_unshuffle(up, 2)), F.pixel_unshuffle(x, 3)
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -271,4 +285,5 @@ MODELS = [
     ("wav2vec2", wav2vec2, 41, lambda g: ((torch.randn(1, 400, generator=g),), {}), 1e-4),
     ("whisper_encoder", whisper_encoder, 42, lambda g: ((torch.randn(1, 8, 16, generator=g),), {}),
      1e-4),
+    ("super_resolution", SuperResolution, 44, lambda g: ((image(g, 2, 3, 6, 6),), {}), 1e-4),
 ]
