@@ -23,12 +23,8 @@ void unary(const ActParams& p, const KernelCall& call, F f) {
               p.numel, kGrain, f);
 }
 
-void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
-  if (p.dtype != DType::kFloat32 || p.out_dtype != DType::kFloat32) {
-    ref_act(p, call, scratch);
-    return;
-  }
-  const float a = static_cast<float>(p.a.as_double());
+// gelu (erf and tanh forms), tanh, sigmoid and silu.
+void act_smooth(const ActParams& p, const KernelCall& call) {
   switch (p.op) {
     case ActOp::kGelu:
       unary(p, call, [](const CArr& x) {
@@ -51,27 +47,60 @@ void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
     case ActOp::kSilu:
       unary(p, call, [](const CArr& x) { return x / (1.0f + (-x).exp()); });
       return;
+    default:  // other groups: act_opt
+      return;
+  }
+}
+
+// rsqrt, exp, neg, log, sqrt, abs and erf.
+void act_math(const ActParams& p, const KernelCall& call) {
+  switch (p.op) {
     case ActOp::kRsqrt:
       unary(p, call, [](const CArr& x) { return x.rsqrt(); });
       return;
     case ActOp::kExp:
       unary(p, call, [](const CArr& x) { return x.exp(); });
       return;
-    case ActOp::kPowScalar:
-      if (a == 2.0f) {
-        unary(p, call, [](const CArr& x) { return x.square(); });
-      } else if (a == 0.5f) {
-        unary(p, call, [](const CArr& x) { return x.sqrt(); });
-      } else if (a == -1.0f) {
-        unary(p, call, [](const CArr& x) { return x.inverse(); });
-      } else if (a == -0.5f) {
-        unary(p, call, [](const CArr& x) { return x.rsqrt(); });
-      } else if (a == 1.0f) {
-        unary(p, call, [](const CArr& x) { return x; });
-      } else {
-        unary(p, call, [a](const CArr& x) { return x.pow(a); });
-      }
+    case ActOp::kNeg:
+      unary(p, call, [](const CArr& x) { return -x; });
       return;
+    case ActOp::kLog:
+      unary(p, call, [](const CArr& x) { return x.log(); });
+      return;
+    case ActOp::kSqrt:
+      unary(p, call, [](const CArr& x) { return x.sqrt(); });
+      return;
+    case ActOp::kAbs:
+      unary(p, call, [](const CArr& x) { return x.abs(); });
+      return;
+    case ActOp::kErf:
+      unary(p, call, [](const CArr& x) { return x.erf(); });
+      return;
+    default:  // other groups: act_opt
+      return;
+  }
+}
+
+// pow.Tensor_Scalar: square, sqrt, reciprocal, rsqrt and identity fast paths for x ** a.
+void act_pow_scalar(const ActParams& p, const KernelCall& call, float a) {
+  if (a == 2.0f) {
+    unary(p, call, [](const CArr& x) { return x.square(); });
+  } else if (a == 0.5f) {
+    unary(p, call, [](const CArr& x) { return x.sqrt(); });
+  } else if (a == -1.0f) {
+    unary(p, call, [](const CArr& x) { return x.inverse(); });
+  } else if (a == -0.5f) {
+    unary(p, call, [](const CArr& x) { return x.rsqrt(); });
+  } else if (a == 1.0f) {
+    unary(p, call, [](const CArr& x) { return x; });
+  } else {
+    unary(p, call, [a](const CArr& x) { return x.pow(a); });
+  }
+}
+
+// hardswish, hardsigmoid, hardtanh (clamp to [a, b]) and relu6: piecewise linear.
+void act_piecewise(const ActParams& p, const KernelCall& call, float a) {
+  switch (p.op) {
     case ActOp::kHardswish:
       unary(p, call, [](const CArr& x) { return x * ((x + 3.0f).max(0.0f).min(6.0f) / 6.0f); });
       return;
@@ -89,21 +118,14 @@ void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
       unary(p, call,
             [](const CArr& x) { return (x < 0.0f).select(0.0f, (x > 6.0f).select(6.0f, x)); });
       return;
-    case ActOp::kNeg:
-      unary(p, call, [](const CArr& x) { return -x; });
+    default:  // other groups: act_opt
       return;
-    case ActOp::kLog:
-      unary(p, call, [](const CArr& x) { return x.log(); });
-      return;
-    case ActOp::kSqrt:
-      unary(p, call, [](const CArr& x) { return x.sqrt(); });
-      return;
-    case ActOp::kAbs:
-      unary(p, call, [](const CArr& x) { return x.abs(); });
-      return;
-    case ActOp::kErf:
-      unary(p, call, [](const CArr& x) { return x.erf(); });
-      return;
+  }
+}
+
+// rsub (a - b * x), sub.Scalar (x - b * a) and div.Scalar (x / a).
+void act_scalar_arith(const ActParams& p, const KernelCall& call, float a) {
+  switch (p.op) {
     case ActOp::kRsub: {
       const float b = static_cast<float>(p.b.as_double());
       unary(p, call, [a, b](const CArr& x) { return a - b * x; });
@@ -116,6 +138,48 @@ void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
     }
     case ActOp::kDivScalar:
       unary(p, call, [a](const CArr& x) { return x / a; });
+      return;
+    default:  // other groups: act_opt
+      return;
+  }
+}
+
+void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
+  if (p.dtype != DType::kFloat32 || p.out_dtype != DType::kFloat32) {
+    ref_act(p, call, scratch);
+    return;
+  }
+  const float a = static_cast<float>(p.a.as_double());
+  switch (p.op) {
+    case ActOp::kGelu:
+    case ActOp::kGeluTanh:
+    case ActOp::kTanh:
+    case ActOp::kSigmoid:
+    case ActOp::kSilu:
+      act_smooth(p, call);
+      return;
+    case ActOp::kRsqrt:
+    case ActOp::kExp:
+    case ActOp::kNeg:
+    case ActOp::kLog:
+    case ActOp::kSqrt:
+    case ActOp::kAbs:
+    case ActOp::kErf:
+      act_math(p, call);
+      return;
+    case ActOp::kPowScalar:
+      act_pow_scalar(p, call, a);
+      return;
+    case ActOp::kHardswish:
+    case ActOp::kHardsigmoid:
+    case ActOp::kHardtanh:
+    case ActOp::kRelu6:
+      act_piecewise(p, call, a);
+      return;
+    case ActOp::kRsub:
+    case ActOp::kSubScalar:
+    case ActOp::kDivScalar:
+      act_scalar_arith(p, call, a);
       return;
   }
 }

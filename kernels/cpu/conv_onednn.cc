@@ -57,6 +57,24 @@ memory::desc activation_desc(const Tensor& t, const memory::dims& dims) {
                       memory::dims(t.strides.begin(), t.strides.begin() + 4));
 }
 
+/// The convolution's shapes: src [N, C, H, W], dst [N, OC, OH, OW] and the weights
+/// [OC, C, KH, KW], or [G, OC/G, C/G, KH, KW] with groups.
+struct ConvDims {
+  memory::dims src, dst, wei;
+};
+
+ConvDims conv_dims(const ConvParams& p) {
+  return {memory::dims{p.n, p.c, p.h, p.w}, memory::dims{p.n, p.oc, p.oh, p.ow},
+          p.groups > 1 ? memory::dims{p.groups, p.oc / p.groups, p.c / p.groups, p.kh, p.kw}
+                       : memory::dims{p.oc, p.c, p.kh, p.kw}};
+}
+
+/// The layouts the graph's tensors lie in: src and dst as in memory (activation_desc), the
+/// weights plain.
+struct PlainDescs {
+  memory::desc src, dst, wei;
+};
+
 template <Result<ConvParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 class ConvOneDnn final : public Kernel {
  public:
@@ -253,19 +271,50 @@ class ConvOneDnn final : public Kernel {
   Status build(const KernelCall& call, PrepareInfo* out_info) {
     const bool norm = call.batch_norm.present();
     dnnl::engine& eng = onednn_engine(call);
-    const memory::dims src_dims{p_.n, p_.c, p_.h, p_.w};
-    const memory::dims dst_dims{p_.n, p_.oc, p_.oh, p_.ow};
-    const memory::dims wei_dims =
-        p_.groups > 1 ? memory::dims{p_.groups, p_.oc / p_.groups, p_.c / p_.groups, p_.kh, p_.kw}
-                      : memory::dims{p_.oc, p_.c, p_.kh, p_.kw};
+    const ConvDims dims = conv_dims(p_);
+    const memory::desc bias_md = p_.bias >= 0 || norm ? onednn_plain_f32({p_.oc}) : memory::desc();
+    const dnnl::convolution_forward::primitive_desc pd = describe(call, dims, bias_md);
+    prim_ = dnnl::convolution_forward(pd);
+
+    const PlainDescs plain{activation_desc(call.inputs[p_.input], dims.src),
+                           activation_desc(call.outputs[0], dims.dst), onednn_plain_f32(dims.wei)};
+    make_memories(eng, pd, plain);
+
+    size_t off = align64(pd.scratchpad_desc().get_size());
+    src_reorder_ = {};
+    wei_reorder_ = {};
+    dst_reorder_ = {};
+    if (pd.src_desc() != plain.src) {
+      src_reorder_ = dnnl::reorder(user_src_, src_);
+      src_args_ = {{DNNL_ARG_FROM, user_src_.get()}, {DNNL_ARG_TO, src_.get()}};
+      src_off_ = off;
+      off += align64(pd.src_desc().get_size());
+    }
+    TIR_RETURN_IF_ERROR(prepare_weights(call, pd, plain.wei, &off, out_info));
+    prepare_output(call, pd, plain.dst, dims.dst, &off);
+    args_ = {{DNNL_ARG_SRC, src_.get()},
+             {DNNL_ARG_WEIGHTS, wei_.get()},
+             {DNNL_ARG_DST, dst_.get()},
+             {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
+    if (p_.bias >= 0 || norm) {
+      bias_ = memory(bias_md, eng, DNNL_MEMORY_NONE);
+      args_.push_back({DNNL_ARG_BIAS, bias_.get()});
+    }
+    out_info->scratch_bytes = off;
+    return prepare_fold(call, out_info);
+  }
+
+  /// The primitive description: layouts of oneDNN's choosing, a user scratchpad, and the fused
+  /// residual (a sum) and activation as post-ops.
+  dnnl::convolution_forward::primitive_desc describe(const KernelCall& call, const ConvDims& dims,
+                                                     const memory::desc& bias_md) {
     const auto any = [](const memory::dims& d) {
       return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
     };
-    const memory::desc bias_md = p_.bias >= 0 || norm ? onednn_plain_f32({p_.oc}) : memory::desc();
     const auto desc = [&](dnnl::algorithm alg) {
       return dnnl::convolution_forward::desc(
-          dnnl::prop_kind::forward_inference, alg, any(src_dims), any(wei_dims), bias_md,
-          any(dst_dims), {p_.stride[0], p_.stride[1]}, {p_.dil[0] - 1, p_.dil[1] - 1},
+          dnnl::prop_kind::forward_inference, alg, any(dims.src), any(dims.wei), bias_md,
+          any(dims.dst), {p_.stride[0], p_.stride[1]}, {p_.dil[0] - 1, p_.dil[1] - 1},
           {p_.pad[0], p_.pad[1]}, {p_.pad[0], p_.pad[1]});
     };
     dnnl::primitive_attr attr;
@@ -276,78 +325,77 @@ class ConvOneDnn final : public Kernel {
       onednn_append_activation(ops, call.epilogue);
       attr.set_post_ops(ops);
     }
-    const dnnl::convolution_forward::primitive_desc pd = primitive_desc(call, desc, attr);
-    prim_ = dnnl::convolution_forward(pd);
+    return primitive_desc(call, desc, attr);
+  }
 
-    const memory::desc src_plain = activation_desc(call.inputs[p_.input], src_dims);
-    const memory::desc dst_plain = activation_desc(call.outputs[0], dst_dims);
-    const memory::desc wei_plain = onednn_plain_f32(wei_dims);
-    user_src_ = memory(src_plain, eng, DNNL_MEMORY_NONE);
-    user_dst_ = memory(dst_plain, eng, DNNL_MEMORY_NONE);
-    user_wei_ = memory(wei_plain, eng, DNNL_MEMORY_NONE);
+  /// The memory objects, without data yet: the graph's tensors (user_*) and the primitive's
+  /// operands in its layouts.
+  void make_memories(dnnl::engine& eng, const dnnl::convolution_forward::primitive_desc& pd,
+                     const PlainDescs& plain) {
+    user_src_ = memory(plain.src, eng, DNNL_MEMORY_NONE);
+    user_dst_ = memory(plain.dst, eng, DNNL_MEMORY_NONE);
+    user_wei_ = memory(plain.wei, eng, DNNL_MEMORY_NONE);
     src_ = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
     wei_ = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
     dst_ = memory(pd.dst_desc(), eng, DNNL_MEMORY_NONE);
     scratchpad_ = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+  }
 
-    size_t off = align64(pd.scratchpad_desc().get_size());
-    src_reorder_ = {};
-    wei_reorder_ = {};
-    dst_reorder_ = {};
-    if (pd.src_desc() != src_plain) {
-      src_reorder_ = dnnl::reorder(user_src_, src_);
-      src_args_ = {{DNNL_ARG_FROM, user_src_.get()}, {DNNL_ARG_TO, src_.get()}};
-      src_off_ = off;
-      off += align64(pd.src_desc().get_size());
-    }
+  /// Weights in the primitive's layout: read as they are, packed now (bytes known), packed by
+  /// fold() (batch norm), or reordered into scratch at *off on every run (bytes unknown).
+  Status prepare_weights(const KernelCall& call,
+                         const dnnl::convolution_forward::primitive_desc& pd,
+                         const memory::desc& wei_plain, size_t* off, PrepareInfo* out_info) {
+    const bool norm = call.batch_norm.present();
     packed_from_ = nullptr;
     packs_ = pd.weights_desc() != wei_plain;
     packed_ = {};
-    if (packs_) {
-      const void* wdata = call.inputs[p_.weight].data;
-      if (norm || wdata != nullptr) packed_ = memory(pd.weights_desc(), eng);
-      if (norm) {
-        // fold() packs into packed_
-      } else if (wdata != nullptr) {  // weights known now: pack once
-        if (const int64_t piece = pack_piece_channels(); piece > 0)
-          TIR_RETURN_IF_ERROR(pack_pieces(call, piece));
-        else
-          TIR_RETURN_IF_ERROR(pack(call, wdata));
-        packed_from_ = wdata;
-        out_info->packed_inputs |= uint64_t{1} << p_.weight;
-      } else {  // converted into scratch on every run
-        wei_reorder_ = dnnl::reorder(user_wei_, wei_);
-        wei_args_ = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, wei_.get()}};
-        wei_off_ = off;
-        off += align64(pd.weights_desc().get_size());
-      }
+    if (!packs_) return ok_status();
+    const void* wdata = call.inputs[p_.weight].data;
+    if (norm || wdata != nullptr) packed_ = memory(pd.weights_desc(), onednn_engine(call));
+    if (norm) {
+      // fold() packs into packed_
+    } else if (wdata != nullptr) {  // weights known now: pack once
+      if (const int64_t piece = pack_piece_channels(); piece > 0)
+        TIR_RETURN_IF_ERROR(pack_pieces(call, piece));
+      else
+        TIR_RETURN_IF_ERROR(pack(call, wdata));
+      packed_from_ = wdata;
+      out_info->packed_inputs |= uint64_t{1} << p_.weight;
+    } else {  // converted into scratch on every run
+      wei_reorder_ = dnnl::reorder(user_wei_, wei_);
+      wei_args_ = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, wei_.get()}};
+      wei_off_ = *off;
+      *off += align64(pd.weights_desc().get_size());
     }
+    return ok_status();
+  }
+
+  /// The output: reordered out of the primitive's layout through scratch at *off unless it is
+  /// the graph's; a fused residual reordered into that layout (or copied, if it is the same).
+  void prepare_output(const KernelCall& call, const dnnl::convolution_forward::primitive_desc& pd,
+                      const memory::desc& dst_plain, const memory::dims& dst_dims, size_t* off) {
     res_reorder_ = {};
     if (pd.dst_desc() != dst_plain) {
       dst_reorder_ = dnnl::reorder(dst_, user_dst_);
       dst_args_ = {{DNNL_ARG_FROM, dst_.get()}, {DNNL_ARG_TO, user_dst_.get()}};
-      dst_off_ = off;
-      off += align64(pd.dst_desc().get_size());
+      dst_off_ = *off;
+      *off += align64(pd.dst_desc().get_size());
     }
     if (call.residual >= 0) {  // into dst's layout unless it is there already (then a copy)
       const memory::desc res_md = activation_desc(call.inputs[call.residual], dst_dims);
       if (res_md != pd.dst_desc()) {
-        user_res_ = memory(res_md, eng, DNNL_MEMORY_NONE);
+        user_res_ = memory(res_md, onednn_engine(call), DNNL_MEMORY_NONE);
         res_reorder_ = dnnl::reorder(user_res_, dst_);
         res_args_ = {{DNNL_ARG_FROM, user_res_.get()}, {DNNL_ARG_TO, dst_.get()}};
       }
     }
-    args_ = {{DNNL_ARG_SRC, src_.get()},
-             {DNNL_ARG_WEIGHTS, wei_.get()},
-             {DNNL_ARG_DST, dst_.get()},
-             {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
-    if (p_.bias >= 0 || norm) {
-      bias_ = memory(bias_md, eng, DNNL_MEMORY_NONE);
-      args_.push_back({DNNL_ARG_BIAS, bias_.get()});
-    }
-    out_info->scratch_bytes = off;
+  }
+
+  /// A folded batch norm: the bias it folds into, and the fold itself when it can be done now.
+  Status prepare_fold(const KernelCall& call, PrepareInfo* out_info) {
     folded_from_ = {};
-    if (!norm) return ok_status();
+    if (!call.batch_norm.present()) return ok_status();
     folded_bias_.assign(size_t(p_.oc), 0.f);
     // Frozen tensors (the fusion pass folds no others) have their bytes now: fold once.
     // Otherwise the first run folds.

@@ -48,86 +48,114 @@ bool compare(LogicOp op, T a, T b) {
   }
 }
 
+// eq/ne/lt/le/gt/ge: a bool output.
+template <typename T>
+void run_compare(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  bool* y = call.outputs[0].data_as<bool>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = compare<T>(p.op, load<T>(o[0], call, in[0]), load<T>(o[1], call, in[1]));
+  });
+}
+
+// bitwise and/or/not, on bool and integer compute dtypes only.
+template <typename T>
+void run_bitwise(const LogicParams& p, const KernelCall& call) {
+  if constexpr (std::is_integral_v<T>) {
+    const Operand* o = p.operands.data();
+    T* y = call.outputs[0].data_as<T>();
+    if (p.op == LogicOp::kBitNot) {
+      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+        const T a = load<T>(o[0], call, in[0]);
+        if constexpr (std::is_same_v<T, bool>) {
+          y[i] = !a;
+        } else {
+          y[i] = static_cast<T>(~a);
+        }
+      });
+      return;
+    }
+    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+      const T a = load<T>(o[0], call, in[0]), b = load<T>(o[1], call, in[1]);
+      y[i] = static_cast<T>(p.op == LogicOp::kBitAnd ? (a & b) : (a | b));
+    });
+  }
+}
+
+template <typename T>
+void run_logical_not(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  bool* y = call.outputs[0].data_as<bool>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = load<T>(o[0], call, in[0]) == T{};
+  });
+}
+
+// where(cond, a, b) and masked_fill(x, mask, value): a choice per element by a bool operand.
+template <typename T>
+void run_select(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  T* y = call.outputs[0].data_as<T>();
+  if (p.op == LogicOp::kWhere) {
+    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+      y[i] =
+          load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
+    });
+    return;
+  }
+  const T value =
+      o[2].input >= 0 ? read_scalar_value(call.inputs[o[2].input]).as<T>() : o[2].value.as<T>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = load<bool>(o[1], call, in[1]) ? value : load<T>(o[0], call, in[0]);
+  });
+}
+
+// triu/tril over the last two dims of a contiguous input.
+template <typename T>
+void run_triangle(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  const T* x = call.inputs[o[0].input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
+  const int64_t rows = p.plan.sizes[p.plan.rank - 2], cols = p.plan.sizes[p.plan.rank - 1];
+  const int64_t mats = rows * cols == 0 ? 0 : p.plan.numel() / (rows * cols);
+  for (int64_t m = 0; m < mats; ++m) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const int64_t i = (m * rows + r) * cols + c;
+        const bool keep = p.op == LogicOp::kTriu ? c - r >= p.diagonal : c - r <= p.diagonal;
+        y[i] = keep ? x[i] : T{};
+      }
+    }
+  }
+}
+
 template <typename T>
 void run_typed(const LogicParams& p, const KernelCall& call) {
-  const Operand* o = p.operands.data();
   switch (p.op) {
     case LogicOp::kEq:
     case LogicOp::kNe:
     case LogicOp::kLt:
     case LogicOp::kLe:
     case LogicOp::kGt:
-    case LogicOp::kGe: {
-      bool* y = call.outputs[0].data_as<bool>();
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        y[i] = compare<T>(p.op, load<T>(o[0], call, in[0]), load<T>(o[1], call, in[1]));
-      });
+    case LogicOp::kGe:
+      run_compare<T>(p, call);
       return;
-    }
     case LogicOp::kBitAnd:
     case LogicOp::kBitOr:
-      if constexpr (std::is_integral_v<T>) {
-        T* y = call.outputs[0].data_as<T>();
-        nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-          const T a = load<T>(o[0], call, in[0]), b = load<T>(o[1], call, in[1]);
-          y[i] = static_cast<T>(p.op == LogicOp::kBitAnd ? (a & b) : (a | b));
-        });
-      }
-      return;
     case LogicOp::kBitNot:
-      if constexpr (std::is_integral_v<T>) {
-        T* y = call.outputs[0].data_as<T>();
-        nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-          const T a = load<T>(o[0], call, in[0]);
-          if constexpr (std::is_same_v<T, bool>) {
-            y[i] = !a;
-          } else {
-            y[i] = static_cast<T>(~a);
-          }
-        });
-      }
+      run_bitwise<T>(p, call);
       return;
-    case LogicOp::kLogicalNot: {
-      bool* y = call.outputs[0].data_as<bool>();
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        y[i] = load<T>(o[0], call, in[0]) == T{};
-      });
+    case LogicOp::kLogicalNot:
+      run_logical_not<T>(p, call);
       return;
-    }
-    case LogicOp::kWhere: {
-      T* y = call.outputs[0].data_as<T>();
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        y[i] =
-            load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
-      });
+    case LogicOp::kWhere:
+    case LogicOp::kMaskedFill:
+      run_select<T>(p, call);
       return;
-    }
-    case LogicOp::kMaskedFill: {
-      T* y = call.outputs[0].data_as<T>();
-      const T value =
-          o[2].input >= 0 ? read_scalar_value(call.inputs[o[2].input]).as<T>() : o[2].value.as<T>();
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        y[i] = load<bool>(o[1], call, in[1]) ? value : load<T>(o[0], call, in[0]);
-      });
-      return;
-    }
     case LogicOp::kTriu:
-    case LogicOp::kTril: {
-      const T* x = call.inputs[o[0].input].data_as<const T>();
-      T* y = call.outputs[0].data_as<T>();
-      const int64_t rows = p.plan.sizes[p.plan.rank - 2], cols = p.plan.sizes[p.plan.rank - 1];
-      const int64_t mats = rows * cols == 0 ? 0 : p.plan.numel() / (rows * cols);
-      for (int64_t m = 0; m < mats; ++m) {
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t c = 0; c < cols; ++c) {
-            const int64_t i = (m * rows + r) * cols + c;
-            const bool keep = p.op == LogicOp::kTriu ? c - r >= p.diagonal : c - r <= p.diagonal;
-            y[i] = keep ? x[i] : T{};
-          }
-        }
-      }
+    case LogicOp::kTril:
+      run_triangle<T>(p, call);
       return;
-    }
   }
 }
 
@@ -161,9 +189,8 @@ KernelEntry compare_entry(const char* op, DType d) {
   return {op, kCpu, d, kRef, &make_kernel<CompareRef<Op>>};
 }
 
-}  // namespace
-
-void register_logic_ref(KernelRegistry& registry) {
+// eq/ne/lt/le/gt/ge on float32 and int64.
+void register_compare_f32_i64(KernelRegistry& registry) {
   registry.add({
       compare_entry<LogicOp::kEq>("aten::eq.Tensor", kF32),
       compare_entry<LogicOp::kEq>("aten::eq.Tensor", kI64),
@@ -189,6 +216,12 @@ void register_logic_ref(KernelRegistry& registry) {
       compare_entry<LogicOp::kGe>("aten::ge.Tensor", kI64),
       compare_entry<LogicOp::kGe>("aten::ge.Scalar", kF32),
       compare_entry<LogicOp::kGe>("aten::ge.Scalar", kI64),
+  });
+}
+
+// bitwise and/or/not (and their operators), logical_not and where.
+void register_bitwise_logical_where(KernelRegistry& registry) {
+  registry.add({
       {"aten::bitwise_and.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
       {"aten::bitwise_and.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
       {"aten::bitwise_or.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
@@ -206,6 +239,12 @@ void register_logic_ref(KernelRegistry& registry) {
       {"aten::where.ScalarOther", kCpu, kBool, kRef, &make_kernel<WhereRef>},
       {"aten::where.ScalarSelf", kCpu, kBool, kRef, &make_kernel<WhereRef>},
       {"aten::where.Scalar", kCpu, kBool, kRef, &make_kernel<WhereRef>},
+  });
+}
+
+// eq/ne/lt/le/gt/ge on int32 and bool.
+void register_compare_i32_bool(KernelRegistry& registry) {
+  registry.add({
       compare_entry<LogicOp::kEq>("aten::eq.Tensor", DType::kInt32),
       compare_entry<LogicOp::kEq>("aten::eq.Tensor", kBool),
       compare_entry<LogicOp::kEq>("aten::eq.Scalar", DType::kInt32),
@@ -230,6 +269,12 @@ void register_logic_ref(KernelRegistry& registry) {
       compare_entry<LogicOp::kGe>("aten::ge.Tensor", kBool),
       compare_entry<LogicOp::kGe>("aten::ge.Scalar", DType::kInt32),
       compare_entry<LogicOp::kGe>("aten::ge.Scalar", kBool),
+  });
+}
+
+// masked_fill, triu and tril.
+void register_fill_triangle(KernelRegistry& registry) {
+  registry.add({
       {"aten::masked_fill.Scalar", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
       {"aten::masked_fill.Scalar", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
       {"aten::masked_fill.Scalar", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
@@ -243,5 +288,15 @@ void register_logic_ref(KernelRegistry& registry) {
       {"aten::tril", kCpu, kI64, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
       {"aten::tril", kCpu, kBool, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
   });
+}
+
+}  // namespace
+
+// In this order: the registry lists its entries in the order they were added.
+void register_logic_ref(KernelRegistry& registry) {
+  register_compare_f32_i64(registry);
+  register_bitwise_logical_where(registry);
+  register_compare_i32_bool(registry);
+  register_fill_triangle(registry);
 }
 }  // namespace tir::kernels

@@ -210,73 +210,84 @@ void store(const KernelCall& call, int64_t i, T v) {
   call.outputs[0].data_as<T>()[i] = v;
 }
 
+// isnan/isinf: a bool output.
+void run_isnan_isinf(const MathParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    const double x = load<double>(o[0], call, in[0]);
+    store<bool>(call, i, p.op == MathOp::kIsnan ? std::isnan(x) : std::isinf(x));
+  });
+}
+
+// logical and/or/xor: a bool output.
 template <typename T>
-Status run_typed(const MathParams& p, const KernelCall& call) {
+void run_logical(const MathParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    const bool a = load<T>(o[0], call, in[0]) != T{}, b = load<T>(o[1], call, in[1]) != T{};
+    store<bool>(call, i,
+                p.op == MathOp::kLogicalAnd  ? a && b
+                : p.op == MathOp::kLogicalOr ? a || b
+                                             : a != b);
+  });
+}
+
+// clamp(x, min, max), either bound optional; a NaN operand wins.
+template <typename T>
+void run_clamp(const MathParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  constexpr bool kFloat = std::is_floating_point_v<T>;
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    T x = load<T>(o[0], call, in[0]);
+    if constexpr (kFloat) {
+      if (std::isnan(x)) return store<T>(call, i, x);
+    }
+    if (p.present[1]) {
+      const T lo = load<T>(o[1], call, in[1]);
+      if constexpr (kFloat) {
+        if (std::isnan(lo)) return store<T>(call, i, lo);
+      }
+      x = x < lo ? lo : x;
+    }
+    if (p.present[2]) {
+      const T hi = load<T>(o[2], call, in[2]);
+      if constexpr (kFloat) {
+        if (std::isnan(hi)) return store<T>(call, i, hi);
+      }
+      x = x > hi ? hi : x;
+    }
+    store<T>(call, i, x);
+  });
+}
+
+// Unary math: floats in double (unary_float), integers exact (sign, abs, neg).
+template <typename T>
+void run_unary(const MathParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  constexpr bool kFloat = std::is_floating_point_v<T>;
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    if constexpr (kFloat) {
+      store<T>(call, i, static_cast<T>(unary_float(p, load<double>(o[0], call, in[0]))));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      store<T>(call, i, load<bool>(o[0], call, in[0]));  // abs of bool
+    } else {
+      const int64_t x = load<int64_t>(o[0], call, in[0]);
+      int64_t y = x;
+      if (p.op == MathOp::kSign) y = (x > 0) - (x < 0);
+      if (p.op == MathOp::kAbs && x < 0) y = static_cast<int64_t>(0 - static_cast<uint64_t>(x));
+      if (p.op == MathOp::kNeg) y = static_cast<int64_t>(0 - static_cast<uint64_t>(x));
+      store<T>(call, i, static_cast<T>(y));
+    }
+  });
+}
+
+// Binary math: floats in double (binary_float), bools as logic, integers exact in int64
+// (binary_int); fails on an integer division by zero.
+template <typename T>
+Status run_binary(const MathParams& p, const KernelCall& call) {
   const Operand* o = p.operands.data();
   constexpr bool kFloat = std::is_floating_point_v<T>;
   bool ok = true;
-  switch (p.op) {
-    case MathOp::kIsnan:
-    case MathOp::kIsinf:
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        const double x = load<double>(o[0], call, in[0]);
-        store<bool>(call, i, p.op == MathOp::kIsnan ? std::isnan(x) : std::isinf(x));
-      });
-      return ok_status();
-    case MathOp::kLogicalAnd:
-    case MathOp::kLogicalOr:
-    case MathOp::kLogicalXor:
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        const bool a = load<T>(o[0], call, in[0]) != T{}, b = load<T>(o[1], call, in[1]) != T{};
-        store<bool>(call, i,
-                    p.op == MathOp::kLogicalAnd  ? a && b
-                    : p.op == MathOp::kLogicalOr ? a || b
-                                                 : a != b);
-      });
-      return ok_status();
-    case MathOp::kClamp:
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        T x = load<T>(o[0], call, in[0]);
-        if constexpr (kFloat) {
-          if (std::isnan(x)) return store<T>(call, i, x);
-        }
-        if (p.present[1]) {
-          const T lo = load<T>(o[1], call, in[1]);
-          if constexpr (kFloat) {
-            if (std::isnan(lo)) return store<T>(call, i, lo);
-          }
-          x = x < lo ? lo : x;
-        }
-        if (p.present[2]) {
-          const T hi = load<T>(o[2], call, in[2]);
-          if constexpr (kFloat) {
-            if (std::isnan(hi)) return store<T>(call, i, hi);
-          }
-          x = x > hi ? hi : x;
-        }
-        store<T>(call, i, x);
-      });
-      return ok_status();
-    default:
-      break;
-  }
-  if (p.n == 1) {
-    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-      if constexpr (kFloat) {
-        store<T>(call, i, static_cast<T>(unary_float(p, load<double>(o[0], call, in[0]))));
-      } else if constexpr (std::is_same_v<T, bool>) {
-        store<T>(call, i, load<bool>(o[0], call, in[0]));  // abs of bool
-      } else {
-        const int64_t x = load<int64_t>(o[0], call, in[0]);
-        int64_t y = x;
-        if (p.op == MathOp::kSign) y = (x > 0) - (x < 0);
-        if (p.op == MathOp::kAbs && x < 0) y = static_cast<int64_t>(0 - static_cast<uint64_t>(x));
-        if (p.op == MathOp::kNeg) y = static_cast<int64_t>(0 - static_cast<uint64_t>(x));
-        store<T>(call, i, static_cast<T>(y));
-      }
-    });
-    return ok_status();
-  }
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
     if constexpr (kFloat) {
       double a = load<T>(o[0], call, in[0]), b = load<T>(o[1], call, in[1]);
@@ -313,6 +324,31 @@ Status run_typed(const MathParams& p, const KernelCall& call) {
   });
   if (!ok) return op_error(call, StatusCode::kInvalidArgument, "integer division by zero");
   return ok_status();
+}
+
+template <typename T>
+Status run_typed(const MathParams& p, const KernelCall& call) {
+  switch (p.op) {
+    case MathOp::kIsnan:
+    case MathOp::kIsinf:
+      run_isnan_isinf(p, call);
+      return ok_status();
+    case MathOp::kLogicalAnd:
+    case MathOp::kLogicalOr:
+    case MathOp::kLogicalXor:
+      run_logical<T>(p, call);
+      return ok_status();
+    case MathOp::kClamp:
+      run_clamp<T>(p, call);
+      return ok_status();
+    default:
+      break;
+  }
+  if (p.n == 1) {
+    run_unary<T>(p, call);
+    return ok_status();
+  }
+  return run_binary<T>(p, call);
 }
 
 }  // namespace

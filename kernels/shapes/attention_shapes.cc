@@ -21,6 +21,72 @@ struct AttentionArgs {
   bool allow_bool_mask;
 };
 
+// Checks that query, key and value are 3-D or 4-D with consistent sizes, and reads those sizes.
+Result<AttentionParams> attention_sizes(const KernelCall& call, const Tensor& q, const Tensor& k,
+                                        const Tensor& v, bool gqa) {
+  const int r = q.rank;
+  if ((r != 3 && r != 4) || k.rank != r || v.rank != r) {
+    return op_error(call, StatusCode::kUnsupported, "query ", shape_str(q.shape()), ", key ",
+                    shape_str(k.shape()), " and value ", shape_str(v.shape()),
+                    " must all be 3-D or 4-D");
+  }
+  AttentionParams p;
+  p.batch = q.sizes[0];
+  p.heads = r == 4 ? q.sizes[1] : 1;
+  p.kv_heads = r == 4 ? k.sizes[1] : 1;
+  p.l = q.size(-2);
+  p.e = q.size(-1);
+  p.s = k.size(-2);
+  p.ev = v.size(-1);
+  if (k.sizes[0] != p.batch || v.sizes[0] != p.batch || v.size(-2) != p.s || k.size(-1) != p.e ||
+      (r == 4 && v.sizes[1] != p.kv_heads)) {
+    return op_error(call, StatusCode::kInvalidArgument, "query ", shape_str(q.shape()), ", key ",
+                    shape_str(k.shape()), " and value ", shape_str(v.shape()),
+                    " have inconsistent batch, sequence or head sizes");
+  }
+  if (p.kv_heads != p.heads && !(gqa && p.kv_heads > 0 && p.heads % p.kv_heads == 0)) {
+    return op_error(call, StatusCode::kInvalidArgument, "query has ", p.heads, " heads and key ",
+                    p.kv_heads,
+                    gqa ? " (enable_gqa needs query heads divisible by key heads)"
+                        : " (set enable_gqa for grouped-query attention)");
+  }
+  return p;
+}
+
+// Reads the optional attn_mask: its kind (bool or float) and its strides over the scores
+// [B, H, L, S] it broadcasts to.
+Status attention_mask(const KernelCall& call, const AttentionArgs& a, const Tensor& q,
+                      AttentionParams* p) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* m, optional_tensor_arg(call, a.mask_pos, "attn_mask"));
+  if (m == nullptr) return ok_status();
+  if (p->causal) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "attn_mask must not be set when is_causal=True");
+  }
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *m, "attn_mask"));
+  if (m->dtype == DType::kBool && a.allow_bool_mask) {
+    p->mask = AttentionParams::Mask::kBool;
+  } else if (m->dtype == DType::kFloat32) {
+    p->mask = AttentionParams::Mask::kFloat;
+  } else {
+    return op_error(call, StatusCode::kUnsupported, "attn_mask has dtype ", dtype_name(m->dtype),
+                    a.allow_bool_mask ? " (bool or float32 expected)" : " (float32 expected)");
+  }
+  const int r = q.rank;
+  std::vector<int64_t> target(q.shape().begin(), q.shape().end() - 1);
+  target.push_back(p->s);
+  auto b = broadcast_shapes(call, m->shape(), target);
+  if (!b.ok() || *b != target) {
+    return op_error(call, StatusCode::kInvalidArgument, "attn_mask ", shape_str(m->shape()),
+                    " does not broadcast to the scores ", shape_str(target));
+  }
+  const BroadcastPlan plan = make_broadcast_plan(target, m->shape(), target);
+  p->mask_strides = {plan.a_strides[0], r == 4 ? plan.a_strides[1] : 0, plan.a_strides[r - 2],
+                     plan.a_strides[r - 1]};
+  p->mask_input = static_cast<int>(tensor_input_index(call, a.mask_pos));
+  return ok_status();
+}
+
 Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionArgs& a) {
   TIR_ASSIGN_OR_RETURN(const Tensor* q, float_tensor(call, 0, "query"));
   TIR_ASSIGN_OR_RETURN(const Tensor* k, float_tensor(call, 1, "key"));
@@ -35,32 +101,7 @@ Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionAr
     return op_error(call, StatusCode::kUnsupported, "dropout_p = ", dropout,
                     " is not supported (export in eval mode)");
   }
-  const int r = q->rank;
-  if ((r != 3 && r != 4) || k->rank != r || v->rank != r) {
-    return op_error(call, StatusCode::kUnsupported, "query ", shape_str(q->shape()), ", key ",
-                    shape_str(k->shape()), " and value ", shape_str(v->shape()),
-                    " must all be 3-D or 4-D");
-  }
-  AttentionParams p;
-  p.batch = q->sizes[0];
-  p.heads = r == 4 ? q->sizes[1] : 1;
-  p.kv_heads = r == 4 ? k->sizes[1] : 1;
-  p.l = q->size(-2);
-  p.e = q->size(-1);
-  p.s = k->size(-2);
-  p.ev = v->size(-1);
-  if (k->sizes[0] != p.batch || v->sizes[0] != p.batch || v->size(-2) != p.s ||
-      k->size(-1) != p.e || (r == 4 && v->sizes[1] != p.kv_heads)) {
-    return op_error(call, StatusCode::kInvalidArgument, "query ", shape_str(q->shape()), ", key ",
-                    shape_str(k->shape()), " and value ", shape_str(v->shape()),
-                    " have inconsistent batch, sequence or head sizes");
-  }
-  if (p.kv_heads != p.heads && !(gqa && p.kv_heads > 0 && p.heads % p.kv_heads == 0)) {
-    return op_error(call, StatusCode::kInvalidArgument, "query has ", p.heads, " heads and key ",
-                    p.kv_heads,
-                    gqa ? " (enable_gqa needs query heads divisible by key heads)"
-                        : " (set enable_gqa for grouped-query attention)");
-  }
+  TIR_ASSIGN_OR_RETURN(AttentionParams p, attention_sizes(call, *q, *k, *v, gqa));
   const Arg& sa = call.args[a.scale_pos];
   if (sa.is_none()) {
     p.scale = p.e > 0 ? 1.0 / std::sqrt(static_cast<double>(p.e)) : 1.0;
@@ -68,33 +109,7 @@ Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionAr
     TIR_ASSIGN_OR_RETURN(p.scale, scalar_arg(call, a.scale_pos, "scale"));
   }
   p.causal = causal;
-  TIR_ASSIGN_OR_RETURN(const Tensor* m, optional_tensor_arg(call, a.mask_pos, "attn_mask"));
-  if (m != nullptr) {
-    if (causal) {
-      return op_error(call, StatusCode::kInvalidArgument,
-                      "attn_mask must not be set when is_causal=True");
-    }
-    TIR_RETURN_IF_ERROR(require_contiguous(call, *m, "attn_mask"));
-    if (m->dtype == DType::kBool && a.allow_bool_mask) {
-      p.mask = AttentionParams::Mask::kBool;
-    } else if (m->dtype == DType::kFloat32) {
-      p.mask = AttentionParams::Mask::kFloat;
-    } else {
-      return op_error(call, StatusCode::kUnsupported, "attn_mask has dtype ", dtype_name(m->dtype),
-                      a.allow_bool_mask ? " (bool or float32 expected)" : " (float32 expected)");
-    }
-    std::vector<int64_t> target(q->shape().begin(), q->shape().end() - 1);
-    target.push_back(p.s);
-    auto b = broadcast_shapes(call, m->shape(), target);
-    if (!b.ok() || *b != target) {
-      return op_error(call, StatusCode::kInvalidArgument, "attn_mask ", shape_str(m->shape()),
-                      " does not broadcast to the scores ", shape_str(target));
-    }
-    const BroadcastPlan plan = make_broadcast_plan(target, m->shape(), target);
-    p.mask_strides = {plan.a_strides[0], r == 4 ? plan.a_strides[1] : 0, plan.a_strides[r - 2],
-                      plan.a_strides[r - 1]};
-    p.mask_input = static_cast<int>(tensor_input_index(call, a.mask_pos));
-  }
+  TIR_RETURN_IF_ERROR(attention_mask(call, a, *q, &p));
   p.q_input = static_cast<int>(tensor_input_index(call, 0));
   p.k_input = static_cast<int>(tensor_input_index(call, 1));
   p.v_input = static_cast<int>(tensor_input_index(call, 2));

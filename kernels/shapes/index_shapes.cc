@@ -15,19 +15,49 @@ Status require_int_index(const KernelCall& call, const Tensor& t, std::string_vi
                   "' must be int64 or int32, got ", dtype_name(t.dtype));
 }
 
-}  // namespace
+using IndexShapes = std::vector<std::vector<int64_t>>;  // each index source's shape
 
-Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info) {
-  (void)out_info;
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
-  if (call.args[1].kind != ArgKind::kTensors) {
-    return op_error(call, StatusCode::kInvalidArgument, "argument 'indices' must be a Tensor list");
+// A bool (or uint8) mask over self's dims d.. becomes one source per masked dim, holding the
+// coordinates of its true elements.
+Status add_mask_sources(const KernelCall& call, const Tensor& x, const Tensor& t, int* d,
+                        IndexParams* p, IndexShapes* shapes) {
+  if (*d + t.rank > x.rank) {
+    return op_error(call, StatusCode::kInvalidArgument, "too many indices for tensor ",
+                    shape_str(x.shape()));
   }
-  IndexParams p;
-  p.elem_size = dtype_size(x->dtype);
-  p.self_input = static_cast<int>(tensor_input_index(call, 0));
-  // 1. One source per indexed dim of self (bool masks expand to one per masked dim).
-  std::vector<std::vector<int64_t>> shapes;  // each source's shape
+  for (int k = 0; k < t.rank; ++k) {
+    if (t.sizes[k] != x.sizes[*d + k]) {
+      return op_error(call, StatusCode::kInvalidArgument, "the mask ", shape_str(t.shape()),
+                      " does not match self ", shape_str(x.shape()), " at dim ", *d + k);
+    }
+  }
+  if (t.data == nullptr) {
+    return op_error(call, StatusCode::kUnsupported,
+                    "a boolean mask index must be a constant (its output size depends on "
+                    "its values)");
+  }
+  if (t.rank == 0) {
+    return op_error(call, StatusCode::kUnsupported, "0-d boolean mask indices are not supported");
+  }
+  const int m = t.rank;
+  std::vector<IndexSource> mask(m);
+  const auto* bytes = t.data_as<const uint8_t>();
+  for (int64_t e = 0; e < t.numel(); ++e) {
+    if (!bytes[e]) continue;
+    for (int k = 0; k < m; ++k) mask[k].owned.push_back((e / t.strides[k]) % t.sizes[k]);
+  }
+  for (int k = 0; k < m; ++k) {
+    mask[k].self_dim = *d + k;
+    shapes->push_back({static_cast<int64_t>(mask[k].owned.size())});
+    p->sources.push_back(std::move(mask[k]));
+  }
+  *d += m;
+  return ok_status();
+}
+
+// One source per indexed dim of self (bool masks expand to one per masked dim).
+Status add_index_sources(const KernelCall& call, const Tensor& x, IndexParams* p,
+                         IndexShapes* shapes) {
   int d = 0;
   for (int64_t in : call.args[1].ints) {
     if (in < 0) {  // None: full slice
@@ -40,115 +70,114 @@ Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out
     }
     const Tensor& t = call.inputs[in];
     if (t.dtype == DType::kBool || t.dtype == DType::kUInt8) {
-      if (d + t.rank > x->rank) {
-        return op_error(call, StatusCode::kInvalidArgument, "too many indices for tensor ",
-                        shape_str(x->shape()));
-      }
-      for (int k = 0; k < t.rank; ++k) {
-        if (t.sizes[k] != x->sizes[d + k]) {
-          return op_error(call, StatusCode::kInvalidArgument, "the mask ", shape_str(t.shape()),
-                          " does not match self ", shape_str(x->shape()), " at dim ", d + k);
-        }
-      }
-      if (t.data == nullptr) {
-        return op_error(call, StatusCode::kUnsupported,
-                        "a boolean mask index must be a constant (its output size depends on "
-                        "its values)");
-      }
-      if (t.rank == 0) {
-        return op_error(call, StatusCode::kUnsupported,
-                        "0-d boolean mask indices are not supported");
-      }
-      const int m = t.rank;
-      std::vector<IndexSource> mask(m);
-      const auto* bytes = t.data_as<const uint8_t>();
-      for (int64_t e = 0; e < t.numel(); ++e) {
-        if (!bytes[e]) continue;
-        for (int k = 0; k < m; ++k) mask[k].owned.push_back((e / t.strides[k]) % t.sizes[k]);
-      }
-      for (int k = 0; k < m; ++k) {
-        mask[k].self_dim = d + k;
-        shapes.push_back({static_cast<int64_t>(mask[k].owned.size())});
-        p.sources.push_back(std::move(mask[k]));
-      }
-      d += m;
+      TIR_RETURN_IF_ERROR(add_mask_sources(call, x, t, &d, p, shapes));
       continue;
     }
     TIR_RETURN_IF_ERROR(require_int_index(call, t, "indices"));
-    if (d >= x->rank) {
+    if (d >= x.rank) {
       return op_error(call, StatusCode::kInvalidArgument, "too many indices for tensor ",
-                      shape_str(x->shape()));
+                      shape_str(x.shape()));
     }
     IndexSource s;
     s.input = static_cast<int>(in);
     s.elem_size = dtype_size(t.dtype);
     s.self_dim = d++;
-    shapes.emplace_back(t.shape().begin(), t.shape().end());
-    p.sources.push_back(std::move(s));
+    shapes->emplace_back(t.shape().begin(), t.shape().end());
+    p->sources.push_back(std::move(s));
   }
-  if (p.sources.empty()) {
+  if (p->sources.empty()) {
     return op_error(call, StatusCode::kUnsupported, "argument 'indices' has no index tensor");
   }
+  return ok_status();
+}
+
+// Appends self's dim sd (not indexed) to the output.
+void push_self_dim(const Tensor& x, int sd, IndexParams* p, std::vector<int64_t>* out) {
+  p->sizes[p->rank] = x.sizes[sd];
+  p->self_strides[p->rank] = x.strides[sd];
+  ++p->rank;
+  out->push_back(x.sizes[sd]);
+}
+
+// Appends the broadcast index dims b to the output; false when they exceed kMaxRank.
+bool push_batch_dims(const std::vector<int64_t>& b, const IndexShapes& shapes, IndexParams* p,
+                     std::vector<int64_t>* out) {
+  const int br = static_cast<int>(b.size());
+  if (p->rank + br > kMaxRank) return false;
+  for (int j = 0; j < br; ++j) {
+    for (size_t i = 0; i < p->sources.size(); ++i) {
+      const auto& s = shapes[i];
+      const int k = j - (br - static_cast<int>(s.size()));
+      int64_t stride = 0;
+      if (k >= 0 && s[k] != 1) stride = prod(s, k + 1, s.size());
+      p->sources[i].out_strides[p->rank] = stride;
+    }
+    p->sizes[p->rank] = b[j];
+    p->self_strides[p->rank] = 0;
+    ++p->rank;
+    out->push_back(b[j]);
+  }
+  return true;
+}
+
+// Output dims: [self dims before] B [self dims after] when the indexed dims are adjacent,
+// else B [others]; the self dims after the last indexed one are contiguous in self and form
+// the copied tail.
+Status index_output_dims(const KernelCall& call, const Tensor& x, const std::vector<int64_t>& b,
+                         const IndexShapes& shapes, IndexParams* p, std::vector<int64_t>* out) {
+  const int first = p->sources.front().self_dim, last = p->sources.back().self_dim;
+  bool adjacent = true;
+  for (size_t i = 1; i < p->sources.size(); ++i) {
+    adjacent = adjacent && p->sources[i].self_dim == p->sources[i - 1].self_dim + 1;
+  }
+  bool fits = true;
+  if (adjacent) {
+    for (int sd = 0; sd < first; ++sd) push_self_dim(x, sd, p, out);
+    fits = push_batch_dims(b, shapes, p, out);
+  } else {
+    fits = push_batch_dims(b, shapes, p, out);
+    for (int sd = 0; fits && sd < last; ++sd) {
+      bool indexed = false;
+      for (const auto& s : p->sources) indexed = indexed || s.self_dim == sd;
+      if (!indexed) push_self_dim(x, sd, p, out);
+    }
+  }
+  if (!fits || out->size() + (x.rank - last - 1) > static_cast<size_t>(kMaxRank)) {
+    return op_error(call, StatusCode::kUnsupported, "output rank exceeds ", kMaxRank);
+  }
+  for (int sd = last + 1; sd < x.rank; ++sd) {
+    out->push_back(x.sizes[sd]);
+    p->inner *= x.sizes[sd];
+  }
+  for (int sd = 0; sd < x.rank; ++sd) {
+    p->self_sizes[sd] = x.sizes[sd];
+    p->self_dim_stride[sd] = x.strides[sd];
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
+  if (call.args[1].kind != ArgKind::kTensors) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'indices' must be a Tensor list");
+  }
+  IndexParams p;
+  p.elem_size = dtype_size(x->dtype);
+  p.self_input = static_cast<int>(tensor_input_index(call, 0));
+  // 1. One source per indexed dim of self (bool masks expand to one per masked dim).
+  IndexShapes shapes;
+  TIR_RETURN_IF_ERROR(add_index_sources(call, *x, &p, &shapes));
   // 2. Broadcast the index shapes.
   std::vector<int64_t> b = shapes[0];
   for (const auto& s : shapes) {
     TIR_ASSIGN_OR_RETURN(b, broadcast_shapes(call, b, s));
   }
-  const int first = p.sources.front().self_dim, last = p.sources.back().self_dim;
-  bool adjacent = true;
-  for (size_t i = 1; i < p.sources.size(); ++i) {
-    adjacent = adjacent && p.sources[i].self_dim == p.sources[i - 1].self_dim + 1;
-  }
-  // 3. Output dims: [self dims before] B [self dims after] when adjacent, else B [others];
-  // the self dims after `last` are contiguous in self and form the copied tail.
+  // 3. Output dims, the index strides along them and the contiguous tail.
   std::vector<int64_t> out;
-  auto push_self = [&](int sd) {
-    p.sizes[p.rank] = x->sizes[sd];
-    p.self_strides[p.rank] = x->strides[sd];
-    ++p.rank;
-    out.push_back(x->sizes[sd]);
-  };
-  auto push_batch = [&]() {
-    const int br = static_cast<int>(b.size());
-    if (p.rank + br > kMaxRank) return false;
-    for (int j = 0; j < br; ++j) {
-      for (size_t i = 0; i < p.sources.size(); ++i) {
-        const auto& s = shapes[i];
-        const int k = j - (br - static_cast<int>(s.size()));
-        int64_t stride = 0;
-        if (k >= 0 && s[k] != 1) stride = prod(s, k + 1, s.size());
-        p.sources[i].out_strides[p.rank] = stride;
-      }
-      p.sizes[p.rank] = b[j];
-      p.self_strides[p.rank] = 0;
-      ++p.rank;
-      out.push_back(b[j]);
-    }
-    return true;
-  };
-  bool fits = true;
-  if (adjacent) {
-    for (int sd = 0; sd < first; ++sd) push_self(sd);
-    fits = push_batch();
-  } else {
-    fits = push_batch();
-    for (int sd = 0; fits && sd < last; ++sd) {
-      bool indexed = false;
-      for (const auto& s : p.sources) indexed = indexed || s.self_dim == sd;
-      if (!indexed) push_self(sd);
-    }
-  }
-  if (!fits || out.size() + (x->rank - last - 1) > static_cast<size_t>(kMaxRank)) {
-    return op_error(call, StatusCode::kUnsupported, "output rank exceeds ", kMaxRank);
-  }
-  for (int sd = last + 1; sd < x->rank; ++sd) {
-    out.push_back(x->sizes[sd]);
-    p.inner *= x->sizes[sd];
-  }
-  for (int sd = 0; sd < x->rank; ++sd) {
-    p.self_sizes[sd] = x->sizes[sd];
-    p.self_dim_stride[sd] = x->strides[sd];
-  }
+  TIR_RETURN_IF_ERROR(index_output_dims(call, *x, b, shapes, &p, &out));
   call.outputs[0].dtype = x->dtype;
   call.outputs[0].set_shape(out);
   return p;
