@@ -1,7 +1,8 @@
 #include "kernels/epilogue.h"
 
-#include <algorithm>
 #include <cmath>
+
+#include "kernels/ops/unary.h"
 
 namespace tir::kernels {
 
@@ -36,19 +37,19 @@ double activate(Activation act, double x) {
     case Activation::kNone:
       return x;
     case Activation::kRelu:
-      return x > 0 || std::isnan(x) ? x : 0.0;  // NaN stays NaN, as in torch
+      return ops::relu(x);
     case Activation::kGeluErf:
-      return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+      return ops::gelu_erf(x);
     case Activation::kGeluTanh:
-      return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+      return ops::gelu_tanh(x);
     case Activation::kHardswish:
-      return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
+      return ops::hardswish(x);
     case Activation::kHardsigmoid:
-      return std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
+      return ops::hardsigmoid(x);
     case Activation::kSilu:
-      return x / (1.0 + std::exp(-x));
+      return ops::silu(x);
     case Activation::kSigmoid:
-      return 1.0 / (1.0 + std::exp(-x));
+      return ops::sigmoid(x);
     case Activation::kTanh:
       return std::tanh(x);
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/cuda/launch.h"
+#include "kernels/ops/unary.h"
 
 namespace tir::kernels::cuda {
 namespace {
@@ -87,25 +88,25 @@ __global__ void binary_kernel(BinaryKind op, Operand a, Operand b, float alpha, 
 __device__ float unary_at(UnaryKind op, float x, float a, float b) {
   switch (op) {
     case UnaryKind::kRelu:
-      return x > 0.0f ? x : (x == x ? 0.0f : x);
+      return ops::relu(x);
     case UnaryKind::kGeluErf:
-      return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+      return ops::gelu_erf(x);
     case UnaryKind::kGeluTanh:
-      return 0.5f * x * (1.0f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+      return ops::gelu_tanh(x);
     case UnaryKind::kTanh:
       return tanhf(x);
     case UnaryKind::kSigmoid:
-      return 1.0f / (1.0f + expf(-x));
+      return ops::sigmoid(x);
     case UnaryKind::kSilu:
-      return x / (1.0f + expf(-x));
+      return ops::silu(x);
     case UnaryKind::kHardswish:
-      return x * fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+      return ops::hardswish(x);
     case UnaryKind::kHardsigmoid:
-      return fminf(fmaxf(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+      return ops::hardsigmoid(x);
     case UnaryKind::kHardtanh:
       return fminf(fmaxf(x, a), b);
     case UnaryKind::kRelu6:
-      return fminf(fmaxf(x, 0.0f), 6.0f);
+      return ops::relu6(x);
     case UnaryKind::kNeg:
       return -x;
     case UnaryKind::kExp:

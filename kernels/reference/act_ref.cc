@@ -3,9 +3,9 @@
 #include "kernels/reference/act_ref.h"
 
 #include <cmath>
-#include <numbers>
 
 #include "kernels/kernel_util.h"
+#include "kernels/ops/unary.h"
 #include "kernels/reference/register.h"
 
 namespace tir::kernels {
@@ -14,27 +14,25 @@ namespace {
 double act_value(ActOp op, double x, double a, double b) {
   switch (op) {
     case ActOp::kGelu:
-      return 0.5 * x * (1.0 + std::erf(x / std::numbers::sqrt2));
-    case ActOp::kGeluTanh: {
-      const double k = std::sqrt(2.0 / std::numbers::pi);
-      return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
-    }
+      return ops::gelu_erf(x);
+    case ActOp::kGeluTanh:
+      return ops::gelu_tanh(x);
     case ActOp::kTanh:
       return std::tanh(x);
     case ActOp::kSigmoid:
-      return 1.0 / (1.0 + std::exp(-x));
+      return ops::sigmoid(x);
     case ActOp::kSilu:
-      return x / (1.0 + std::exp(-x));
+      return ops::silu(x);
     case ActOp::kHardswish:
-      return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
+      return ops::hardswish(x);
     case ActOp::kHardsigmoid:
-      return std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
+      return ops::hardsigmoid(x);
     case ActOp::kHardtanh:
       return x < a ? a : (x > b ? b : x);  // NaN stays NaN
     case ActOp::kRelu6:
-      return x < 0.0 ? 0.0 : (x > 6.0 ? 6.0 : x);
+      return ops::relu6(x);
     case ActOp::kRelu:
-      return x < 0.0 ? 0.0 : x;
+      return ops::relu(x);
     case ActOp::kNeg:
       return -x;
     case ActOp::kExp:

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "kernels/kernel_util.h"
+#include "kernels/ops/unary.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
 
@@ -70,7 +71,7 @@ void binary(const BinaryParams& p, const KernelCall& call) {
 }  // namespace
 
 void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return v < 0.0f ? 0.0f : v; });  // NaN stays NaN
+  unary(p, call, [](float v) { return ops::relu(v); });  // NaN stays NaN
 }
 void ref_sin(const UnaryParams& p, const KernelCall& call, void*) {
   unary(p, call, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
