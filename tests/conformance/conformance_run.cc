@@ -78,15 +78,17 @@ double element(const Tensor& t, int64_t i) {
   }
 }
 
-// Empty when `got` matches `want`, else why not.
-std::string compare(size_t k, const Tensor& got, const HostTensor& want_h) {
-  const Tensor& want = want_h.view();
+}  // namespace
+
+std::string compare_output(size_t k, const Tensor& got, const Tensor& want,
+                           const std::string& who) {
   const std::string at = "output " + std::to_string(k) + ": ";
   if (got.dtype != want.dtype)
-    return at + "dtype " + std::string(dtype_name(got.dtype)) + ", torch gives " +
+    return at + "dtype " + std::string(dtype_name(got.dtype)) + ", " + who + " gives " +
            std::string(dtype_name(want.dtype));
   if (!got.same_shape(want))
-    return at + "shape " + shape_str(got.shape()) + ", torch gives " + shape_str(want.shape());
+    return at + "shape " + shape_str(got.shape()) + ", " + who + " gives " +
+           shape_str(want.shape());
   const bool exact = !dtype_is_float(want.dtype);
   int64_t bad = 0;
   for (int64_t i = 0; i < want.numel(); ++i) {
@@ -101,6 +103,8 @@ std::string compare(size_t k, const Tensor& got, const HostTensor& want_h) {
          (exact ? "" : " beyond the tolerance");
 }
 
+namespace {
+
 // An error message without the archive's path ("'<path>': ...").
 std::string without_path(const std::string& m) {
   if (m.starts_with("'")) {
@@ -112,7 +116,8 @@ std::string without_path(const std::string& m) {
 
 }  // namespace
 
-CaseResult run_case(const std::string& dir, const nlohmann::json& c) {
+CaseResult run_case(const std::string& dir, const nlohmann::json& c,
+                    const SessionOptions& options) {
   CaseResult r;
   r.case_name = c["case"].get<std::string>();
   r.op = c["op"].get<std::string>();
@@ -129,7 +134,7 @@ CaseResult run_case(const std::string& dir, const nlohmann::json& c) {
     r.reason = "import: " + without_path(imported.status().message());
     return r;
   }
-  auto session = Session::open(o.model_path, o.weights_path);
+  auto session = Session::open(o.model_path, o.weights_path, options);
   if (!session.ok()) {
     r.reason = "load: " + without_path(session.status().message());
     return r;
@@ -149,8 +154,11 @@ CaseResult run_case(const std::string& dir, const nlohmann::json& c) {
         std::to_string(outputs->size()) + " outputs, torch gives " + std::to_string(want.size());
     return r;
   }
+  for (const ExecNode& n : (*session)->exec_graph().nodes)
+    if (n.kernel) r.kernels.emplace_back(n.op, n.kernel->backend());
+  for (const Tensor& t : *outputs) r.outputs.push_back(HostTensor::copy_of(t));
   for (size_t k = 0; k < want.size(); ++k) {
-    r.reason = compare(k, (*outputs)[k], tensor_of(want[k]));
+    r.reason = compare_output(k, (*outputs)[k], tensor_of(want[k]).view(), "torch");
     if (!r.reason.empty()) return r;
   }
   r.passed = true;

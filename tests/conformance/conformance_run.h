@@ -5,7 +5,12 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "kernels/ops/catalogue.h"
+#include "runtime/host_tensor.h"
+#include "runtime/session.h"
 
 namespace tir::conformance {
 
@@ -17,10 +22,19 @@ struct CaseResult {
   std::string case_name, op, dtype;
   bool passed = false;
   std::string reason;  // why it failed: deterministic text, no paths or numbers that vary
+  /// Once it ran: its outputs, and each kernel node's op and the backend of its kernel.
+  std::vector<HostTensor> outputs;
+  std::vector<std::pair<std::string, kernels::Backend>> kernels;
 };
 
-/// Imports and runs one manifest case whose archive is `<dir>/<case>.pt2`.
-CaseResult run_case(const std::string& dir, const nlohmann::json& c);
+/// Imports and runs one manifest case whose archive is `<dir>/<case>.pt2`, in a session with
+/// `options` (the process's CPU device by default).
+CaseResult run_case(const std::string& dir, const nlohmann::json& c,
+                    const SessionOptions& options = {});
+
+/// Empty when output `k` of a run, `got`, matches `want` within the tolerance above, else
+/// why not (`who` names where `want` comes from: "torch", "the reference").
+std::string compare_output(size_t k, const Tensor& got, const Tensor& want, const std::string& who);
 
 /// docs/conformance.md for these results.
 std::string render_markdown(const std::vector<CaseResult>& results, const std::string& torch);
