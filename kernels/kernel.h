@@ -78,7 +78,7 @@ struct WeightKey {
 
 class PackedCache;
 
-/// The runtime's hold on mapped weights' resident pages (KernelCall::weight_pages).
+/// The runtime's hold on mapped weights' resident pages (WeightServices::weight_pages).
 class WeightPages {
  public:
   virtual ~WeightPages() = default;
@@ -131,6 +131,25 @@ struct BatchNormFold {
   bool present() const { return mean >= 0; }
 };
 
+/// What the runtime knows about a call's weights, for the few kernels that keep a form of a
+/// weight of their own (oneDNN GEMMs and convolutions that pack it, int8 kernels that read its
+/// int8 storage). KernelCall::weights points at it; null outside a session (kernel tests) or
+/// where the runtime has none to give.
+struct WeightServices {
+  /// Where a kernel keeps what it derives from a weight (a packed copy) so that every kernel
+  /// of every session on the same weight set shares one (kernels/packed_cache.h); null: the
+  /// kernel keeps its own.
+  PackedCache* packed_cache = nullptr;
+  /// Per input: which weight's bytes it holds (for packed_cache keys), or an invalid key for
+  /// activations. Empty: no input is a known weight.
+  std::span<const WeightKey> input_keys;
+  /// Per input: its int8 storage when it is a weight stored int8, else null. Empty: none is.
+  std::span<const QuantizedWeight* const> input_quantized;
+  /// Set when the runtime lets mapped weights' pages go (input_keys name the weights); for
+  /// `prepare`. Null: keep every byte.
+  const WeightPages* weight_pages = nullptr;
+};
+
 /// Everything a kernel call sees. Input tensors are listed in the order their arguments
 /// appear (a folded batch norm's tensors, then a fused residual, after them); during `prepare`
 /// activations have data == nullptr while weights and constants already point at their bytes
@@ -151,27 +170,19 @@ struct KernelCall {
   /// saying so (runtime/layout.h chooses such values). Only kernels that accept channels-last
   /// on some argument (OpCaps::channels_last of their registry entry) see it set.
   bool channels_last = false;
-  /// Where a kernel keeps what it derives from a weight (a packed copy) so that every kernel
-  /// of every session on the same weight set shares one (kernels/packed_cache.h); null: the
-  /// kernel keeps its own.
-  PackedCache* packed_cache = nullptr;
-  /// Per input: which weight's bytes it holds (for packed_cache keys), or an invalid key for
-  /// activations. Empty: no input is a known weight.
-  std::span<const WeightKey> input_keys;
   /// The device's handles (see DeviceContext); null outside a session.
   DeviceContext* context = nullptr;
-  /// Per input: its int8 storage when it is a weight stored int8, else null. Empty: none is.
-  std::span<const QuantizedWeight* const> input_quantized;
-  /// Set when the runtime lets mapped weights' pages go (input_keys name the weights); for
-  /// `prepare`. Null: keep every byte.
-  const WeightPages* weight_pages = nullptr;
+  /// The weight services (see WeightServices); null: none.
+  const WeightServices* weights = nullptr;
 
   WeightKey input_key(size_t k) const {
-    return k < input_keys.size() ? input_keys[k] : WeightKey{};
+    return weights && k < weights->input_keys.size() ? weights->input_keys[k] : WeightKey{};
   }
   const QuantizedWeight* input_quantization(size_t k) const {
-    return k < input_quantized.size() ? input_quantized[k] : nullptr;
+    return weights && k < weights->input_quantized.size() ? weights->input_quantized[k] : nullptr;
   }
+  PackedCache* packed_cache() const { return weights ? weights->packed_cache : nullptr; }
+  const WeightPages* weight_pages() const { return weights ? weights->weight_pages : nullptr; }
 };
 
 inline constexpr int kMaxOutputs = 16;

@@ -216,7 +216,7 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
   // changed weight, so they pack the new one. Same shapes, so the plan's memory still fits.
   // Every kernel packs into the new set's cache from now on (the old set may go away).
   for (PlanStep& step : plan.steps) {
-    step.call.packed_cache = in.packed_cache;
+    step.weights->packed_cache = in.packed_cache;
     for (size_t s = 0; s < step.in_values.size(); ++s) {
       step.input_keys[s] = keys_[step.in_values[s]];
       step.input_quantized[s] = quantized_[step.in_values[s]];
@@ -231,9 +231,9 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
     for (size_t s = 0; s < step.in_values.size(); ++s)
       step.inputs[s].data = plan_prepare_data(in, step.in_values[s]);
     kernels::PrepareInfo info;
-    step.call.weight_pages = in.drop_packed;  // for this prepare only
+    step.weights->weight_pages = in.drop_packed;  // for this prepare only
     const Status prepared = step.kernel->prepare(step.call, &info);
-    step.call.weight_pages = nullptr;
+    step.weights->weight_pages = nullptr;
     TIR_RETURN_IF_ERROR(prepared);
     if (info.scratch_bytes > step.info.scratch_bytes)
       return make_error(StatusCode::kInternal, node_context(*step.node),

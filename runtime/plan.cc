@@ -86,9 +86,10 @@ Status bind_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanSte
   step.call.batch_norm = node.batch_norm;
   step.call.residual = node.residual;
   step.call.precision = in.precision;
-  step.call.packed_cache = in.packed_cache;
-  step.call.input_keys = step.input_keys;
-  step.call.input_quantized = step.input_quantized;
+  step.weights->packed_cache = in.packed_cache;
+  step.weights->input_keys = step.input_keys;
+  step.weights->input_quantized = step.input_quantized;
+  step.call.weights = step.weights.get();
   step.call.context = step.device->context();
   step.call.channels_last =
       !node.outputs.empty() && in.graph->values[node.outputs[0]].channels_last;
@@ -100,10 +101,10 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
   switch (node.kind) {
     case StepKind::kKernel:
       step.kernel = node.kernel->factory();
-      step.call.weight_pages = in.drop_packed;  // for this prepare only
+      step.weights->weight_pages = in.drop_packed;  // for this prepare only
       {
         const Status st = step.kernel->prepare(step.call, &step.info);  // names node and op
-        step.call.weight_pages = nullptr;
+        step.weights->weight_pages = nullptr;
         TIR_RETURN_IF_ERROR(st);
       }
       plan_drop_packed(in, step);

@@ -56,6 +56,9 @@ struct PlanStep {
   std::vector<int32_t> in_values, out_values;  // value ids (in_values == node->inputs)
   std::vector<kernels::WeightKey> input_keys;
   std::vector<const kernels::QuantizedWeight*> input_quantized;
+  /// What `call.weights` points at (over input_keys and input_quantized); on the heap, so
+  /// the pointer stays valid when the step moves.
+  std::unique_ptr<kernels::WeightServices> weights = std::make_unique<kernels::WeightServices>();
   kernels::PrepareInfo info;
   kernels::KernelCall call;
   uint8_t* scratch = nullptr;

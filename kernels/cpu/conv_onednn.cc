@@ -197,9 +197,10 @@ class ConvOneDnn final : public Kernel {
     for (int64_t k = 0; k < per_oc; ++k) to[k] = static_cast<float>(from[k] * norm.scale);
   }
 
-  /// Lets the mapped pages of the weight's first `bytes` bytes go (KernelCall::weight_pages).
+  /// Lets the mapped pages of the weight's first `bytes` bytes go (WeightServices::weight_pages).
   void drop_weight_pages(const KernelCall& call, size_t bytes) const {
-    if (call.weight_pages) call.weight_pages->drop(call.input_key(p_.weight), 0, bytes);
+    if (const WeightPages* pages = call.weight_pages())
+      pages->drop(call.input_key(p_.weight), 0, bytes);
   }
 
   /// Output channels per piece when packed_ can be filled piece by piece: a blocked layout

@@ -108,13 +108,13 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
   };
   std::shared_ptr<void> made;
   const WeightKey key = call.input_key(p_.b_input);
-  if (call.packed_cache == nullptr || !key.valid()) {
+  if (call.packed_cache() == nullptr || !key.valid()) {
     TIR_ASSIGN_OR_RETURN(made, make());
   } else {  // keyed by the packed layout and which way B is read
     const dnnl_memory_desc_t& to = layout.data;
     std::string how = p_.b_transposed ? "int8 B^T " : "int8 B ";
     how.append(reinterpret_cast<const char*>(&to), sizeof(to));
-    TIR_ASSIGN_OR_RETURN(made, call.packed_cache->get(key, how, make));
+    TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, how, make));
   }
   return std::static_pointer_cast<PackedB>(made);
 }

@@ -1,6 +1,6 @@
 // The int8 path of the oneDNN GEMM kernels (aten::linear, addmm, mm; core/precision.h kInt8):
 //   out[i, :] = s_A[i] * alpha * ((q_A[i, :] - zp[i]) @ q_B) * s_B  [+ bias]  [-> activation]
-// B is a weight: its int8 bytes come from an int8 weight file (KernelCall::input_quantized)
+// B is a weight: its int8 bytes come from an int8 weight file (WeightServices::input_quantized)
 // or are quantized when the node is prepared (core/quantize.h, the same bytes either way),
 // symmetric per output channel, then packed once into the layout the primitive prefers (in
 // the weight set's packed cache). A is quantized on every run, each row (token) with its own

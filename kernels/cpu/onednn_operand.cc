@@ -38,14 +38,14 @@ Result<std::shared_ptr<memory>> OnednnOperand::pack(const KernelCall& call, cons
   };
   std::shared_ptr<void> made;
   const WeightKey key = call.input_key(input_);
-  if (call.packed_cache == nullptr || !key.valid()) {
+  if (call.packed_cache() == nullptr || !key.valid()) {
     TIR_ASSIGN_OR_RETURN(made, make());
   } else {  // keyed by how the bytes are read and how they are laid out for the primitive
     const dnnl_memory_desc_t& from = user_.get_desc().data;
     const dnnl_memory_desc_t& to = bf16_.get_desc().data;
     std::string how(reinterpret_cast<const char*>(&from), sizeof(from));
     how.append(reinterpret_cast<const char*>(&to), sizeof(to));
-    TIR_ASSIGN_OR_RETURN(made, call.packed_cache->get(key, how, make));
+    TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, how, make));
   }
   return std::static_pointer_cast<memory>(made);
 }

@@ -5,7 +5,7 @@
 // An activation is converted on every run into the kernel's scratch. A weight or constant
 // (its bytes are known at prepare) is packed once; if `run` sees another data pointer
 // (weights swapped) it packs again, so the result always comes from the current weights.
-// Packed copies of weights live in the weight set's cache (KernelCall::packed_cache), keyed
+// Packed copies of weights live in the weight set's cache (WeightServices::packed_cache), keyed
 // by the input's WeightKey, shared by every kernel packing the same tensor the same way.
 #pragma once
 

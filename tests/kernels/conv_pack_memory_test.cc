@@ -1,5 +1,5 @@
 // How much memory a convolution's prepare holds while it folds a batch norm into mapped weights
-// and packs them (KernelCall::weight_pages): a ResNet-18 layer4-sized conv (512 x 512 x 3 x 3,
+// and packs them (WeightServices::weight_pages): a ResNet-18 layer4-sized conv (512 x 512 x 3 x 3,
 // stride 2: oneDNN's direct algorithm, a blocked weight layout) with its weights in a read-only
 // private file mapping, as the runtime's weight set maps them. The kernel folds and packs a
 // piece of output channels at a time and lets each piece's mapped pages go, so the process
@@ -78,7 +78,7 @@ struct NormConv {
         var(Buffer::random(rng, {oc}, 0.5f, 2.f)) {}
 
   /// Output of `impl` with the weights' bytes at `weights` (mapped or not); `drop` as
-  /// KernelCall::weight_pages; `grew`: how far prepare raised the process's peak RSS.
+  /// WeightServices::weight_pages; `grew`: how far prepare raised the process's peak RSS.
   std::vector<float> run(KernelImpl impl, const void* weights, const WeightPages* drop,
                          size_t* grew) const {
     static const int64_t two[] = {2, 2}, one[] = {1, 1};
@@ -94,8 +94,8 @@ struct NormConv {
     std::vector<Tensor> out(1);
     KernelCall call{"aten::conv2d", "conv", args, in, out};
     call.batch_norm = {3, 4, 5, 6, 1e-5};
-    call.input_keys = keys;
-    call.weight_pages = drop;
+    WeightServices services{.input_keys = keys, .weight_pages = drop};
+    call.weights = &services;
     const KernelEntry* e = KernelRegistry::global().find_exact("aten::conv2d", DeviceType::kCpu,
                                                                DType::kFloat32, impl);
     EXPECT_NE(e, nullptr);
@@ -108,7 +108,7 @@ struct NormConv {
     if (grew) *grew = status_bytes("VmHWM") - std::min(rss, status_bytes("VmHWM"));
     EXPECT_TRUE(st.ok()) << st.message();
     if (!st.ok()) return {};
-    call.weight_pages = nullptr;
+    services.weight_pages = nullptr;
     in[0].data = x.tensor().data;
     std::vector<float> y(size_t(out[0].numel()));
     out[0].data = y.data();
