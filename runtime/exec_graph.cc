@@ -143,6 +143,39 @@ bool ExecGraph::pinned(int32_t v) const {
                      [&](const auto& m) { return m.first == v; });
 }
 
+DefUse exec_graph_def_use(const ExecGraph& g) {
+  DefUse du;
+  du.producer.assign(g.values.size(), -1);
+  du.users.resize(g.values.size());
+  du.pinned.assign(g.values.size(), false);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ExecNode& n = g.nodes[i];
+    if (n.dead) continue;
+    for (int32_t v : n.inputs) du.users[size_t(v)].push_back(int32_t(i));
+    for (int32_t v : n.outputs) du.producer[size_t(v)] = int32_t(i);
+  }
+  for (int32_t v : g.outputs) du.pinned[size_t(v)] = true;
+  for (const auto& m : g.mutations) du.pinned[size_t(m.first)] = true;
+  return du;
+}
+
+void DefUse::remove_node(int32_t i, const ExecNode& n) {
+  for (int32_t v : n.inputs) {
+    std::vector<int32_t>& u = users[size_t(v)];
+    if (const auto it = std::find(u.begin(), u.end(), i); it != u.end()) u.erase(it);
+  }
+  for (int32_t v : n.outputs)
+    if (producer[size_t(v)] == i) producer[size_t(v)] = -1;
+}
+
+void DefUse::add_node(int32_t i, const ExecNode& n) {
+  for (int32_t v : n.inputs) {
+    std::vector<int32_t>& u = users[size_t(v)];
+    u.insert(std::upper_bound(u.begin(), u.end(), i), i);
+  }
+  for (int32_t v : n.outputs) producer[size_t(v)] = i;
+}
+
 Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method& method) {
   ExecGraph g;
   g.method = &method;

@@ -91,12 +91,20 @@ Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
 Status MethodExecutor::load(const ir::ModelView& model, const fb::Method& method) {
   const auto& devices = options_.devices;
   TIR_ASSIGN_OR_RETURN(graph_, exec_graph_lower(model, method));
-  if (options_.fuse && rewrite_quantized_linears(graph_) > 0) exec_graph_remove_dead(graph_);
-  TIR_RETURN_IF_ERROR(place_nodes(graph_, devices, options_.placement));
-  if (options_.fuse) fuse_graph(graph_);
-  exec_graph_remove_dead(graph_);
+  // The passes share one def-use index, built again after each pass that changes the nodes.
+  DefUse def_use = exec_graph_def_use(graph_);
+  if (options_.fuse && rewrite_quantized_linears(graph_, def_use) > 0) {
+    exec_graph_remove_dead(graph_);
+    def_use = exec_graph_def_use(graph_);
+  }
+  TIR_RETURN_IF_ERROR(place_nodes(graph_, devices, options_.placement));  // keeps the nodes
+  if (options_.fuse && fuse_graph(graph_, def_use) > 0) {
+    exec_graph_remove_dead(graph_);
+    def_use = exec_graph_def_use(graph_);
+  }
   num_copies_ = insert_copies(graph_, devices);
-  if (options_.fuse) choose_channels_last(graph_);
+  if (num_copies_ > 0) def_use = exec_graph_def_use(graph_);
+  if (options_.fuse) choose_channels_last(graph_, def_use);
   if (method.subgraphs())
     for (const fb::Method* sub : *method.subgraphs()) {
       std::unique_ptr<MethodExecutor> ex(new MethodExecutor());
