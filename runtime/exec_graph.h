@@ -7,8 +7,8 @@
 //     -> fuse (fusion.h) -> insert copies (placement.h) -> layout (layout.h)
 //     -> remove dead nodes -> per shape binding: plan (plan.h) -> run (executor.h)
 //
-// The passes share one def-use index (DefUse), built again after each pass that changes the
-// nodes.
+// runtime/lowered_method.h runs that pipeline once per session and method; the passes share
+// one def-use index (DefUse), built again after each pass that changes the nodes.
 //
 // Values keep their declared (symbolic) sizes through the FlatBuffer Value they came from;
 // a value a pass makes (a copy to another device) takes those of the value it copies.
