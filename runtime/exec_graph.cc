@@ -1,12 +1,15 @@
 #include "runtime/exec_graph.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace tir {
 
 using kernels::ArgKind;
 
 namespace {
+
+std::atomic<uint64_t> lower_count{0};
 
 /// Decodes argument `a` of a node; tensor references become slots of `node.inputs`.
 ExecArg lower_arg(const fb::Argument& a, ExecNode& node) {
@@ -143,6 +146,8 @@ bool ExecGraph::pinned(int32_t v) const {
                      [&](const auto& m) { return m.first == v; });
 }
 
+uint64_t exec_graph_lower_count() { return lower_count.load(std::memory_order_relaxed); }
+
 DefUse exec_graph_def_use(const ExecGraph& g) {
   DefUse du;
   du.producer.assign(g.values.size(), -1);
@@ -177,6 +182,7 @@ void DefUse::add_node(int32_t i, const ExecNode& n) {
 }
 
 Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method& method) {
+  lower_count.fetch_add(1, std::memory_order_relaxed);
   ExecGraph g;
   g.method = &method;
   if (method.values())

@@ -108,6 +108,10 @@ struct ExecGraph {
 /// Lowers `method` of `model`. Errors name the node (an argument the runtime cannot decode).
 Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const ir::fb::Method& method);
 
+/// How many times exec_graph_lower has run in this process, all threads together (tests show
+/// with it that a session lowers its method once, whatever the number of threads running it).
+uint64_t exec_graph_lower_count();
+
 /// Who writes and who reads each value of a graph, over its live nodes (dead ones are
 /// skipped): the one def-use index the load-time passes share. A pass that adds, removes,
 /// moves or rewires nodes leaves it stale; build it again after such a pass.
