@@ -1,12 +1,15 @@
 #include "runtime/exec_graph.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace tir {
 
 using kernels::ArgKind;
 
 namespace {
+
+std::atomic<uint64_t> lower_count{0};
 
 /// Decodes argument `a` of a node; tensor references become slots of `node.inputs`.
 ExecArg lower_arg(const fb::Argument& a, ExecNode& node) {
@@ -143,7 +146,43 @@ bool ExecGraph::pinned(int32_t v) const {
                      [&](const auto& m) { return m.first == v; });
 }
 
+uint64_t exec_graph_lower_count() { return lower_count.load(std::memory_order_relaxed); }
+
+DefUse exec_graph_def_use(const ExecGraph& g) {
+  DefUse du;
+  du.producer.assign(g.values.size(), -1);
+  du.users.resize(g.values.size());
+  du.pinned.assign(g.values.size(), false);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ExecNode& n = g.nodes[i];
+    if (n.dead) continue;
+    for (int32_t v : n.inputs) du.users[size_t(v)].push_back(int32_t(i));
+    for (int32_t v : n.outputs) du.producer[size_t(v)] = int32_t(i);
+  }
+  for (int32_t v : g.outputs) du.pinned[size_t(v)] = true;
+  for (const auto& m : g.mutations) du.pinned[size_t(m.first)] = true;
+  return du;
+}
+
+void DefUse::remove_node(int32_t i, const ExecNode& n) {
+  for (int32_t v : n.inputs) {
+    std::vector<int32_t>& u = users[size_t(v)];
+    if (const auto it = std::find(u.begin(), u.end(), i); it != u.end()) u.erase(it);
+  }
+  for (int32_t v : n.outputs)
+    if (producer[size_t(v)] == i) producer[size_t(v)] = -1;
+}
+
+void DefUse::add_node(int32_t i, const ExecNode& n) {
+  for (int32_t v : n.inputs) {
+    std::vector<int32_t>& u = users[size_t(v)];
+    u.insert(std::upper_bound(u.begin(), u.end(), i), i);
+  }
+  for (int32_t v : n.outputs) producer[size_t(v)] = i;
+}
+
 Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method& method) {
+  lower_count.fetch_add(1, std::memory_order_relaxed);
   ExecGraph g;
   g.method = &method;
   if (method.values())

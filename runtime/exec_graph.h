@@ -7,6 +7,9 @@
 //     -> fuse (fusion.h) -> insert copies (placement.h) -> layout (layout.h)
 //     -> remove dead nodes -> per shape binding: plan (plan.h) -> run (executor.h)
 //
+// runtime/lowered_method.h runs that pipeline once per session and method; the passes share
+// one def-use index (DefUse), built again after each pass that changes the nodes.
+//
 // Values keep their declared (symbolic) sizes through the FlatBuffer Value they came from;
 // a value a pass makes (a copy to another device) takes those of the value it copies.
 // Weights are referenced by WeightId (runtime/weight_source.h), never by pointer.
@@ -104,6 +107,30 @@ struct ExecGraph {
 
 /// Lowers `method` of `model`. Errors name the node (an argument the runtime cannot decode).
 Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const ir::fb::Method& method);
+
+/// How many times exec_graph_lower has run in this process, all threads together (tests show
+/// with it that a session lowers its method once, whatever the number of threads running it).
+uint64_t exec_graph_lower_count();
+
+/// Who writes and who reads each value of a graph, over its live nodes (dead ones are
+/// skipped): the one def-use index the load-time passes share. A pass that adds, removes,
+/// moves or rewires nodes leaves it stale; build it again after such a pass.
+struct DefUse {
+  /// Per value: the live node that writes it; -1 for inputs, weights and constants.
+  std::vector<int32_t> producer;
+  /// Per value: the live nodes that read it, in node order, once per input slot holding it.
+  std::vector<std::vector<int32_t>> users;
+  /// Per value: a method output or a buffer mutation (ExecGraph::pinned).
+  std::vector<bool> pinned;
+
+  /// Forgets node `i` as it is now (`n`): before it is rewritten or marked dead.
+  void remove_node(int32_t i, const ExecNode& n);
+  /// Records node `i` (`n`, live), rewritten in place.
+  void add_node(int32_t i, const ExecNode& n);
+};
+
+/// The def-use index of `g` as it is now.
+DefUse exec_graph_def_use(const ExecGraph& g);
 
 /// The dtype that keys the kernel lookup of node `n`: its first tensor input's, else its first
 /// output's, else kUndefined.

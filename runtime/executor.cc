@@ -4,10 +4,7 @@
 #include <cstring>
 
 #include "runtime/control_flow.h"
-#include "runtime/fusion.h"
-#include "runtime/layout.h"
 #include "runtime/profiler.h"
-#include "runtime/quant_rewrite.h"
 #include "runtime/session_state.h"
 #include "runtime/shape_binding.h"
 #include "runtime/weight_binding.h"
@@ -24,9 +21,9 @@ class MethodExecutor::Branches final : public CondBranches {
                  std::span<Tensor> out_outputs) override {
     MethodExecutor& ex = *executors_[branch];
     TIR_RETURN_IF_ERROR(ex.prepare_subgraph(symbols_, operands));
-    const ExecGraph& g = ex.graph_;
+    const ExecGraph& g = ex.graph();
     if (g.outputs.size() != out_outputs.size())
-      return make_error(StatusCode::kInternal, "subgraph '", ir::str(g.method->name()),
+      return make_error(StatusCode::kInternal, "subgraph '", ir::str(ex.method().name()),
                         "' returns ", g.outputs.size(), " values, its node has ",
                         out_outputs.size(), " outputs");
     for (size_t k = 0; k < g.outputs.size(); ++k) {
@@ -59,7 +56,7 @@ class MethodExecutor::Preparer final : public ControlPreparer {
     for (size_t b = 0; b < 2; ++b) {
       const int32_t index = node.branches[b];
       if (index < 0 || size_t(index) >= ex_.subgraphs_.size())
-        return make_error(StatusCode::kInternal, "method '", ir::str(ex_.graph_.method->name()),
+        return make_error(StatusCode::kInternal, "method '", ir::str(ex_.method().name()),
                           "' has no subgraph ", index);
       branches[b] = ex_.subgraphs_[index].get();
     }
@@ -73,40 +70,30 @@ class MethodExecutor::Preparer final : public ControlPreparer {
 MethodExecutor::~MethodExecutor() = default;
 
 Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
-    const ir::ModelView& model, const fb::Method& method, std::shared_ptr<WeightSource> weights,
+    std::shared_ptr<const LoweredMethod> program, std::shared_ptr<WeightSource> weights,
     const ExecutorOptions& options) {
-  std::unique_ptr<MethodExecutor> ex(new MethodExecutor());
-  ex->model_ = &model;
-  ex->options_ = options;
-  ex->options_.max_cached_plans = std::max<size_t>(1, options.max_cached_plans);
-  if (ex->options_.devices.empty()) ex->options_.devices = {cpu_device()};
-  ex->preparer_ = std::make_unique<Preparer>(*ex);
-  TIR_RETURN_IF_ERROR(kernels::KernelRegistry::global().registration_status());
-  TIR_RETURN_IF_ERROR(ex->load(model, method));
-  TIR_RETURN_IF_ERROR(check_weights(model, weights->set()));
+  std::unique_ptr<MethodExecutor> ex = make(std::move(program), options);
   TIR_RETURN_IF_ERROR(ex->rebind_weights(std::move(weights)));
   return ex;
 }
 
-Status MethodExecutor::load(const ir::ModelView& model, const fb::Method& method) {
-  const auto& devices = options_.devices;
-  TIR_ASSIGN_OR_RETURN(graph_, exec_graph_lower(model, method));
-  if (options_.fuse && rewrite_quantized_linears(graph_) > 0) exec_graph_remove_dead(graph_);
-  TIR_RETURN_IF_ERROR(place_nodes(graph_, devices, options_.placement));
-  if (options_.fuse) fuse_graph(graph_);
-  exec_graph_remove_dead(graph_);
-  num_copies_ = insert_copies(graph_, devices);
-  if (options_.fuse) choose_channels_last(graph_);
-  if (method.subgraphs())
-    for (const fb::Method* sub : *method.subgraphs()) {
-      std::unique_ptr<MethodExecutor> ex(new MethodExecutor());
-      ex->model_ = &model;
-      ex->options_ = options_;
-      ex->preparer_ = std::make_unique<Preparer>(*ex);
-      TIR_RETURN_IF_ERROR(ex->load(model, *sub));
-      subgraphs_.push_back(std::move(ex));
-    }
-  return ok_status();
+Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
+    const ir::ModelView& model, const fb::Method& method, std::shared_ptr<WeightSource> weights,
+    const ExecutorOptions& options, const LoweringOptions& lowering) {
+  TIR_ASSIGN_OR_RETURN(auto program, LoweredMethod::create(model, method, lowering));
+  TIR_RETURN_IF_ERROR(check_weights(model, weights->set()));
+  return create(std::move(program), std::move(weights), options);
+}
+
+std::unique_ptr<MethodExecutor> MethodExecutor::make(std::shared_ptr<const LoweredMethod> program,
+                                                     const ExecutorOptions& options) {
+  std::unique_ptr<MethodExecutor> ex(new MethodExecutor());
+  ex->options_ = options;
+  ex->options_.max_cached_plans = std::max<size_t>(1, options.max_cached_plans);
+  ex->preparer_ = std::make_unique<Preparer>(*ex);
+  for (const auto& sub : program->subgraphs()) ex->subgraphs_.push_back(make(sub, ex->options_));
+  ex->program_ = std::move(program);
+  return ex;
 }
 
 Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
@@ -114,28 +101,21 @@ Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
   resident_ = weights_->resident();
   uploads_.clear();  // plans upload the new bytes again (refresh_weights)
   ++bind_count_;
-  if (!resident_) {  // a budgeted source refuses a method it cannot run, now
-    std::vector<NodeWeights> uses(graph_.nodes.size());
-    for (size_t i = 0; i < graph_.nodes.size(); ++i) {
-      uses[i].node = graph_.nodes[i].name;
-      for (int32_t v : graph_.nodes[i].inputs)
-        if (graph_.values[v].weight >= 0 && !graph_.values[v].mutated)
-          uses[i].weights.push_back(graph_.values[v].weight);
-    }
-    TIR_RETURN_IF_ERROR(weights_->check_uses(ir::str(graph_.method->name()), uses));
-  }
+  if (!resident_)  // a budgeted source refuses a method it cannot run, now
+    TIR_RETURN_IF_ERROR(weights_->check_uses(ir::str(method().name()), program_->weight_uses()));
   TIR_RETURN_IF_ERROR(bind_fixed_data());
   for (auto& sub : subgraphs_) TIR_RETURN_IF_ERROR(sub->rebind_weights(weights_));
   return ok_status();
 }
 
 Status MethodExecutor::bind_fixed_data() {
-  const fb::Model& m = model_->model();
-  fixed_data_.assign(graph_.values.size(), nullptr);
-  keys_.assign(graph_.values.size(), kernels::WeightKey{});
-  quantized_.assign(graph_.values.size(), nullptr);
-  for (size_t v = 0; v < graph_.values.size(); ++v) {
-    const ExecValue& val = graph_.values[v];
+  const ExecGraph& g = graph();
+  const fb::Model& m = program_->model().model();
+  fixed_data_.assign(g.values.size(), nullptr);
+  keys_.assign(g.values.size(), kernels::WeightKey{});
+  quantized_.assign(g.values.size(), nullptr);
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    const ExecValue& val = g.values[v];
     if (val.weight >= 0) {
       keys_[v] = weights_->key(val.weight);
       quantized_[v] = weights_->quantized(val.weight);
@@ -151,7 +131,7 @@ Status MethodExecutor::bind_fixed_data() {
   SessionState* state = options_.state;
   if (!state) return ok_status();
   const WeightSet& set = weights_->set();
-  for (const auto& [v, name] : graph_.state_values) {
+  for (const auto& [v, name] : g.state_values) {
     const Tensor* initial = set.find(name);
     if (!initial)
       return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '", set.path(),
@@ -164,11 +144,11 @@ Status MethodExecutor::bind_fixed_data() {
     keys_[v] = {};
   }
   if (write_back_.empty())
-    for (const auto& [v, buffer] : graph_.mutations) {
+    for (const auto& [v, buffer] : g.mutations) {
       const std::string name(buffer);
       const Tensor* initial = set.find(name);
       if (!initial)
-        return make_error(StatusCode::kNotFound, "method '", ir::str(graph_.method->name()),
+        return make_error(StatusCode::kNotFound, "method '", ir::str(method().name()),
                           "' mutates buffer '", name, "', which is not a weight of the model");
       TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(name, *initial));
       write_back_.emplace_back(v, buf);
@@ -178,8 +158,8 @@ Status MethodExecutor::bind_fixed_data() {
 
 PlanInputs MethodExecutor::plan_inputs() {
   PlanInputs in;
-  in.graph = &graph_;
-  in.devices = options_.devices;
+  in.graph = &graph();
+  in.devices = program_->devices();
   in.fixed_data = fixed_data_;
   in.keys = keys_;
   in.quantized = quantized_;
@@ -264,17 +244,18 @@ Status MethodExecutor::add_plan(std::vector<int64_t> symbols, std::span<const Te
 }
 
 Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {
-  TIR_ASSIGN_OR_RETURN(auto symbols, bind_symbols(*graph_.method, inputs));
+  TIR_ASSIGN_OR_RETURN(auto symbols, bind_symbols(method(), inputs));
   if (Plan* cached = find_plan(symbols)) return cached;
   TIR_RETURN_IF_ERROR(add_plan(std::move(symbols), inputs));
   return plans_.front().get();
 }
 
 Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inputs) {
+  const ExecGraph& g = graph();
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (inputs[k].data == nullptr && inputs[k].nbytes() > 0)
       return make_error(StatusCode::kInvalidArgument, "input '",
-                        ir::str(graph_.values[graph_.inputs[k]].ir->name()), "' has no data");
+                        ir::str(g.values[g.inputs[k]].ir->name()), "' has no data");
     if (!inputs[k].is_contiguous())
       return make_error(StatusCode::kUnsupported, "input ", k, " is not contiguous");
   }
@@ -284,12 +265,13 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
 
 Status MethodExecutor::prepare_subgraph(std::span<const int64_t> symbols,
                                         std::span<const Tensor> inputs) {
-  const std::string_view name = ir::str(graph_.method->name());
-  if (inputs.size() != graph_.inputs.size())
-    return make_error(StatusCode::kInternal, "subgraph '", name, "' takes ", graph_.inputs.size(),
+  const ExecGraph& g = graph();
+  const std::string_view name = ir::str(method().name());
+  if (inputs.size() != g.inputs.size())
+    return make_error(StatusCode::kInternal, "subgraph '", name, "' takes ", g.inputs.size(),
                       " inputs, got ", inputs.size());
   for (size_t k = 0; k < inputs.size(); ++k) {
-    const ExecValue& v = graph_.values[graph_.inputs[k]];
+    const ExecValue& v = g.values[g.inputs[k]];
     TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*v.ir, symbols));
     if (inputs[k].dtype != v.dtype ||
         !std::equal(want.begin(), want.end(), inputs[k].shape().begin(), inputs[k].shape().end()))
@@ -356,8 +338,9 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
 
 Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
                                                               std::span<const Tensor> inputs) {
+  const ExecGraph& g = graph();
   std::vector<void*>& data = plan->value_data;
-  for (size_t k = 0; k < inputs.size(); ++k) data[graph_.inputs[k]] = inputs[k].data;
+  for (size_t k = 0; k < inputs.size(); ++k) data[g.inputs[k]] = inputs[k].data;
   // Locals: kernels' virtual calls would otherwise make the compiler reload the members.
   const bool streaming = !resident_;
   Profiler* const profiler = profiler_;
@@ -389,18 +372,12 @@ Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
   for (const auto& [v, buffer] : write_back_)  // what the program wrote to its buffers
     if (data[v] != buffer->data) std::memmove(buffer->data, data[v], buffer->nbytes());
   outputs_.clear();
-  for (int32_t v : graph_.outputs) {
+  for (int32_t v : g.outputs) {
     Tensor t = plan->values[v];
     t.data = data[v];
     outputs_.push_back(t);
   }
   return std::span<const Tensor>(outputs_);
-}
-
-size_t MethodExecutor::num_copies() const {
-  size_t n = num_copies_;
-  for (const auto& sub : subgraphs_) n += sub->num_copies();
-  return n;
 }
 
 uint64_t MethodExecutor::kernel_calls() const {

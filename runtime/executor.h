@@ -1,13 +1,11 @@
 // MethodExecutor: one method of a loaded model, bound to weights, ready to run.
 // Internal to the runtime; embedders use Session (runtime/session.h).
 //
-// Load (once): lower the method into an ExecGraph (runtime/exec_graph.h), place its nodes on
-// devices and resolve their kernels (placement.h; an op without a kernel is a load error
-// naming op and node), fuse (fusion.h), insert copies where values cross devices, choose
-// channels-last values (layout.h), drop dead nodes; each cond branch gets an executor of its
-// own. Per distinct symbol binding: a Plan (plan.h) with kernels prepared for those shapes and
-// one arena per device, cached (bounded, least recently used goes). `run` is a flat loop over
-// the plan's prepared steps: no allocation, no validation.
+// The method comes lowered and through every load-time pass (runtime/lowered_method.h), shared
+// read-only with the session's other executors; each cond branch gets an executor of its own
+// over the branch's lowered graph. Per distinct symbol binding: a Plan (plan.h) with kernels
+// prepared for those shapes and one arena per device, cached (bounded, least recently used
+// goes). `run` is a flat loop over the plan's prepared steps: no allocation, no validation.
 #pragma once
 
 #include <list>
@@ -19,7 +17,7 @@
 #include "ir/model.h"
 #include "runtime/device.h"
 #include "runtime/exec_graph.h"
-#include "runtime/placement.h"
+#include "runtime/lowered_method.h"
 #include "runtime/plan.h"
 #include "runtime/weight_source.h"
 
@@ -32,22 +30,25 @@ struct ExecutorOptions {
   size_t max_cached_plans = 8;
   /// Mutable buffers the method reads and writes (runtime/session_state.h); may be null.
   SessionState* state = nullptr;
-  /// Run the fusion and layout passes (off: every node runs on its own, plain layouts).
-  bool fuse = true;
   /// Passed to every kernel call (KernelCall::precision; GEMM-class kernels may use bf16).
   Precision precision = Precision::kFloat32;
-  /// Where nodes may run; devices[0] holds inputs and outputs. Empty: cpu_device().
-  std::vector<std::shared_ptr<Device>> devices;
-  PlacementPolicy placement;  // unset: everything on devices[0]
 };
 
 class MethodExecutor {
  public:
-  /// `model` must outlive the executor (Session keeps its DataSource alive).
+  /// An executor of `program` (shared; kept alive by the executor, never written), bound to
+  /// `weights`, whose set was already checked against the model (check_weights).
+  static Result<std::unique_ptr<MethodExecutor>> create(
+      std::shared_ptr<const LoweredMethod> program, std::shared_ptr<WeightSource> weights,
+      const ExecutorOptions& options);
+  /// Lowers `method` for this executor alone, checks `weights` against the model and binds
+  /// them (tools and tests; a Session lowers once for all its executors). `model` must
+  /// outlive the executor.
   static Result<std::unique_ptr<MethodExecutor>> create(const ir::ModelView& model,
                                                         const ir::fb::Method& method,
                                                         std::shared_ptr<WeightSource> weights,
-                                                        const ExecutorOptions& options);
+                                                        const ExecutorOptions& options,
+                                                        const LoweringOptions& lowering = {});
   ~MethodExecutor();
 
   /// Runs on `inputs` (signature order). The returned tensors view memory owned by the
@@ -70,17 +71,18 @@ class MethodExecutor {
   Status rebind_weights(std::shared_ptr<WeightSource> weights);
   const WeightSet& weights() const { return weights_->set(); }
 
-  const ir::fb::Method& method() const { return *graph_.method; }
+  const ir::fb::Method& method() const { return program_->method(); }
   /// The lowered graph after all passes (tests inspect placement, copies, fusion).
-  const ExecGraph& graph() const { return graph_; }
+  const ExecGraph& graph() const { return program_->graph(); }
+  const LoweredMethod& program() const { return *program_; }
   size_t arena_bytes() const;
-  size_t num_nodes() const { return graph_.method->nodes() ? graph_.method->nodes()->size() : 0; }
+  size_t num_nodes() const { return program_->num_nodes(); }
   /// Producer + activation (or conv + batch norm) groups this executor runs as one call each.
-  size_t num_fused_groups() const { return graph_.num_fused; }
+  size_t num_fused_groups() const { return graph().num_fused; }
   /// Activations stored channels-last between the kernels that share them (runtime/layout.h).
-  size_t num_channels_last() const { return graph_.num_channels_last; }
+  size_t num_channels_last() const { return graph().num_channels_last; }
   /// Copy steps placement inserted between devices, those in cond branches included.
-  size_t num_copies() const;
+  size_t num_copies() const { return program_->num_copies(); }
   size_t num_cached_plans() const { return plans_.size(); }
   /// Steps run so far, kernel calls, copies and those in cond branches included (tests use it
   /// to show a rejected input ran nothing, and which branch ran).
@@ -93,7 +95,9 @@ class MethodExecutor {
   class Branches;
   class Preparer;
   MethodExecutor() = default;
-  Status load(const ir::ModelView& model, const ir::fb::Method& method);
+  /// The executor of `program` and of its subgraphs, bound to no weights yet.
+  static std::unique_ptr<MethodExecutor> make(std::shared_ptr<const LoweredMethod> program,
+                                              const ExecutorOptions& options);
   Status bind_fixed_data();
   Status refresh_weights(Plan& plan);
   PlanInputs plan_inputs();
@@ -104,9 +108,8 @@ class MethodExecutor {
   Result<std::span<const Tensor>> execute_steps(Plan* plan, std::span<const Tensor> inputs);
   Status run_step(PlanStep& step);
 
-  const ir::ModelView* model_ = nullptr;
   ExecutorOptions options_;
-  ExecGraph graph_;
+  std::shared_ptr<const LoweredMethod> program_;            // shared, read-only
   std::vector<std::unique_ptr<MethodExecutor>> subgraphs_;  // per Method.subgraphs entry
   std::unique_ptr<Preparer> preparer_;
   std::shared_ptr<WeightSource> weights_;
@@ -119,7 +122,6 @@ class MethodExecutor {
   DeviceUploads uploads_;
   std::vector<Tensor> outputs_;
   std::vector<std::vector<uint8_t>> held_outputs_;  // outputs that view streamed weights
-  size_t num_copies_ = 0;
   uint64_t kernel_calls_ = 0;
   Profiler* profiler_ = nullptr;
   /// Each mutation output is copied back into its SessionState buffer after a run.

@@ -62,26 +62,15 @@ const Ops kResidualAddInPlace = {"aten::add_.Tensor"};
 /// Read-only helpers over a graph's nodes and values (before fusion changed anything).
 class Graph {
  public:
-  explicit Graph(const ExecGraph& g) : g_(g) {
-    const size_t nvalues = g.values.size();
-    uses_.resize(nvalues);
-    pinned_.assign(nvalues, false);
-    producer_.assign(nvalues, -1);
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      for (int32_t v : tensor_inputs(int32_t(i))) uses_[v].push_back(int32_t(i));
-      for (int32_t v : g.nodes[i].outputs) producer_[v] = int32_t(i);
-    }
-    for (int32_t v : g.outputs) pinned_[v] = true;
-    for (const auto& m : g.mutations) pinned_[m.first] = true;
-  }
+  Graph(const ExecGraph& g, const DefUse& du) : g_(g), du_(du) {}
 
   size_t num_nodes() const { return g_.nodes.size(); }
   const ExecNode& node(int32_t i) const { return g_.nodes[i]; }
   std::string_view op(int32_t i) const { return node(i).op; }
-  const std::vector<int32_t>& uses(int32_t v) const { return uses_[v]; }
+  const std::vector<int32_t>& uses(int32_t v) const { return du_.users[v]; }
   /// The node that computes v, or -1 (inputs, weights, constants).
-  int32_t producer(int32_t v) const { return producer_[v]; }
-  bool pinned(int32_t v) const { return pinned_[v]; }
+  int32_t producer(int32_t v) const { return du_.producer[v]; }
+  bool pinned(int32_t v) const { return du_.pinned[v]; }
   bool is_f32_tensor(int32_t v) const {
     return g_.values[v].is_tensor && g_.values[v].dtype == DType::kFloat32;
   }
@@ -102,11 +91,11 @@ class Graph {
     const auto& outs = node(i).outputs;
     if (outs.empty()) return -1;
     for (size_t k = 1; k < outs.size(); ++k)
-      if (!uses_[outs[k]].empty() || pinned_[outs[k]]) return -1;
+      if (!uses(outs[k]).empty() || pinned(outs[k])) return -1;
     return outs[0];
   }
   /// The node that is the only user of v, or -1.
-  int32_t sole_user(int32_t v) const { return uses_[v].size() == 1 ? uses_[v][0] : -1; }
+  int32_t sole_user(int32_t v) const { return uses(v).size() == 1 ? uses(v)[0] : -1; }
 
   /// The tensors node i reads through its arguments, in argument order.
   std::vector<int32_t> tensor_inputs(int32_t i) const {
@@ -153,9 +142,7 @@ class Graph {
     return k < args.size() ? &args[k] : nullptr;
   }
   const ExecGraph& g_;
-  std::vector<std::vector<int32_t>> uses_;
-  std::vector<bool> pinned_;
-  std::vector<int32_t> producer_;
+  const DefUse& du_;
 };
 
 bool near(std::optional<double> got, double want) {
@@ -458,11 +445,11 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
 
 }  // namespace
 
-std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,
+std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph, const DefUse& def_use,
                                            const std::function<bool(int32_t)>& accepts,
                                            const std::function<bool(int32_t)>& frozen) {
   std::vector<FusedGroup> groups;
-  const Graph g(graph);
+  const Graph g(graph, def_use);
   std::vector<bool> claimed(g.num_nodes(), false);  // absorbed by an earlier group
   for (int32_t p = 0; p < int32_t(g.num_nodes()); ++p) {
     if (claimed[p] || !(is_any(g.op(p), kGemmProducers) || is_any(g.op(p), kConvProducers)) ||
@@ -483,7 +470,9 @@ std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,
   return groups;
 }
 
-size_t fuse_graph(ExecGraph& g) {
+size_t fuse_graph(ExecGraph& g) { return fuse_graph(g, exec_graph_def_use(g)); }
+
+size_t fuse_graph(ExecGraph& g, const DefUse& def_use) {
   const auto accepts = [&](int32_t i) {
     const ExecNode& n = g.nodes[i];
     return n.kind == StepKind::kKernel && n.kernel && n.kernel->caps.epilogue;
@@ -493,7 +482,7 @@ size_t fuse_graph(ExecGraph& g) {
     return (val.source == fb::ValueSource::Weight || val.source == fb::ValueSource::Constant) &&
            !val.mutated;
   };
-  const std::vector<FusedGroup> groups = fusion_find_groups(g, accepts, frozen);
+  const std::vector<FusedGroup> groups = fusion_find_groups(g, def_use, accepts, frozen);
   for (const FusedGroup& grp : groups) {
     ExecNode& p = g.nodes[grp.producer];
     const auto slot = [&](int32_t v) {

@@ -57,15 +57,18 @@ struct FusedGroup {
 /// method output or a buffer mutation; no node belongs to two groups. `accepts(i)`: the kernel
 /// resolved for node i applies epilogues (its registry entry's OpCaps). `frozen(v)`: value v
 /// is a weight or constant the method never writes (a batch norm folds only such tensors, with such
-/// conv weights).
-std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph,
+/// conv weights). `def_use`: the def-use index of `graph` (exec_graph.h).
+std::vector<FusedGroup> fusion_find_groups(const ExecGraph& graph, const DefUse& def_use,
                                            const std::function<bool(int32_t)>& accepts,
                                            const std::function<bool(int32_t)>& frozen);
 
 /// The fusion pass: each group's producer becomes a fused node (its epilogue, folded batch
 /// norm and residual are attributes and inputs of that node, it writes the group's last
 /// value, it moves to the group's position) and the nodes it absorbed are marked dead.
-/// Nodes must have their kernels (placement) first. Returns the number of groups.
+/// Nodes must have their kernels (placement) first. Returns the number of groups. `def_use`
+/// is `graph`'s before the pass (stale after it when groups formed); the overload without
+/// builds it.
+size_t fuse_graph(ExecGraph& graph, const DefUse& def_use);
 size_t fuse_graph(ExecGraph& graph);
 
 }  // namespace tir

@@ -44,12 +44,14 @@ NodeLayout node_layout(const ExecNode& n) {
 
 }  // namespace
 
-size_t choose_channels_last(ExecGraph& g) {
+size_t choose_channels_last(ExecGraph& g) { return choose_channels_last(g, exec_graph_def_use(g)); }
+
+size_t choose_channels_last(ExecGraph& g, const DefUse& def_use) {
   const size_t nvalues = g.values.size();
   std::vector<NodeLayout> layouts;
   layouts.reserve(g.nodes.size());
   for (const ExecNode& n : g.nodes) layouts.push_back(n.dead ? NodeLayout{} : node_layout(n));
-  std::vector<bool> chosen(nvalues, false), read(nvalues, false);
+  std::vector<bool> chosen(nvalues, false);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ExecNode& n = g.nodes[i];
     if (n.dead || n.outputs.empty() || !layouts[i].writes || n.reshaped) continue;
@@ -62,17 +64,12 @@ size_t choose_channels_last(ExecGraph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ExecNode& n = g.nodes[i];
     if (n.dead) continue;
-    for (size_t s = 0; s < n.inputs.size(); ++s) {
-      const int32_t v = n.inputs[s];
-      read[v] = true;
-      if (!layouts[i].slot_ok[s]) chosen[v] = false;
-    }
+    for (size_t s = 0; s < n.inputs.size(); ++s)
+      if (!layouts[i].slot_ok[s]) chosen[n.inputs[s]] = false;
   }
-  for (int32_t v : g.outputs) chosen[v] = false;
-  for (const auto& m : g.mutations) chosen[m.first] = false;
   size_t count = 0;
   for (size_t v = 0; v < nvalues; ++v) {
-    g.values[v].channels_last = chosen[v] && read[v];
+    g.values[v].channels_last = chosen[v] && !def_use.users[v].empty() && !def_use.pinned[v];
     count += g.values[v].channels_last;
   }
   g.num_channels_last = count;

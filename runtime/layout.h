@@ -22,7 +22,9 @@ namespace tir {
 /// channels-last on some argument (a fused group that reshapes its producer's output
 /// excepted), read at least once and only through arguments whose kernels accept it
 /// channels-last (or as the fused residual of such a kernel), and neither a method output nor
-/// a buffer mutation. Returns how many.
+/// a buffer mutation. Returns how many. `def_use` is `graph`'s (exec_graph.h); the overload
+/// without builds it.
+size_t choose_channels_last(ExecGraph& graph, const DefUse& def_use);
 size_t choose_channels_last(ExecGraph& graph);
 
 }  // namespace tir

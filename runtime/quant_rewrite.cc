@@ -54,10 +54,11 @@ bool is_view(std::string_view op) {
 
 struct Rewriter {
   ExecGraph& g;
-  std::vector<int32_t> producer;  // value -> node index, -1 for inputs and weights
+  DefUse& du;
 
   const ExecNode* made_by(int32_t v) const {
-    return v >= 0 && producer[size_t(v)] >= 0 ? &g.nodes[size_t(producer[size_t(v)])] : nullptr;
+    const int32_t p = v >= 0 ? du.producer[size_t(v)] : -1;
+    return p >= 0 ? &g.nodes[size_t(p)] : nullptr;
   }
   bool fixed(int32_t v) const {  // a weight or constant (bytes known at prepare)
     return v >= 0 && g.values[size_t(v)].source != fb::ValueSource::Activation &&
@@ -94,8 +95,9 @@ struct Rewriter {
     return axis0 && is_dtype(*p, 6, DType::kInt8) && float_out(*p, 7) ? p : nullptr;
   }
 
-  /// The rewritten node for GEMM `n`, or false when it does not match.
-  bool rewrite(ExecNode& n) {
+  /// Rewrites GEMM node i into a quantized linear; false when it does not match.
+  bool rewrite(int32_t i) {
+    ExecNode& n = g.nodes[size_t(i)];
     const bool addmm = n.op == "aten::addmm";
     if (!addmm && n.op != "aten::linear") return false;
     int32_t a = -1, w = -1, bias = -1;
@@ -147,37 +149,34 @@ struct Rewriter {
     flatten.kind = ArgKind::kInt;
     flatten.i = addmm ? 1 : 0;
     q.args.push_back(flatten);
+    du.remove_node(i, n);
     n = std::move(q);
+    du.add_node(i, n);
     return true;
   }
 };
 
 }  // namespace
 
-size_t rewrite_quantized_linears(ExecGraph& g) {
-  Rewriter r{g, std::vector<int32_t>(g.values.size(), -1)};
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (int32_t v : g.nodes[i].outputs) r.producer[size_t(v)] = int32_t(i);
+size_t rewrite_quantized_linears(ExecGraph& g, DefUse& def_use) {
+  Rewriter r{g, def_use};
   size_t rewritten = 0;
-  for (ExecNode& n : g.nodes)
-    if (n.kind == StepKind::kKernel && !n.dead && r.rewrite(n)) ++rewritten;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (g.nodes[i].kind == StepKind::kKernel && !g.nodes[i].dead && r.rewrite(int32_t(i)))
+      ++rewritten;
   if (rewritten == 0) return 0;
   // Dequantize / view / permute nodes nobody reads any more: dead, last ones first.
-  std::vector<int32_t> readers(g.values.size(), 0);
-  for (const ExecNode& n : g.nodes)
-    if (!n.dead)
-      for (int32_t v : n.inputs) ++readers[size_t(v)];
   for (size_t i = g.nodes.size(); i-- > 0;) {
     ExecNode& n = g.nodes[i];
     const bool removable = n.op == kDequantTensor || n.op == kDequantChannel ||
                            n.op == "aten::permute" || is_view(n.op);
     if (n.dead || n.kind != StepKind::kKernel || !removable) continue;
     const bool unused = std::all_of(n.outputs.begin(), n.outputs.end(), [&](int32_t v) {
-      return readers[size_t(v)] == 0 && !g.pinned(v);
+      return def_use.users[size_t(v)].empty() && !def_use.pinned[size_t(v)];
     });
     if (!unused) continue;
+    def_use.remove_node(int32_t(i), n);
     n.dead = true;
-    for (int32_t v : n.inputs) --readers[size_t(v)];
   }
   return rewritten;
 }

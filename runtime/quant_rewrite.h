@@ -20,7 +20,8 @@
 
 namespace tir {
 
-/// Rewrites every GEMM of the patterns above; returns how many.
-size_t rewrite_quantized_linears(ExecGraph& g);
+/// Rewrites every GEMM of the patterns above; returns how many. `def_use` (of `g`) is kept
+/// up to date: the rewritten nodes read their new inputs, the nodes marked dead are gone.
+size_t rewrite_quantized_linears(ExecGraph& g, DefUse& def_use);
 
 }  // namespace tir

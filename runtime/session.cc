@@ -7,6 +7,7 @@
 #include "kernels/cpu/onednn_context.h"
 #include "runtime/device_select.h"
 #include "runtime/executor.h"
+#include "runtime/lowered_method.h"
 #include "runtime/profiler.h"
 #include "runtime/streaming_weights.h"
 #include "runtime/weight_binding.h"
@@ -65,7 +66,6 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   std::unique_ptr<Session> s(new Session());
   s->model_ = std::move(model);
   s->view_ = std::make_unique<ir::ModelView>(view);
-  s->method_ = method;
   s->options_ = options;
   if (s->options_.devices.empty() && !options.device.empty()) {
     TIR_ASSIGN_OR_RETURN(DeviceSelection chosen, select_device(options.device));
@@ -75,13 +75,18 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   s->options_.precision = kernels::cpu_precision(options.precision);
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
-  TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));
+  TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));  // once: every context trusts it
+  LoweringOptions lowering;
+  lowering.fuse = s->options_.fuse;
+  lowering.devices = s->options_.devices;
+  lowering.placement = s->options_.placement;
+  TIR_ASSIGN_OR_RETURN(s->program_, LoweredMethod::create(*s->view_, *method, lowering));
   if (s->options_.weight_budget > 0 && !s->options_.weight_pool) {
     TIR_ASSIGN_OR_RETURN(s->options_.weight_pool, WeightPool::create(s->options_.weight_budget));
   }
   TIR_ASSIGN_OR_RETURN(s->weights_, s->bind(std::move(weights)));
-  // The first context is built now, so an op without a kernel or a weight file that does
-  // not fit fails at open, not at the first run.
+  // The first context is built now, so a weight file that does not fit (a weight budget too
+  // small for a node) fails at open, not at the first run.
   TIR_RETURN_IF_ERROR(s->context().status());
   if (method->inputs())
     for (int32_t v : *method->inputs())
@@ -105,11 +110,8 @@ Result<Session::Context*> Session::context() {
       ExecutorOptions o;
       o.max_cached_plans = options_.max_cached_plans;
       o.state = options_.state.get();
-      o.fuse = options_.fuse;
       o.precision = options_.precision;
-      o.devices = options_.devices;
-      o.placement = options_.placement;
-      auto made = MethodExecutor::create(*view_, *method_, weights, o);
+      auto made = MethodExecutor::create(program_, weights, o);
       if (!made.ok()) {
         contexts_.erase(std::this_thread::get_id());
         return made.status();
@@ -198,18 +200,17 @@ const MethodExecutor& Session::executor() const {
 }
 
 size_t Session::arena_bytes() const { return executor().arena_bytes(); }
-size_t Session::num_nodes() const { return executor().num_nodes(); }
-size_t Session::num_fused_groups() const { return executor().num_fused_groups(); }
-size_t Session::num_channels_last() const { return executor().num_channels_last(); }
+size_t Session::num_nodes() const { return program_->num_nodes(); }
+size_t Session::num_fused_groups() const { return program_->graph().num_fused; }
+size_t Session::num_channels_last() const { return program_->graph().num_channels_last; }
 size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
 uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
-size_t Session::num_copies() const { return executor().num_copies(); }
+size_t Session::num_copies() const { return program_->num_copies(); }
 
 std::string Session::placement_summary() const {
-  if (options_.devices.empty()) return tir::placement_summary(exec_graph(), {cpu_device()});
-  return tir::placement_summary(exec_graph(), options_.devices);
+  return tir::placement_summary(exec_graph(), program_->devices());
 }
-const ExecGraph& Session::exec_graph() const { return executor().graph(); }
+const ExecGraph& Session::exec_graph() const { return program_->graph(); }
 
 void set_num_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);

@@ -30,15 +30,13 @@
 namespace tir {
 
 struct ExecGraph;
+class LoweredMethod;
 class MethodExecutor;
 class Profiler;
 class WeightSource;
 class WeightPool;
 namespace ir {
 class ModelView;
-}
-namespace fb {
-struct Method;  // ir/tir.fbs
 }
 
 struct SessionOptions {
@@ -127,26 +125,29 @@ class Session {
   Status set_profiler(Profiler* profiler);
 
   const std::string& method_name() const { return method_name_; }
-  // The statistics below are those of the calling thread's context.
-  /// Activation arena bytes of the most recent plan.
-  size_t arena_bytes() const;
+  // The method is lowered once per session (runtime/lowered_method.h) and every thread's
+  // context runs that one program: these statistics are the same on every thread.
   size_t num_nodes() const;
   /// GEMM/conv + activation groups run as one kernel call (0 with SessionOptions::fuse off).
   size_t num_fused_groups() const;
   /// Activations kept channels-last between convolutions (0 with SessionOptions::fuse off).
   size_t num_channels_last() const;
-  /// Input-shape bindings whose plan is cached.
-  size_t num_cached_plans() const;
-  /// Kernel calls made so far (a rejected input makes none).
-  uint64_t kernel_calls() const;
   /// Copies inserted where values cross devices (0 on one device).
   size_t num_copies() const;
   /// Kernel nodes per device, and the ops left on the first device when there are several
   /// (runtime/device_select.h placement_summary).
   std::string placement_summary() const;
-  /// The method as the calling thread's context runs it, after placement, fusion and layout
+  /// The method as every context runs it, after placement, fusion and layout
   /// (runtime/exec_graph.h; its nodes' `index` are the IR's). Valid while the session lives.
   const ExecGraph& exec_graph() const;
+  // The statistics below are those of the calling thread's context.
+  /// Activation arena bytes of the most recent plan.
+  size_t arena_bytes() const;
+  /// Input-shape bindings whose plan is cached.
+  size_t num_cached_plans() const;
+  /// Kernel calls made so far (a rejected input makes none).
+  uint64_t kernel_calls() const;
+
   /// The weight set later runs use.
   std::shared_ptr<const WeightSet> weights() const;
   /// Number of successful swap_weights calls so far.
@@ -173,7 +174,8 @@ class Session {
 
   std::shared_ptr<const DataSource> model_;
   std::unique_ptr<ir::ModelView> view_;
-  const fb::Method* method_ = nullptr;
+  /// The method lowered once, at open; read-only, shared by every context's executor.
+  std::shared_ptr<const LoweredMethod> program_;
   SessionOptions options_;
   std::string method_name_;
   std::vector<IoSpec> inputs_, outputs_;

@@ -1,12 +1,15 @@
 #include "runtime/weight_binding.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <unordered_set>
 
 namespace tir {
 
 namespace {
+
+std::atomic<uint64_t> check_count{0};
 
 const Tensor* find_weight(const WeightSet& weights, const fb::WeightRef& w) {
   if (const Tensor* t = weights.find(ir::str(w.name()))) return t;
@@ -53,7 +56,10 @@ Status check_tied_copies(const WeightSet& weights, const fb::WeightRef& w, const
 
 }  // namespace
 
+uint64_t check_weights_count() { return check_count.load(std::memory_order_relaxed); }
+
 Status check_weights(const ir::ModelView& model, const WeightSet& weights) {
+  check_count.fetch_add(1, std::memory_order_relaxed);
   const fb::Model& m = model.model();
   if (!m.weights() || m.weights()->size() == 0) return ok_status();
   if (weights.signature() != 0 && weights.signature() == m.weight_signature()) return ok_status();

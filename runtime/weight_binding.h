@@ -4,6 +4,7 @@
 // and each execution context then only re-resolves pointers.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/status.h"
@@ -16,5 +17,9 @@ namespace tir {
 /// signature) passes at once; any other set (safetensors, overlays of other files) is checked
 /// tensor by tensor. The error names the set's file and the first offending tensor.
 Status check_weights(const ir::ModelView& model, const WeightSet& weights);
+
+/// How many times check_weights has run in this process, all threads together (tests show
+/// with it that a session checks a weight set once, whatever the number of threads running it).
+uint64_t check_weights_count();
 
 }  // namespace tir

@@ -51,7 +51,8 @@ Result<std::vector<std::pair<size_t, size_t>>> partition_fused_spans(const ir::M
   std::vector<std::pair<size_t, size_t>> spans;
   // ExecGraph node k came from the method's node graph.nodes[k].index.
   const auto source = [&](int32_t k) { return size_t(graph.nodes[size_t(k)].index); };
-  for (const FusedGroup& grp : fusion_find_groups(graph, accepts, frozen)) {
+  for (const FusedGroup& grp :
+       fusion_find_groups(graph, exec_graph_def_use(graph), accepts, frozen)) {
     size_t lo = source(grp.producer), hi = lo;
     for (int32_t i : grp.absorbed) {
       lo = std::min(lo, source(i));

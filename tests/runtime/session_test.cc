@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
+#include "ir/model.h"
+#include "runtime/exec_graph.h"
+#include "runtime/weight_binding.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {
@@ -79,6 +84,68 @@ TEST(Session, UnknownMethodAndBadInputsAreErrors) {
   auto r = (*session)->run(views(in));  // one input of two
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("expected 2 inputs"), std::string::npos);
+}
+
+/// `m` and its cond branches, theirs included: the methods lowering `m` lowers.
+size_t methods_in(const ir::fb::Method& m) {
+  size_t n = 1;
+  if (m.subgraphs())
+    for (const ir::fb::Method* sub : *m.subgraphs()) n += methods_in(*sub);
+  return n;
+}
+
+// A session lowers its method, cond branches included, and checks its weight set once, at
+// open: the threads that run it afterwards share that program (runtime/lowered_method.h) and
+// trust that check. A swap checks the new set once, not once per thread.
+TEST(Session, ThreadsShareOneLoweringAndOneWeightCheck) {
+  const std::string rel = "cond_true/core";
+  const nlohmann::json manifest = testing::manifest();
+  const nlohmann::json* f = nullptr;
+  for (const auto& e : manifest["fixtures"])
+    if (e["dir"] == rel) f = &e;
+  ASSERT_NE(f, nullptr);
+  const std::string dir = testing::fixture_dir() + "/" + rel;
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
+  auto model = data_source_mmap(tmp.file("m.tir"));
+  auto weights = WeightSet::open(tmp.file("m.bin"));
+  ASSERT_TRUE(model.ok() && weights.ok());
+
+  const uint64_t lowered = exec_graph_lower_count(), checked = check_weights_count();
+  auto s = Session::create(*model, *weights);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  Session& session = **s;
+  auto view = ir::ModelView::open((*model)->bytes(), (*model)->name());
+  ASSERT_TRUE(view.ok() && view->method("forward"));
+  const uint64_t lowered_at_open = methods_in(*view->method("forward"));
+  EXPECT_GE(lowered_at_open, 3u);  // forward and its two branches
+  EXPECT_EQ(exec_graph_lower_count() - lowered, lowered_at_open);
+  EXPECT_EQ(check_weights_count() - checked, 1u);
+
+  const auto inputs = read_all(dir, (*f)["inputs"]);
+  const auto expected = read_all(dir, (*f)["outputs"]);
+  const auto run = [&] {
+    auto out = session.run(views(inputs));
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    ASSERT_EQ(out->size(), expected.size());
+    for (size_t k = 0; k < expected.size(); ++k)
+      EXPECT_TRUE(testing::all_close((*out)[k], expected[k].view(), (*f)["rtol"], (*f)["atol"]));
+  };
+  const auto run_here_and_on_two_threads = [&] {
+    run();
+    std::thread second(run), third(run);
+    second.join();
+    third.join();
+  };
+  run_here_and_on_two_threads();
+  EXPECT_EQ(exec_graph_lower_count() - lowered, lowered_at_open);
+  EXPECT_EQ(check_weights_count() - checked, 1u);
+
+  ASSERT_TRUE(session.swap_weights(*weights).ok());
+  EXPECT_EQ(check_weights_count() - checked, 2u);
+  run_here_and_on_two_threads();  // every context rebinds, none checks again
+  EXPECT_EQ(exec_graph_lower_count() - lowered, lowered_at_open);
+  EXPECT_EQ(check_weights_count() - checked, 2u);
 }
 
 TEST(Session, MissingFilesAreNamed) {
