@@ -17,4 +17,13 @@ void register_builtin_kernels(KernelRegistry& registry) {
 #endif
 }
 
+KernelRegistry& KernelRegistry::global() {
+  static KernelRegistry registry = [] {
+    KernelRegistry r;
+    register_builtin_kernels(r);
+    return r;
+  }();
+  return registry;
+}
+
 }  // namespace tir::kernels
