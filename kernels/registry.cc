@@ -1,17 +1,10 @@
 #include "kernels/registry.h"
 
-#include "kernels/builtin_kernels.h"
-
 namespace tir::kernels {
 
-KernelRegistry& KernelRegistry::global() {
-  static KernelRegistry registry = [] {
-    KernelRegistry r;
-    register_builtin_kernels(r);
-    return r;
-  }();
-  return registry;
-}
+// KernelRegistry::global() is defined with the built-in backends (builtin_kernels.cc), so
+// that a library that fills registries of its own (the CUDA module) links this file without
+// them.
 
 void KernelRegistry::add(std::initializer_list<KernelEntry> entries) {
   for (KernelEntry e : entries) {

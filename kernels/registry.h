@@ -35,8 +35,9 @@ struct KernelEntry {
 
 class KernelRegistry {
  public:
-  /// The process-wide registry with every backend this build has, filled on first use
-  /// (register_builtin_kernels). Thread-safe to read.
+  /// The process-wide registry of the reference and CPU kernels, filled on first use
+  /// (register_builtin_kernels, kernels/builtin_kernels.cc) and never changed afterwards.
+  /// Thread-safe to read. The CUDA kernels are in the CUDA module's own registry.
   static KernelRegistry& global();
 
   /// Adds entries and gives each its capabilities from the catalogue. An entry whose op has

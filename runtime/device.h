@@ -4,21 +4,27 @@
 // the handles its kernels use (kernels::DeviceContext: the oneDNN engine and streams of a CPU
 // device), so no kernel reaches for a process global.
 //
-// Devices here:
-//  - CpuDevice: the optimized CPU kernels (oneDNN, Eigen), falling back to the reference
-//    kernel of an op that has no optimized one. `cpu_device()` is the process default.
-//  - ReferenceDevice: the reference kernels only (plain loops), in memory of its own. It
-//    proves the seam: a test places nodes on it and on the CPU device alternately, the
-//    placement pass (runtime/placement.h) inserts copies where values cross, and results must
-//    not change.
-// A CUDA device implements the same interface (kernels in kernels/cuda/).
+// The implementations live together in runtime/devices/:
+//  - CpuDevice (cpu_device.cc): the optimized CPU kernels (oneDNN, Eigen), falling back to
+//    the reference kernel of an op that has no optimized one. `cpu_device()` is the process
+//    default.
+//  - ReferenceDevice (reference_device.cc): the reference kernels only (plain loops), in
+//    memory of its own. It proves the seam: a test places nodes on it and on the CPU device
+//    alternately, the placement pass (runtime/placement.h) inserts copies where values
+//    cross, and results must not change.
+//  - CudaDevice (cuda_device.cc): compiled into the CUDA module libtir_cuda.so, which the
+//    runtime loads only when a CUDA device is asked for (runtime/devices/cuda_loader.h).
+// The CPU and reference devices find kernels in KernelRegistry::global(); the CUDA device in
+// the registry its module fills.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "core/precision.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "kernels/registry.h"
@@ -52,6 +58,12 @@ class Device {
   bool supports(std::string_view op, DType dtype) const {
     return find_kernel(op, dtype) != nullptr;
   }
+  /// True when this device has a kernel for `op` for some dtype (so an error can say that
+  /// the dtype, not the op, is what it lacks).
+  virtual bool supports_op(std::string_view op) const = 0;
+  /// The precision this device computes in when `asked` is (core/precision.h): `asked`, or
+  /// the nearest it has (float32). May say once on stderr why it differs.
+  virtual Precision precision(Precision asked) const = 0;
   /// Handles passed to every kernel call on this device (may be null).
   virtual kernels::DeviceContext* context() = 0;
 };
@@ -67,5 +79,9 @@ std::shared_ptr<Device> make_cpu_device();
 const std::shared_ptr<Device>& cpu_device();
 /// A new device that runs only reference kernels, in host memory of its own.
 std::shared_ptr<Device> make_reference_device();
+
+/// The precision a session on `devices` computes in when `asked` is: one that every device
+/// offers (each may lower it to float32). No devices: the process CPU device's answer.
+Precision devices_precision(std::span<const std::shared_ptr<Device>> devices, Precision asked);
 
 }  // namespace tir

@@ -4,7 +4,7 @@
 #include <map>
 #include <sstream>
 
-#include "runtime/cuda_device.h"
+#include "runtime/devices/cuda_loader.h"
 
 namespace tir {
 

@@ -1,5 +1,5 @@
 // Devices by name, for SessionOptions::device and `tirrun --device`: "cpu" is the process's
-// CPU device alone; "cuda" or "cuda:N" puts GPU N (runtime/cuda_device.h) beside the CPU
+// CPU device alone; "cuda" or "cuda:N" puts GPU N (runtime/devices/cuda_loader.h) beside the CPU
 // device. The CPU device comes first (it holds inputs and outputs and runs the nodes the GPU
 // has no kernel for); every other node is placed on the GPU, and the placement pass inserts
 // the copies between them (runtime/placement.h).

@@ -21,7 +21,7 @@ Status place_nodes(ExecGraph& g, std::span<const std::shared_ptr<Device>> device
         n.kernel = devices[0]->find_kernel(n.op, dtype);
       }
       if (!n.kernel) {
-        const bool any = kernels::KernelRegistry::global().has_op(n.op, devices[0]->type());
+        const bool any = devices[0]->supports_op(n.op);
         const std::string_view where =
             devices[0]->type() == DeviceType::kCpu ? "CPU" : devices[0]->name();
         return make_error(StatusCode::kUnsupported, "node '", n.name, "': op ", n.op,

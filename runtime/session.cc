@@ -4,7 +4,6 @@
 
 #include "ir/model.h"
 #include "ir/sym_expr.h"
-#include "kernels/cpu/onednn_context.h"
 #include "runtime/device_select.h"
 #include "runtime/executor.h"
 #include "runtime/lowered_method.h"
@@ -72,7 +71,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
     s->options_.devices = std::move(chosen.devices);
     if (!s->options_.placement) s->options_.placement = std::move(chosen.placement);
   }
-  s->options_.precision = kernels::cpu_precision(options.precision);
+  s->options_.precision = devices_precision(s->options_.devices, options.precision);
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
   s->method_name_ = options.method;
   TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));  // once: every context trusts it

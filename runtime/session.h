@@ -153,8 +153,8 @@ class Session {
   /// Number of successful swap_weights calls so far.
   uint64_t weights_generation() const;
 
-  /// The precision runs compute in: SessionOptions::precision, unless this CPU refused it
-  /// (bf16 without native bf16 computes float32; kernels/cpu/onednn_context.h).
+  /// The precision runs compute in: SessionOptions::precision, unless a device refused it
+  /// (Device::precision: bf16 on a CPU without native bf16, anything but f32 on CUDA).
   Precision precision() const { return options_.precision; }
 
   /// The mutable buffers carried between runs (shared with the sessions given the same one).

@@ -6,7 +6,8 @@
 #
 # 1. records the GPU, driver and toolkit (nvidia-smi, nvcc) in $OUT/device.txt;
 # 2. configures build-gpu with -Dcuda=enabled and builds only what the checks need (tirc,
-#    tirrun, tests/cuda/cuda_test) on all cores;
+#    tirrun, tests/cuda/cuda_test and the CUDA module runtime/devices/libtir_cuda.so, which
+#    tirrun and the test load from the build tree) on all cores;
 # 3. runs the CUDA tests (tests/cuda/cuda_test.cc: every runnable torch fixture on the GPU vs
 #    torch and vs the CPU, placement, copies, the out-of-range flag) -> $OUT/cuda_test.txt and
 #    $OUT/cuda_test.xml; then `tirrun --device cuda` on the gpt2 and bert fixtures;
@@ -55,10 +56,15 @@ else
   step configure configure.log meson setup "$BUILD" --buildtype=release -Dcuda=enabled \
     -Dgpu_archs=90 -Dpython=disabled
 fi || { log "stop: configure failed"; exit 1; }
-step build build.log ninja -C "$BUILD" -j "$JOBS" tools/tirc tools/tirrun tests/cuda/cuda_test ||
-  { log "stop: build failed"; exit 1; }
+step build build.log ninja -C "$BUILD" -j "$JOBS" tools/tirc tools/tirrun tests/cuda/cuda_test \
+  runtime/devices/libtir_cuda.so || { log "stop: build failed"; exit 1; }
 grep -i "warning" "$OUT/build.log" >"$OUT/build_warnings.txt" || true
 log "build warnings: $(wc -l <"$OUT/build_warnings.txt")"
+# Only the module links CUDA; tirrun loads it when --device cuda asks for it.
+ldd "$BUILD/tools/tirrun" >"$OUT/ldd_tirrun.txt" 2>&1
+ldd "$BUILD/runtime/devices/libtir_cuda.so" >"$OUT/ldd_cuda_module.txt" 2>&1
+log "CUDA libraries linked: tirrun $(grep -cE 'libcu(da|blas)' "$OUT/ldd_tirrun.txt")," \
+  "libtir_cuda.so $(grep -cE 'libcu(da|blas)' "$OUT/ldd_cuda_module.txt")"
 
 export TIR_TEST_DATA="$PWD/tests/data" TIRRUN="$PWD/$BUILD/tools/tirrun"
 if ! wants test && ! wants bench; then

@@ -1,16 +1,21 @@
-// The CUDA device (runtime/cuda_device.h, kernels/cuda/) and `--device cuda`. Without a usable
-// GPU (CI, the development machines) the error path runs: one line naming the device, from
-// make_cuda_device, Session::open and tirrun alike; the GPU cases skip, saying why. With one,
-// every runnable torch fixture runs on the GPU (the CPU running the ops it lacks) and must
-// match torch eager and tir's CPU run.
+// The CUDA device (the module libtir_cuda.so: runtime/devices/cuda_device.cc, kernels/cuda/,
+// loaded by runtime/devices/cuda_loader.h) and `--device cuda`. Without a usable GPU (CI, the
+// development machines) the error path runs: one line naming the device, from
+// make_cuda_device, Session::open and tirrun alike, and the module's kernel registry is
+// checked (loading it needs the CUDA libraries, not a GPU); the GPU cases skip, saying why.
+// With one, every runnable torch fixture runs on the GPU (the CPU running the ops it lacks)
+// and must match torch eager and tir's CPU run.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/registry.h"
-#include "runtime/cuda_device.h"
 #include "runtime/device_select.h"
+#include "runtime/devices/cuda_loader.h"
 #include "runtime/exec_graph.h"
 #include "tests/common/cli_util.h"
 #include "tests/runtime/fixture_session.h"
@@ -82,9 +87,22 @@ TEST(SelectDevice, NamesAreChecked) {
   }
 }
 
+/// The CUDA module's kernels, or null with `why` saying why the module did not load.
+const kernels::KernelRegistry* cuda_kernels(std::string* why) {
+  auto backend = cuda_backend();
+  if (!backend.ok()) {
+    *why = backend.status().message();
+    return nullptr;
+  }
+  return (*backend)->kernels;
+}
+
 TEST(CudaKernels, RegisteredForWhatGpt2AndBertNeed) {
   if (!cuda_built()) GTEST_SKIP() << "this tir was built without CUDA (-Dcuda)";
-  const auto& registry = kernels::KernelRegistry::global();
+  std::string why;
+  const kernels::KernelRegistry* kernels = cuda_kernels(&why);
+  ASSERT_NE(kernels, nullptr) << why;
+  const kernels::KernelRegistry& registry = *kernels;
   ASSERT_TRUE(registry.registration_status().ok()) << registry.registration_status().message();
   for (const char* op : {"aten::addmm",
                          "aten::mm",
@@ -125,6 +143,29 @@ TEST(CudaKernels, RegisteredForWhatGpt2AndBertNeed) {
                                 kernels::KernelImpl::kOptimized),
             nullptr);
   EXPECT_FALSE(registry.has_op("aten::where.self", DeviceType::kCuda));
+  // The process's registry has none: the CUDA kernels live in the module alone.
+  EXPECT_FALSE(kernels::KernelRegistry::global().has_op("aten::mm", DeviceType::kCuda));
+}
+
+/// The module's registry holds exactly what the op catalogue lists for the cuda backend.
+TEST(CudaKernels, MatchTheCatalogue) {
+  if (!cuda_built()) GTEST_SKIP() << "this tir was built without CUDA (-Dcuda)";
+  std::string why;
+  const kernels::KernelRegistry* registry = cuda_kernels(&why);
+  ASSERT_NE(registry, nullptr) << why;
+  using Key = std::tuple<std::string, DType>;
+  std::set<Key> want, got;
+  for (const kernels::FamilyTable& table : kernels::op_catalogue())
+    for (const kernels::OpRow& row : table.rows)
+      row.dtypes(kernels::Backend::kCuda).for_each([&](DType d) {
+        want.emplace(std::string(row.op), d);
+      });
+  for (const kernels::KernelEntry& e : registry->entries()) {
+    EXPECT_EQ(e.device, DeviceType::kCuda) << e.op;
+    EXPECT_EQ(e.impl, kernels::KernelImpl::kOptimized) << e.op;
+    got.emplace(e.op, e.dtype);
+  }
+  EXPECT_EQ(got, want);
 }
 
 TEST(CudaDevice, CopiesRoundTripThroughStaging) {

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the build into a temp dir and builds examples/embed_c.c and examples/embed.cc out
 # of tree against it with `pkg-config tir` (libtir.so; embed_c also against libtir.a), runs
-# them on the demo model and checks that they print tirrun's output lines.
+# them on the demo model and checks that they print tirrun's output lines. Neither libtir nor
+# tirrun links CUDA; in a build with CUDA the module <libdir>/tir/libtir_cuda.so is installed
+# and found from the installed tirrun and libtir.so (an error naming the GPU, not the module,
+# on a machine without one).
 #
 #   bash tests/install/test_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -66,4 +69,32 @@ for exe in embed_c embed_cc embed_c_static; do
     echo "FAIL: $exe differs from tirrun"; status=1
   fi
 done
+
+# No CUDA library in the installed programs and library; the CUDA module found beside them.
+for f in "$tirrun" "$root$libdir/libtir.so"; do
+  if ldd "$f" | grep -E "libcuda|libcublas"; then echo "FAIL: $f links CUDA"; status=1; fi
+done
+module="$root$libdir/tir/libtir_cuda.so"
+if [ -f "$build/runtime/devices/libtir_cuda.so" ]; then
+  [ -f "$module" ] || { echo "FAIL: $module not installed"; exit 1; }
+  cat > device.cc <<'CC'
+#include <cstdio>
+#include "runtime/session.h"
+int main(int argc, char** argv) {
+  tir::SessionOptions o;
+  o.device = "cuda";
+  auto s = tir::Session::open(argv[1], argv[2], o);
+  std::printf("%s\n", s.ok() ? "ok" : s.status().message().c_str());
+}
+CC
+  c++ "${san_flags[@]}" -std=c++20 -o device_cc device.cc $(pc --cflags) $(pc --libs)
+  # A GPU makes the session; without one the module's own error says so.
+  for run in "./device_cc model.tir model.bin" "$tirrun model.tir --weights model.bin $input --device cuda"; do
+    got=$($run 2>&1 | tail -n 1) || true
+    case "$got" in
+      ok | output* | *"no usable GPU"*) echo "ok: the installed CUDA module is found: ${run%% *}: $got" ;;
+      *) echo "FAIL: ${run%% *} --device cuda: $got"; status=1 ;;
+    esac
+  done
+fi
 exit $status

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/registry.h"
+#include "runtime/devices/host_device.h"
 
 namespace tir {
 namespace {
@@ -174,6 +175,36 @@ TEST(Device, AllocOfASizeThatWrapsFails) {
     EXPECT_FALSE(p.ok()) << d->name();
     if (p.ok()) d->free(*p);
   }
+}
+
+/// A device that computes float32 whatever is asked (as the CUDA device does).
+class Float32OnlyDevice final : public HostDevice {
+ public:
+  std::string_view name() const override { return "f32-only"; }
+  const kernels::KernelEntry* find_kernel(std::string_view, DType) const override {
+    return nullptr;
+  }
+  bool supports_op(std::string_view) const override { return false; }
+  Precision precision(Precision) const override { return Precision::kFloat32; }
+  kernels::DeviceContext* context() override { return nullptr; }
+};
+
+TEST(Device, ASessionComputesInAPrecisionEveryDeviceOffers) {
+  using P = Precision;
+  const std::vector<std::shared_ptr<Device>> none;
+  const std::vector<std::shared_ptr<Device>> cpu = {cpu_device()};
+  const std::vector<std::shared_ptr<Device>> ref = {make_reference_device()};
+  const std::vector<std::shared_ptr<Device>> mixed = {cpu_device(),
+                                                      std::make_shared<Float32OnlyDevice>()};
+  // int8 runs on every CPU; the reference kernels leave the choice to the others.
+  EXPECT_EQ(devices_precision(none, P::kInt8), P::kInt8);
+  EXPECT_EQ(devices_precision(cpu, P::kInt8), P::kInt8);
+  EXPECT_EQ(devices_precision(ref, P::kInt8), P::kInt8);
+  EXPECT_EQ(devices_precision(mixed, P::kInt8), P::kFloat32);
+  EXPECT_EQ(devices_precision(mixed, P::kFloat32), P::kFloat32);
+  EXPECT_EQ(devices_precision(cpu, P::kBFloat16), cpu_device()->precision(P::kBFloat16));
+  EXPECT_FALSE(cpu_device()->supports_op("aten::no_such_op"));
+  EXPECT_TRUE(cpu_device()->supports_op("aten::addmm"));
 }
 
 }  // namespace

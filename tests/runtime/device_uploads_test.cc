@@ -43,6 +43,8 @@ class RemoteDevice final : public Device {
   const kernels::KernelEntry* find_kernel(std::string_view op, DType dtype) const override {
     return cpu_device()->find_kernel(op, dtype);
   }
+  bool supports_op(std::string_view op) const override { return cpu_device()->supports_op(op); }
+  Precision precision(Precision asked) const override { return cpu_device()->precision(asked); }
   kernels::DeviceContext* context() override { return cpu_device()->context(); }
 
   std::atomic<size_t> uploaded{0};

@@ -81,6 +81,10 @@ class RestrictedDevice final : public Device {
   const kernels::KernelEntry* find_kernel(std::string_view op, DType dtype) const override {
     return missing_.count(op) ? nullptr : inner_->find_kernel(op, dtype);
   }
+  bool supports_op(std::string_view op) const override {
+    return !missing_.count(op) && inner_->supports_op(op);
+  }
+  Precision precision(Precision asked) const override { return inner_->precision(asked); }
   kernels::DeviceContext* context() override { return inner_->context(); }
 
  private:

@@ -204,8 +204,8 @@ TEST_F(PlacementUnit, OpNoDeviceRunsIsAnErrorNamingNodeAndOp) {
   const auto first = std::find_if(graph_.nodes.begin(), graph_.nodes.end(),
                                   [](const ExecNode& n) { return n.op == "aten::addmm"; });
   ASSERT_NE(first, graph_.nodes.end());
-  EXPECT_EQ(s.message(), "node '" + std::string(first->name) +
-                             "': op aten::addmm has no CPU kernel for dtype float32");
+  // The device, not the registry, says it has no addmm for any dtype.
+  EXPECT_EQ(s.message(), "node '" + std::string(first->name) + "': op aten::addmm has no kernel");
 }
 
 TEST_F(PlacementUnit, CopiesExactlyWhereValuesCrossDevices) {

@@ -1,19 +1,20 @@
-// The CUDA device (runtime/cuda_device.h). Everything it does is queued on one stream in
+// The CUDA device, compiled into the CUDA module (runtime/devices/cuda_module.cc) with the
+// kernels of kernels/cuda/. Everything it does is queued on one stream in
 // order: kernels, host-to-device copies (through two pinned staging buffers, so the caller's
 // memory may change as soon as copy_from returns and large uploads overlap the memcpy into
 // the staging buffer with the DMA out of the other), device-to-device copies. Copies to the
 // host wait for the stream, then check the flag kernels set on a bad index.
-#include "runtime/cuda_device.h"
+#include "runtime/devices/cuda_device.h"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
 #include "kernels/cuda/cuda_context.h"
-#include "kernels/registry.h"
 
 namespace tir {
 namespace {
@@ -28,6 +29,7 @@ Status cuda_error(cudaError_t e, std::string_view what) {
 
 class CudaDevice final : public Device {
  public:
+  explicit CudaDevice(const kernels::KernelRegistry& kernels) : kernels_(kernels) {}
   ~CudaDevice() override {
     cudaSetDevice(ctx_.device);
     if (ctx_.stream) cudaStreamSynchronize(ctx_.stream);
@@ -133,8 +135,20 @@ class CudaDevice final : public Device {
   }
 
   const kernels::KernelEntry* find_kernel(std::string_view op, DType dtype) const override {
-    return kernels::KernelRegistry::global().find(op, DeviceType::kCuda, dtype,
-                                                  kernels::KernelImpl::kOptimized);
+    return kernels_.find(op, DeviceType::kCuda, dtype, kernels::KernelImpl::kOptimized);
+  }
+  bool supports_op(std::string_view op) const override {
+    return kernels_.has_op(op, DeviceType::kCuda);
+  }
+  /// cuBLAS and tir's CUDA kernels compute in float32 only (no TF32, no bf16 or int8 path).
+  Precision precision(Precision asked) const override {
+    static std::once_flag said;
+    if (asked != Precision::kFloat32)
+      std::call_once(said, [asked] {
+        std::fprintf(stderr, "tir: warning: device 'cuda' computes in float32; %s was asked for\n",
+                     std::string(precision_name(asked)).c_str());
+      });
+    return Precision::kFloat32;
   }
   kernels::DeviceContext* context() override { return &ctx_; }
 
@@ -157,6 +171,7 @@ class CudaDevice final : public Device {
     return ok_status();
   }
 
+  const kernels::KernelRegistry& kernels_;
   CudaContext ctx_;
   std::mutex staging_mu_;
   void* staging_[2] = {nullptr, nullptr};
@@ -165,9 +180,8 @@ class CudaDevice final : public Device {
 
 }  // namespace
 
-bool cuda_built() { return true; }
-
-Result<std::shared_ptr<Device>> make_cuda_device(int index) {
+Result<std::shared_ptr<Device>> cuda_device_create(int index,
+                                                   const kernels::KernelRegistry& kernels) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess)
@@ -178,7 +192,7 @@ Result<std::shared_ptr<Device>> make_cuda_device(int index) {
   if (index < 0 || index >= count)
     return make_error(StatusCode::kInvalidArgument, "device 'cuda': GPU ", index,
                       " does not exist (", count, " found)");
-  auto device = std::make_shared<CudaDevice>();
+  auto device = std::make_shared<CudaDevice>(kernels);
   TIR_RETURN_IF_ERROR(device->init(index));
   return std::shared_ptr<Device>(std::move(device));
 }

@@ -1,0 +1,39 @@
+// The optimized CPU device: oneDNN and Eigen kernels from KernelRegistry::global(), the
+// reference kernel where an op has no optimized one, a oneDNN context of its own.
+#include "kernels/cpu/cpu_context.h"
+#include "kernels/cpu/onednn_context.h"
+#include "runtime/devices/host_device.h"
+
+namespace tir {
+namespace {
+
+using kernels::KernelImpl;
+using kernels::KernelRegistry;
+
+class CpuDevice final : public HostDevice {
+ public:
+  CpuDevice() : context_(kernels::make_cpu_context()) {}
+  std::string_view name() const override { return "cpu"; }
+  const kernels::KernelEntry* find_kernel(std::string_view op, DType dtype) const override {
+    return KernelRegistry::global().find(op, DeviceType::kCpu, dtype, KernelImpl::kOptimized);
+  }
+  bool supports_op(std::string_view op) const override {
+    return KernelRegistry::global().has_op(op, DeviceType::kCpu);
+  }
+  Precision precision(Precision asked) const override { return kernels::cpu_precision(asked); }
+  kernels::DeviceContext* context() override { return context_.get(); }
+
+ private:
+  std::unique_ptr<kernels::DeviceContext> context_;
+};
+
+}  // namespace
+
+std::shared_ptr<Device> make_cpu_device() { return std::make_shared<CpuDevice>(); }
+
+const std::shared_ptr<Device>& cpu_device() {
+  static const std::shared_ptr<Device> device = make_cpu_device();
+  return device;
+}
+
+}  // namespace tir
