@@ -6,24 +6,27 @@ namespace tir::kernels {
 // that a library that fills registries of its own (the CUDA module) links this file without
 // them.
 
+namespace {
+
+/// "aten::relu (cpu, float32)", for registration errors.
+std::string entry_name(std::string_view op, Backend backend, DType dtype) {
+  return std::string(op) + " (" + std::string(backend_name(backend)) + ", " +
+         std::string(dtype == DType::kUndefined ? "any dtype" : dtype_name(dtype)) + ")";
+}
+
+}  // namespace
+
 void KernelRegistry::add(std::initializer_list<KernelEntry> entries) {
   for (KernelEntry e : entries) {
     const Backend backend = e.backend();
-    const std::string name = e.op + " (" + std::string(backend_name(backend)) + ", " +
-                             std::string(e.dtype == DType::kUndefined ? "any dtype"
-                                                                      : dtype_name(e.dtype)) +
-                             ")";
     const OpRow* row = find_op_row(e.op);
-    if (!row) {
-      errors_.push_back(name + ": no row in the op catalogue");
-      continue;
-    }
-    if (!row->dtypes(backend).contains(e.dtype)) {
-      errors_.push_back(name + ": the catalogue row does not list this dtype");
-      continue;
-    }
-    if (find_exact(e.op, e.device, e.dtype, e.impl) != nullptr) {
-      errors_.push_back(name + ": registered twice");
+    const char* error = !row ? ": no row in the op catalogue"
+                        : !row->dtypes(backend).contains(e.dtype)
+                            ? ": the catalogue row does not list this dtype"
+                        : find_exact(e.op, e.device, e.dtype, e.impl) ? ": registered twice"
+                                                                      : nullptr;
+    if (error) {
+      errors_.push_back(entry_name(e.op, backend, e.dtype) + error);
       continue;
     }
     e.caps = row->caps_on(backend);
@@ -39,9 +42,8 @@ void KernelRegistry::check_complete(Backend backend) {
     for (const OpRow& row : table.rows)
       row.dtypes(backend).for_each([&](DType d) {
         if (find_exact(row.op, device, d, impl)) return;
-        errors_.push_back(std::string(row.op) + " (" + std::string(backend_name(backend)) + ", " +
-                          std::string(d == DType::kUndefined ? "any dtype" : dtype_name(d)) +
-                          "): listed in the op catalogue, no kernel registered");
+        errors_.push_back(entry_name(row.op, backend, d) +
+                          ": listed in the op catalogue, no kernel registered");
       });
 }
 

@@ -1,5 +1,6 @@
-// The reference backend's registration: `register_reference` adds every kernel of kernels/reference/, one
-// function per source file, and then checks that it covered what the op catalogue lists for it.
+// The reference backend's registration: `register_reference` adds every kernel of
+// kernels/reference/, one function per source file, and then checks that it covered what the op
+// catalogue lists for it.
 #pragma once
 
 #include "kernels/registry.h"

@@ -23,8 +23,9 @@ std::set<Key> catalogue_keys(std::initializer_list<Backend> backends) {
     for (const OpRow& row : table.rows)
       for (Backend b : backends)
         row.dtypes(b).for_each([&](DType d) {
-          keys.emplace(std::string(row.op), b == Backend::kCuda ? DeviceType::kCuda : DeviceType::kCpu,
-                       d, b == Backend::kReference ? KernelImpl::kReference : KernelImpl::kOptimized);
+          keys.emplace(std::string(row.op),
+                       b == Backend::kCuda ? DeviceType::kCuda : DeviceType::kCpu, d,
+                       b == Backend::kReference ? KernelImpl::kReference : KernelImpl::kOptimized);
         });
   return keys;
 }
@@ -85,25 +86,28 @@ TEST(OpCatalogue, ARegistryOfOneBackendHoldsOnlyIt) {
 
 TEST(OpCatalogue, TheRegistryRefusesWhatTheCatalogueDoesNotList) {
   KernelRegistry registry;
-  const KernelFactory factory = KernelRegistry::global()
-                                    .find("aten::relu", DeviceType::kCpu, DType::kFloat32)
-                                    ->factory;
-  registry.add({{"aten::erfinv", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory},
-                {"aten::relu", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference, factory},
-                {"aten::relu", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory},
-                {"aten::relu", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory}});
+  const KernelFactory factory =
+      KernelRegistry::global().find("aten::relu", DeviceType::kCpu, DType::kFloat32)->factory;
+  registry.add(
+      {{"aten::erfinv", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory},
+       {"aten::relu", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference, factory},
+       {"aten::relu", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory},
+       {"aten::relu", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory}});
   EXPECT_EQ(registry.entries().size(), 1u);
   const std::string message = registry.registration_status().message();
   EXPECT_NE(message.find("aten::erfinv (reference, float32): no row in the op catalogue"),
-            std::string::npos) << message;
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find("aten::relu (reference, float64): the catalogue row does not list"),
-            std::string::npos) << message;
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find("aten::relu (reference, float32): registered twice"), std::string::npos)
       << message;
   registry.check_complete(Backend::kReference);
-  EXPECT_NE(registry.registration_status().message().find(
-                "aten::gelu (reference, float32): listed in the op catalogue, no kernel registered"),
-            std::string::npos);
+  EXPECT_NE(
+      registry.registration_status().message().find(
+          "aten::gelu (reference, float32): listed in the op catalogue, no kernel registered"),
+      std::string::npos);
 }
 
 }  // namespace
