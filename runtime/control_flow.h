@@ -1,12 +1,13 @@
 // Control flow in the runtime: higher_order::cond (torch.cond) is a step the executor runs,
-// not a kernel. Arguments (importer/hop_cond.cc): pred, true_fn, false_fn, operands. A
-// symbolic predicate (`s0 > 4`) is known once shapes are bound, so only the taken branch is
-// prepared; a tensor predicate is read at run time, so both are prepared and must return the
-// same dtypes and shapes. The branches are subgraphs of the method, each lowered once into an
-// executor of its own (runtime/executor.h), prepared under the enclosing plan's binding.
+// not a kernel. Arguments (importer/hop_cond.cc): pred, true_fn, false_fn, operands. Its
+// branches are subgraphs of the method, each lowered once with it (runtime/lowered_method.h)
+// and planned as sub-plans of the enclosing plan's cond step (CondPlan, runtime/plan.h),
+// under that plan's binding: the executor walks a branch's sub-plan as it walks any plan.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 
@@ -15,22 +16,22 @@
 
 namespace tir {
 
-/// The two subgraphs of one cond under one binding (the executor implements it; tests fake
-/// it). Branch 0 is true_fn, 1 false_fn.
-class CondBranches {
- public:
-  virtual ~CondBranches() = default;
-  /// Prepares `branch` for `operands` (dtypes and shapes) and fills `out_outputs` (one per
-  /// subgraph output) with dtypes and contiguous shapes.
-  virtual Status prepare(int branch, std::span<const Tensor> operands,
-                         std::span<Tensor> out_outputs) = 0;
-  /// Runs prepared `branch` and writes its results into `outputs`.
-  virtual Status run(int branch, std::span<const Tensor> operands, std::span<Tensor> outputs) = 0;
-};
+/// Builds the sub-plan of the branch whose subgraph index is `graph` for `operands` (dtypes
+/// and shapes; data may be null). plan_build passes one that builds it from PlanInputs::
+/// subgraphs; tests pass fakes.
+using BuildBranch =
+    std::function<Result<std::unique_ptr<Plan>>(int32_t graph, std::span<const Tensor> operands)>;
 
 /// Prepares the cond whose arguments and input tensors `call` holds (as a kernel would see
-/// them), filling call.outputs. Errors start with "node '<name>' (higher_order::cond): ".
-Result<std::unique_ptr<ControlStep>> cond_prepare(std::unique_ptr<CondBranches> branches,
-                                                  const kernels::KernelCall& call);
+/// them), with `graphs` its true_fn and false_fn subgraph indices: the branches that can run
+/// get sub-plans, and call.outputs their dtypes and shapes (both branches must agree when the
+/// predicate is read at run time). Errors start with "node '<name>' (higher_order::cond): ".
+Result<std::unique_ptr<CondPlan>> cond_prepare(const kernels::KernelCall& call,
+                                               std::array<int32_t, 2> graphs,
+                                               const BuildBranch& build);
+
+/// The branch that runs for the step's `inputs` this run (0: true_fn, 1: false_fn); points
+/// cond.operands at the inputs' data.
+int cond_select(CondPlan& cond, std::span<const Tensor> inputs);
 
 }  // namespace tir

@@ -11,62 +11,6 @@
 
 namespace tir {
 
-/// A cond's branches under one binding: the executors of the two subgraphs.
-class MethodExecutor::Branches final : public CondBranches {
- public:
-  Branches(std::array<MethodExecutor*, 2> executors, std::span<const int64_t> symbols)
-      : executors_(executors), symbols_(symbols.begin(), symbols.end()) {}
-
-  Status prepare(int branch, std::span<const Tensor> operands,
-                 std::span<Tensor> out_outputs) override {
-    MethodExecutor& ex = *executors_[branch];
-    TIR_RETURN_IF_ERROR(ex.prepare_subgraph(symbols_, operands));
-    const ExecGraph& g = ex.graph();
-    if (g.outputs.size() != out_outputs.size())
-      return make_error(StatusCode::kInternal, "subgraph '", ir::str(ex.method().name()),
-                        "' returns ", g.outputs.size(), " values, its node has ",
-                        out_outputs.size(), " outputs");
-    for (size_t k = 0; k < g.outputs.size(); ++k) {
-      const ExecValue& v = g.values[g.outputs[k]];
-      TIR_ASSIGN_OR_RETURN(auto sizes, value_sizes(*v.ir, symbols_));
-      out_outputs[k] = make_tensor(v.dtype, sizes, nullptr);
-    }
-    return ok_status();
-  }
-
-  Status run(int branch, std::span<const Tensor> operands, std::span<Tensor> outputs) override {
-    TIR_ASSIGN_OR_RETURN(auto results, executors_[branch]->run_subgraph(symbols_, operands));
-    for (size_t k = 0; k < outputs.size(); ++k)
-      std::memcpy(outputs[k].data, results[k].data, outputs[k].nbytes());
-    return ok_status();
-  }
-
- private:
-  std::array<MethodExecutor*, 2> executors_;
-  std::vector<int64_t> symbols_;
-};
-
-/// Prepares the control-flow steps of this executor's plans.
-class MethodExecutor::Preparer final : public ControlPreparer {
- public:
-  explicit Preparer(MethodExecutor& ex) : ex_(ex) {}
-  Result<std::unique_ptr<ControlStep>> prepare(const ExecNode& node, PlanStep& step,
-                                               std::span<const int64_t> symbols) override {
-    std::array<MethodExecutor*, 2> branches{};
-    for (size_t b = 0; b < 2; ++b) {
-      const int32_t index = node.branches[b];
-      if (index < 0 || size_t(index) >= ex_.subgraphs_.size())
-        return make_error(StatusCode::kInternal, "method '", ir::str(ex_.method().name()),
-                          "' has no subgraph ", index);
-      branches[b] = ex_.subgraphs_[index].get();
-    }
-    return cond_prepare(std::make_unique<Branches>(branches, symbols), step.call);
-  }
-
- private:
-  MethodExecutor& ex_;
-};
-
 MethodExecutor::~MethodExecutor() = default;
 
 Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
@@ -90,10 +34,15 @@ std::unique_ptr<MethodExecutor> MethodExecutor::make(std::shared_ptr<const Lower
   std::unique_ptr<MethodExecutor> ex(new MethodExecutor());
   ex->options_ = options;
   ex->options_.max_cached_plans = std::max<size_t>(1, options.max_cached_plans);
-  ex->preparer_ = std::make_unique<Preparer>(*ex);
-  for (const auto& sub : program->subgraphs()) ex->subgraphs_.push_back(make(sub, ex->options_));
-  ex->program_ = std::move(program);
+  init_binding(ex->root_, std::move(program));
   return ex;
+}
+
+void MethodExecutor::init_binding(Binding& b, std::shared_ptr<const LoweredMethod> program) {
+  b.subgraphs.resize(program->subgraphs().size());
+  for (size_t k = 0; k < b.subgraphs.size(); ++k)
+    init_binding(b.subgraphs[k], program->subgraphs()[k]);
+  b.program = std::move(program);
 }
 
 Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
@@ -101,31 +50,32 @@ Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
   resident_ = weights_->resident();
   uploads_.clear();  // plans upload the new bytes again (refresh_weights)
   ++bind_count_;
-  if (!resident_)  // a budgeted source refuses a method it cannot run, now
-    TIR_RETURN_IF_ERROR(weights_->check_uses(ir::str(method().name()), program_->weight_uses()));
-  TIR_RETURN_IF_ERROR(bind_fixed_data());
-  for (auto& sub : subgraphs_) TIR_RETURN_IF_ERROR(sub->rebind_weights(weights_));
-  return ok_status();
+  return bind_fixed_data(root_);
 }
 
-Status MethodExecutor::bind_fixed_data() {
-  const ExecGraph& g = graph();
-  const fb::Model& m = program_->model().model();
-  fixed_data_.assign(g.values.size(), nullptr);
-  keys_.assign(g.values.size(), kernels::WeightKey{});
-  quantized_.assign(g.values.size(), nullptr);
+Status MethodExecutor::bind_fixed_data(Binding& b) {
+  const LoweredMethod& program = *b.program;
+  if (!resident_)  // a budgeted source refuses a method it cannot run, now
+    TIR_RETURN_IF_ERROR(
+        weights_->check_uses(ir::str(program.method().name()), program.weight_uses()));
+  for (Binding& sub : b.subgraphs) TIR_RETURN_IF_ERROR(bind_fixed_data(sub));
+  const ExecGraph& g = program.graph();
+  const fb::Model& m = program.model().model();
+  b.fixed_data.assign(g.values.size(), nullptr);
+  b.keys.assign(g.values.size(), kernels::WeightKey{});
+  b.quantized.assign(g.values.size(), nullptr);
   for (size_t v = 0; v < g.values.size(); ++v) {
     const ExecValue& val = g.values[v];
     if (val.weight >= 0) {
-      keys_[v] = weights_->key(val.weight);
-      quantized_[v] = weights_->quantized(val.weight);
+      b.keys[v] = weights_->key(val.weight);
+      b.quantized[v] = weights_->quantized(val.weight);
       if (resident_) {
         TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(val.weight));
-        fixed_data_[v] = t->data;
+        b.fixed_data[v] = t->data;
       }
     } else if (val.constant >= 0) {
       const fb::Constant* c = m.constants()->Get(val.constant);
-      fixed_data_[v] = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
+      b.fixed_data[v] = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
     }
   }
   SessionState* state = options_.state;
@@ -140,70 +90,83 @@ Status MethodExecutor::bind_fixed_data() {
       return make_error(StatusCode::kUnsupported, "buffer '", name, "' of '", set.path(),
                         "' is compressed: streaming weights needs buffers stored plain");
     TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(std::string(name), *initial));
-    fixed_data_[v] = buf->data;
-    keys_[v] = {};
+    b.fixed_data[v] = buf->data;
+    b.keys[v] = {};
   }
-  if (write_back_.empty())
+  if (b.write_back.empty())
     for (const auto& [v, buffer] : g.mutations) {
       const std::string name(buffer);
       const Tensor* initial = set.find(name);
       if (!initial)
-        return make_error(StatusCode::kNotFound, "method '", ir::str(method().name()),
+        return make_error(StatusCode::kNotFound, "method '", ir::str(program.method().name()),
                           "' mutates buffer '", name, "', which is not a weight of the model");
       TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(name, *initial));
-      write_back_.emplace_back(v, buf);
+      b.write_back.emplace_back(v, buf);
     }
   return ok_status();
 }
 
-PlanInputs MethodExecutor::plan_inputs() {
+PlanInputs MethodExecutor::plan_inputs(const Binding& b) {
   PlanInputs in;
-  in.graph = &graph();
-  in.devices = program_->devices();
-  in.fixed_data = fixed_data_;
-  in.keys = keys_;
-  in.quantized = quantized_;
+  in.graph = &b.program->graph();
+  in.devices = b.program->devices();
+  in.fixed_data = b.fixed_data;
+  in.keys = b.keys;
+  in.quantized = b.quantized;
   in.packed_cache = &weights_->set().packed_cache();
   if (weights_->resident()) in.drop_packed = &weights_->set();
   in.precision = options_.precision;
-  in.control = preparer_.get();
   in.uploads = &uploads_;
+  for (const Binding& sub : b.subgraphs) in.subgraphs.push_back(plan_inputs(sub));
   return in;
 }
 
-Status MethodExecutor::refresh_weights(Plan& plan) {
-  const PlanInputs in = plan_inputs();
-  std::vector<bool> changed(fixed_data_.size(), false);
-  bool any = false;
-  for (size_t v = 0; v < fixed_data_.size(); ++v) {
-    if (fixed_data_[v] == nullptr || plan.value_data[v] == fixed_data_[v]) continue;
-    plan.value_data[v] = plan.values[v].data = fixed_data_[v];
-    changed[v] = any = true;
+Status MethodExecutor::refresh_weights(Plan& plan, const Binding& b) {
+  std::vector<bool> changed(b.fixed_data.size(), false);
+  for (size_t v = 0; v < b.fixed_data.size(); ++v) {
+    if (b.fixed_data[v] == nullptr || plan.value_data[v] == b.fixed_data[v]) continue;
+    plan.value_data[v] = plan.values[v].data = b.fixed_data[v];
+    changed[v] = true;
   }
   // Weights and constants uploaded to devices: the cache was cleared when they were rebound.
   for (PlanStep& step : plan.steps) {
     if (!step.uploaded) continue;
     const int32_t src = step.in_values[0], dst = step.out_values[0];
-    if (fixed_data_[src] == nullptr)
+    if (b.fixed_data[src] == nullptr)
       return make_error(StatusCode::kInternal, node_context(*step.node),
                         ": uploaded bytes are gone after a weight swap");
     TIR_ASSIGN_OR_RETURN(void* data,
-                         uploads_.get(*step.device, fixed_data_[src], plan.values[src].nbytes()));
+                         uploads_.get(*step.device, b.fixed_data[src], plan.values[src].nbytes()));
     plan.value_data[dst] = step.outputs[0].data = data;
-    changed[dst] = any = true;
+    changed[dst] = true;
   }
+  TIR_RETURN_IF_ERROR(refresh_steps(plan, b, changed));
+  for (PlanStep& step : plan.steps) {  // the branches' sub-plans read weights of their own
+    if (!step.cond) continue;
+    for (int k = 0; k < 2; ++k)
+      if (step.cond->branches[k])
+        TIR_RETURN_IF_ERROR(
+            refresh_weights(*step.cond->branches[k], b.subgraphs[step.cond->graphs[k]]));
+  }
+  plan.bind_count = bind_count_;
+  return ok_status();
+}
+
+Status MethodExecutor::refresh_steps(Plan& plan, const Binding& b,
+                                     const std::vector<bool>& changed) {
+  const PlanInputs in = plan_inputs(b);
   // Kernels may pack weights in prepare (oneDNN conv): prepare again the steps that read a
   // changed weight, so they pack the new one. Same shapes, so the plan's memory still fits.
   // Every kernel packs into the new set's cache from now on (the old set may go away).
   for (PlanStep& step : plan.steps) {
     step.weights->packed_cache = in.packed_cache;
     for (size_t s = 0; s < step.in_values.size(); ++s) {
-      step.input_keys[s] = keys_[step.in_values[s]];
-      step.input_quantized[s] = quantized_[step.in_values[s]];
+      step.input_keys[s] = b.keys[step.in_values[s]];
+      step.input_quantized[s] = b.quantized[step.in_values[s]];
     }
   }
   for (PlanStep& step : plan.steps) {
-    if (!any || !step.kernel) continue;
+    if (!step.kernel) continue;
     if (std::none_of(step.in_values.begin(), step.in_values.end(),
                      [&](int32_t v) { return changed[v]; }))
       continue;
@@ -221,7 +184,6 @@ Status MethodExecutor::refresh_weights(Plan& plan) {
     step.info.packed_inputs = info.packed_inputs;
     plan_drop_packed(in, step);
   }
-  plan.bind_count = bind_count_;
   return ok_status();
 }
 
@@ -236,7 +198,7 @@ Plan* MethodExecutor::find_plan(std::span<const int64_t> symbols) {
 }
 
 Status MethodExecutor::add_plan(std::vector<int64_t> symbols, std::span<const Tensor> inputs) {
-  TIR_ASSIGN_OR_RETURN(auto plan, plan_build(plan_inputs(), std::move(symbols), inputs));
+  TIR_ASSIGN_OR_RETURN(auto plan, plan_build(plan_inputs(root_), std::move(symbols), inputs));
   plan->bind_count = bind_count_;
   plans_.push_front(std::move(plan));
   while (plans_.size() > options_.max_cached_plans) plans_.pop_back();
@@ -263,38 +225,7 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
   return execute(plan, inputs);
 }
 
-Status MethodExecutor::prepare_subgraph(std::span<const int64_t> symbols,
-                                        std::span<const Tensor> inputs) {
-  const ExecGraph& g = graph();
-  const std::string_view name = ir::str(method().name());
-  if (inputs.size() != g.inputs.size())
-    return make_error(StatusCode::kInternal, "subgraph '", name, "' takes ", g.inputs.size(),
-                      " inputs, got ", inputs.size());
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const ExecValue& v = g.values[g.inputs[k]];
-    TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*v.ir, symbols));
-    if (inputs[k].dtype != v.dtype ||
-        !std::equal(want.begin(), want.end(), inputs[k].shape().begin(), inputs[k].shape().end()))
-      return make_error(StatusCode::kInternal, "subgraph '", name, "' input '",
-                        ir::str(v.ir->name()), "' is ", dtype_name(inputs[k].dtype),
-                        shape_str(inputs[k].shape()), ", the program records ", dtype_name(v.dtype),
-                        shape_str(want));
-  }
-  if (find_plan(symbols)) return ok_status();
-  return add_plan(std::vector<int64_t>(symbols.begin(), symbols.end()), inputs);
-}
-
-Result<std::span<const Tensor>> MethodExecutor::run_subgraph(std::span<const int64_t> symbols,
-                                                             std::span<const Tensor> inputs) {
-  Plan* plan = find_plan(symbols);
-  if (!plan) {  // evicted since the enclosing plan prepared it: prepare again
-    TIR_RETURN_IF_ERROR(prepare_subgraph(symbols, inputs));
-    plan = plans_.front().get();
-  }
-  return execute(plan, inputs);
-}
-
-Status MethodExecutor::run_step(PlanStep& step) {
+Status MethodExecutor::run_step(PlanStep& step, const Binding& b) {
   switch (step.kind) {
     case StepKind::kKernel:
       return step.kernel->run(step.call, step.scratch);
@@ -311,40 +242,59 @@ Status MethodExecutor::run_step(PlanStep& step) {
       return ok_status();
     }
     case StepKind::kCond:
-      return step.control->run(step.inputs, step.outputs);
+      return run_cond(step, b);
   }
+  return ok_status();
+}
+
+Status MethodExecutor::run_cond(PlanStep& step, const Binding& b) {
+  CondPlan& cond = *step.cond;
+  const int taken = cond_select(cond, step.inputs);
+  Plan& sub = *cond.branches[taken];
+  const Binding& sub_binding = b.subgraphs[cond.graphs[taken]];
+  if (!resident_) weights_->begin_run(sub.weight_order);  // nested in the method's run
+  Status s = run_steps(sub, sub_binding, cond.operands, nullptr);
+  if (!resident_) weights_->end_run();
+  TIR_RETURN_IF_ERROR(s);
+  for (size_t k = 0; k < step.outputs.size(); ++k)
+    std::memcpy(step.outputs[k].data, sub.value_data[sub.graph->outputs[k]],
+                step.outputs[k].nbytes());
   return ok_status();
 }
 
 Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
                                                         std::span<const Tensor> inputs) {
-  if (plan->bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(*plan));
-  if (!resident_) {  // the source reads ahead in the plan's order; the run gives back all
-    weights_->begin_run(plan->weight_order);
-    auto result = execute_steps(plan, inputs);
-    if (result.ok())
+  if (plan->bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(*plan, root_));
+  if (!resident_) weights_->begin_run(plan->weight_order);  // read ahead in the plan's order
+  const Status s = run_steps(*plan, root_, inputs, profiler_);
+  if (s.ok()) {
+    outputs_.clear();
+    for (int32_t v : plan->graph->outputs) {
+      Tensor t = plan->values[v];
+      t.data = plan->value_data[v];
+      outputs_.push_back(t);
+    }
+    if (!resident_)
       for (size_t k : plan->weight_outputs) {  // views of weights outlive the run: copy them
         held_outputs_.resize(outputs_.size());
-        const Tensor& t = outputs_[k];
-        const auto* p = static_cast<const uint8_t*>(t.data);
-        held_outputs_[k].assign(p, p + t.nbytes());
+        const auto* p = static_cast<const uint8_t*>(outputs_[k].data);
+        held_outputs_[k].assign(p, p + outputs_[k].nbytes());
         outputs_[k].data = held_outputs_[k].data();
       }
-    weights_->end_run();
-    return result;
   }
-  return execute_steps(plan, inputs);
+  if (!resident_) weights_->end_run();  // gives back all the run acquired
+  TIR_RETURN_IF_ERROR(s);
+  return std::span<const Tensor>(outputs_);
 }
 
-Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
-                                                              std::span<const Tensor> inputs) {
-  const ExecGraph& g = graph();
-  std::vector<void*>& data = plan->value_data;
+Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const Tensor> inputs,
+                                 Profiler* const profiler) {
+  const ExecGraph& g = *plan.graph;
+  std::vector<void*>& data = plan.value_data;
   for (size_t k = 0; k < inputs.size(); ++k) data[g.inputs[k]] = inputs[k].data;
   // Locals: kernels' virtual calls would otherwise make the compiler reload the members.
   const bool streaming = !resident_;
-  Profiler* const profiler = profiler_;
-  for (PlanStep& step : plan->steps) {
+  for (PlanStep& step : plan.steps) {
     if (streaming) [[unlikely]]
       for (const auto& [id, v] : step.acquire) {
         TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(id));
@@ -358,8 +308,8 @@ Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
     }
     ++kernel_calls_;
     const auto t0 = profiler ? Profiler::Clock::now() : Profiler::Clock::time_point{};
-    Status s =
-        step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch) : run_step(step);
+    Status s = step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch)
+                                              : run_step(step, b);
     if (profiler) [[unlikely]] {
       const ExecNode& n = *step.node;
       profiler->record(n.name, n.profile_name(), n.module_path, n.index, t0, Profiler::Clock::now(),
@@ -369,21 +319,9 @@ Result<std::span<const Tensor>> MethodExecutor::execute_steps(Plan* plan,
       for (WeightId id : step.release) weights_->release(id);
     if (!s.ok()) return s;  // kernels name node and op (kernels/kernel_util.h op_error)
   }
-  for (const auto& [v, buffer] : write_back_)  // what the program wrote to its buffers
+  for (const auto& [v, buffer] : b.write_back)  // what the program wrote to its buffers
     if (data[v] != buffer->data) std::memmove(buffer->data, data[v], buffer->nbytes());
-  outputs_.clear();
-  for (int32_t v : g.outputs) {
-    Tensor t = plan->values[v];
-    t.data = data[v];
-    outputs_.push_back(t);
-  }
-  return std::span<const Tensor>(outputs_);
-}
-
-uint64_t MethodExecutor::kernel_calls() const {
-  uint64_t n = kernel_calls_;
-  for (const auto& sub : subgraphs_) n += sub->kernel_calls();
-  return n;
+  return ok_status();
 }
 
 size_t MethodExecutor::arena_bytes() const {

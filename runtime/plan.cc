@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/sym_expr.h"
+#include "runtime/control_flow.h"
 #include "runtime/memory_planner.h"
 #include "runtime/shape_binding.h"
 #include "runtime/weight_set.h"
@@ -96,6 +97,34 @@ Status bind_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanSte
   return ok_status();
 }
 
+/// The sub-plan of cond branch `graph` (a Method.subgraphs index) for `operands`, which must
+/// match the subgraph's inputs as the program records them under the enclosing binding.
+Result<std::unique_ptr<Plan>> plan_build_branch(const PlanInputs& in, const ExecNode& node,
+                                                int32_t graph, std::span<const int64_t> symbols,
+                                                std::span<const Tensor> operands) {
+  if (graph < 0 || size_t(graph) >= in.subgraphs.size())
+    return make_error(StatusCode::kInternal, node_context(node), ": the method has no subgraph ",
+                      graph);
+  const PlanInputs& sub = in.subgraphs[graph];
+  const ExecGraph& g = *sub.graph;
+  const std::string_view name = g.method ? ir::str(g.method->name()) : std::string_view();
+  if (operands.size() != g.inputs.size())
+    return make_error(StatusCode::kInternal, "subgraph '", name, "' takes ", g.inputs.size(),
+                      " inputs, got ", operands.size());
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const ExecValue& v = g.values[g.inputs[k]];
+    TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*v.ir, symbols));
+    if (operands[k].dtype != v.dtype ||
+        !std::equal(want.begin(), want.end(), operands[k].shape().begin(),
+                    operands[k].shape().end()))
+      return make_error(StatusCode::kInternal, "subgraph '", name, "' input '",
+                        ir::str(v.ir->name()), "' is ", dtype_name(operands[k].dtype),
+                        shape_str(operands[k].shape()), ", the program records ",
+                        dtype_name(v.dtype), shape_str(want));
+  }
+  return plan_build(sub, std::vector<int64_t>(symbols.begin(), symbols.end()), operands);
+}
+
 /// Lets the step's kernel (or the runtime, for copies and control flow) prepare.
 Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanStep& step) {
   switch (node.kind) {
@@ -123,9 +152,10 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
       return ok_status();
     }
     case StepKind::kCond: {
-      if (!in.control)
-        return make_error(StatusCode::kInternal, node_context(node), ": no control-flow support");
-      TIR_ASSIGN_OR_RETURN(step.control, in.control->prepare(node, step, plan.symbols));
+      auto build = [&](int32_t graph, std::span<const Tensor> operands) {
+        return plan_build_branch(in, node, graph, plan.symbols, operands);
+      };
+      TIR_ASSIGN_OR_RETURN(step.cond, cond_prepare(step.call, node.branches, build));
       return ok_status();
     }
   }
@@ -292,6 +322,7 @@ Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64
                                          std::span<const Tensor> inputs) {
   const ExecGraph& g = *in.graph;
   auto plan = std::make_unique<Plan>();
+  plan->graph = in.graph;
   plan->symbols = std::move(symbols);
   TIR_RETURN_IF_ERROR(init_values(in, *plan, inputs));
   Lifetimes life;

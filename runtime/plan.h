@@ -6,6 +6,7 @@
 // and walks a plan's steps to run it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -22,30 +23,14 @@ namespace tir {
 
 class WeightSet;
 
-/// A control-flow step's run-time half (runtime/control_flow.h).
-class ControlStep {
- public:
-  virtual ~ControlStep() = default;
-  virtual Status run(std::span<const Tensor> inputs, std::span<Tensor> outputs) = 0;
-};
-
-struct PlanStep;
-
-/// Prepares the control-flow steps of a plan: the executor implements it with the
-/// executors of its subgraphs. Fills `step.outputs` (dtypes and shapes).
-class ControlPreparer {
- public:
-  virtual ~ControlPreparer() = default;
-  virtual Result<std::unique_ptr<ControlStep>> prepare(const ExecNode& node, PlanStep& step,
-                                                       std::span<const int64_t> symbols) = 0;
-};
+struct CondPlan;
 
 struct PlanStep {
   StepKind kind = StepKind::kKernel;
   const ExecNode* node = nullptr;
   Device* device = nullptr;
   std::unique_ptr<kernels::Kernel> kernel;  // kKernel
-  std::unique_ptr<ControlStep> control;     // kCond
+  std::unique_ptr<CondPlan> cond;           // kCond: its branches' sub-plans
   Device* copy_from = nullptr;              // kCopy: the source value's device
   /// kCopy of a weight or constant to a device the host cannot address: its output is the
   /// copy uploaded once (runtime/device_uploads.h) and the step does nothing at run time.
@@ -83,6 +68,7 @@ struct Arena {
 };
 
 struct Plan {
+  const ExecGraph* graph = nullptr;  // what the plan runs: a method's graph or a cond branch's
   std::vector<int64_t> symbols;
   uint64_t bind_count = 0;  // the executor's weight binding when the pointers were set
   std::vector<PlanStep> steps;
@@ -95,6 +81,19 @@ struct Plan {
   /// Outputs (indices into the graph's outputs) that view a weight's bytes: a run that
   /// streams weights copies them out before it gives the weights back.
   std::vector<size_t> weight_outputs;
+};
+
+/// A cond step's branches (runtime/control_flow.h): sub-plans owned by the enclosing plan's
+/// step, built under its binding. A symbolic predicate (`s0 > 4`) is known once shapes are
+/// bound, so only the taken branch has a plan; a tensor predicate is read at run time, so
+/// both do.
+struct CondPlan {
+  int taken = -1;           // 0 (true_fn) or 1 (false_fn) when the predicate is symbolic
+  int64_t pred_input = -1;  // else: the step input that holds the predicate tensor
+  std::array<int32_t, 2> graphs{-1, -1};  // the branches' subgraph indices (Method.subgraphs)
+  std::vector<int64_t> operand_inputs;    // the step inputs passed to the branch, in order
+  std::vector<Tensor> operands;           // their dtypes and shapes; data set per run
+  std::array<std::unique_ptr<Plan>, 2> branches;
 };
 
 /// What building a plan reads besides the graph.
@@ -112,7 +111,8 @@ struct PlanInputs {
   /// weight is not held twice. Null: nothing is dropped.
   const WeightSet* drop_packed = nullptr;
   Precision precision = Precision::kFloat32;
-  ControlPreparer* control = nullptr;
+  /// Per Method.subgraphs entry (cond branches): what building their sub-plans reads.
+  std::vector<PlanInputs> subgraphs;
   /// Where copies of weights and constants to other devices are uploaded once; null: they
   /// are copied on every run.
   DeviceUploads* uploads = nullptr;
