@@ -4,6 +4,11 @@
 
 namespace tir {
 
+std::shared_ptr<const kernels::KernelRegistry> global_registry() {
+  return std::shared_ptr<const kernels::KernelRegistry>(std::shared_ptr<void>(),
+                                                        &kernels::KernelRegistry::global());
+}
+
 Precision devices_precision(std::span<const std::shared_ptr<Device>> devices, Precision asked) {
   if (devices.empty()) return cpu_device()->precision(asked);
   // From the last device (the one placement prefers: the GPU beside the CPU) to the first,

@@ -14,8 +14,9 @@
 //    cross, and results must not change.
 //  - CudaDevice (cuda_device.cc): compiled into the CUDA module libtir_cuda.so, which the
 //    runtime loads only when a CUDA device is asked for (runtime/devices/cuda_loader.h).
-// The CPU and reference devices find kernels in KernelRegistry::global(); the CUDA device in
-// the registry its module fills.
+// The CPU and reference devices find kernels in the registry they were made with
+// (KernelRegistry::global() unless an application passes one with a subset); the CUDA device
+// in the registry its module fills.
 #pragma once
 
 #include <cstddef>
@@ -73,12 +74,19 @@ class Device {
 /// OMP_NUM_THREADS; they wait between ops as libgomp's default policy says (spin, then sleep),
 /// which measured as fast as OMP_WAIT_POLICY=active and 1.7x faster than passive on
 /// MobileNetV3 (README, "How tir is fast on CPU").
-std::shared_ptr<Device> make_cpu_device();
+/// Its kernels come from `registry` (null: KernelRegistry::global()); an application that
+/// embeds tir may fill one with a subset (kernels/registry.h), kept alive by the device.
+std::shared_ptr<Device> make_cpu_device(
+    std::shared_ptr<const kernels::KernelRegistry> registry = nullptr);
 /// The process's default CPU device, made on first use (every Session without a device of its
 /// own shares it, so one engine serves them).
 const std::shared_ptr<Device>& cpu_device();
-/// A new device that runs only reference kernels, in host memory of its own.
-std::shared_ptr<Device> make_reference_device();
+/// A new device that runs only reference kernels (of `registry`; null: the global one), in
+/// host memory of its own.
+std::shared_ptr<Device> make_reference_device(
+    std::shared_ptr<const kernels::KernelRegistry> registry = nullptr);
+/// KernelRegistry::global() as a shared pointer that owns nothing.
+std::shared_ptr<const kernels::KernelRegistry> global_registry();
 
 /// The precision a session on `devices` computes in when `asked` is: one that every device
 /// offers (each may lower it to float32). No devices: the process CPU device's answer.
