@@ -93,28 +93,41 @@ ExecArg lower_arg(const fb::Argument& a, ExecNode& node) {
   return arg;
 }
 
-/// The weight values `g` writes: targets of in-place ops, and the buffers of its
+/// The name a weight or constant value binds to in SessionState: the weight's name, or the
+/// constant's (a non-persistent buffer the program mutates is a constant of the program).
+std::string_view state_name(const fb::Model& m, const ExecValue& val) {
+  if (val.source == fb::ValueSource::Weight) return ir::str(m.weights()->Get(val.weight)->name());
+  return ir::str(m.constants()->Get(val.constant)->name());
+}
+
+/// True when weight or constant value `val` is buffer `buffer` (by name or a weight's alias).
+bool names_buffer(const fb::Model& m, const ExecValue& val, std::string_view buffer) {
+  if (val.source == fb::ValueSource::Constant) return state_name(m, val) == buffer;
+  if (val.source != fb::ValueSource::Weight) return false;
+  const fb::WeightRef* w = m.weights()->Get(val.weight);
+  bool named = ir::str(w->name()) == buffer;
+  if (w->aliases())
+    for (const flatbuffers::String* a : *w->aliases()) named = named || a->string_view() == buffer;
+  return named;
+}
+
+/// The weight and constant values `g` writes: targets of in-place ops, and the buffers of its
 /// BUFFER_MUTATION outputs (bound by name, aliases included).
 void find_state_values(const fb::Model& m, ExecGraph& g) {
   const auto add = [&](int32_t v) {
     ExecValue& val = g.values[v];
-    if (val.source != fb::ValueSource::Weight || val.mutated) return;
+    const bool fixed =
+        val.source == fb::ValueSource::Weight || val.source == fb::ValueSource::Constant;
+    if (!fixed || val.mutated) return;
     val.mutated = true;
-    g.state_values.emplace_back(v, ir::str(m.weights()->Get(val.weight)->name()));
+    g.state_values.emplace_back(v, state_name(m, val));
   };
   for (const ExecNode& n : g.nodes)
     if (op_is_inplace(n.op) && !n.args.empty() && n.args[0].kind == ArgKind::kTensor)
       add(n.inputs[n.args[0].i]);
   for (const auto& [value, buffer] : g.mutations)
-    for (size_t v = 0; v < g.values.size(); ++v) {
-      if (g.values[v].source != fb::ValueSource::Weight) continue;
-      const fb::WeightRef* w = m.weights()->Get(g.values[v].weight);
-      bool named = ir::str(w->name()) == buffer;
-      if (w->aliases())
-        for (const flatbuffers::String* a : *w->aliases())
-          named = named || a->string_view() == buffer;
-      if (named) add(int32_t(v));
-    }
+    for (size_t v = 0; v < g.values.size(); ++v)
+      if (names_buffer(m, g.values[v], buffer)) add(int32_t(v));
 }
 
 }  // namespace

@@ -53,6 +53,27 @@ Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
   return bind_fixed_data(root_);
 }
 
+Result<Tensor> MethodExecutor::initial_state(const fb::Model& m, std::string_view name) const {
+  const WeightSet& set = weights_->set();
+  if (const Tensor* t = set.find(name)) {
+    if (!t->data && t->nbytes() > 0)  // streaming left it compressed
+      return make_error(StatusCode::kUnsupported, "buffer '", name, "' of '", set.path(),
+                        "' is compressed: streaming weights needs buffers stored plain");
+    return *t;
+  }
+  // A non-persistent buffer: not in the weight file, its initial value is the program's.
+  if (m.constants())
+    for (const fb::Constant* c : *m.constants()) {
+      if (ir::str(c->name()) != name) continue;
+      std::vector<int64_t> shape;
+      if (c->shape()) shape.assign(c->shape()->begin(), c->shape()->end());
+      void* data = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
+      return make_tensor(ir::to_dtype(c->dtype()), shape, data);
+    }
+  return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '", set.path(),
+                    "'");
+}
+
 Status MethodExecutor::bind_fixed_data(Binding& b) {
   const LoweredMethod& program = *b.program;
   if (!resident_)  // a budgeted source refuses a method it cannot run, now
@@ -80,26 +101,21 @@ Status MethodExecutor::bind_fixed_data(Binding& b) {
   }
   SessionState* state = options_.state;
   if (!state) return ok_status();
-  const WeightSet& set = weights_->set();
   for (const auto& [v, name] : g.state_values) {
-    const Tensor* initial = set.find(name);
-    if (!initial)
-      return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '", set.path(),
-                        "'");
-    if (!initial->data && initial->nbytes() > 0)  // streaming left it compressed
-      return make_error(StatusCode::kUnsupported, "buffer '", name, "' of '", set.path(),
-                        "' is compressed: streaming weights needs buffers stored plain");
-    TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(std::string(name), *initial));
+    TIR_ASSIGN_OR_RETURN(const Tensor initial, initial_state(m, name));
+    TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(std::string(name), initial));
     b.fixed_data[v] = buf->data;
     b.keys[v] = {};
   }
   if (b.write_back.empty())
     for (const auto& [v, buffer] : g.mutations) {
       const std::string name(buffer);
-      const Tensor* initial = set.find(name);
-      if (!initial)
+      const Result<Tensor> initial = initial_state(m, name);
+      if (!initial.ok() && initial.status().code() == StatusCode::kNotFound)
         return make_error(StatusCode::kNotFound, "method '", ir::str(program.method().name()),
-                          "' mutates buffer '", name, "', which is not a weight of the model");
+                          "' mutates buffer '", name,
+                          "', which is neither a weight nor a constant of the model");
+      TIR_RETURN_IF_ERROR(initial.status());
       TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(name, *initial));
       b.write_back.emplace_back(v, buf);
     }
