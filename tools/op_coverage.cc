@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/model.h"
 #include "kernels/ops/catalogue.h"
@@ -24,6 +25,8 @@ struct OpInfo {
   bool reference = false;
   bool runtime = false;   // control flow: the executor runs it, no kernel
   bool importer = false;  // shape arithmetic: the importer replaces it by its expression
+  /// Per backend (reference, cpu, cuda): the dtypes its kernels take ("any": every dtype).
+  std::map<std::string, std::vector<std::string>> backends;
 };
 
 /// Ops that output only SymInts: the importer never emits them, every use reads the
@@ -51,6 +54,13 @@ std::map<std::string, OpInfo> cpu_ops() {
         });
       info.optimized = !row.cpu.empty();
       info.reference = !row.reference.empty();
+      for (kernels::Backend b :
+           {kernels::Backend::kReference, kernels::Backend::kCpu, kernels::Backend::kCuda}) {
+        std::vector<std::string>& names = info.backends[std::string(kernels::backend_name(b))];
+        row.dtypes(b).for_each([&](DType d) {
+          names.push_back(d == DType::kUndefined ? "any" : std::string(dtype_name(d)));
+        });
+      }
     }
   OpInfo& cond = ops[std::string(ir::kCondOp)];
   cond.family = "control_flow";
@@ -102,7 +112,8 @@ Status list_ops(OpListFormat format, std::ostream& out) {
                    {"optimized", info.optimized},
                    {"reference", info.reference},
                    {"runtime", info.runtime},
-                   {"importer", info.importer}});
+                   {"importer", info.importer},
+                   {"backends", info.backends}});
     out << j.dump(1) << "\n";
     return ok_status();
   }

@@ -372,7 +372,8 @@ Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
                                                       PrepareInfo* out_info) {
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 2));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   if (!call.args[2].is_none()) {
     TIR_ASSIGN_OR_RETURN(const bool train, bool_arg(call, 2, "train"));
     if (train)

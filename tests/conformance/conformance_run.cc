@@ -20,6 +20,8 @@ DType dtype_of(const std::string& s) {
   if (s == "int64") return DType::kInt64;
   if (s == "int32") return DType::kInt32;
   if (s == "bool") return DType::kBool;
+  if (s == "int8") return DType::kInt8;
+  if (s == "uint8") return DType::kUInt8;
   return DType::kUndefined;
 }
 
@@ -50,6 +52,12 @@ HostTensor tensor_of(const nlohmann::json& j) {
       case DType::kInt32:
         t.data<int32_t>()[i] = data[i].get<int32_t>();
         break;
+      case DType::kInt8:
+        t.data<int8_t>()[i] = data[i].get<int8_t>();
+        break;
+      case DType::kUInt8:
+        t.data<uint8_t>()[i] = data[i].get<uint8_t>();
+        break;
       case DType::kBool:
         t.data<bool>()[i] =
             data[i].is_boolean() ? data[i].get<bool>() : data[i].get<int64_t>() != 0;
@@ -71,6 +79,10 @@ double element(const Tensor& t, int64_t i) {
       return static_cast<double>(t.data_as<const int64_t>()[i]);
     case DType::kInt32:
       return t.data_as<const int32_t>()[i];
+    case DType::kInt8:
+      return t.data_as<const int8_t>()[i];
+    case DType::kUInt8:
+      return t.data_as<const uint8_t>()[i];
     case DType::kBool:
       return t.data_as<const bool>()[i];
     default:

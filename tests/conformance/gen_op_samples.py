@@ -1,0 +1,634 @@
+#!/usr/bin/env python3
+"""The op suite's own samples: for every op catalogue row and dtype that the conformance
+sweep (gen_conformance.py) leaves without a sample, and for every row and dtype an
+optimized backend (cpu, cuda) lists, a tiny program that calls the ATen overload itself,
+exported by torch.export (training IR, no run_decompositions: training-IR ops such as
+aten::linear stay), with torch eager's outputs. Read by tests/conformance/op_suite_test.cc.
+
+    ~/.venvs/torch/bin/python tests/conformance/gen_op_samples.py [--tirc build/tools/tirc]
+
+The rows come from the catalogue itself (`tirc ops --json`, its "backends" field), so this
+file holds no list of ops, only how to call those whose arguments a schema alone does not
+tell (CALLS). Every other op gets its schema's required arguments: tensors for Tensor
+arguments (the row's dtype for the first, bool for masks and conditions, int64 for
+indices), small constants for the rest. "any" rows are sampled in float32 (int64 for
+bitwise ops). Inputs are seeded random tensors of a few elements.
+
+Writes tests/data/op_suite/<case>.pt2 (deflated like the sweep's) and manifest.json in the
+sweep's format; each case's "dtype" is the dtype of the op's first tensor input (the
+catalogue's key), "generator" names this script. A row and dtype torch eager rejects or
+torch.export cannot hold standalone is printed, not faked. Deterministic; rebuilds the
+folder. The rows refused are listed in the manifest ("refused": op, dtype, why), and the op
+suite gives that reason when it skips them.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+import zipfile
+
+import torch
+import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines quantized_decomposed)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen_conformance as sweep  # noqa: E402
+
+ROOT = sweep.ROOT
+OUT = os.path.join(ROOT, "tests", "data", "op_suite")
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
+          "int32": torch.int32, "bool": torch.bool}
+f32 = torch.float32
+QD = torch.ops.quantized_decomposed
+
+
+def rand(shape, dtype, low=-4, high=5):
+    """Seeded by the caller (torch.manual_seed per case)."""
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape).bool()
+    if dtype.is_floating_point:
+        return torch.randn(shape, dtype=dtype)
+    return torch.randint(low, high, shape, dtype=dtype)
+
+
+def positive(shape, dtype):
+    if dtype.is_floating_point:
+        return rand(shape, dtype).abs() + 0.5
+    return rand(shape, dtype, 1, 6)
+
+
+def aten(name):
+    ns, rest = name.split("::")
+    base, _, overload = rest.partition(".")
+    return getattr(getattr(getattr(torch.ops, ns), base), overload or "default")
+
+
+def overload_of(op):
+    """torch.ops' overload of a catalogue op; None for tir's own (made by tir's passes)."""
+    return None if op.startswith("tir::") else aten(op)
+
+
+def unused(fn):
+    """A creation op with no tensor argument: the program still takes one input."""
+    return lambda x: fn()
+
+
+def then_fill(fn):
+    """Ops whose values torch leaves undefined (empty*): the program fills the result, so the
+    graph holds the op and the outputs are deterministic."""
+    return lambda *a: torch.ops.aten.fill.Scalar(fn(*a), 3)
+
+
+def SCALE():
+    return torch.tensor(0.05, dtype=torch.float64)
+
+
+def ZERO_POINT():
+    return torch.tensor(-2)
+
+
+def int8_weight(rows, cols):
+    """A per-output-channel int8 weight as PT2E stores it, with its scales and zero points."""
+    w = torch.randint(-128, 128, (rows, cols), dtype=torch.int8)
+    scales = torch.rand(rows, dtype=torch.float64) * 0.1 + 0.01
+    return w, scales, torch.zeros(rows, dtype=torch.int64)
+
+
+class QuantizedWeights(torch.nn.Module):
+    """dequantize_per_channel of an int8 buffer (tir reads int8 only from the weights)."""
+
+    def __init__(self):
+        super().__init__()
+        w, s, z = int8_weight(3, 4)
+        self.register_buffer("w", w)
+        self.register_buffer("s", s)
+        self.register_buffer("z", z)
+
+    def forward(self):
+        return torch.ops.quantized_decomposed.dequantize_per_channel(
+            self.w, self.s, self.z, 0, -128, 127, torch.int8)
+
+
+class QuantizedLinear(QuantizedWeights):
+    """PT2E's quantized linear (training IR): linear(dequantize_per_tensor(quantize(x)),
+    dequantize_per_channel(int8 weight), bias), which tir's load-time rewrite
+    (runtime/quant_rewrite.h) turns into one tir::quantized_linear node."""
+
+    def __init__(self):
+        super().__init__()
+        w, s, z = int8_weight(4, 5)
+        self.register_buffer("w", w)
+        self.register_buffer("s", s)
+        self.register_buffer("z", z)
+        self.register_buffer("b", torch.randn(4))
+
+    def forward(self, x):
+        qd = torch.ops.quantized_decomposed
+        q = qd.quantize_per_tensor(x, 0.02, 128, 0, 255, torch.uint8)
+        dx = qd.dequantize_per_tensor(q, 0.02, 128, 0, 255, torch.uint8)
+        return torch.ops.aten.linear(dx, super().forward(), self.b)
+
+
+class EvenRows(torch.nn.Module):
+    def forward(self, x):
+        torch._check(x.shape[0] % 2 == 0)
+        return x * 2
+
+
+class SizeConstrained(torch.nn.Module):
+    def forward(self, x):
+        torch.ops.aten.sym_constrain_range_for_size(x.shape[0], min=2, max=64)
+        return x * 2
+
+
+# The nodes tir's load-time passes make from a sample's program (the op is not in the
+# exported graph itself).
+REWRITTEN = {"tir::quantized_linear": ["aten::linear",
+                                        "quantized_decomposed::dequantize_per_channel"]}
+
+
+# How to call the ops whose arguments the schema alone does not tell: op -> (its overload f,
+# the dtype d) -> (callable over the input tensors or module, input tensors[, export options]).
+# Constants are baked into the callable.
+CALLS = {
+    # unary, binary
+    "aten::clamp": lambda f, d: (lambda x: f(x, -1, 2), [rand((2, 3), d)]),
+    "aten::div.Scalar_mode": lambda f, d: (
+        lambda x: f(x, 2, rounding_mode="floor"), [rand((2, 3), d)]),
+    "aten::div.Tensor_mode": lambda f, d: (
+        lambda x, y: f(x, y, rounding_mode="trunc"),
+        [rand((2, 3), d), positive((2, 3), d)]),
+    "aten::round.decimals": lambda f, d: (
+        lambda x: f(x, decimals=1), [rand((2, 3), d) * 3]),
+    "aten::pow.Scalar": lambda f, d: (lambda x: f(2, x), [rand((2, 3), d)]),
+    "aten::dropout": lambda f, d: (lambda x: f(x, 0.5, False), [rand((2, 3), d)]),
+    "aten::dropout_": lambda f, d: (
+        lambda x: f(x.clone(), 0.5, False), [rand((2, 3), d)]),
+    "aten::native_dropout": lambda f, d: (
+        lambda x: f(x, 0.5, False), [rand((2, 3), d)]),
+    "aten::where.self": lambda f, d: (
+        lambda c, x, y: f(c, x, y),
+        [rand((2, 3), d), rand((2, 3), f32), rand((2, 3), f32)]),
+    "aten::where.Scalar": lambda f, d: (
+        lambda c: f(c, 1.5, -2.0), [rand((2, 3), d)]),
+    "aten::where.ScalarOther": lambda f, d: (
+        lambda c, x: f(c, x, -2.0), [rand((2, 3), d), rand((2, 3), f32)]),
+    "aten::where.ScalarSelf": lambda f, d: (
+        lambda c, x: f(c, 1.5, x), [rand((2, 3), d), rand((2, 3), f32)]),
+    # reduction
+    "aten::all.dims": lambda f, d: (lambda x: f(x, [1]), [rand((2, 3), d)]),
+    "aten::any.dims": lambda f, d: (lambda x: f(x, [1]), [rand((2, 3), d)]),
+    "aten::std.dim": lambda f, d: (lambda x: f(x, [1]), [rand((2, 3), d)]),
+    "aten::var.dim": lambda f, d: (lambda x: f(x, [1]), [rand((2, 3), d)]),
+    "aten::mean.dim": lambda f, d: (lambda x: f(x, [1]), [rand((2, 3, 4), d)]),
+    "aten::sum.dim_IntList": lambda f, d: (
+        lambda x: f(x, [1]), [rand((2, 3, 4), d)]),
+    "aten::cumsum": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
+    # normalization
+    "aten::batch_norm": lambda f, d: (
+        lambda x, w, b, m, v: f(x, w, b, m, v, False, 0.1, 1e-5, False),
+        [rand((2, 3, 2, 2), d), rand((3,), d), rand((3,), d), rand((3,), d), positive((3,), d)]),
+    "aten::_native_batch_norm_legit": lambda f, d: (
+        lambda x, w, b, m, v: f(x, w, b, m, v, False, 0.1, 1e-5),
+        [rand((2, 3, 2, 2), d), rand((3,), d), rand((3,), d), rand((3,), d), positive((3,), d)]),
+    "aten::_native_batch_norm_legit.no_stats": lambda f, d: (
+        lambda x, w, b: f(x, w, b, True, 0.1, 1e-5),
+        [rand((2, 3, 2, 2), d), rand((3,), d), rand((3,), d)]),
+    "aten::_native_batch_norm_legit_no_training": lambda f, d: (
+        lambda x, w, b, m, v: f(x, w, b, m, v, 0.1, 1e-5),
+        [rand((2, 3, 2, 2), d), rand((3,), d), rand((3,), d), rand((3,), d), positive((3,), d)]),
+    "aten::_native_batch_norm_legit_functional": lambda f, d: (
+        lambda x, w, b, m, v: f(
+            x, w, b, m, v, False, 0.1, 1e-5)[0],
+        [rand((2, 3, 2, 2), d), rand((3,), d), rand((3,), d), rand((3,), d), positive((3,), d)]),
+    "aten::group_norm": lambda f, d: (
+        lambda x, w, b: f(x, 2, w, b), [rand((2, 4, 3), d), rand((4,), d), rand((4,), d)]),
+    "aten::native_group_norm": lambda f, d: (
+        lambda x, w, b: f(x, w, b, 2, 4, 3, 2, 1e-5),
+        [rand((2, 4, 3), d), rand((4,), d), rand((4,), d)]),
+    "aten::instance_norm": lambda f, d: (
+        lambda x, w, b: f(x, w, b, None, None, True, 0.1, 1e-5, False),
+        [rand((2, 3, 4), d), rand((3,), d), rand((3,), d)]),
+    "aten::layer_norm": lambda f, d: (
+        lambda x, w, b: f(x, [8], w, b), [rand((2, 3, 8), d), rand((8,), d), rand((8,), d)]),
+    "aten::native_layer_norm": lambda f, d: (
+        lambda x, w, b: f(x, [8], w, b, 1e-5),
+        [rand((2, 3, 8), d), rand((8,), d), rand((8,), d)]),
+    "aten::_weight_norm": lambda f, d: (
+        lambda v, g: f(v, g, 0), [rand((3, 4), d), positive((3, 1), d)]),
+    # softmax
+    "aten::_softmax": lambda f, d: (lambda x: f(x, 1, False), [rand((2, 5), d)]),
+    "aten::_log_softmax": lambda f, d: (lambda x: f(x, 1, False), [rand((2, 5), d)]),
+    "aten::softmax.int": lambda f, d: (lambda x: f(x, 1), [rand((2, 5), d)]),
+    "aten::log_softmax.int": lambda f, d: (lambda x: f(x, 1), [rand((2, 5), d)]),
+    # linear algebra
+    "aten::addmm": lambda f, d: (
+        lambda b, x, w: f(b, x, w), [rand((4,), d), rand((3, 5), d), rand((5, 4), d)]),
+    "aten::mm": lambda f, d: (lambda x, w: f(x, w), [rand((3, 5), d), rand((5, 4), d)]),
+    "aten::bmm": lambda f, d: (lambda x, w: f(x, w), [rand((2, 3, 5), d), rand((2, 5, 4), d)]),
+    "aten::baddbmm": lambda f, d: (
+        lambda b, x, w: f(b, x, w, beta=0.5, alpha=2.0),
+        [rand((2, 3, 4), d), rand((2, 3, 5), d), rand((2, 5, 4), d)]),
+    "aten::matmul": lambda f, d: (lambda x, w: f(x, w), [rand((2, 3, 5), d), rand((5, 4), d)]),
+    "aten::linear": lambda f, d: (
+        lambda x, w, b: f(x, w, b), [rand((2, 3, 5), d), rand((4, 5), d), rand((4,), d)]),
+    "aten::cdist": lambda f, d: (lambda x, y: f(x, y), [rand((3, 2), d), rand((4, 2), d)]),
+    "aten::_cdist_forward": lambda f, d: (
+        lambda x, y: f(x, y, 2.0, None), [rand((3, 2), d), rand((4, 2), d)]),
+    "aten::pdist": lambda f, d: (lambda x: f(x), [rand((4, 3), d)]),
+    "aten::_pdist_forward": lambda f, d: (lambda x: f(x, 2.0), [rand((4, 3), d)]),
+    "aten::scaled_dot_product_attention": lambda f, d: (
+        lambda q, k, v: f(q, k, v, is_causal=True),
+        [rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d)]),
+    "aten::_scaled_dot_product_flash_attention_for_cpu": lambda f, d: (
+        lambda q, k, v: f(q, k, v, 0.0, True)[0],
+        [rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d)]),
+    # convolution
+    "aten::conv1d": lambda f, d: (
+        lambda x, w, b: f(x, w, b, [1], [1]),
+        [rand((1, 2, 6), d), rand((3, 2, 3), d), rand((3,), d)]),
+    "aten::conv2d": lambda f, d: (
+        lambda x, w, b: f(x, w, b, [1, 1], [1, 1]),
+        [rand((1, 2, 4, 4), d), rand((3, 2, 3, 3), d), rand((3,), d)]),
+    "aten::convolution": lambda f, d: (
+        lambda x, w, b: f(x, w, b, [1, 1], [1, 1], [1, 1], False, [0, 0], 1),
+        [rand((1, 2, 4, 4), d), rand((3, 2, 3, 3), d), rand((3,), d)]),
+    "aten::im2col": lambda f, d: (
+        lambda x: f(x, [2, 2], [1, 1], [0, 0], [1, 1]), [rand((1, 2, 3, 3), d)]),
+    "aten::col2im": lambda f, d: (
+        lambda x: f(x, [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]), [rand((1, 8, 4), d)]),
+    # pooling
+    "aten::adaptive_avg_pool2d": lambda f, d: (
+        lambda x: f(x, [2, 2]), [rand((1, 2, 4, 4), d)]),
+    "aten::_adaptive_avg_pool2d": lambda f, d: (
+        lambda x: f(x, [2, 2]), [rand((1, 2, 4, 4), d)]),
+    "aten::adaptive_avg_pool3d": lambda f, d: (
+        lambda x: f(x, [1, 2, 2]), [rand((1, 2, 2, 4, 4), d)]),
+    "aten::_adaptive_avg_pool3d": lambda f, d: (
+        lambda x: f(x, [1, 2, 2]), [rand((1, 2, 2, 4, 4), d)]),
+    "aten::avg_pool1d": lambda f, d: (lambda x: f(x, [2], [2]), [rand((1, 2, 6), d)]),
+    "aten::avg_pool2d": lambda f, d: (
+        lambda x: f(x, [2, 2], [2, 2]), [rand((1, 2, 4, 4), d)]),
+    "aten::avg_pool3d": lambda f, d: (
+        lambda x: f(x, [2, 2, 2], [2, 2, 2]), [rand((1, 1, 2, 4, 4), d)]),
+    "aten::max_pool2d": lambda f, d: (
+        lambda x: f(x, [2, 2], [2, 2]), [rand((1, 2, 4, 4), d)]),
+    "aten::max_pool2d_with_indices": lambda f, d: (
+        lambda x: f(x, [2, 2], [2, 2]), [rand((1, 2, 4, 4), d)]),
+    "aten::max_pool3d_with_indices": lambda f, d: (
+        lambda x: f(x, [2, 2, 2], [2, 2, 2]), [rand((1, 1, 2, 4, 4), d)]),
+    # resampling
+    "aten::grid_sampler": lambda f, d: (
+        lambda x, g: f(x, g, 0, 0, False),
+        [rand((1, 2, 3, 3), d), rand((1, 2, 2, 2), d) * 0.6]),
+    "aten::grid_sampler_2d": lambda f, d: (
+        lambda x, g: f(x, g, 0, 0, False),
+        [rand((1, 2, 3, 3), d), rand((1, 2, 2, 2), d) * 0.6]),
+    "aten::upsample_bilinear2d": lambda f, d: (
+        lambda x: f(x, [4, 4], False), [rand((1, 2, 2, 2), d)]),
+    "aten::upsample_bilinear2d.vec": lambda f, d: (
+        lambda x: f(x, [4, 4], False, None), [rand((1, 2, 2, 2), d)]),
+    "aten::upsample_nearest2d": lambda f, d: (
+        lambda x: f(x, [4, 4]), [rand((1, 2, 2, 2), d)]),
+    "aten::upsample_nearest2d.vec": lambda f, d: (
+        lambda x: f(x, [4, 4], None), [rand((1, 2, 2, 2), d)]),
+    # movement
+    "aten::_unsafe_view": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
+    "aten::view": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
+    "aten::reshape": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
+    "aten::as_strided": lambda f, d: (lambda x: f(x, [2, 2], [1, 2]), [rand((2, 3), d)]),
+    "aten::chunk": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 4), d)]),
+    "aten::cat": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 2), d)]),
+    "aten::stack": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::constant_pad_nd": lambda f, d: (
+        lambda x: f(x, [1, 2], 0.5), [rand((2, 3), d)]),
+    "aten::pad": lambda f, d: (lambda x: f(x, [1, 2], "reflect"), [rand((1, 2, 4), d)]),
+    "aten::copy": lambda f, d: (lambda x, y: f(x, y), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::diagonal": lambda f, d: (lambda x: f(x, 1), [rand((3, 4), d)]),
+    "aten::expand": lambda f, d: (lambda x: f(x, [2, 3, 4]), [rand((3, 1), d)]),
+    "aten::expand_as": lambda f, d: (
+        lambda x, y: f(x, y), [rand((3, 1), d), rand((2, 3, 4), d)]),
+    "aten::flatten.using_ints": lambda f, d: (
+        lambda x: f(x, 1, 2), [rand((2, 3, 2), d)]),
+    "aten::flip": lambda f, d: (lambda x: f(x, [1]), [rand((2, 3), d)]),
+    "aten::narrow": lambda f, d: (lambda x: f(x, 1, 1, 2), [rand((2, 4), d)]),
+    "aten::permute": lambda f, d: (lambda x: f(x, [2, 0, 1]), [rand((2, 3, 4), d)]),
+    "aten::pixel_shuffle": lambda f, d: (lambda x: f(x, 2), [rand((1, 4, 2, 2), d)]),
+    "aten::pixel_unshuffle": lambda f, d: (
+        lambda x: f(x, 2), [rand((1, 1, 4, 4), d)]),
+    "aten::reflection_pad1d": lambda f, d: (
+        lambda x: f(x, [1, 2]), [rand((1, 2, 4), d)]),
+    "aten::reflection_pad2d": lambda f, d: (
+        lambda x: f(x, [1, 2, 2, 1]), [rand((1, 1, 3, 4), d)]),
+    "aten::reflection_pad3d": lambda f, d: (
+        lambda x: f(x, [1, 1, 1, 0, 0, 1]), [rand((1, 1, 2, 3, 3), d)]),
+    "aten::replication_pad1d": lambda f, d: (
+        lambda x: f(x, [1, 2]), [rand((1, 2, 4), d)]),
+    "aten::replication_pad2d": lambda f, d: (
+        lambda x: f(x, [1, 2, 2, 1]), [rand((1, 1, 3, 4), d)]),
+    "aten::replication_pad3d": lambda f, d: (
+        lambda x: f(x, [1, 1, 1, 0, 0, 1]), [rand((1, 1, 2, 3, 3), d)]),
+    "aten::repeat": lambda f, d: (lambda x: f(x, [2, 1, 2]), [rand((2, 3), d)]),
+    "aten::roll": lambda f, d: (lambda x: f(x, [1], [1]), [rand((2, 3), d)]),
+    "aten::select.int": lambda f, d: (lambda x: f(x, 1, 2), [rand((2, 3), d)]),
+    "aten::slice.Tensor": lambda f, d: (lambda x: f(x, 1, 1, 3), [rand((2, 4), d)]),
+    "aten::split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
+    "aten::split_with_sizes": lambda f, d: (
+        lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),
+    "aten::squeeze": lambda f, d: (lambda x: f(x), [rand((2, 1, 3), d)]),
+    "aten::squeeze.dim": lambda f, d: (lambda x: f(x, 1), [rand((2, 1, 3), d)]),
+    "aten::squeeze.dims": lambda f, d: (lambda x: f(x, [1]), [rand((2, 1, 3), d)]),
+    "aten::unsqueeze": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
+    "aten::swapaxes": lambda f, d: (lambda x: f(x, 0, 1), [rand((2, 3), d)]),
+    "aten::transpose.int": lambda f, d: (lambda x: f(x, 0, 1), [rand((2, 3), d)]),
+    "aten::to.device": lambda f, d: (
+        lambda x: f(x, torch.device("cpu"), torch.int64), [rand((2, 3), d)]),
+    "aten::to.dtype": lambda f, d: (lambda x: f(x, torch.int64), [rand((2, 3), d) * 3]),
+    "aten::to.dtype_layout": lambda f, d: (
+        lambda x: f(x, dtype=torch.int64), [rand((2, 3), d) * 3]),
+    "aten::_to_copy": lambda f, d: (lambda x: f(x, dtype=torch.int64), [rand((2, 3), d) * 3]),
+    "aten::type_as": lambda f, d: (
+        lambda x, y: f(x, y), [rand((2, 3), d) * 3, rand((1,), torch.int64)]),
+    "aten::unbind.int": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
+    "aten::unflatten.int": lambda f, d: (
+        lambda x: f(x, 1, [2, 3]), [rand((2, 6), d)]),
+    # indexing
+    "aten::embedding": lambda f, d: (
+        lambda w, i: f(w, i), [rand((5, 3), d), torch.tensor([[0, 4], [2, 2]])]),
+    "aten::_embedding_bag": lambda f, d: (
+        lambda w, i, o: f(w, i, o, False, 1)[0],
+        [rand((5, 3), d), torch.tensor([0, 4, 2, 2, 1]), torch.tensor([0, 2])]),
+    "aten::_embedding_bag_forward_only": lambda f, d: (
+        lambda w, i, o: f(w, i, o, False, 0)[0],
+        [rand((5, 3), d), torch.tensor([0, 4, 2, 2, 1]), torch.tensor([0, 2])]),
+    "aten::embedding_bag.padding_idx": lambda f, d: (
+        lambda w, i, o: f(w, i, o, False, 1, False, None, False, 2)[0],
+        [rand((5, 3), d), torch.tensor([0, 4, 2, 2, 1]), torch.tensor([0, 2])]),
+    "aten::gather": lambda f, d: (
+        lambda x, i: f(x, 1, i), [rand((2, 3), d), torch.tensor([[0, 2], [1, 1]])]),
+    "aten::index.Tensor": lambda f, d: (
+        lambda x, i: f(x, [None, i]), [rand((2, 3), d), torch.tensor([2, 0])]),
+    "aten::index_copy": lambda f, d: (
+        lambda x, i, s: f(x, 1, i, s),
+        [rand((2, 3), d), torch.tensor([2, 0]), rand((2, 2), d)]),
+    "aten::index_copy_": lambda f, d: (
+        lambda x, i, s: f(x.clone(), 1, i, s),
+        [rand((2, 3), d), torch.tensor([2, 0]), rand((2, 2), d)]),
+    "aten::index_put": lambda f, d: (
+        lambda x, i, v: f(x, [i], v, True),
+        [rand((3, 2), d), torch.tensor([2, 0, 2]), rand((3, 2), d)]),
+    "aten::index_put_": lambda f, d: (
+        lambda x, i, v: f(x.clone(), [i], v, False),
+        [rand((3, 2), d), torch.tensor([2, 0]), rand((2, 2), d)]),
+    "aten::index_select": lambda f, d: (
+        lambda x, i: f(x, 1, i), [rand((2, 3), d), torch.tensor([2, 0, 2])]),
+    "aten::masked_fill.Tensor": lambda f, d: (
+        lambda x, m, v: f(x, m, v),
+        [rand((2, 3), d), rand((2, 3), torch.bool), rand((), d)]),
+    "aten::masked_scatter": lambda f, d: (
+        lambda x, m, s: f(x, m, s),
+        [rand((2, 3), d), rand((2, 3), torch.bool), rand((2, 3), d)]),
+    "aten::scatter.src": lambda f, d: (
+        lambda x, i, s: f(x, 1, i, s),
+        [rand((2, 3), d), torch.tensor([[0, 2], [1, 0]]), rand((2, 2), d)]),
+    "aten::scatter.value": lambda f, d: (
+        lambda x, i: f(x, 1, i, 1.5), [rand((2, 3), d), torch.tensor([[0, 2], [1, 0]])]),
+    "aten::scatter_add": lambda f, d: (
+        lambda x, i, s: f(x, 1, i, s),
+        [rand((2, 3), d), torch.tensor([[0, 0], [1, 2]]), rand((2, 2), d)]),
+    "aten::scatter_reduce.two": lambda f, d: (
+        lambda x, i, s: f(x, 1, i, s, "amax"),
+        [rand((2, 3), d), torch.tensor([[0, 0], [1, 2]]), rand((2, 2), d)]),
+    "aten::select_scatter": lambda f, d: (
+        lambda x, s: f(x, s, 1, 2), [rand((2, 3), d), rand((2,), d)]),
+    "aten::slice_scatter": lambda f, d: (
+        lambda x, s: f(x, s, 1, 1, 3), [rand((2, 4), d), rand((2, 2), d)]),
+    # creation
+    "aten::arange": lambda f, d: (unused(lambda: f(5, dtype=d)), [rand((1,), d)]),
+    "aten::arange.start": lambda f, d: (unused(lambda: f(2, 7, dtype=d)), [rand((1,), d)]),
+    "aten::arange.start_step": lambda f, d: (
+        unused(lambda: f(1, 9, 3, dtype=d)), [rand((1,), d)]),
+    "aten::empty.memory_format": lambda f, d: (
+        then_fill(unused(lambda: f([2, 3], dtype=d))), [rand((1,), d)]),
+    "aten::empty_like": lambda f, d: (then_fill(lambda x: f(x)), [rand((2, 3), d)]),
+    "aten::empty_permuted": lambda f, d: (
+        then_fill(unused(lambda: f([2, 3], [1, 0], dtype=d))), [rand((1,), d)]),
+    "aten::empty_strided": lambda f, d: (
+        then_fill(unused(lambda: f([2, 3], [3, 1], dtype=d))), [rand((1,), d)]),
+    "aten::full": lambda f, d: (unused(lambda: f([2, 3], 1.5, dtype=d)), [rand((1,), d)]),
+    "aten::ones": lambda f, d: (unused(lambda: f([2, 3], dtype=d)), [rand((1,), d)]),
+    "aten::zeros": lambda f, d: (unused(lambda: f([2, 3], dtype=d)), [rand((1,), d)]),
+    "aten::scalar_tensor": lambda f, d: (unused(lambda: f(2.5, dtype=d)), [rand((1,), d)]),
+    "aten::full_like": lambda f, d: (lambda x: f(x, 2.5), [rand((2, 3), d)]),
+    "aten::new_ones": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
+    "aten::new_zeros": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
+    "aten::fill.Tensor": lambda f, d: (lambda x, v: f(x, v), [rand((2, 3), d), rand((), d)]),
+    # sort, select
+    "aten::topk": lambda f, d: (lambda x: f(x, 2), [rand((2, 5), d)]),
+    "aten::sort.stable": lambda f, d: (lambda x: f(x, stable=True), [rand((2, 5), d)]),
+    # quantization (torch's quantized_decomposed ops, as PT2E writes them)
+    "quantized_decomposed::quantize_per_tensor": lambda f, d: (
+        lambda x: QD.quantize_per_tensor(x, 0.05, 3, 0, 255, torch.uint8),
+        [rand((2, 3), d)]),
+    "quantized_decomposed::quantize_per_tensor.tensor": lambda f, d: (
+        lambda x, s, z: QD.quantize_per_tensor.tensor(x, s, z, -128, 127, torch.int8),
+        [rand((2, 3), d), SCALE(), ZERO_POINT()]),
+    "quantized_decomposed::dequantize_per_tensor": lambda f, d: (
+        lambda x: QD.dequantize_per_tensor(
+            QD.quantize_per_tensor(x, 0.05, 3, 0, 255, torch.uint8),
+            0.05, 3, 0, 255, torch.uint8), [rand((2, 3), f32)]),
+    "quantized_decomposed::dequantize_per_tensor.tensor": lambda f, d: (
+        lambda x, s, z: QD.dequantize_per_tensor.tensor(
+            QD.quantize_per_tensor.tensor(x, s, z, -128, 127, torch.int8),
+            s, z, -128, 127, torch.int8), [rand((2, 3), f32), SCALE(), ZERO_POINT()]),
+    "quantized_decomposed::dequantize_per_channel": lambda f, d: (QuantizedWeights(), []),
+    "tir::quantized_linear": lambda f, d: (QuantizedLinear(), [rand((2, 5), f32)]),
+    "quantized_decomposed::choose_qparams.tensor": lambda f, d: (
+        lambda x: QD.choose_qparams.tensor(x, 0, 255, 1e-5, torch.uint8),
+        [rand((2, 3), d)]),
+    # assertion (a runtime assert on a dynamic dim, as export writes it in place of a guard)
+    "aten::_assert_scalar": lambda f, d: (EvenRows(), [rand((4, 3), d)],
+                                       {"dynamic_shapes": ({0: torch.export.Dim.DYNAMIC},),
+                                        "prefer_deferred_runtime_asserts_over_guards": True}),
+    "aten::sym_constrain_range_for_size": lambda f, d: (
+        SizeConstrained(), [rand((4, 3), d)], {"dynamic_shapes": ({0: torch.export.Dim.DYNAMIC},)}),
+    "aten::_assert_tensor_metadata": lambda f, d: (
+        lambda x: aten("aten::to.dtype")(x, torch.int64), [rand((2, 3), d) * 3]),
+}
+
+# The ops sampled in another dtype than float32 when the row says "any".
+ANY_DTYPE = {"aten::bitwise_and.Scalar": "int64", "aten::bitwise_or.Scalar": "int64",
+             "aten::bitwise_xor.Scalar": "int64", "aten::bitwise_xor.Tensor": "int64"}
+
+
+def default_call(op, d):
+    """The schema's required arguments: tensors for tensors, small constants for the rest."""
+    fn = aten(op)
+    tensors, kwargs, names = [], {}, []
+    first = True
+    for a in fn._schema.arguments:
+        t = str(a.type)
+        if a.has_default_value():
+            continue
+        if t == "Tensor":
+            dt = d if first else (torch.bool if a.name in ("mask", "condition") else
+                                  torch.int64 if "index" in a.name else d)
+            first = False
+            tensors.append(rand((2, 3), dt) if a.name != "exponent" or dt == torch.bool
+                           else positive((2, 3), dt))
+            names.append(a.name)
+        elif t in ("Scalar", "number"):
+            kwargs[a.name] = True if d == torch.bool else 2 if not d.is_floating_point else 1.5
+        elif t == "int":
+            kwargs[a.name] = 1
+        elif t in ("int[]", "int[1]", "int[1]?", "SymInt[]"):
+            kwargs[a.name] = [1]
+        elif t == "float":
+            kwargs[a.name] = 0.5
+        elif t == "bool" or t == "bool?":
+            kwargs[a.name] = False
+        elif t == "str?" and a.name == "rounding_mode":
+            kwargs[a.name] = "floor"
+        elif t.endswith("?"):
+            kwargs[a.name] = None
+        else:
+            raise ValueError(f"no default for argument {a.name}: {t}")
+    if fn._schema.name.endswith("_") and tensors:  # in place: on a copy of its input
+        return (lambda *ts: fn(ts[0].clone(), **dict(zip(names[1:], ts[1:])), **kwargs)), tensors
+    return (lambda *ts: fn(**dict(zip(names, ts)), **kwargs)), tensors
+
+
+class Program(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *tensors):
+        return self.fn(*tensors)
+
+
+def rows_of(tirc):
+    """(op, dtype) of every catalogue row and dtype, with the backends that list it."""
+    out = {}
+    for r in json.loads(subprocess.check_output([tirc, "ops", "--json"])):
+        for backend, dtypes in r.get("backends", {}).items():
+            for d in dtypes:
+                out.setdefault((r["op"], d), set()).add(backend)
+    return out
+
+
+def sweep_held():
+    """The (op, dtype) pairs the op suite already runs from the sweep: a passing sweep case
+    labelled with the dtype (or any, for "any" rows) whose program has a node of the op with
+    a first tensor input of that dtype (the registry's key)."""
+    failing = set()
+    with open(os.path.join(ROOT, "docs", "conformance.md")) as f:
+        for line in f:
+            if line.startswith("- `"):
+                failing.add(line[3:line.index("`", 3)])
+    held = set()
+    with open(os.path.join(sweep.OUT, "manifest.json")) as f:
+        cases = [c for c in json.load(f)["cases"] if c["case"] not in failing]
+    for c in cases:
+        ep = torch.export.load(os.path.join(sweep.OUT, c["case"] + ".pt2"))
+        for n in ep.graph.nodes:
+            op = n.op == "call_function" and sweep.op_name(n.target)
+            first = [a for a in n.args if isinstance(a, torch.fx.Node)
+                     and isinstance(a.meta.get("val"), torch.Tensor)][:1]
+            if op and first and str(first[0].meta["val"].dtype) == "torch." + c["dtype"]:
+                held |= {(op, c["dtype"]), (op, "any")}
+    return held
+
+
+def make_case(op, dname):
+    d = DTYPES[dname]
+    torch.manual_seed(sum(map(ord, op + dname)))
+    call = CALLS[op](overload_of(op), d) if op in CALLS else default_call(op, d)
+    fn, tensors, export_options = call if len(call) == 3 else (*call, {})
+    mod = fn if isinstance(fn, torch.nn.Module) else Program(fn)
+    with torch.no_grad():
+        want = plain_outputs(mod(*[t.clone() for t in tensors]))
+    if want is None:
+        raise ValueError("outputs are not plain tensors")
+    ep = torch.export.export(mod, tuple(tensors), **export_options)
+    ops = sorted({sweep.op_name(n.target) or qd_name(n.target) for n in ep.graph.nodes
+                  if n.op == "call_function" and (sweep.op_name(n.target) or qd_name(n.target))})
+    if op in REWRITTEN and all(o in ops for o in REWRITTEN[op]):
+        ops.append(op)
+    if op not in ops:
+        raise ValueError(f"the exported program holds {ops}, not {op}")
+    return ep, tensors, want, ops
+
+
+def restore_deflated(path):
+    """The sweep's deflated re-store, with fixed member dates: reruns write the same bytes."""
+    tmp = path + ".tmp"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w") as dst:
+        for info in src.infolist():
+            member = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
+            dst.writestr(member, src.read(info.filename), zipfile.ZIP_DEFLATED, compresslevel=9)
+    os.replace(tmp, path)
+
+
+def plain_outputs(out):
+    """The sweep's plain tensor outputs, and the quantize ops' int8 and uint8 ones."""
+    outs = out if isinstance(out, (tuple, list)) else [out]
+    if not outs or not all(isinstance(t, torch.Tensor) for t in outs):
+        return None
+    if any(t.dtype not in sweep.NPY_OK | {torch.int8, torch.uint8} for t in outs):
+        return None
+    return [t.detach().contiguous() for t in outs]
+
+
+def qd_name(target):
+    s = str(target)
+    if not s.startswith("quantized_decomposed."):
+        return None
+    name, overload = s[len("quantized_decomposed."):].rsplit(".", 1)
+    return "quantized_decomposed::" + name + ("" if overload == "default" else "." + overload)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tirc", default=os.path.join(ROOT, "build", "tools", "tirc"))
+    args = ap.parse_args()
+    warnings.filterwarnings("ignore")
+    held = sweep_held()
+    rows = rows_of(args.tirc)
+    if os.path.isdir(OUT):
+        shutil.rmtree(OUT)
+    os.makedirs(OUT)
+    cases, refused = [], []
+    for (op, dname), backends in sorted(rows.items()):
+        optimized = backends & {"cpu", "cuda"}
+        if (op, dname) in held and not optimized:
+            continue
+        sample_dtype = ANY_DTYPE.get(op, "float32") if dname == "any" else dname
+        try:
+            ep, tensors, want, ops = make_case(op, sample_dtype)
+        except Exception as e:  # noqa: BLE001 - reported, never faked
+            refused.append({"op": op, "dtype": dname, "reason": str(e).splitlines()[0][:200]})
+            continue
+        case = (op.replace("::", "-").replace(".", "-") + "-" + sample_dtype)
+        path = os.path.join(OUT, case + ".pt2")
+        torch.export.save(ep, path)
+        restore_deflated(path)
+        cases.append({"case": case, "op": op, "dtype": sample_dtype,
+                      "generator": "gen_op_samples.py",
+                      "core_ops": ops, "inputs": [sweep.enc(t) for t in tensors],
+                      "outputs": [sweep.enc(t) for t in want]})
+    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        f.write('{"torch": ' + json.dumps(torch.__version__) + ', "cases": [\n')
+        f.write(",\n".join(json.dumps(c, separators=(",", ":")) for c in cases))
+        f.write("\n], \"refused\": " + json.dumps(refused) + "}\n")
+    print(len(cases), "cases")
+    for r in refused:
+        print("refused:", r["op"], r["dtype"], r["reason"])
+
+
+if __name__ == "__main__":
+    main()
