@@ -1,10 +1,10 @@
 // CUDA elementwise kernels: broadcasting add/sub/mul/div and every float32 activation and
-// unary map the CPU registers (act_shapes.h), on tir's own kernels (elementwise.cu).
+// unary map the CPU registers (shapes/unary/activation.h), on tir's own kernels (elementwise.cu).
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
-#include "kernels/shapes/act_shapes.h"
-#include "kernels/shapes/eltwise_shapes.h"
+#include "kernels/shapes/binary/arithmetic.h"
+#include "kernels/shapes/unary/activation.h"
 
 namespace tir::kernels::cuda {
 namespace {

@@ -4,13 +4,13 @@
 #pragma once
 
 #include "kernels/kernel.h"
-#include "kernels/shapes/conv_shapes.h"
-#include "kernels/shapes/eltwise_shapes.h"
-#include "kernels/shapes/gemm_shapes.h"
-#include "kernels/shapes/norm_shapes.h"
-#include "kernels/shapes/pool_shapes.h"
-#include "kernels/shapes/reduce_shapes.h"
-#include "kernels/shapes/view_shapes.h"
+#include "kernels/shapes/binary/arithmetic.h"
+#include "kernels/shapes/convolution/conv.h"
+#include "kernels/shapes/linear_algebra/gemm.h"
+#include "kernels/shapes/movement/view.h"
+#include "kernels/shapes/normalization/batch_norm.h"
+#include "kernels/shapes/pooling/pool.h"
+#include "kernels/shapes/reduction/mean.h"
 
 namespace tir::kernels {
 

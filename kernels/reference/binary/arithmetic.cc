@@ -1,0 +1,129 @@
+// Reference elementwise ops: relu(_), sin, cos, and broadcasting add(_)/sub/mul(_)/div.
+#include <cmath>
+
+#include "kernels/kernel_util.h"
+#include "kernels/ops/unary.h"
+#include "kernels/reference/reference_kernels.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+template <typename F>
+void unary(const UnaryParams& p, const KernelCall& call, F f) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t i = 0; i < p.numel; ++i) y[i] = f(x[i]);
+}
+
+template <typename T>
+T apply(BinaryOp op, T a, T b, T alpha) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return a + alpha * b;
+    case BinaryOp::kSub:
+      return a - alpha * b;
+    case BinaryOp::kMul:
+      return a * b;
+    case BinaryOp::kDiv:
+      return a / b;
+  }
+  return a;
+}
+
+// T: storage type, A: arithmetic type (double for float32, int64 for int64).
+template <typename T, typename A>
+void binary(const BinaryParams& p, const KernelCall& call) {
+  T* out = call.outputs[0].data_as<T>();
+  const A alpha = static_cast<A>(p.alpha);
+  if (p.a_scalar) {  // a number self, rounded to T as ATen does
+    const A av = std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(p.a_value))
+                                             : static_cast<A>(p.a_value);
+    const T* b = call.inputs[p.b_input].data_as<const T>();
+    const int64_t n = p.plan.numel();
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(apply<A>(p.op, av, b[i], alpha));
+    return;
+  }
+  const T* a = call.inputs[p.a_input].data_as<const T>();
+  if (p.b_bool) {
+    const uint8_t* mask = call.inputs[p.b_input].data_as<const uint8_t>();
+    broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
+      out[o] = static_cast<T>(apply<A>(p.op, a[ia], mask[ib] ? A(1) : A(0), alpha));
+    });
+    return;
+  }
+  if (p.b_scalar) {
+    const double bv =
+        p.b_input >= 0 ? read_scalar_tensor(call.inputs[p.b_input], p.b_dtype) : p.b_value;
+    // float32 math ops see the scalar rounded to float32, as ATen does.
+    const A b =
+        std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(bv)) : static_cast<A>(bv);
+    const int64_t n = p.plan.numel();
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(apply<A>(p.op, a[i], b, alpha));
+    return;
+  }
+  const T* b = call.inputs[p.b_input].data_as<const T>();
+  broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
+    out[o] = static_cast<T>(apply<A>(p.op, a[ia], b[ib], alpha));
+  });
+}
+
+}  // namespace
+
+void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return ops::relu(v); });  // NaN stays NaN
+}
+void ref_sin(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
+}
+void ref_cos(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return static_cast<float>(std::cos(static_cast<double>(v))); });
+}
+
+void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kInt64) {
+    binary<int64_t, int64_t>(p, call);
+  } else {
+    binary<float, double>(p, call);
+  }
+}
+
+namespace {
+
+using ReluRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_relu>;
+using SinRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_sin>;
+using CosRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_cos>;
+template <BinaryOp Op>
+using BinaryRef = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, ref_binary>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kF32 = DType::kFloat32;
+constexpr auto kI64 = DType::kInt64;
+
+}  // namespace
+
+void register_arithmetic_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
+      {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
+      {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},
+      {"aten::cos", kCpu, kF32, kRef, &make_kernel<CosRef>},
+      {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::add.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
+      {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
+      {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kDiv>>},
+  });
+}
+}  // namespace tir::kernels
