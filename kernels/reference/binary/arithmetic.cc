@@ -3,8 +3,12 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/ops/unary.h"
+#include "kernels/reference/binary/logic.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/reference/unary/activation.h"
+#include "kernels/reference/unary/math.h"
+#include "kernels/shapes/reduction/any_diff.h"
 
 namespace tir::kernels {
 namespace {
@@ -68,6 +72,16 @@ void binary(const BinaryParams& p, const KernelCall& call) {
   });
 }
 
+// clamp(x, min, max) on float32 with number bounds.
+void ref_clamp(const ClampParams& p, const KernelCall& call, void*) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t i = 0; i < p.numel; ++i) {
+    const double v = x[i];  // NaN stays NaN, as in torch
+    y[i] = static_cast<float>(v < p.lo ? p.lo : (v > p.hi ? p.hi : v));
+  }
+}
+
 }  // namespace
 
 void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
@@ -90,9 +104,6 @@ void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using ReluRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_relu>;
-using SinRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_sin>;
-using CosRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_cos>;
 template <BinaryOp Op>
 using BinaryRef = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, ref_binary>;
 
@@ -100,15 +111,65 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 constexpr auto kI64 = DType::kInt64;
+using ClampRef = FnKernel<ClampParams, misc_prepare_clamp, ref_clamp>;
+
+constexpr auto kBool = DType::kBool;
+constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 
 void register_arithmetic_ref(KernelRegistry& registry) {
   registry.add({
-      {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
-      {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
-      {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},
-      {"aten::cos", kCpu, kF32, kRef, &make_kernel<CosRef>},
+      math_binary<MathOp::kAtan2>("aten::atan2"),
+      math_binary<MathOp::kFmod>("aten::fmod.Tensor"),
+      math_binary<MathOp::kFmod>("aten::fmod.Scalar"),
+      math_binary<MathOp::kRemainder>("aten::remainder.Tensor"),
+      math_binary<MathOp::kRemainder>("aten::remainder.Scalar"),
+      math_binary<MathOp::kMaximum>("aten::maximum"),
+      math_binary<MathOp::kMinimum>("aten::minimum"),
+      math_binary<MathOp::kMaximum>("aten::max.other"),
+      math_binary<MathOp::kMinimum>("aten::min.other"),
+      math_binary<MathOp::kDivFloor>("aten::floor_divide"),
+      math_binary<MathOp::kPow>("aten::pow.Scalar"),
+      math_binary<MathOp::kBitAnd>("aten::bitwise_and.Scalar"),
+      math_binary<MathOp::kBitOr>("aten::bitwise_or.Scalar"),
+      math_binary<MathOp::kBitXor>("aten::bitwise_xor.Scalar"),
+      math_binary<MathOp::kBitXor>("aten::bitwise_xor.Tensor"),
+      math_binary<MathOp::kLogicalAnd>("aten::logical_and"),
+      math_binary<MathOp::kLogicalOr>("aten::logical_or"),
+      math_binary<MathOp::kLogicalXor>("aten::logical_xor"),
+      {"aten::div.Tensor_mode", kCpu, kAny, kRef, &make_kernel<MathDivModeRef>},
+      {"aten::div.Scalar_mode", kCpu, kAny, kRef, &make_kernel<MathDivModeRef>},
+      {"aten::clamp.Tensor", kCpu, kAny, kRef, &make_kernel<MathClampRef>},
+      math_binary<MathOp::kBitAnd>("aten::bitwise_and.Tensor", DType::kInt32),
+      math_binary<MathOp::kBitOr>("aten::bitwise_or.Tensor", DType::kInt32),
+      {"aten::clamp", kCpu, DType::kInt64, kRef, &make_kernel<MathClampRef>},
+      {"aten::clamp", kCpu, DType::kInt32, kRef, &make_kernel<MathClampRef>},
+      math_binary<MathOp::kAdd>("aten::add.Tensor", DType::kInt32),
+      math_binary<MathOp::kAdd>("aten::add.Tensor", DType::kBool),
+      math_binary<MathOp::kAdd>("aten::add.Scalar", DType::kInt32),
+      math_binary<MathOp::kSub>("aten::sub.Tensor", DType::kInt32),
+      math_binary<MathOp::kSub>("aten::sub.Scalar", DType::kInt32),
+      math_binary<MathOp::kMul>("aten::mul.Tensor", DType::kInt32),
+      math_binary<MathOp::kMul>("aten::mul.Tensor", DType::kBool),
+      math_binary<MathOp::kMul>("aten::mul.Scalar", DType::kInt32),
+      math_binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kInt64),
+      math_binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kInt32),
+      math_binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kBool),
+      {"aten::bitwise_and.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
+      {"aten::bitwise_and.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
+      {"aten::bitwise_or.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      {"aten::bitwise_or.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
+      {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
+      {"aten::rsub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
+      {"aten::sub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
+      {"aten::sub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
+      {"aten::div.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
+      {"aten::div.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
+      {"aten::pow.Tensor_Tensor", kCpu, DType::kUndefined, kRef, &make_kernel<PowTensorRef>},
+      {"aten::clamp", kCpu, DType::kFloat32, kRef, &make_kernel<ClampRef>},
       {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
       {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
       {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},

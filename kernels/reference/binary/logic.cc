@@ -1,6 +1,6 @@
 // Reference comparisons, bitwise/logical ops, where, masked_fill and triu/tril. Operands
 // are read element by element converted to the op's compute dtype (torch's promotion).
-#include "kernels/shapes/binary/logic.h"
+#include "kernels/reference/binary/logic.h"
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -171,8 +171,6 @@ namespace {
 template <LogicOp Op>
 using CompareRef = FnKernel<LogicParams, logic_prepare_compare<Op>, ref_logic>;
 template <LogicOp Op>
-using BitwiseRef = FnKernel<LogicParams, logic_prepare_bitwise<Op>, ref_logic>;
-template <LogicOp Op>
 using NotRef = FnKernel<LogicParams, logic_prepare_not<Op>, ref_logic>;
 template <LogicOp Op>
 using TriangleRef = FnKernel<LogicParams, logic_prepare_triangle<Op>, ref_logic>;
@@ -223,10 +221,6 @@ void register_compare_f32_i64(KernelRegistry& registry) {
 // bitwise and/or/not (and their operators), logical_not and where.
 void register_bitwise_logical_where(KernelRegistry& registry) {
   registry.add({
-      {"aten::bitwise_and.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::bitwise_and.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::bitwise_or.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
-      {"aten::bitwise_or.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
       {"aten::__and__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
       {"aten::__and__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
       {"aten::__or__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},

@@ -1,4 +1,4 @@
-// Reference clamp, any.dim and diff (plain loops; no optimized versions yet).
+// Reference any.dim and diff (plain loops; no optimized versions yet).
 #include "kernels/shapes/reduction/any_diff.h"
 
 #include <algorithm>
@@ -9,15 +9,6 @@
 
 namespace tir::kernels {
 namespace {
-
-void ref_clamp(const ClampParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
-  for (int64_t i = 0; i < p.numel; ++i) {
-    const double v = x[i];  // NaN stays NaN, as in torch
-    y[i] = static_cast<float>(v < p.lo ? p.lo : (v > p.hi ? p.hi : v));
-  }
-}
 
 bool nonzero(DType t, const void* base, int64_t i) {
   switch (t) {
@@ -67,7 +58,6 @@ void ref_diff(const DiffParams& p, const KernelCall& call, void*) {
     diff_loop<int64_t>(p, call);
 }
 
-using ClampRef = FnKernel<ClampParams, misc_prepare_clamp, ref_clamp>;
 using AnyDimRef = FnKernel<AnyParams, misc_prepare_any_dim, ref_any_dim>;
 using DiffRef = FnKernel<DiffParams, misc_prepare_diff, ref_diff>;
 
@@ -78,7 +68,6 @@ constexpr auto kRef = KernelImpl::kReference;
 
 void register_any_diff_ref(KernelRegistry& registry) {
   registry.add({
-      {"aten::clamp", kCpu, DType::kFloat32, kRef, &make_kernel<ClampRef>},
       {"aten::any.dim", kCpu, DType::kBool, kRef, &make_kernel<AnyDimRef>},
       {"aten::any.dim", kCpu, DType::kInt64, kRef, &make_kernel<AnyDimRef>},
       {"aten::any.dim", kCpu, DType::kFloat32, kRef, &make_kernel<AnyDimRef>},

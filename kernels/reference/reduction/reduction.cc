@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/reduction/sum_amax_cumsum.h"
 #include "kernels/reference/register.h"
 
 namespace tir::kernels {
@@ -199,6 +200,8 @@ constexpr auto kAny = DType::kUndefined;
 
 void register_reduction_ref(KernelRegistry& registry) {
   registry.add({
+      {"aten::amax", kCpu, DType::kFloat32, kRef, &make_kernel<AmaxRef>},
+      {"aten::amax", kCpu, DType::kInt64, kRef, &make_kernel<AmaxRef>},
       {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAmin>>},
       {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
       {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},

@@ -90,7 +90,6 @@ void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
 namespace {
 
 using SumRef = FnKernel<ReduceCastParams, sum_prepare, ref_sum>;
-using AmaxRef = FnKernel<ReduceCastParams, amax_prepare, ref_amax>;
 using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
 
 constexpr auto kRef = KernelImpl::kReference;
@@ -101,8 +100,6 @@ constexpr auto kCpu = DeviceType::kCpu;
 void register_sum_amax_cumsum_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::sum.dim_IntList", kCpu, DType::kUndefined, kRef, &make_kernel<SumRef>},
-      {"aten::amax", kCpu, DType::kFloat32, kRef, &make_kernel<AmaxRef>},
-      {"aten::amax", kCpu, DType::kInt64, kRef, &make_kernel<AmaxRef>},
       {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
   });
 }

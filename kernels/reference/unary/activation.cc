@@ -6,7 +6,9 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/ops/unary.h"
+#include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/reference/unary/math.h"
 
 namespace tir::kernels {
 namespace {
@@ -149,10 +151,6 @@ void ref_pow_tensor(const PowParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-template <ActOp Op>
-using ActRef = FnKernel<ActParams, act_prepare<Op>, ref_act>;
-using PowTensorRef = FnKernel<PowParams, act_prepare_pow_tensor, ref_pow_tensor>;
-
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
@@ -162,6 +160,21 @@ constexpr auto kI64 = DType::kInt64;
 
 void register_activation_ref(KernelRegistry& registry) {
   registry.add({
+      math_unary<MathOp::kCos>("aten::cos", DType::kInt64),
+      math_unary<MathOp::kSin>("aten::sin", DType::kInt64),
+      math_unary<MathOp::kExp>("aten::exp", DType::kInt64),
+      math_unary<MathOp::kLog>("aten::log", DType::kInt64),
+      math_unary<MathOp::kSqrt>("aten::sqrt", DType::kInt64),
+      math_unary<MathOp::kRsqrt>("aten::rsqrt", DType::kInt64),
+      math_unary<MathOp::kSigmoid>("aten::sigmoid", DType::kInt64),
+      math_unary<MathOp::kTanh>("aten::tanh", DType::kInt64),
+      math_unary<MathOp::kErf>("aten::erf", DType::kInt64),
+      math_unary<MathOp::kAbs>("aten::abs", DType::kInt32),
+      math_unary<MathOp::kNeg>("aten::neg", DType::kInt32),
+      {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
+      {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
+      {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},
+      {"aten::cos", kCpu, kF32, kRef, &make_kernel<CosRef>},
       {"aten::gelu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kGelu>>},
       {"aten::tanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kTanh>>},
       {"aten::sigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSigmoid>>},
@@ -185,15 +198,6 @@ void register_activation_ref(KernelRegistry& registry) {
       {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
       {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
       {"aten::erf", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kErf>>},
-      {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
-      {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
-      {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
-      {"aten::rsub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
-      {"aten::sub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
-      {"aten::sub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
-      {"aten::div.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
-      {"aten::div.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
-      {"aten::pow.Tensor_Tensor", kCpu, DType::kUndefined, kRef, &make_kernel<PowTensorRef>},
   });
 }
 }  // namespace tir::kernels

@@ -1,7 +1,7 @@
 // Reference element-wise math (kernels/shapes/unary/math.h). Floating-point ops run in
 // double and round once to the output dtype; integer ops stay exact in int64 with ATen's
 // wrap-around, floor-division and remainder-sign rules.
-#include "kernels/shapes/unary/math.h"
+#include "kernels/reference/unary/math.h"
 
 #include <cmath>
 #include <limits>
@@ -360,105 +360,32 @@ Status ref_math(const MathParams& p, const KernelCall& call) {
   return s;
 }
 
-namespace {
-
-template <MathOp Op>
-using UnaryRef = CheckedKernel<MathParams, math_prepare_unary<Op>, ref_math>;
-template <MathOp Op>
-using BinaryRef = CheckedKernel<MathParams, math_prepare_binary<Op>, ref_math>;
-using DivModeRef = CheckedKernel<MathParams, math_prepare_div_mode, ref_math>;
-using ClampRef = CheckedKernel<MathParams, math_prepare_clamp, ref_math>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
-
-template <MathOp Op>
-KernelEntry unary(const char* op, DType d = kAny) {
-  return {op, kCpu, d, kRef, &make_kernel<UnaryRef<Op>>};
-}
-template <MathOp Op>
-KernelEntry binary(const char* op, DType d = kAny) {
-  return {op, kCpu, d, kRef, &make_kernel<BinaryRef<Op>>};
-}
-
-}  // namespace
-
 void register_math_ref(KernelRegistry& registry) {
   registry.add({
-      unary<MathOp::kAcos>("aten::acos"),
-      unary<MathOp::kAcosh>("aten::acosh"),
-      unary<MathOp::kAsin>("aten::asin"),
-      unary<MathOp::kAsinh>("aten::asinh"),
-      unary<MathOp::kAtan>("aten::atan"),
-      unary<MathOp::kAtanh>("aten::atanh"),
-      unary<MathOp::kCosh>("aten::cosh"),
-      unary<MathOp::kSinh>("aten::sinh"),
-      unary<MathOp::kTan>("aten::tan"),
-      unary<MathOp::kExpm1>("aten::expm1"),
-      unary<MathOp::kLog1p>("aten::log1p"),
-      unary<MathOp::kLog2>("aten::log2"),
-      unary<MathOp::kLog10>("aten::log10"),
-      unary<MathOp::kReciprocal>("aten::reciprocal"),
-      unary<MathOp::kCeil>("aten::ceil"),
-      unary<MathOp::kFloor>("aten::floor"),
-      unary<MathOp::kRound>("aten::round"),
-      unary<MathOp::kRoundDecimals>("aten::round.decimals"),
-      unary<MathOp::kTrunc>("aten::trunc"),
-      unary<MathOp::kSign>("aten::sign"),
-      unary<MathOp::kIsnan>("aten::isnan"),
-      unary<MathOp::kIsinf>("aten::isinf"),
-      unary<MathOp::kLeakyRelu>("aten::leaky_relu"),
-      unary<MathOp::kElu>("aten::elu"),
-      // integer and bool inputs of ops whose float32 kernels live elsewhere
-      unary<MathOp::kCos>("aten::cos", DType::kInt64),
-      unary<MathOp::kSin>("aten::sin", DType::kInt64),
-      unary<MathOp::kExp>("aten::exp", DType::kInt64),
-      unary<MathOp::kLog>("aten::log", DType::kInt64),
-      unary<MathOp::kSqrt>("aten::sqrt", DType::kInt64),
-      unary<MathOp::kRsqrt>("aten::rsqrt", DType::kInt64),
-      unary<MathOp::kSigmoid>("aten::sigmoid", DType::kInt64),
-      unary<MathOp::kTanh>("aten::tanh", DType::kInt64),
-      unary<MathOp::kErf>("aten::erf", DType::kInt64),
-      unary<MathOp::kAbs>("aten::abs", DType::kInt32),
-      unary<MathOp::kNeg>("aten::neg", DType::kInt32),
-      binary<MathOp::kAtan2>("aten::atan2"),
-      binary<MathOp::kFmod>("aten::fmod.Tensor"),
-      binary<MathOp::kFmod>("aten::fmod.Scalar"),
-      binary<MathOp::kRemainder>("aten::remainder.Tensor"),
-      binary<MathOp::kRemainder>("aten::remainder.Scalar"),
-      binary<MathOp::kMaximum>("aten::maximum"),
-      binary<MathOp::kMinimum>("aten::minimum"),
-      binary<MathOp::kMaximum>("aten::max.other"),
-      binary<MathOp::kMinimum>("aten::min.other"),
-      binary<MathOp::kDivFloor>("aten::floor_divide"),
-      binary<MathOp::kPow>("aten::pow.Scalar"),
-      binary<MathOp::kBitAnd>("aten::bitwise_and.Scalar"),
-      binary<MathOp::kBitOr>("aten::bitwise_or.Scalar"),
-      binary<MathOp::kBitXor>("aten::bitwise_xor.Scalar"),
-      binary<MathOp::kBitXor>("aten::bitwise_xor.Tensor"),
-      binary<MathOp::kBitAnd>("aten::bitwise_and.Tensor", DType::kInt32),
-      binary<MathOp::kBitOr>("aten::bitwise_or.Tensor", DType::kInt32),
-      binary<MathOp::kLogicalAnd>("aten::logical_and"),
-      binary<MathOp::kLogicalOr>("aten::logical_or"),
-      binary<MathOp::kLogicalXor>("aten::logical_xor"),
-      {"aten::div.Tensor_mode", kCpu, kAny, kRef, &make_kernel<DivModeRef>},
-      {"aten::div.Scalar_mode", kCpu, kAny, kRef, &make_kernel<DivModeRef>},
-      {"aten::clamp.Tensor", kCpu, kAny, kRef, &make_kernel<ClampRef>},
-      {"aten::clamp", kCpu, DType::kInt64, kRef, &make_kernel<ClampRef>},
-      {"aten::clamp", kCpu, DType::kInt32, kRef, &make_kernel<ClampRef>},
-      // int32 and bool arithmetic (position ids, masks); float32/int64 have their own kernels
-      binary<MathOp::kAdd>("aten::add.Tensor", DType::kInt32),
-      binary<MathOp::kAdd>("aten::add.Tensor", DType::kBool),
-      binary<MathOp::kAdd>("aten::add.Scalar", DType::kInt32),
-      binary<MathOp::kSub>("aten::sub.Tensor", DType::kInt32),
-      binary<MathOp::kSub>("aten::sub.Scalar", DType::kInt32),
-      binary<MathOp::kMul>("aten::mul.Tensor", DType::kInt32),
-      binary<MathOp::kMul>("aten::mul.Tensor", DType::kBool),
-      binary<MathOp::kMul>("aten::mul.Scalar", DType::kInt32),
-      binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kInt64),
-      binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kInt32),
-      binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kBool),
+      math_unary<MathOp::kAcos>("aten::acos"),
+      math_unary<MathOp::kAcosh>("aten::acosh"),
+      math_unary<MathOp::kAsin>("aten::asin"),
+      math_unary<MathOp::kAsinh>("aten::asinh"),
+      math_unary<MathOp::kAtan>("aten::atan"),
+      math_unary<MathOp::kAtanh>("aten::atanh"),
+      math_unary<MathOp::kCosh>("aten::cosh"),
+      math_unary<MathOp::kSinh>("aten::sinh"),
+      math_unary<MathOp::kTan>("aten::tan"),
+      math_unary<MathOp::kExpm1>("aten::expm1"),
+      math_unary<MathOp::kLog1p>("aten::log1p"),
+      math_unary<MathOp::kLog2>("aten::log2"),
+      math_unary<MathOp::kLog10>("aten::log10"),
+      math_unary<MathOp::kReciprocal>("aten::reciprocal"),
+      math_unary<MathOp::kCeil>("aten::ceil"),
+      math_unary<MathOp::kFloor>("aten::floor"),
+      math_unary<MathOp::kRound>("aten::round"),
+      math_unary<MathOp::kRoundDecimals>("aten::round.decimals"),
+      math_unary<MathOp::kTrunc>("aten::trunc"),
+      math_unary<MathOp::kSign>("aten::sign"),
+      math_unary<MathOp::kIsnan>("aten::isnan"),
+      math_unary<MathOp::kIsinf>("aten::isinf"),
+      math_unary<MathOp::kLeakyRelu>("aten::leaky_relu"),
+      math_unary<MathOp::kElu>("aten::elu"),
   });
 }
 }  // namespace tir::kernels
