@@ -20,21 +20,6 @@ void unary(const UnaryParams& p, const KernelCall& call, F f) {
   for (int64_t i = 0; i < p.numel; ++i) y[i] = f(x[i]);
 }
 
-template <typename T>
-T apply(BinaryOp op, T a, T b, T alpha) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return a + alpha * b;
-    case BinaryOp::kSub:
-      return a - alpha * b;
-    case BinaryOp::kMul:
-      return a * b;
-    case BinaryOp::kDiv:
-      return a / b;
-  }
-  return a;
-}
-
 // T: storage type, A: arithmetic type (double for float32, int64 for int64).
 template <typename T, typename A>
 void binary(const BinaryParams& p, const KernelCall& call) {
@@ -45,14 +30,15 @@ void binary(const BinaryParams& p, const KernelCall& call) {
                                              : static_cast<A>(p.a_value);
     const T* b = call.inputs[p.b_input].data_as<const T>();
     const int64_t n = p.plan.numel();
-    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(apply<A>(p.op, av, b[i], alpha));
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = static_cast<T>(ops::binary_apply<A>(p.op, av, b[i], alpha));
     return;
   }
   const T* a = call.inputs[p.a_input].data_as<const T>();
   if (p.b_bool) {
     const uint8_t* mask = call.inputs[p.b_input].data_as<const uint8_t>();
     broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
-      out[o] = static_cast<T>(apply<A>(p.op, a[ia], mask[ib] ? A(1) : A(0), alpha));
+      out[o] = static_cast<T>(ops::binary_apply<A>(p.op, a[ia], mask[ib] ? A(1) : A(0), alpha));
     });
     return;
   }
@@ -63,12 +49,13 @@ void binary(const BinaryParams& p, const KernelCall& call) {
     const A b =
         std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(bv)) : static_cast<A>(bv);
     const int64_t n = p.plan.numel();
-    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(apply<A>(p.op, a[i], b, alpha));
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = static_cast<T>(ops::binary_apply<A>(p.op, a[i], b, alpha));
     return;
   }
   const T* b = call.inputs[p.b_input].data_as<const T>();
   broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
-    out[o] = static_cast<T>(apply<A>(p.op, a[ia], b[ib], alpha));
+    out[o] = static_cast<T>(ops::binary_apply<A>(p.op, a[ia], b[ib], alpha));
   });
 }
 
@@ -104,7 +91,7 @@ void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-template <BinaryOp Op>
+template <BinaryKind Op>
 using BinaryRef = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, ref_binary>;
 
 constexpr auto kRef = KernelImpl::kReference;
@@ -170,21 +157,21 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       {"aten::div.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
       {"aten::pow.Tensor_Tensor", kCpu, DType::kUndefined, kRef, &make_kernel<PowTensorRef>},
       {"aten::clamp", kCpu, DType::kFloat32, kRef, &make_kernel<ClampRef>},
-      {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-      {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-      {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-      {"aten::add_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-      {"aten::add.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-      {"aten::add.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kAdd>>},
-      {"aten::sub.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
-      {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kSub>>},
-      {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-      {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-      {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-      {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-      {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-      {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryOp::kMul>>},
-      {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryOp::kDiv>>},
+      {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kSub>>},
+      {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kDiv>>},
   });
 }
 }  // namespace tir::kernels

@@ -85,7 +85,7 @@ Status finish_layout(const KernelCall& call, const Tensor* a, const Tensor* b, b
 }
 
 // self is a number, other a tensor: out = self (op) alpha*other over other's shape.
-Result<BinaryParams> prepare_number_self(const KernelCall& call, BinaryOp op, bool has_alpha,
+Result<BinaryParams> prepare_number_self(const KernelCall& call, BinaryKind op, bool has_alpha,
                                          bool channels_last) {
   TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, 1, "other"));
   TIR_RETURN_IF_ERROR(check_operand(call, *b, "other", channels_last));
@@ -93,7 +93,7 @@ Result<BinaryParams> prepare_number_self(const KernelCall& call, BinaryOp op, bo
     return op_error(call, StatusCode::kUnsupported, "argument 'other' has dtype ",
                     dtype_name(b->dtype), ", only float32 and int64 are supported");
   const bool is_int = b->dtype == DType::kInt64;
-  if (is_int && (call.args[0].kind == ArgKind::kFloat || op == BinaryOp::kDiv))
+  if (is_int && (call.args[0].kind == ArgKind::kFloat || op == BinaryKind::kDiv))
     return op_error(call, StatusCode::kUnsupported,
                     "a number 'self' with an int64 'other' that promotes to float");
   BinaryParams p;
@@ -114,9 +114,9 @@ Result<BinaryParams> prepare_number_self(const KernelCall& call, BinaryOp op, bo
   return p;
 }
 
-template <BinaryOp Op>
+template <BinaryKind Op>
 Result<BinaryParams> binary_common(const KernelCall& call, bool channels_last) {
-  constexpr bool kHasAlpha = Op == BinaryOp::kAdd || Op == BinaryOp::kSub;
+  constexpr bool kHasAlpha = Op == BinaryKind::kAdd || Op == BinaryKind::kSub;
   TIR_RETURN_IF_ERROR(check_arity(call, kHasAlpha ? 3 : 2, 1));
   if (is_number(call.args[0]) && !is_number(call.args[1]))
     return prepare_number_self(call, Op, kHasAlpha, channels_last);
@@ -130,7 +130,7 @@ Result<BinaryParams> binary_common(const KernelCall& call, bool channels_last) {
     return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
                     dtype_name(a->dtype), ", only float32 and int64 are supported");
   }
-  if (a->dtype == DType::kInt64 && Op == BinaryOp::kDiv) {
+  if (a->dtype == DType::kInt64 && Op == BinaryKind::kDiv) {
     return op_error(call, StatusCode::kUnsupported, "integer true division is not supported");
   }
   const bool is_int = a->dtype == DType::kInt64;
@@ -183,28 +183,28 @@ Result<BinaryParams> binary_common(const KernelCall& call, bool channels_last) {
 
 }  // namespace
 
-template <BinaryOp Op>
+template <BinaryKind Op>
 Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   return binary_common<Op>(call, false);
 }
 
-template <BinaryOp Op>
+template <BinaryKind Op>
 Result<BinaryParams> eltwise_prepare_binary_channels_last(const KernelCall& call,
                                                           PrepareInfo* out_info) {
   (void)out_info;
   return binary_common<Op>(call, true);
 }
 
-template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kAdd>(const KernelCall&,
-                                                                     PrepareInfo*);
-template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kSub>(const KernelCall&,
-                                                                     PrepareInfo*);
-template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kMul>(const KernelCall&,
-                                                                     PrepareInfo*);
-template Result<BinaryParams> eltwise_prepare_binary<BinaryOp::kDiv>(const KernelCall&,
-                                                                     PrepareInfo*);
-template Result<BinaryParams> eltwise_prepare_binary_channels_last<BinaryOp::kMul>(
+template Result<BinaryParams> eltwise_prepare_binary<BinaryKind::kAdd>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary<BinaryKind::kSub>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary<BinaryKind::kMul>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary<BinaryKind::kDiv>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<BinaryParams> eltwise_prepare_binary_channels_last<BinaryKind::kMul>(
     const KernelCall&, PrepareInfo*);
 
 }  // namespace tir::kernels

@@ -7,6 +7,7 @@
 
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"
+#include "kernels/ops/binary.h"
 
 namespace tir::kernels {
 
@@ -18,14 +19,14 @@ struct UnaryParams {
 /// (self) -> same shape, float32.
 Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info);
 
-enum class BinaryOp : uint8_t { kAdd, kSub, kMul, kDiv };
+using ops::BinaryKind;
 
 /// out = self (op) alpha*other, where `other` is a tensor broadcast with `plan`, or a
 /// scalar: an int/float argument or a 0-d tensor of another dtype read at run time. `other`
 /// may also be a bool tensor (a mask, promoted to self's dtype), and `self` a number when
 /// `other` is a tensor (torch <= 2.8 decomposes rsub(t, s) to sub.Tensor(s, t)).
 struct BinaryParams {
-  BinaryOp op = BinaryOp::kAdd;
+  BinaryKind op = BinaryKind::kAdd;
   DType dtype = DType::kFloat32;  // dtype of self and the output (float32 or int64)
   double alpha = 1.0;
   BroadcastPlan plan;
@@ -46,13 +47,13 @@ struct BinaryParams {
 
 /// Shared by add.Tensor, add_.Tensor, add.Scalar, sub.Tensor (alpha at position 2) and
 /// mul.Tensor, mul_.Tensor, mul.Scalar, div.Tensor (no alpha).
-template <BinaryOp Op>
+template <BinaryKind Op>
 Result<BinaryParams> eltwise_prepare_binary(const KernelCall& call, PrepareInfo* out_info);
 
 /// The same for kernels that accept channels-last: a tensor operand may also be a
 /// channels-last float32 [N, C, H, W], and the output gets channels-last strides when
 /// KernelCall::channels_last (instantiated for kMul).
-template <BinaryOp Op>
+template <BinaryKind Op>
 Result<BinaryParams> eltwise_prepare_binary_channels_last(const KernelCall& call,
                                                           PrepareInfo* out_info);
 
