@@ -9,7 +9,7 @@
 #include "kernels/cpu/eigen_util.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
-#include "kernels/reference/act_ref.h"
+#include "kernels/reference/unary/activation.h"
 
 namespace tir::kernels {
 namespace {

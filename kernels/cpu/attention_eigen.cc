@@ -14,7 +14,7 @@
 
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/register.h"
-#include "kernels/shapes/attention_shapes.h"
+#include "kernels/shapes/linear_algebra/attention.h"
 
 namespace tir::kernels {
 namespace {

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
-#include "kernels/shapes/conv_shapes.h"
+#include "kernels/shapes/convolution/conv.h"
 
 namespace tir::kernels {
 

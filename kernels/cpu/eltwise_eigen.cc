@@ -36,24 +36,24 @@ void cos_opt(const UnaryParams& p, const KernelCall& call, void*) {
 
 // out[0:n] = a (op) alpha*b, where a/b advance by stride 0 (broadcast) or 1.
 template <typename A, typename B>
-void apply_row(BinaryOp op, float alpha, const A& a, const B& b, Arr out) {
+void apply_row(BinaryKind op, float alpha, const A& a, const B& b, Arr out) {
   switch (op) {
-    case BinaryOp::kAdd:
+    case BinaryKind::kAdd:
       out = a + alpha * b;
       break;
-    case BinaryOp::kSub:
+    case BinaryKind::kSub:
       out = a - alpha * b;
       break;
-    case BinaryOp::kMul:
+    case BinaryKind::kMul:
       out = a * b;
       break;
-    case BinaryOp::kDiv:
+    case BinaryKind::kDiv:
       out = a / b;
       break;
   }
 }
 
-void row(BinaryOp op, float alpha, const float* a, int64_t sa, const float* b, int64_t sb,
+void row(BinaryKind op, float alpha, const float* a, int64_t sa, const float* b, int64_t sb,
          float* out, int64_t n) {
   const Arr o(out, n);
   if (sa && sb) {
@@ -68,7 +68,7 @@ void row(BinaryOp op, float alpha, const float* a, int64_t sa, const float* b, i
 }
 
 // As `row`, for any inner strides of a and b (a channels-last operand read in plain order).
-void row_strided(BinaryOp op, float alpha, const float* a, int64_t sa, const float* b, int64_t sb,
+void row_strided(BinaryKind op, float alpha, const float* a, int64_t sa, const float* b, int64_t sb,
                  float* out, int64_t n) {
   if ((sa == 0 || sa == 1) && (sb == 0 || sb == 1)) {
     row(op, alpha, a, sa, b, sb, out, n);
@@ -77,16 +77,16 @@ void row_strided(BinaryOp op, float alpha, const float* a, int64_t sa, const flo
   for (int64_t j = 0; j < n; ++j) {
     const float x = a[j * sa], y = b[j * sb];
     switch (op) {
-      case BinaryOp::kAdd:
+      case BinaryKind::kAdd:
         out[j] = x + alpha * y;
         break;
-      case BinaryOp::kSub:
+      case BinaryKind::kSub:
         out[j] = x - alpha * y;
         break;
-      case BinaryOp::kMul:
+      case BinaryKind::kMul:
         out[j] = x * y;
         break;
-      case BinaryOp::kDiv:
+      case BinaryKind::kDiv:
         out[j] = x / y;
         break;
     }
@@ -155,9 +155,9 @@ void binary_strided(const BinaryParams& p, const KernelCall& call) {
     broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
       const double x = a[ia], y = mask[ib] ? 1.0 : 0.0;
       double r = x * y;
-      if (p.op == BinaryOp::kAdd) r = x + p.alpha * y;
-      if (p.op == BinaryOp::kSub) r = x - p.alpha * y;
-      if (p.op == BinaryOp::kDiv) r = x / y;
+      if (p.op == BinaryKind::kAdd) r = x + p.alpha * y;
+      if (p.op == BinaryKind::kSub) r = x - p.alpha * y;
+      if (p.op == BinaryKind::kDiv) r = x / y;
       out[o] = static_cast<float>(r);
     });
     return;
@@ -205,12 +205,12 @@ void binary_opt(const BinaryParams& p, const KernelCall& call, void* scratch) {
 using ReluOpt = FnKernel<UnaryParams, eltwise_prepare_unary_float, relu_opt>;
 using SinOpt = FnKernel<UnaryParams, eltwise_prepare_unary_float, sin_opt>;
 using CosOpt = FnKernel<UnaryParams, eltwise_prepare_unary_float, cos_opt>;
-template <BinaryOp Op>
+template <BinaryKind Op>
 using BinaryOpt = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, binary_opt>;
 
 /// Reads self and other plain or channels-last (every shape: what the fast paths miss walks
 /// strides).
-template <BinaryOp Op>
+template <BinaryKind Op>
 using BinaryChannelsLastOpt =
     FnKernel<BinaryParams, eltwise_prepare_binary_channels_last<Op>, binary_opt>;
 
@@ -226,14 +226,14 @@ void register_eltwise_eigen(KernelRegistry& registry) {
       {"aten::relu_", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
       {"aten::sin", kCpu, kF32, kOpt, &make_kernel<SinOpt>},
       {"aten::cos", kCpu, kF32, kOpt, &make_kernel<CosOpt>},
-      {"aten::add.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
-      {"aten::add_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
-      {"aten::add.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kAdd>>},
-      {"aten::sub.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kSub>>},
-      {"aten::mul.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryChannelsLastOpt<BinaryOp::kMul>>},
-      {"aten::mul_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
-      {"aten::mul.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kMul>>},
-      {"aten::div.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryOp::kDiv>>},
+      {"aten::add.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kAdd>>},
+      {"aten::add.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryChannelsLastOpt<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kMul>>},
+      {"aten::mul.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kMul>>},
+      {"aten::div.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kDiv>>},
   });
 }
 }  // namespace tir::kernels

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "kernels/cpu/onednn_context.h"
-#include "kernels/shapes/gemm_shapes.h"
+#include "kernels/shapes/linear_algebra/gemm.h"
 
 namespace tir::kernels {
 

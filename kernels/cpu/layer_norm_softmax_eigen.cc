@@ -7,7 +7,7 @@
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
-#include "kernels/shapes/layer_norm_softmax_shapes.h"
+#include "kernels/shapes/softmax/layer_norm_softmax.h"
 
 namespace tir::kernels {
 namespace {

@@ -15,7 +15,7 @@
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/onednn_operand.h"
 #include "kernels/cpu/register.h"
-#include "kernels/reference/matmul_ref.h"
+#include "kernels/reference/linear_algebra/matmul.h"
 
 namespace tir::kernels {
 namespace {

@@ -1,16 +1,16 @@
-// oneDNN kernel of tir::quantized_linear (arguments: kernels/shapes/quantized_linear_shapes.h;
-// runtime/quant_rewrite.h makes the node from a PT2E-quantized linear). With zero weight zero
-// points it runs oneDNN's int8 matmul: int32 accumulation of (q_x - zp_x) * q_w, output
-// scale s_x * s_w[n] fixed in the primitive (per-channel output scales keep oneDNN's AMX/VNNI
-// brgemm, see cpu/gemm_int8.h), bias a binary-add post-op. Torch's reference computes the same
-// sums in float32 on dequantized operands: the two differ only by float32 rounding of the
-// accumulation (the integer products are exact). Where the CPU's u8 x s8 dot product saturates
-// (no AVX512-VNNI: onednn_context.h int8_pairs_saturate) int8 would not be exact, and the
-// activation's quantization is the model's, not ours to narrow: there the kernel computes in
-// float32, (q_x - zp_x) @ (q_w * s_x * s_w[n]) + bias, as torch's reference does (and int8
-// is no faster than float32 on those CPUs). Weights with nonzero zero points, or whose
-// bytes are unknown at prepare (a streaming weight source), run the reference loop
-// (reference/quantized_linear_ref.h) instead.
+// oneDNN kernel of tir::quantized_linear (arguments:
+// kernels/shapes/quantization/quantized_linear.h; runtime/quant_rewrite.h makes the node from a
+// PT2E-quantized linear). With zero weight zero points it runs oneDNN's int8 matmul: int32
+// accumulation of (q_x - zp_x) * q_w, output scale s_x * s_w[n] fixed in the primitive (per-channel
+// output scales keep oneDNN's AMX/VNNI brgemm, see cpu/gemm_int8.h), bias a binary-add post-op.
+// Torch's reference computes the same sums in float32 on dequantized operands: the two differ only
+// by float32 rounding of the accumulation (the integer products are exact). Where the CPU's u8 x s8
+// dot product saturates (no AVX512-VNNI: onednn_context.h int8_pairs_saturate) int8 would not be
+// exact, and the activation's quantization is the model's, not ours to narrow: there the kernel
+// computes in float32, (q_x - zp_x) @ (q_w * s_x * s_w[n]) + bias, as torch's reference does (and
+// int8 is no faster than float32 on those CPUs). Weights with nonzero zero points, or whose bytes
+// are unknown at prepare (a streaming weight source), run the reference loop
+// (reference/quantization/quantized_linear.h) instead.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -18,7 +18,7 @@
 #include "kernels/cpu/onednn_context.h"
 #include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
-#include "kernels/reference/quantized_linear_ref.h"
+#include "kernels/reference/quantization/quantized_linear.h"
 
 namespace tir::kernels {
 namespace {

@@ -5,7 +5,7 @@
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
-#include "kernels/reference/sum_amax_cumsum_ref.h"
+#include "kernels/reference/reduction/sum_amax_cumsum.h"
 
 namespace tir::kernels {
 namespace {

@@ -4,8 +4,8 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
-#include "kernels/shapes/copy_shapes.h"
-#include "kernels/shapes/view_shapes.h"
+#include "kernels/shapes/movement/copy.h"
+#include "kernels/shapes/movement/view.h"
 
 namespace tir::kernels::cuda {
 namespace {

@@ -66,22 +66,7 @@ __global__ void binary_kernel(BinaryKind op, Operand a, Operand b, float alpha, 
       bo += i * b.strides[d];
     }
     const float x = operand_at(a, ao), y = operand_at(b, bo);
-    float r = 0;
-    switch (op) {
-      case BinaryKind::kAdd:
-        r = x + alpha * y;
-        break;
-      case BinaryKind::kSub:
-        r = x - alpha * y;
-        break;
-      case BinaryKind::kMul:
-        r = x * y;
-        break;
-      case BinaryKind::kDiv:
-        r = x / y;
-        break;
-    }
-    out[o] = r;
+    out[o] = ops::binary_apply(op, x, y, alpha);
   }
 }
 

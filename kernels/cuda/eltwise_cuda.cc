@@ -1,10 +1,10 @@
 // CUDA elementwise kernels: broadcasting add/sub/mul/div and every float32 activation and
-// unary map the CPU registers (act_shapes.h), on tir's own kernels (elementwise.cu).
+// unary map the CPU registers (shapes/unary/activation.h), on tir's own kernels (elementwise.cu).
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
-#include "kernels/shapes/act_shapes.h"
-#include "kernels/shapes/eltwise_shapes.h"
+#include "kernels/shapes/binary/arithmetic.h"
+#include "kernels/shapes/unary/activation.h"
 
 namespace tir::kernels::cuda {
 namespace {
@@ -20,7 +20,7 @@ Result<BinaryParams> check_binary(Result<BinaryParams> p, const KernelCall& call
   return p;
 }
 
-template <BinaryOp Op>
+template <BinaryKind Op>
 Result<BinaryParams> binary_prepare(const KernelCall& call, PrepareInfo* out_info) {
   return check_binary(eltwise_prepare_binary<Op>(call, out_info), call);
 }
@@ -67,10 +67,7 @@ Status binary_launch(const BinaryParams& p, const KernelCall& call, CudaContext&
       b.strides[d] = p.plan.b_strides[d];
     }
   }
-  const BinaryKind op = p.op == BinaryOp::kAdd   ? BinaryKind::kAdd
-                        : p.op == BinaryOp::kSub ? BinaryKind::kSub
-                        : p.op == BinaryOp::kMul ? BinaryKind::kMul
-                                                 : BinaryKind::kDiv;
+  const BinaryKind op = p.op;
   return launch_status(
       call, binary_f32(op, a, b, static_cast<float>(p.alpha), call.outputs[0].data_as<float>(),
                        rank, p.plan.sizes.data(), ctx.stream));
@@ -144,7 +141,7 @@ Status act_launch(const ActParams& p, const KernelCall& call, CudaContext& ctx) 
                 static_cast<float>(p.b.as_double()), ctx.stream));
 }
 
-template <BinaryOp Op>
+template <BinaryKind Op>
 using BinaryCuda = CudaKernel<BinaryParams, binary_prepare<Op>, binary_launch>;
 using ReluCuda = CudaKernel<UnaryParams, eltwise_prepare_unary_float, relu_launch>;
 template <ActOp Op>
@@ -158,14 +155,14 @@ constexpr auto kF32 = DType::kFloat32;
 
 void register_eltwise_cuda(KernelRegistry& registry) {
   registry.add({
-      {"aten::add.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
-      {"aten::add_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
-      {"aten::add.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kAdd>>},
-      {"aten::sub.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kSub>>},
-      {"aten::mul.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
-      {"aten::mul_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
-      {"aten::mul.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kMul>>},
-      {"aten::div.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryOp::kDiv>>},
+      {"aten::add.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kAdd>>},
+      {"aten::add.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kAdd>>},
+      {"aten::sub.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kSub>>},
+      {"aten::mul.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kMul>>},
+      {"aten::mul.Scalar", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kMul>>},
+      {"aten::div.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kDiv>>},
       {"aten::relu", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
       {"aten::relu_", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
       {"aten::gelu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kGelu>>},

@@ -9,8 +9,8 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
-#include "kernels/shapes/gemm_shapes.h"
-#include "kernels/shapes/matmul_shapes.h"
+#include "kernels/shapes/linear_algebra/gemm.h"
+#include "kernels/shapes/linear_algebra/matmul.h"
 
 namespace tir::kernels::cuda {
 namespace {

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/ops/binary.h"
+
 namespace tir::kernels::cuda {
 
 inline constexpr int kMaxDims = 16;
@@ -43,7 +45,7 @@ struct Operand {
   float value = 0;
   int64_t strides[8] = {};
 };
-enum class BinaryKind : int { kAdd, kSub, kMul, kDiv };
+using ops::BinaryKind;
 /// out = a (op) alpha * b over the dense output shape `sizes` (rank <= 8), float32.
 cudaError_t binary_f32(BinaryKind op, const Operand& a, const Operand& b, float alpha, float* out,
                        int rank, const int64_t* sizes, cudaStream_t stream);

@@ -2,8 +2,8 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
-#include "kernels/shapes/embedding_shapes.h"
-#include "kernels/shapes/layer_norm_softmax_shapes.h"
+#include "kernels/shapes/indexing/embedding.h"
+#include "kernels/shapes/softmax/layer_norm_softmax.h"
 
 namespace tir::kernels::cuda {
 namespace {

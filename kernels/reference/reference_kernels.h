@@ -4,13 +4,14 @@
 #pragma once
 
 #include "kernels/kernel.h"
-#include "kernels/shapes/conv_shapes.h"
-#include "kernels/shapes/eltwise_shapes.h"
-#include "kernels/shapes/gemm_shapes.h"
-#include "kernels/shapes/norm_shapes.h"
-#include "kernels/shapes/pool_shapes.h"
-#include "kernels/shapes/reduce_shapes.h"
-#include "kernels/shapes/view_shapes.h"
+#include "kernels/kernel_util.h"
+#include "kernels/shapes/binary/arithmetic.h"
+#include "kernels/shapes/convolution/conv.h"
+#include "kernels/shapes/linear_algebra/gemm.h"
+#include "kernels/shapes/movement/view.h"
+#include "kernels/shapes/normalization/batch_norm.h"
+#include "kernels/shapes/pooling/pool.h"
+#include "kernels/shapes/reduction/mean.h"
 
 namespace tir::kernels {
 
@@ -23,6 +24,9 @@ void ref_mean(const ReduceParams& p, const KernelCall& call, void* scratch);
 void ref_relu(const UnaryParams& p, const KernelCall& call, void* scratch);
 void ref_sin(const UnaryParams& p, const KernelCall& call, void* scratch);
 void ref_cos(const UnaryParams& p, const KernelCall& call, void* scratch);
+using ReluRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_relu>;
+using SinRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_sin>;
+using CosRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_cos>;
 void ref_binary(const BinaryParams& p, const KernelCall& call, void* scratch);
 /// Copies for permute/t/clone; nothing for aliasing shape ops.
 void ref_shape(const ViewParams& p, const KernelCall& call, void* scratch);

@@ -3,39 +3,39 @@
 namespace tir::kernels {
 
 void register_reference(KernelRegistry& registry) {
-  register_act_ref(registry);
+  register_activation_ref(registry);
+  register_math_ref(registry);
+  register_arithmetic_ref(registry);
+  register_logic_ref(registry);
+  register_any_diff_ref(registry);
+  register_mean_ref(registry);
+  register_reduction_ref(registry);
+  register_sum_amax_cumsum_ref(registry);
+  register_batch_norm_ref(registry);
+  register_norm_stats_ref(registry);
+  register_layer_norm_softmax_ref(registry);
   register_attention_ref(registry);
+  register_distance_ref(registry);
+  register_gemm_ref(registry);
+  register_matmul_ref(registry);
   register_col2im_ref(registry);
   register_conv_ref(registry);
-  register_copy_ref(registry);
-  register_creation_ref(registry);
-  register_distance_ref(registry);
-  register_eltwise_ref(registry);
-  register_embedding_bag_ref(registry);
-  register_embedding_ref(registry);
-  register_gemm_ref(registry);
-  register_grid_sample_ref(registry);
-  register_index_ref(registry);
-  register_layer_norm_softmax_ref(registry);
-  register_logic_ref(registry);
-  register_math_ref(registry);
-  register_matmul_ref(registry);
-  register_misc_ref(registry);
-  register_movement_ref(registry);
-  register_norm_ref(registry);
-  register_norm_stats_ref(registry);
-  register_pool3d_ref(registry);
   register_pool_ref(registry);
+  register_pool3d_ref(registry);
+  register_grid_sample_ref(registry);
+  register_spatial_ref(registry);
+  register_copy_ref(registry);
+  register_movement_ref(registry);
+  register_shape_ref(registry);
+  register_embedding_ref(registry);
+  register_embedding_bag_ref(registry);
+  register_index_ref(registry);
+  register_scatter_ref(registry);
+  register_scatter_dim_ref(registry);
+  register_creation_ref(registry);
+  register_sort_ref(registry);
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);
-  register_reduce_ref(registry);
-  register_reduction_ref(registry);
-  register_scatter_dim_ref(registry);
-  register_scatter_ref(registry);
-  register_shape_ref(registry);
-  register_sort_ref(registry);
-  register_spatial_ref(registry);
-  register_sum_amax_cumsum_ref(registry);
   registry.check_complete(Backend::kReference);
 }
 

@@ -1,4 +1,4 @@
-// tir::quantized_linear (kernels/shapes/quantized_linear_shapes.h), the int8 GEMM that
+// tir::quantized_linear (kernels/shapes/quantization/quantized_linear.h), the int8 GEMM that
 // runtime/quant_rewrite.h makes of a PT2E-quantized linear: the oneDNN kernel and the
 // reference against an emulation in double of what torch computes on the dequantized
 // operands, sum_k (q_x - zp_x) s_x (q_w - zp_w[n]) s_w[n] + bias[n]. Both must agree to float

@@ -1,8 +1,9 @@
 // Programs quantized by torch's PT2E flow (tests/data/gen_quant.py: X86InductorQuantizer,
 // uint8 per-tensor activations, int8 per-channel weights; one dynamically quantized MLP),
 // imported in both IRs and run against torch's quantized reference outputs two ways: by
-// tir's reference kernels of the quantized_decomposed ops (kernels/reference/quantize_ref.cc)
-// and with the GEMMs on int8 weights rewritten into tir's int8 GEMM (runtime/quant_rewrite.h).
+// tir's reference kernels of the quantized_decomposed ops
+// (kernels/reference/quantization/quantize.cc) and with the GEMMs on int8 weights rewritten into
+// tir's int8 GEMM (runtime/quant_rewrite.h).
 //
 // Bound: max |tir - torch| <= 1e-2 * max |torch| per output. The quantize ops reproduce
 // torch's arithmetic bit for bit, so the only source of difference is the float32 ops between

@@ -1,0 +1,177 @@
+// Reference elementwise ops: relu(_), sin, cos, and broadcasting add(_)/sub/mul(_)/div.
+#include <cmath>
+
+#include "kernels/kernel_util.h"
+#include "kernels/ops/unary.h"
+#include "kernels/reference/binary/logic.h"
+#include "kernels/reference/reference_kernels.h"
+#include "kernels/reference/register.h"
+#include "kernels/reference/unary/activation.h"
+#include "kernels/reference/unary/math.h"
+#include "kernels/shapes/reduction/any_diff.h"
+
+namespace tir::kernels {
+namespace {
+
+template <typename F>
+void unary(const UnaryParams& p, const KernelCall& call, F f) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t i = 0; i < p.numel; ++i) y[i] = f(x[i]);
+}
+
+// T: storage type, A: arithmetic type (double for float32, int64 for int64).
+template <typename T, typename A>
+void binary(const BinaryParams& p, const KernelCall& call) {
+  T* out = call.outputs[0].data_as<T>();
+  const A alpha = static_cast<A>(p.alpha);
+  if (p.a_scalar) {  // a number self, rounded to T as ATen does
+    const A av = std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(p.a_value))
+                                             : static_cast<A>(p.a_value);
+    const T* b = call.inputs[p.b_input].data_as<const T>();
+    const int64_t n = p.plan.numel();
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = static_cast<T>(ops::binary_apply<A>(p.op, av, b[i], alpha));
+    return;
+  }
+  const T* a = call.inputs[p.a_input].data_as<const T>();
+  if (p.b_bool) {
+    const uint8_t* mask = call.inputs[p.b_input].data_as<const uint8_t>();
+    broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
+      out[o] = static_cast<T>(ops::binary_apply<A>(p.op, a[ia], mask[ib] ? A(1) : A(0), alpha));
+    });
+    return;
+  }
+  if (p.b_scalar) {
+    const double bv =
+        p.b_input >= 0 ? read_scalar_tensor(call.inputs[p.b_input], p.b_dtype) : p.b_value;
+    // float32 math ops see the scalar rounded to float32, as ATen does.
+    const A b =
+        std::is_floating_point_v<T> ? static_cast<A>(static_cast<T>(bv)) : static_cast<A>(bv);
+    const int64_t n = p.plan.numel();
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = static_cast<T>(ops::binary_apply<A>(p.op, a[i], b, alpha));
+    return;
+  }
+  const T* b = call.inputs[p.b_input].data_as<const T>();
+  broadcast_for_each(p.plan, [&](int64_t o, int64_t ia, int64_t ib) {
+    out[o] = static_cast<T>(ops::binary_apply<A>(p.op, a[ia], b[ib], alpha));
+  });
+}
+
+// clamp(x, min, max) on float32 with number bounds.
+void ref_clamp(const ClampParams& p, const KernelCall& call, void*) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t i = 0; i < p.numel; ++i) {
+    const double v = x[i];  // NaN stays NaN, as in torch
+    y[i] = static_cast<float>(v < p.lo ? p.lo : (v > p.hi ? p.hi : v));
+  }
+}
+
+}  // namespace
+
+void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return ops::relu(v); });  // NaN stays NaN
+}
+void ref_sin(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
+}
+void ref_cos(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return static_cast<float>(std::cos(static_cast<double>(v))); });
+}
+
+void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kInt64) {
+    binary<int64_t, int64_t>(p, call);
+  } else {
+    binary<float, double>(p, call);
+  }
+}
+
+namespace {
+
+template <BinaryKind Op>
+using BinaryRef = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, ref_binary>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kF32 = DType::kFloat32;
+constexpr auto kI64 = DType::kInt64;
+using ClampRef = FnKernel<ClampParams, misc_prepare_clamp, ref_clamp>;
+
+constexpr auto kBool = DType::kBool;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_arithmetic_ref(KernelRegistry& registry) {
+  registry.add({
+      math_binary<MathOp::kAtan2>("aten::atan2"),
+      math_binary<MathOp::kFmod>("aten::fmod.Tensor"),
+      math_binary<MathOp::kFmod>("aten::fmod.Scalar"),
+      math_binary<MathOp::kRemainder>("aten::remainder.Tensor"),
+      math_binary<MathOp::kRemainder>("aten::remainder.Scalar"),
+      math_binary<MathOp::kMaximum>("aten::maximum"),
+      math_binary<MathOp::kMinimum>("aten::minimum"),
+      math_binary<MathOp::kMaximum>("aten::max.other"),
+      math_binary<MathOp::kMinimum>("aten::min.other"),
+      math_binary<MathOp::kDivFloor>("aten::floor_divide"),
+      math_binary<MathOp::kPow>("aten::pow.Scalar"),
+      math_binary<MathOp::kBitAnd>("aten::bitwise_and.Scalar"),
+      math_binary<MathOp::kBitOr>("aten::bitwise_or.Scalar"),
+      math_binary<MathOp::kBitXor>("aten::bitwise_xor.Scalar"),
+      math_binary<MathOp::kBitXor>("aten::bitwise_xor.Tensor"),
+      math_binary<MathOp::kLogicalAnd>("aten::logical_and"),
+      math_binary<MathOp::kLogicalOr>("aten::logical_or"),
+      math_binary<MathOp::kLogicalXor>("aten::logical_xor"),
+      {"aten::div.Tensor_mode", kCpu, kAny, kRef, &make_kernel<MathDivModeRef>},
+      {"aten::div.Scalar_mode", kCpu, kAny, kRef, &make_kernel<MathDivModeRef>},
+      {"aten::clamp.Tensor", kCpu, kAny, kRef, &make_kernel<MathClampRef>},
+      math_binary<MathOp::kBitAnd>("aten::bitwise_and.Tensor", DType::kInt32),
+      math_binary<MathOp::kBitOr>("aten::bitwise_or.Tensor", DType::kInt32),
+      {"aten::clamp", kCpu, DType::kInt64, kRef, &make_kernel<MathClampRef>},
+      {"aten::clamp", kCpu, DType::kInt32, kRef, &make_kernel<MathClampRef>},
+      math_binary<MathOp::kAdd>("aten::add.Tensor", DType::kInt32),
+      math_binary<MathOp::kAdd>("aten::add.Tensor", DType::kBool),
+      math_binary<MathOp::kAdd>("aten::add.Scalar", DType::kInt32),
+      math_binary<MathOp::kSub>("aten::sub.Tensor", DType::kInt32),
+      math_binary<MathOp::kSub>("aten::sub.Scalar", DType::kInt32),
+      math_binary<MathOp::kMul>("aten::mul.Tensor", DType::kInt32),
+      math_binary<MathOp::kMul>("aten::mul.Tensor", DType::kBool),
+      math_binary<MathOp::kMul>("aten::mul.Scalar", DType::kInt32),
+      math_binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kInt64),
+      math_binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kInt32),
+      math_binary<MathOp::kDivTrue>("aten::div.Tensor", DType::kBool),
+      {"aten::bitwise_and.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
+      {"aten::bitwise_and.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
+      {"aten::bitwise_or.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      {"aten::bitwise_or.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kPowScalar>>},
+      {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
+      {"aten::rsub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRsub>>},
+      {"aten::sub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
+      {"aten::sub.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kSubScalar>>},
+      {"aten::div.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
+      {"aten::div.Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kDivScalar>>},
+      {"aten::pow.Tensor_Tensor", kCpu, DType::kUndefined, kRef, &make_kernel<PowTensorRef>},
+      {"aten::clamp", kCpu, DType::kFloat32, kRef, &make_kernel<ClampRef>},
+      {"aten::add.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kSub>>},
+      {"aten::sub.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kDiv>>},
+  });
+}
+}  // namespace tir::kernels

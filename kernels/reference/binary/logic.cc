@@ -1,0 +1,297 @@
+// Reference comparisons, bitwise/logical ops, where, masked_fill and triu/tril. Operands
+// are read element by element converted to the op's compute dtype (torch's promotion).
+#include "kernels/reference/binary/logic.h"
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+// Element `idx` of operand `o` as T (a scalar operand ignores idx).
+template <typename T>
+T load(const Operand& o, const KernelCall& call, int64_t idx) {
+  if (o.input < 0) return o.value.as<T>();
+  const void* data = call.inputs[o.input].data;
+  switch (o.dtype) {
+    case DType::kBool:
+      return static_cast<T>(static_cast<const bool*>(data)[idx]);
+    case DType::kInt32:
+      return static_cast<T>(static_cast<const int32_t*>(data)[idx]);
+    case DType::kInt64:
+      return static_cast<T>(static_cast<const int64_t*>(data)[idx]);
+    case DType::kFloat32:
+      return static_cast<T>(static_cast<const float*>(data)[idx]);
+    case DType::kFloat64:
+      return static_cast<T>(static_cast<const double*>(data)[idx]);
+    default:
+      return T{};
+  }
+}
+
+template <typename T>
+bool compare(LogicOp op, T a, T b) {
+  switch (op) {
+    case LogicOp::kEq:
+      return a == b;
+    case LogicOp::kNe:
+      return a != b;
+    case LogicOp::kLt:
+      return a < b;
+    case LogicOp::kLe:
+      return a <= b;
+    case LogicOp::kGt:
+      return a > b;
+    case LogicOp::kGe:
+      return a >= b;
+    default:
+      return false;
+  }
+}
+
+// eq/ne/lt/le/gt/ge: a bool output.
+template <typename T>
+void run_compare(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  bool* y = call.outputs[0].data_as<bool>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = compare<T>(p.op, load<T>(o[0], call, in[0]), load<T>(o[1], call, in[1]));
+  });
+}
+
+// bitwise and/or/not, on bool and integer compute dtypes only.
+template <typename T>
+void run_bitwise(const LogicParams& p, const KernelCall& call) {
+  if constexpr (std::is_integral_v<T>) {
+    const Operand* o = p.operands.data();
+    T* y = call.outputs[0].data_as<T>();
+    if (p.op == LogicOp::kBitNot) {
+      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+        const T a = load<T>(o[0], call, in[0]);
+        if constexpr (std::is_same_v<T, bool>) {
+          y[i] = !a;
+        } else {
+          y[i] = static_cast<T>(~a);
+        }
+      });
+      return;
+    }
+    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+      const T a = load<T>(o[0], call, in[0]), b = load<T>(o[1], call, in[1]);
+      y[i] = static_cast<T>(p.op == LogicOp::kBitAnd ? (a & b) : (a | b));
+    });
+  }
+}
+
+template <typename T>
+void run_logical_not(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  bool* y = call.outputs[0].data_as<bool>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = load<T>(o[0], call, in[0]) == T{};
+  });
+}
+
+// where(cond, a, b) and masked_fill(x, mask, value): a choice per element by a bool operand.
+template <typename T>
+void run_select(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  T* y = call.outputs[0].data_as<T>();
+  if (p.op == LogicOp::kWhere) {
+    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+      y[i] =
+          load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
+    });
+    return;
+  }
+  const T value =
+      o[2].input >= 0 ? read_scalar_value(call.inputs[o[2].input]).as<T>() : o[2].value.as<T>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = load<bool>(o[1], call, in[1]) ? value : load<T>(o[0], call, in[0]);
+  });
+}
+
+// triu/tril over the last two dims of a contiguous input.
+template <typename T>
+void run_triangle(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  const T* x = call.inputs[o[0].input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
+  const int64_t rows = p.plan.sizes[p.plan.rank - 2], cols = p.plan.sizes[p.plan.rank - 1];
+  const int64_t mats = rows * cols == 0 ? 0 : p.plan.numel() / (rows * cols);
+  for (int64_t m = 0; m < mats; ++m) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const int64_t i = (m * rows + r) * cols + c;
+        const bool keep = p.op == LogicOp::kTriu ? c - r >= p.diagonal : c - r <= p.diagonal;
+        y[i] = keep ? x[i] : T{};
+      }
+    }
+  }
+}
+
+template <typename T>
+void run_typed(const LogicParams& p, const KernelCall& call) {
+  switch (p.op) {
+    case LogicOp::kEq:
+    case LogicOp::kNe:
+    case LogicOp::kLt:
+    case LogicOp::kLe:
+    case LogicOp::kGt:
+    case LogicOp::kGe:
+      run_compare<T>(p, call);
+      return;
+    case LogicOp::kBitAnd:
+    case LogicOp::kBitOr:
+    case LogicOp::kBitNot:
+      run_bitwise<T>(p, call);
+      return;
+    case LogicOp::kLogicalNot:
+      run_logical_not<T>(p, call);
+      return;
+    case LogicOp::kWhere:
+    case LogicOp::kMaskedFill:
+      run_select<T>(p, call);
+      return;
+    case LogicOp::kTriu:
+    case LogicOp::kTril:
+      run_triangle<T>(p, call);
+      return;
+  }
+}
+
+}  // namespace
+
+void ref_logic(const LogicParams& p, const KernelCall& call, void*) {
+  visit_dtype(p.compute, [&](auto tag) { run_typed<decltype(tag)>(p, call); });
+}
+
+namespace {
+
+template <LogicOp Op>
+using CompareRef = FnKernel<LogicParams, logic_prepare_compare<Op>, ref_logic>;
+template <LogicOp Op>
+using NotRef = FnKernel<LogicParams, logic_prepare_not<Op>, ref_logic>;
+template <LogicOp Op>
+using TriangleRef = FnKernel<LogicParams, logic_prepare_triangle<Op>, ref_logic>;
+using WhereRef = FnKernel<LogicParams, logic_prepare_where, ref_logic>;
+using MaskedFillRef = FnKernel<LogicParams, logic_prepare_masked_fill, ref_logic>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kF32 = DType::kFloat32;
+constexpr auto kI64 = DType::kInt64;
+constexpr auto kBool = DType::kBool;
+
+template <LogicOp Op>
+KernelEntry compare_entry(const char* op, DType d) {
+  return {op, kCpu, d, kRef, &make_kernel<CompareRef<Op>>};
+}
+
+// eq/ne/lt/le/gt/ge on float32 and int64.
+void register_compare_f32_i64(KernelRegistry& registry) {
+  registry.add({
+      compare_entry<LogicOp::kEq>("aten::eq.Tensor", kF32),
+      compare_entry<LogicOp::kEq>("aten::eq.Tensor", kI64),
+      compare_entry<LogicOp::kEq>("aten::eq.Scalar", kF32),
+      compare_entry<LogicOp::kEq>("aten::eq.Scalar", kI64),
+      compare_entry<LogicOp::kNe>("aten::ne.Tensor", kF32),
+      compare_entry<LogicOp::kNe>("aten::ne.Tensor", kI64),
+      compare_entry<LogicOp::kNe>("aten::ne.Scalar", kF32),
+      compare_entry<LogicOp::kNe>("aten::ne.Scalar", kI64),
+      compare_entry<LogicOp::kLt>("aten::lt.Tensor", kF32),
+      compare_entry<LogicOp::kLt>("aten::lt.Tensor", kI64),
+      compare_entry<LogicOp::kLt>("aten::lt.Scalar", kF32),
+      compare_entry<LogicOp::kLt>("aten::lt.Scalar", kI64),
+      compare_entry<LogicOp::kLe>("aten::le.Tensor", kF32),
+      compare_entry<LogicOp::kLe>("aten::le.Tensor", kI64),
+      compare_entry<LogicOp::kLe>("aten::le.Scalar", kF32),
+      compare_entry<LogicOp::kLe>("aten::le.Scalar", kI64),
+      compare_entry<LogicOp::kGt>("aten::gt.Tensor", kF32),
+      compare_entry<LogicOp::kGt>("aten::gt.Tensor", kI64),
+      compare_entry<LogicOp::kGt>("aten::gt.Scalar", kF32),
+      compare_entry<LogicOp::kGt>("aten::gt.Scalar", kI64),
+      compare_entry<LogicOp::kGe>("aten::ge.Tensor", kF32),
+      compare_entry<LogicOp::kGe>("aten::ge.Tensor", kI64),
+      compare_entry<LogicOp::kGe>("aten::ge.Scalar", kF32),
+      compare_entry<LogicOp::kGe>("aten::ge.Scalar", kI64),
+  });
+}
+
+// bitwise and/or/not (and their operators), logical_not and where.
+void register_bitwise_logical_where(KernelRegistry& registry) {
+  registry.add({
+      {"aten::__and__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
+      {"aten::__and__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
+      {"aten::__or__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      {"aten::__or__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      {"aten::bitwise_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
+      {"aten::bitwise_not", kCpu, kI64, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
+      {"aten::logical_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
+      {"aten::logical_not", kCpu, kI64, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
+      {"aten::logical_not", kCpu, kF32, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
+      {"aten::where.self", kCpu, kBool, kRef, &make_kernel<WhereRef>},
+      {"aten::where.ScalarOther", kCpu, kBool, kRef, &make_kernel<WhereRef>},
+      {"aten::where.ScalarSelf", kCpu, kBool, kRef, &make_kernel<WhereRef>},
+      {"aten::where.Scalar", kCpu, kBool, kRef, &make_kernel<WhereRef>},
+  });
+}
+
+// eq/ne/lt/le/gt/ge on int32 and bool.
+void register_compare_i32_bool(KernelRegistry& registry) {
+  registry.add({
+      compare_entry<LogicOp::kEq>("aten::eq.Tensor", DType::kInt32),
+      compare_entry<LogicOp::kEq>("aten::eq.Tensor", kBool),
+      compare_entry<LogicOp::kEq>("aten::eq.Scalar", DType::kInt32),
+      compare_entry<LogicOp::kEq>("aten::eq.Scalar", kBool),
+      compare_entry<LogicOp::kNe>("aten::ne.Tensor", DType::kInt32),
+      compare_entry<LogicOp::kNe>("aten::ne.Tensor", kBool),
+      compare_entry<LogicOp::kNe>("aten::ne.Scalar", DType::kInt32),
+      compare_entry<LogicOp::kNe>("aten::ne.Scalar", kBool),
+      compare_entry<LogicOp::kLt>("aten::lt.Tensor", DType::kInt32),
+      compare_entry<LogicOp::kLt>("aten::lt.Tensor", kBool),
+      compare_entry<LogicOp::kLt>("aten::lt.Scalar", DType::kInt32),
+      compare_entry<LogicOp::kLt>("aten::lt.Scalar", kBool),
+      compare_entry<LogicOp::kLe>("aten::le.Tensor", DType::kInt32),
+      compare_entry<LogicOp::kLe>("aten::le.Tensor", kBool),
+      compare_entry<LogicOp::kLe>("aten::le.Scalar", DType::kInt32),
+      compare_entry<LogicOp::kLe>("aten::le.Scalar", kBool),
+      compare_entry<LogicOp::kGt>("aten::gt.Tensor", DType::kInt32),
+      compare_entry<LogicOp::kGt>("aten::gt.Tensor", kBool),
+      compare_entry<LogicOp::kGt>("aten::gt.Scalar", DType::kInt32),
+      compare_entry<LogicOp::kGt>("aten::gt.Scalar", kBool),
+      compare_entry<LogicOp::kGe>("aten::ge.Tensor", DType::kInt32),
+      compare_entry<LogicOp::kGe>("aten::ge.Tensor", kBool),
+      compare_entry<LogicOp::kGe>("aten::ge.Scalar", DType::kInt32),
+      compare_entry<LogicOp::kGe>("aten::ge.Scalar", kBool),
+  });
+}
+
+// masked_fill, triu and tril.
+void register_fill_triangle(KernelRegistry& registry) {
+  registry.add({
+      {"aten::masked_fill.Scalar", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Scalar", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Scalar", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Tensor", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Tensor", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Tensor", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::triu", kCpu, kF32, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
+      {"aten::triu", kCpu, kI64, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
+      {"aten::triu", kCpu, kBool, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
+      {"aten::tril", kCpu, kF32, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
+      {"aten::tril", kCpu, kI64, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
+      {"aten::tril", kCpu, kBool, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
+  });
+}
+
+}  // namespace
+
+// In this order: the registry lists its entries in the order they were added.
+void register_logic_ref(KernelRegistry& registry) {
+  register_compare_f32_i64(registry);
+  register_bitwise_logical_where(registry);
+  register_compare_i32_bool(registry);
+  register_fill_triangle(registry);
+}
+}  // namespace tir::kernels

@@ -1,0 +1,142 @@
+// Scattering ops (any dtype, int64 indices): index_copy(_) and index_put(_). Every index
+// value is range-checked before the first write, so an out-of-range index is an error
+// (naming op and node) that leaves the output, and an aliased self, as it was.
+#include "kernels/shapes/indexing/scatter.h"
+
+#include <cstring>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+#include "kernels/shapes/dtype_util.h"
+
+namespace tir::kernels {
+namespace {
+
+Status check_indices(const KernelCall& call, const Tensor& index, int64_t dim, int64_t size) {
+  const auto* v = index.data_as<const int64_t>();
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    if (v[i] < 0 || v[i] >= size) {  // torch's index_copy takes no negative indices
+      return op_error(call, StatusCode::kInvalidArgument, "index ", v[i],
+                      " is out of bounds for dim ", dim, " with size ", size);
+    }
+  }
+  return ok_status();
+}
+
+/// The functional forms start from a copy of self.
+void copy_self(const KernelCall& call, int self_input, bool in_place) {
+  const Tensor& self = call.inputs[self_input];
+  if (!in_place) std::memcpy(call.outputs[0].data, self.data, self.nbytes());
+}
+
+Status run_index_copy(const IndexCopyParams& p, const KernelCall& call) {
+  const Tensor& index = call.inputs[p.index_input];
+  TIR_RETURN_IF_ERROR(check_indices(call, index, p.dim, p.dim_size));
+  copy_self(call, p.self_input, p.in_place);
+  const auto* idx = index.data_as<const int64_t>();
+  const auto* src = call.inputs[p.source_input].data_as<const uint8_t>();
+  auto* out = call.outputs[0].data_as<uint8_t>();
+  const size_t row = static_cast<size_t>(p.inner) * p.elem_size;
+  for (int64_t o = 0; o < p.outer; ++o) {
+    for (int64_t j = 0; j < p.n_index; ++j) {
+      std::memcpy(out + (o * p.dim_size + idx[j]) * row, src + (o * p.n_index + j) * row, row);
+    }
+  }
+  return ok_status();
+}
+
+/// Calls put(out_element, values_element) for every indexed position, in order.
+template <typename Put>
+void for_each_put(const IndexPutParams& p, const KernelCall& call, Put&& put) {
+  const IndexParams& ip = p.index;
+  int64_t total = 1;
+  for (int d = 0; d < ip.rank; ++d) total *= ip.sizes[d];
+  const size_t ns = ip.sources.size();
+  std::array<const void*, kMaxRank> base{};
+  for (size_t i = 0; i < ns; ++i) {
+    const IndexSource& s = ip.sources[i];
+    base[i] = s.input >= 0 ? call.inputs[s.input].data : static_cast<const void*>(s.owned.data());
+  }
+  const auto* values = call.inputs[p.values_input].data_as<const uint8_t>();
+  auto* out = call.outputs[0].data_as<uint8_t>();
+  std::array<int64_t, kMaxRank> idx{}, src_off{};
+  int64_t self_off = 0, val_off = 0;
+  for (int64_t o = 0; o < total; ++o) {
+    int64_t off = self_off;
+    for (size_t i = 0; i < ns; ++i) {
+      const IndexSource& s = ip.sources[i];
+      const int64_t n = ip.self_sizes[s.self_dim];
+      const int64_t v = index_load(base[i], s.input >= 0 ? s.elem_size : 8, src_off[i]);
+      off += (v < 0 ? v + n : v) * ip.self_dim_stride[s.self_dim];
+    }
+    put(out + off * ip.elem_size, values + val_off * ip.elem_size);
+    for (int d = ip.rank - 1; d >= 0; --d) {
+      self_off += ip.self_strides[d];
+      val_off += p.values_strides[d];
+      for (size_t i = 0; i < ns; ++i) src_off[i] += ip.sources[i].out_strides[d];
+      if (++idx[d] < ip.sizes[d]) break;
+      self_off -= ip.self_strides[d] * ip.sizes[d];
+      val_off -= p.values_strides[d] * ip.sizes[d];
+      for (size_t i = 0; i < ns; ++i) src_off[i] -= ip.sources[i].out_strides[d] * ip.sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+Status run_index_put(const IndexPutParams& p, const KernelCall& call) {
+  const IndexParams& ip = p.index;
+  for (const IndexSource& s : ip.sources) {  // bool-mask sources are in range by construction
+    if (s.input < 0) continue;
+    const Tensor& t = call.inputs[s.input];
+    const int64_t n = ip.self_sizes[s.self_dim];
+    for (int64_t e = 0; e < t.numel(); ++e) {
+      const int64_t v = index_load(t.data, s.elem_size, e);
+      if (v < -n || v >= n) {
+        return op_error(call, StatusCode::kInvalidArgument, "index ", v,
+                        " is out of bounds for dim ", s.self_dim, " with size ", n);
+      }
+    }
+  }
+  copy_self(call, ip.self_input, p.in_place);
+  for (int d = 0; d < ip.rank; ++d) {
+    if (ip.sizes[d] == 0) return ok_status();  // nothing indexed
+  }
+  if (!p.accumulate) {
+    const size_t es = ip.elem_size;
+    for_each_put(p, call, [es](uint8_t* o, const uint8_t* v) { std::memcpy(o, v, es); });
+    return ok_status();
+  }
+  visit_dtype(p.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    for_each_put(p, call, [](uint8_t* o, const uint8_t* v) {
+      T a, b;
+      std::memcpy(&a, o, sizeof(T));
+      std::memcpy(&b, v, sizeof(T));
+      a = static_cast<T>(a + b);
+      std::memcpy(o, &a, sizeof(T));
+    });
+  });
+  return ok_status();
+}
+
+using IndexCopyRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_copy, run_index_copy>;
+using IndexCopyInPlaceRef =
+    CheckedKernel<IndexCopyParams, scatter_prepare_index_copy_, run_index_copy>;
+using IndexPutRef = CheckedKernel<IndexPutParams, scatter_prepare_index_put, run_index_put>;
+using IndexPutInPlaceRef = CheckedKernel<IndexPutParams, scatter_prepare_index_put_, run_index_put>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_scatter_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::index_copy", kCpu, kAny, kRef, &make_kernel<IndexCopyRef>},
+      {"aten::index_copy_", kCpu, kAny, kRef, &make_kernel<IndexCopyInPlaceRef>},
+      {"aten::index_put", kCpu, kAny, kRef, &make_kernel<IndexPutRef>},
+      {"aten::index_put_", kCpu, kAny, kRef, &make_kernel<IndexPutInPlaceRef>},
+  });
+}
+}  // namespace tir::kernels

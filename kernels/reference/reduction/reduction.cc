@@ -1,0 +1,229 @@
+// Reference reductions (kernels/shapes/reduction/reduction.h). One pass over the input in
+// memory order accumulates into per-output slots in scratch (two 8-byte slots per output);
+// float inputs accumulate in double, integers in int64 with wrap-around. NaN wins max/min
+// and its index wins argmax/argmin, as in ATen.
+#include "kernels/shapes/reduction/reduction.h"
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/reduction/sum_amax_cumsum.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+// Calls f(input_index, output_index, position_in_reduced_set) in input memory order.
+template <typename F>
+void for_each_element(const ReductionParams& p, F&& f) {
+  int64_t total = 1;
+  for (int d = 0; d < p.rank; ++d) total *= p.sizes[d];
+  std::array<int64_t, kMaxRank> idx{};
+  int64_t out = 0, red = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    f(i, out, red);
+    for (int d = p.rank - 1; d >= 0; --d) {
+      out += p.out_strides[d];
+      red += p.red_strides[d];
+      if (++idx[d] < p.sizes[d]) break;
+      out -= p.out_strides[d] * p.sizes[d];
+      red -= p.red_strides[d] * p.sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+template <typename T>
+void write(const Tensor& t, int64_t i, T v) {
+  visit_dtype(t.dtype, [&](auto tag) {
+    using O = decltype(tag);
+    static_cast<O*>(t.data)[i] = static_cast<O>(v);
+  });
+}
+
+// amin/amax, argmax/argmin and max.dim/min.dim: the extremum in a, its position in b.
+template <typename T, typename Acc>
+void reduce_extremum(const ReductionParams& p, const KernelCall& call, const T* x, Acc* a,
+                     int64_t* b) {
+  const Tensor& y = call.outputs[0];
+  const int64_t n = p.out_numel;
+  const bool want_max =
+      p.op == ReduceOp::kAmax || p.op == ReduceOp::kArgmax || p.op == ReduceOp::kMaxDim;
+  for (int64_t o = 0; o < n; ++o) b[o] = -1;
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t r) {
+    const Acc v = static_cast<Acc>(x[i]);
+    if (b[o] < 0) {
+      a[o] = v;
+      b[o] = r;
+      return;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(a[o])) return;
+      if (std::isnan(v)) {
+        a[o] = v;
+        b[o] = r;
+        return;
+      }
+    }
+    if (want_max ? v > a[o] : v < a[o]) {
+      a[o] = v;
+      b[o] = r;
+    }
+  });
+  if (p.op == ReduceOp::kArgmax || p.op == ReduceOp::kArgmin) {
+    for (int64_t o = 0; o < n; ++o) write<int64_t>(y, o, b[o]);
+    return;
+  }
+  for (int64_t o = 0; o < n; ++o) write<Acc>(y, o, a[o]);
+  if (p.op == ReduceOp::kMaxDim || p.op == ReduceOp::kMinDim)
+    for (int64_t o = 0; o < n; ++o) call.outputs[1].data_as<int64_t>()[o] = b[o];
+}
+
+// any/all: the running truth value in b.
+template <typename T>
+void reduce_any_all(const ReductionParams& p, const KernelCall& call, const T* x, int64_t* b) {
+  const Tensor& y = call.outputs[0];
+  const int64_t n = p.out_numel;
+  const bool all = p.op == ReduceOp::kAll;
+  for (int64_t o = 0; o < n; ++o) b[o] = all ? 1 : 0;
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
+    const bool v = x[i] != T{};
+    b[o] = all ? (b[o] && v) : (b[o] || v);
+  });
+  for (int64_t o = 0; o < n; ++o) write<bool>(y, o, b[o] != 0);
+}
+
+// sum/prod: into a as double for a float output, else into b as int64 with wrap-around.
+template <typename T, typename Acc>
+void reduce_sum_prod(const ReductionParams& p, const KernelCall& call, const T* x, Acc* a,
+                     int64_t* b) {
+  const Tensor& y = call.outputs[0];
+  const int64_t n = p.out_numel;
+  const bool prod = p.op == ReduceOp::kProd;
+  if (dtype_is_float(p.out)) {
+    double* acc = reinterpret_cast<double*>(a);
+    for (int64_t o = 0; o < n; ++o) acc[o] = prod ? 1.0 : 0.0;
+    for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
+      const double v = static_cast<double>(x[i]);
+      acc[o] = prod ? acc[o] * v : acc[o] + v;
+    });
+    for (int64_t o = 0; o < n; ++o) write<double>(y, o, acc[o]);
+    return;
+  }
+  for (int64_t o = 0; o < n; ++o) b[o] = prod ? 1 : 0;
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
+    const auto v = static_cast<uint64_t>(static_cast<int64_t>(x[i]));
+    b[o] = static_cast<int64_t>(prod ? static_cast<uint64_t>(b[o]) * v
+                                     : static_cast<uint64_t>(b[o]) + v);
+  });
+  for (int64_t o = 0; o < n; ++o) write<int64_t>(y, o, b[o]);
+}
+
+// mean/var/std: the mean in a (one pass), then the squared deviations in b (a second pass).
+template <typename T, typename Acc>
+void reduce_moments(const ReductionParams& p, const KernelCall& call, const T* x, Acc* a,
+                    int64_t* b) {
+  const Tensor& y = call.outputs[0];
+  const int64_t n = p.out_numel;
+  double* sum = reinterpret_cast<double*>(a);
+  double* m2 = reinterpret_cast<double*>(b);
+  for (int64_t o = 0; o < n; ++o) sum[o] = m2[o] = 0.0;
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t) { sum[o] += double(x[i]); });
+  const double count = static_cast<double>(p.group);
+  for (int64_t o = 0; o < n; ++o) sum[o] /= count;
+  if (p.op == ReduceOp::kMean) {
+    for (int64_t o = 0; o < n; ++o) write<double>(y, o, sum[o]);
+    return;
+  }
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
+    const double d = double(x[i]) - sum[o];
+    m2[o] += d * d;
+  });
+  const double dof = std::max(0.0, count - p.correction);
+  for (int64_t o = 0; o < n; ++o) {
+    const double v = m2[o] / dof;
+    write<double>(y, o, p.op == ReduceOp::kStd ? std::sqrt(v) : v);
+  }
+}
+
+template <typename T>
+void run_typed(const ReductionParams& p, const KernelCall& call, void* scratch) {
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+  const T* x = call.inputs[p.input].data_as<const T>();
+  Acc* a = static_cast<Acc*>(scratch);
+  int64_t* b = static_cast<int64_t*>(scratch) + p.out_numel;
+  switch (p.op) {
+    case ReduceOp::kAmin:
+    case ReduceOp::kAmax:
+    case ReduceOp::kArgmax:
+    case ReduceOp::kArgmin:
+    case ReduceOp::kMaxDim:
+    case ReduceOp::kMinDim:
+      reduce_extremum(p, call, x, a, b);
+      return;
+    case ReduceOp::kAny:
+    case ReduceOp::kAll:
+      reduce_any_all(p, call, x, b);
+      return;
+    case ReduceOp::kProd:
+    case ReduceOp::kSum:
+      reduce_sum_prod(p, call, x, a, b);
+      return;
+    case ReduceOp::kMean:
+    case ReduceOp::kVar:
+    case ReduceOp::kStd:
+      reduce_moments(p, call, x, a, b);
+      return;
+  }
+}
+
+void ref_reduction(const ReductionParams& p, const KernelCall& call, void* scratch) {
+  visit_dtype(p.in, [&](auto tag) { run_typed<decltype(tag)>(p, call, scratch); });
+}
+
+template <ReduceOp Op>
+using DimsRef = FnKernel<ReductionParams, reduction_prepare_dims<Op>, ref_reduction>;
+template <ReduceOp Op>
+using OneDimRef = FnKernel<ReductionParams, reduction_prepare_one_dim<Op>, ref_reduction>;
+template <ReduceOp Op>
+using FullRef = FnKernel<ReductionParams, reduction_prepare_full<Op>, ref_reduction>;
+template <ReduceOp Op, bool C>
+using VarRef = FnKernel<ReductionParams, reduction_prepare_var<Op, C>, ref_reduction>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_reduction_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::amax", kCpu, DType::kFloat32, kRef, &make_kernel<AmaxRef>},
+      {"aten::amax", kCpu, DType::kInt64, kRef, &make_kernel<AmaxRef>},
+      {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAmin>>},
+      {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
+      {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
+      {"aten::any.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAny>>},
+      {"aten::all.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAll>>},
+      {"aten::argmax", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmax>>},
+      {"aten::argmin", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmin>>},
+      {"aten::max.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMaxDim>>},
+      {"aten::min.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMinDim>>},
+      {"aten::prod.dim_int", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kProd>>},
+      {"aten::all.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kAll>>},
+      {"aten::max", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMaxDim>>},
+      {"aten::min", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMinDim>>},
+      {"aten::prod", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kProd>>},
+      {"aten::mean", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMean>>},
+      {"aten::sum", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kSum>>},
+      {"aten::any", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAny>>},
+      {"aten::all", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAll>>},
+      {"aten::var.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, true>>},
+      {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, false>>},
+      {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, true>>},
+      {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, false>>},
+  });
+}
+}  // namespace tir::kernels

@@ -1,0 +1,106 @@
+// Reference sum.dim_IntList, amax and cumsum. Floats accumulate in double, integers and
+// bools in int64 (with int64 wrap-around, as ATen).
+#include "kernels/reference/reduction/sum_amax_cumsum.h"
+
+#include <cmath>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+#include "kernels/shapes/dtype_util.h"
+
+namespace tir::kernels {
+namespace {
+
+// Accumulator type for an output type: double for floats, uint64 (wrapping) for ints.
+template <typename T>
+using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
+
+}  // namespace
+
+void ref_sum(const ReduceCastParams& p, const KernelCall& call, void*) {
+  visit_dtype(p.in, [&](auto in_tag) {
+    visit_dtype(p.out, [&](auto out_tag) {
+      using In = decltype(in_tag);
+      using Out = decltype(out_tag);
+      if constexpr (!std::is_same_v<Out, bool>) {
+        const In* x = call.inputs[p.r.input].data_as<const In>();
+        Out* y = call.outputs[0].data_as<Out>();
+        Acc<Out> acc{};
+        for_each_reduced(
+            p.r, [&](int64_t off) { acc += static_cast<Acc<Out>>(static_cast<Out>(x[off])); },
+            [&](int64_t o) {
+              y[o] = static_cast<Out>(acc);
+              acc = Acc<Out>{};
+            });
+      }
+    });
+  });
+}
+
+void ref_amax(const ReduceCastParams& p, const KernelCall& call, void*) {
+  visit_dtype(p.in, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, bool>) {
+      const T* x = call.inputs[p.r.input].data_as<const T>();
+      T* y = call.outputs[0].data_as<T>();
+      bool first = true;
+      T best{};
+      for_each_reduced(
+          p.r,
+          [&](int64_t off) {
+            const T v = x[off];
+            if constexpr (std::is_floating_point_v<T>) {
+              if (first || std::isnan(v) || (v > best && !std::isnan(best))) best = v;  // NaN wins
+            } else if (first || v > best) {
+              best = v;
+            }
+            first = false;
+          },
+          [&](int64_t o) {
+            y[o] = best;
+            first = true;
+          });
+    }
+  });
+}
+
+void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
+  visit_dtype(p.in, [&](auto in_tag) {
+    visit_dtype(p.out, [&](auto out_tag) {
+      using In = decltype(in_tag);
+      using Out = decltype(out_tag);
+      if constexpr (!std::is_same_v<Out, bool>) {
+        const In* x = call.inputs[p.input].data_as<const In>();
+        Out* y = call.outputs[0].data_as<Out>();
+        for (int64_t o = 0; o < p.outer; ++o) {
+          for (int64_t i = 0; i < p.inner; ++i) {
+            Acc<Out> acc{};
+            for (int64_t k = 0; k < p.n; ++k) {
+              const int64_t at = (o * p.n + k) * p.inner + i;
+              acc += static_cast<Acc<Out>>(static_cast<Out>(x[at]));
+              y[at] = static_cast<Out>(acc);
+            }
+          }
+        }
+      }
+    });
+  });
+}
+
+namespace {
+
+using SumRef = FnKernel<ReduceCastParams, sum_prepare, ref_sum>;
+using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+
+}  // namespace
+
+void register_sum_amax_cumsum_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::sum.dim_IntList", kCpu, DType::kUndefined, kRef, &make_kernel<SumRef>},
+      {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
+  });
+}
+}  // namespace tir::kernels

@@ -1,0 +1,69 @@
+// Reference sort and topk (kernels/shapes/sort_select/sort.h): a stable sort of indices per
+// slice, so equal values keep their input order (ATen's CPU sort is stable too); topk
+// returns the first k of that order.
+#include "kernels/shapes/sort_select/sort.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/nan.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+template <typename T>
+void run_typed(const SortParams& p, const KernelCall& call, void* scratch) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* values = call.outputs[0].data_as<T>();
+  int64_t* indices = call.outputs[1].data_as<int64_t>();
+  int64_t* order = static_cast<int64_t*>(scratch);
+  for (int64_t o = 0; o < p.outer; ++o) {
+    for (int64_t i = 0; i < p.inner; ++i) {
+      const T* slice = x + o * p.n * p.inner + i;
+      for (int64_t j = 0; j < p.n; ++j) order[j] = j;
+      // NaN is the largest value.
+      const auto less = [&](int64_t a, int64_t b) {
+        const T va = slice[a * p.inner], vb = slice[b * p.inner];
+        if (is_nan(vb)) return !is_nan(va);
+        if (is_nan(va)) return false;
+        return va < vb;
+      };
+      if (p.descending) {
+        std::stable_sort(order, order + p.n, [&](int64_t a, int64_t b) { return less(b, a); });
+      } else {
+        std::stable_sort(order, order + p.n, less);
+      }
+      const int64_t base = o * p.k * p.inner + i;
+      for (int64_t j = 0; j < p.k; ++j) {
+        values[base + j * p.inner] = slice[order[j] * p.inner];
+        indices[base + j * p.inner] = order[j];
+      }
+    }
+  }
+}
+
+void ref_sort(const SortParams& p, const KernelCall& call, void* scratch) {
+  visit_dtype(p.dtype, [&](auto tag) { run_typed<decltype(tag)>(p, call, scratch); });
+}
+
+using SortRef = FnKernel<SortParams, sort_prepare_sort<false>, ref_sort>;
+using SortStableRef = FnKernel<SortParams, sort_prepare_sort<true>, ref_sort>;
+using TopkRef = FnKernel<SortParams, sort_prepare_topk, ref_sort>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_sort_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::sort", kCpu, kAny, kRef, &make_kernel<SortRef>},
+      {"aten::sort.stable", kCpu, kAny, kRef, &make_kernel<SortStableRef>},
+      {"aten::topk", kCpu, kAny, kRef, &make_kernel<TopkRef>},
+  });
+}
+}  // namespace tir::kernels

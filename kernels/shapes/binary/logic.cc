@@ -1,0 +1,153 @@
+#include "kernels/shapes/binary/logic.h"
+
+namespace tir::kernels {
+namespace {
+
+Status set_output(const KernelCall& call, LogicParams& p) {
+  std::array<std::span<const int64_t>, 3> shapes;
+  for (int k = 0; k < p.n; ++k) shapes[k] = p.operands[k].shape;
+  TIR_ASSIGN_OR_RETURN(p.plan, make_nary_plan(call, std::span(shapes.data(), p.n)));
+  call.outputs[0].dtype = p.out;
+  call.outputs[0].set_shape(std::span<const int64_t>(p.plan.sizes.data(), p.plan.rank));
+  return ok_status();
+}
+
+Result<Operand> self_tensor(const KernelCall& call) {
+  TIR_ASSIGN_OR_RETURN(Operand o, operand_arg(call, 0, "self"));
+  if (o.kind == Operand::Kind::kScalar) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'self' must be a Tensor");
+  }
+  return o;
+}
+
+}  // namespace
+
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_compare(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  LogicParams p;
+  p.op = Op;
+  p.n = 2;
+  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
+  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "other"));
+  p.compute = result_type(std::span(p.operands.data(), 2));
+  p.out = DType::kBool;
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  (void)out_info;
+  return p;
+}
+
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_bitwise(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  LogicParams p;
+  p.op = Op;
+  p.n = 2;
+  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
+  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "other"));
+  p.compute = p.out = result_type(std::span(p.operands.data(), 2));
+  if (dtype_is_float(p.out)) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "bitwise ops need bool or integer operands, got ", dtype_name(p.out));
+  }
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  (void)out_info;
+  return p;
+}
+
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
+  LogicParams p;
+  p.op = Op;
+  p.n = 1;
+  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
+  p.compute = p.operands[0].dtype;
+  p.out = Op == LogicOp::kLogicalNot ? DType::kBool : p.compute;
+  if (Op == LogicOp::kBitNot && dtype_is_float(p.compute)) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "bitwise_not needs a bool or integer tensor, got ", dtype_name(p.compute));
+  }
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  (void)out_info;
+  return p;
+}
+
+Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  LogicParams p;
+  p.op = LogicOp::kWhere;
+  p.n = 3;
+  TIR_ASSIGN_OR_RETURN(p.operands[0], operand_arg(call, 0, "condition"));
+  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "self"));
+  TIR_ASSIGN_OR_RETURN(p.operands[2], operand_arg(call, 2, "other"));
+  if (p.operands[0].input < 0 || p.operands[0].dtype != DType::kBool) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "argument 'condition' must be a bool tensor, got ",
+                    dtype_name(p.operands[0].dtype));
+  }
+  p.compute = p.out = result_type(std::span(p.operands.data() + 1, 2));
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  (void)out_info;
+  return p;
+}
+
+Result<LogicParams> logic_prepare_masked_fill(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  LogicParams p;
+  p.op = LogicOp::kMaskedFill;
+  p.n = 2;
+  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
+  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "mask"));
+  TIR_ASSIGN_OR_RETURN(p.operands[2], operand_arg(call, 2, "value"));
+  if (p.operands[1].input < 0 || p.operands[1].dtype != DType::kBool) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'mask' must be a bool tensor");
+  }
+  if (p.operands[2].kind == Operand::Kind::kTensor) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "argument 'value' must be a 0-d tensor or a scalar, got shape ",
+                    shape_str(p.operands[2].shape));
+  }
+  p.compute = p.out = p.operands[0].dtype;
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  (void)out_info;
+  return p;
+}
+
+template <LogicOp Op>
+Result<LogicParams> logic_prepare_triangle(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  LogicParams p;
+  p.op = Op;
+  p.n = 1;
+  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
+  if (p.operands[0].shape.size() < 2) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'self' must have rank >= 2, got ",
+                    shape_str(p.operands[0].shape));
+  }
+  TIR_ASSIGN_OR_RETURN(p.diagonal, int_arg(call, 1, "diagonal"));
+  p.compute = p.out = p.operands[0].dtype;
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  (void)out_info;
+  return p;
+}
+
+template Result<LogicParams> logic_prepare_compare<LogicOp::kEq>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_compare<LogicOp::kNe>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_compare<LogicOp::kLt>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_compare<LogicOp::kLe>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_compare<LogicOp::kGt>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_compare<LogicOp::kGe>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_bitwise<LogicOp::kBitAnd>(const KernelCall&,
+                                                                     PrepareInfo*);
+template Result<LogicParams> logic_prepare_bitwise<LogicOp::kBitOr>(const KernelCall&,
+                                                                    PrepareInfo*);
+template Result<LogicParams> logic_prepare_not<LogicOp::kBitNot>(const KernelCall&, PrepareInfo*);
+template Result<LogicParams> logic_prepare_not<LogicOp::kLogicalNot>(const KernelCall&,
+                                                                     PrepareInfo*);
+template Result<LogicParams> logic_prepare_triangle<LogicOp::kTriu>(const KernelCall&,
+                                                                    PrepareInfo*);
+template Result<LogicParams> logic_prepare_triangle<LogicOp::kTril>(const KernelCall&,
+                                                                    PrepareInfo*);
+
+}  // namespace tir::kernels

@@ -1,0 +1,218 @@
+#include "kernels/shapes/convolution/conv.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kernels/kernel_util.h"
+
+namespace tir::kernels {
+namespace {
+
+// The folded batch norm's tensors: float32, contiguous, one value per output channel.
+Status check_batch_norm(const KernelCall& call, int64_t oc) {
+  const BatchNormFold& bn = call.batch_norm;
+  if (!bn.present()) return ok_status();
+  for (const auto& [at, name] :
+       {std::pair{bn.weight, "batch norm weight"}, std::pair{bn.bias, "batch norm bias"},
+        std::pair{bn.mean, "batch norm running_mean"},
+        std::pair{bn.var, "batch norm running_var"}}) {
+    if (at < 0) continue;
+    if (size_t(at) >= call.inputs.size())
+      return op_error(call, StatusCode::kInternal, name, " is not an input");
+    const Tensor& t = call.inputs[at];
+    TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kFloat32, name));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, t, name));
+    if (t.rank != 1 || t.sizes[0] != oc)
+      return op_error(call, StatusCode::kInvalidArgument, name, " ", shape_str(t.shape()),
+                      " must be [", oc, "] (conv output channels)");
+  }
+  return ok_status();
+}
+
+// The fused residual (KernelCall::residual): float32, contiguous or channels-last, shaped like
+// the output.
+Status check_residual(const KernelCall& call, bool batched, std::span<const int64_t> out) {
+  if (call.residual < 0) return ok_status();
+  if (size_t(call.residual) >= call.inputs.size())
+    return op_error(call, StatusCode::kInternal, "residual is not an input");
+  if (!batched)
+    return op_error(call, StatusCode::kInternal, "a fused residual needs a batched input");
+  const Tensor& t = call.inputs[call.residual];
+  TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kFloat32, "residual"));
+  if (!t.is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, t, "residual"));
+  if (!std::equal(out.begin(), out.end(), t.shape().begin(), t.shape().end()))
+    return op_error(call, StatusCode::kInvalidArgument, "residual ", shape_str(t.shape()),
+                    " must match the output ", shape_str(out));
+  return ok_status();
+}
+
+// Input, weight and optional bias: float32, contiguous (the input may be channels-last).
+Status check_conv_tensors(const KernelCall& call, const Tensor* x, const Tensor* wt,
+                          const Tensor* b) {
+  for (const auto& [t, name] :
+       {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
+    if (t == nullptr) continue;
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+    // Channels-last activations reach only kernels that read them (runtime/layout.h).
+    if (t != x || !t->is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+  }
+  return ok_status();
+}
+
+// The input is [N, C, H, W] (or [C, H, W] where unbatched inputs are allowed), the weight
+// [OC, C/groups, KH, KW]; or their 1-D forms [N, C, L] and [OC, C/groups, K].
+Status check_conv_ranks(const KernelCall& call, const Tensor& x, const Tensor& wt, bool one_d,
+                        bool batched, bool allow_unbatched) {
+  const int spatial = one_d ? 1 : 2;
+  if (!batched && !(allow_unbatched && x.rank == spatial + 1)) {
+    if (one_d)
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "a 1-D convolution needs a 3-D [N, C, L] input, got ", shape_str(x.shape()));
+    return op_error(
+        call, x.rank == 3 || x.rank == 5 ? StatusCode::kUnsupported : StatusCode::kInvalidArgument,
+        "input must be 4-D [N, C, H, W]", allow_unbatched ? " or 3-D [C, H, W]" : "", ", got ",
+        shape_str(x.shape()));
+  }
+  if (wt.rank != 4 && !one_d) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "weight must be 4-D [OC, C/groups, KH, KW], got ", shape_str(wt.shape()));
+  }
+  return ok_status();
+}
+
+// Reads the input and weight sizes (a 1-D convolution has H = KH = 1 and nothing along H).
+void read_conv_sizes(const Tensor& x, const Tensor& wt, bool one_d, bool batched, ConvParams* p) {
+  const int off = batched ? 0 : -1;
+  p->n = batched ? x.sizes[0] : 1;
+  p->c = x.sizes[1 + off];
+  p->h = one_d ? 1 : x.sizes[2 + off];
+  p->w = x.sizes[x.rank - 1];
+  p->oc = wt.sizes[0];
+  p->kh = one_d ? 1 : wt.sizes[2];
+  p->kw = wt.sizes[wt.rank - 1];
+  if (one_d) {
+    p->stride[0] = p->dil[0] = 1;
+    p->pad[0] = 0;
+  }
+}
+
+// Checks groups, stride, padding, dilation and the bias against the sizes; sets the output
+// height and width.
+Status check_conv_geometry(const KernelCall& call, const Tensor& x, const Tensor& wt,
+                           const Tensor* b, ConvParams* p) {
+  if (p->groups <= 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "groups must be positive, got ", p->groups);
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (p->stride[i] <= 0 || p->dil[i] <= 0 || p->pad[i] < 0) {
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "stride and dilation must be positive and padding non-negative");
+    }
+  }
+  if (p->c % p->groups != 0 || p->oc % p->groups != 0 || wt.sizes[1] * p->groups != p->c ||
+      p->oc == 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "weight ", shape_str(wt.shape()),
+                    " does not match input ", shape_str(x.shape()), " with groups=", p->groups,
+                    " (expected weight.size(1) * groups == input channels)");
+  }
+  if (b != nullptr && (b->rank != 1 || b->sizes[0] != p->oc)) {
+    return op_error(call, StatusCode::kInvalidArgument, "bias ", shape_str(b->shape()),
+                    " must be [", p->oc, "]");
+  }
+  const int64_t eh = p->h + 2 * p->pad[0] - p->dil[0] * (p->kh - 1) - 1;
+  const int64_t ew = p->w + 2 * p->pad[1] - p->dil[1] * (p->kw - 1) - 1;
+  if (eh < 0 || ew < 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "kernel ", p->kh, "x", p->kw,
+                    " (dilated) is larger than the padded input ", shape_str(x.shape()));
+  }
+  p->oh = eh / p->stride[0] + 1;
+  p->ow = ew / p->stride[1] + 1;
+  return ok_status();
+}
+
+// Validates everything once the int[2] params are known; fills the output.
+Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_unbatched) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* wt, tensor_arg(call, 1, "weight"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, optional_tensor_arg(call, 2, "bias"));
+  TIR_RETURN_IF_ERROR(check_conv_tensors(call, x, wt, b));
+  // A 1-D convolution ([N, C, L] input, [OC, C/groups, K] weight) runs as a 2-D one over
+  // [N, C, 1, L]: same bytes, H = KH = 1, no stride, padding or dilation along H.
+  const bool one_d = wt->rank == 3;
+  const int spatial = one_d ? 1 : 2;
+  const bool batched = x->rank == spatial + 2;
+  TIR_RETURN_IF_ERROR(check_conv_ranks(call, *x, *wt, one_d, batched, allow_unbatched));
+  read_conv_sizes(*x, *wt, one_d, batched, &p);
+  TIR_RETURN_IF_ERROR(check_conv_geometry(call, *x, *wt, b, &p));
+  if (call.batch_norm.present() && !batched) {
+    return op_error(call, StatusCode::kInternal,
+                    "a folded batch norm needs a batched [N, C, H, W] input");
+  }
+  TIR_RETURN_IF_ERROR(check_batch_norm(call, p.oc));
+  std::vector<int64_t> out_shape;
+  if (batched) out_shape.push_back(p.n);
+  out_shape.push_back(p.oc);
+  if (!one_d) out_shape.push_back(p.oh);
+  out_shape.push_back(p.ow);
+  TIR_RETURN_IF_ERROR(check_residual(call, batched, out_shape));
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.weight = static_cast<int>(tensor_input_index(call, 1));
+  p.bias = b ? static_cast<int>(tensor_input_index(call, 2)) : -1;
+  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].set_shape(out_shape);
+  return p;
+}
+
+Status read_int2(const KernelCall& call, size_t idx, const char* name,
+                 std::array<int64_t, 2>* out) {
+  TIR_ASSIGN_OR_RETURN(auto v, ints_arg(call, idx, name));
+  TIR_ASSIGN_OR_RETURN(*out, expand_param(call, v, name));
+  return ok_status();
+}
+
+}  // namespace
+
+Result<ConvParams> conv_prepare_conv2d(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 7, 1));
+  ConvParams p;
+  TIR_RETURN_IF_ERROR(read_int2(call, 3, "stride", &p.stride));
+  TIR_RETURN_IF_ERROR(read_int2(call, 4, "padding", &p.pad));
+  TIR_RETURN_IF_ERROR(read_int2(call, 5, "dilation", &p.dil));
+  TIR_ASSIGN_OR_RETURN(p.groups, int_arg(call, 6, "groups"));
+  (void)out_info;
+  return conv_finish(call, p, /*allow_unbatched=*/true);
+}
+
+Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 9, 1));
+  ConvParams p;
+  TIR_ASSIGN_OR_RETURN(bool transposed, bool_arg(call, 6, "transposed"));
+  if (transposed) {
+    return op_error(call, StatusCode::kUnsupported, "transposed convolution is not supported");
+  }
+  TIR_ASSIGN_OR_RETURN(auto stride, ints_arg(call, 3, "stride"));
+  if (stride.size() != 1 && stride.size() != 2) {
+    return op_error(call, StatusCode::kUnsupported,
+                    "only 1-D and 2-D convolution are supported (stride has ", stride.size(),
+                    " elements)");
+  }
+  TIR_RETURN_IF_ERROR(read_int2(call, 3, "stride", &p.stride));
+  TIR_RETURN_IF_ERROR(read_int2(call, 4, "padding", &p.pad));
+  TIR_RETURN_IF_ERROR(read_int2(call, 5, "dilation", &p.dil));
+  TIR_ASSIGN_OR_RETURN(p.groups, int_arg(call, 8, "groups"));
+  (void)out_info;
+  return conv_finish(call, p, /*allow_unbatched=*/false);
+}
+
+ChannelAffine conv_batch_norm_channel(const KernelCall& call, int64_t oc) {
+  const BatchNormFold& bn = call.batch_norm;
+  if (!bn.present()) return {};
+  const auto at = [&](int idx, double none) {
+    return idx >= 0 ? double(call.inputs[idx].data_as<const float>()[oc]) : none;
+  };
+  const double scale = at(bn.weight, 1.0) / std::sqrt(at(bn.var, 0.0) + bn.eps);
+  return {scale, at(bn.bias, 0.0) - at(bn.mean, 0.0) * scale};
+}
+
+}  // namespace tir::kernels

@@ -1,0 +1,178 @@
+#include "kernels/shapes/creation/creation.h"
+
+namespace tir::kernels {
+namespace {
+
+// The conversion of input `self` to `requested` (kUndefined keeps the dtype).
+Result<ConvertParams> convert(const KernelCall& call, DType requested, bool may_alias,
+                              PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
+  ConvertParams p;
+  p.in = x->dtype;
+  p.out = requested == DType::kUndefined ? x->dtype : requested;
+  p.numel = x->numel();
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.alias = may_alias && p.in == p.out;
+  if (p.alias) out_info->output_alias[0] = static_cast<int8_t>(p.input);
+  call.outputs[0].dtype = p.out;
+  call.outputs[0].set_shape(x->shape());
+  return p;
+}
+
+Result<std::span<const int64_t>> size_arg(const KernelCall& call, size_t idx) {
+  TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, idx, "size"));
+  if (size.size() > static_cast<size_t>(kMaxRank)) {
+    return op_error(call, StatusCode::kUnsupported, "argument 'size' has rank ", size.size());
+  }
+  for (int64_t s : size) {
+    if (s < 0) {
+      return op_error(call, StatusCode::kInvalidArgument, "argument 'size' ", shape_str(size),
+                      " has a negative dim");
+    }
+  }
+  return size;
+}
+
+}  // namespace
+
+Result<ConvertParams> creation_prepare_to_copy(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
+  return convert(call, d, false, out_info);
+}
+
+Result<ConvertParams> creation_prepare_to_dtype(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
+  if (d == DType::kUndefined) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'dtype' must not be None");
+  }
+  TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 3, "copy"));
+  return convert(call, d, !copy, out_info);
+}
+
+Result<ConvertParams> creation_prepare_to_device(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 6, 1));
+  const Arg& device = call.args[1];
+  if (device.kind != ArgKind::kDevice || device.s != "cpu") {
+    return op_error(call, StatusCode::kUnsupported, "argument 'device' must be cpu");
+  }
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 2, "dtype"));
+  TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 4, "copy"));
+  return convert(call, d, !copy, out_info);
+}
+
+Result<ConvertParams> creation_prepare_to_dtype_layout(const KernelCall& call,
+                                                       PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 8, 1));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
+  TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 6, "copy"));
+  return convert(call, d, !copy, out_info);
+}
+
+Result<ConvertParams> creation_prepare_type_as(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* other, tensor_arg(call, 1, "other"));
+  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *other, "other"));
+  return convert(call, other->dtype, true, out_info);
+}
+
+Result<ConvertParams> creation_prepare_copy(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
+  return convert(call, DType::kUndefined, false, out_info);
+}
+
+template <FillKind Kind>
+Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* out_info) {
+  constexpr bool kLike =
+      Kind == FillKind::kFullLike || Kind == FillKind::kZerosLike || Kind == FillKind::kOnesLike;
+  constexpr bool kNew = Kind == FillKind::kNewZeros || Kind == FillKind::kNewOnes;
+  constexpr bool kHasFill =
+      Kind == FillKind::kScalarTensor || Kind == FillKind::kFull || Kind == FillKind::kFullLike;
+  // Position of the fill value and of dtype in the schema.
+  constexpr size_t kFillPos = Kind == FillKind::kScalarTensor ? 0 : 1;
+  constexpr size_t kDTypePos = Kind == FillKind::kScalarTensor ? 1 : (kHasFill || kNew ? 2 : 1);
+  TIR_RETURN_IF_ERROR(check_arity(call, kDTypePos + 1, 1));
+  FillParams p;
+  DType self_dtype = DType::kUndefined;
+  std::span<const int64_t> shape;
+  if constexpr (kLike || kNew) {
+    TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+    self_dtype = x->dtype;
+    shape = x->shape();
+  }
+  if constexpr (Kind == FillKind::kFull || Kind == FillKind::kZeros || Kind == FillKind::kOnes) {
+    TIR_ASSIGN_OR_RETURN(shape, size_arg(call, 0));
+  }
+  if constexpr (kNew) {
+    TIR_ASSIGN_OR_RETURN(shape, size_arg(call, 1));
+  }
+  if constexpr (kHasFill) {
+    TIR_ASSIGN_OR_RETURN(double v, scalar_arg(call, kFillPos, "fill_value"));
+    (void)v;
+    p.value = scalar_value(call.args[kFillPos]);
+  } else {
+    p.value.i = Kind == FillKind::kOnes || Kind == FillKind::kOnesLike || Kind == FillKind::kNewOnes
+                    ? 1
+                    : 0;
+  }
+  TIR_ASSIGN_OR_RETURN(p.dtype, optional_dtype_arg(call, kDTypePos, "dtype"));
+  if (p.dtype == DType::kUndefined) {
+    if (self_dtype != DType::kUndefined) {
+      p.dtype = self_dtype;
+    } else if (Kind == FillKind::kFull) {
+      // full infers from the fill value: bool, int64 or the default float32.
+      p.dtype = p.value.is_bool ? DType::kBool : p.value.is_float ? DType::kFloat32 : DType::kInt64;
+    } else {
+      p.dtype = DType::kFloat32;
+    }
+  }
+  if (!dtype_supported(p.dtype)) {
+    return op_error(call, StatusCode::kUnsupported, "cannot create a tensor of dtype ",
+                    dtype_name(p.dtype));
+  }
+  call.outputs[0].dtype = p.dtype;
+  call.outputs[0].set_shape(shape);
+  p.numel = call.outputs[0].numel();
+  (void)out_info;
+  return p;
+}
+
+template Result<FillParams> creation_prepare_fill<FillKind::kScalarTensor>(const KernelCall&,
+                                                                           PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kFull>(const KernelCall&, PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kZeros>(const KernelCall&,
+                                                                    PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kOnes>(const KernelCall&, PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kFullLike>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kZerosLike>(const KernelCall&,
+                                                                        PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kOnesLike>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kNewZeros>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<FillParams> creation_prepare_fill<FillKind::kNewOnes>(const KernelCall&,
+                                                                      PrepareInfo*);
+
+Result<AssertParams> creation_prepare_assert_scalar(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 0));
+  TIR_ASSIGN_OR_RETURN(double cond, scalar_arg(call, 0, "self"));
+  if (cond == 0.0) {
+    const std::string_view msg =
+        call.args[1].kind == ArgKind::kString ? call.args[1].s : std::string_view("(no message)");
+    return op_error(call, StatusCode::kInvalidArgument, "assertion failed: ", msg);
+  }
+  (void)out_info;
+  return AssertParams{};
+}
+
+Result<AssertParams> creation_prepare_noop(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 0, 0));
+  (void)out_info;
+  return AssertParams{};
+}
+
+}  // namespace tir::kernels

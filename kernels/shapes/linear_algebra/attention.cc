@@ -1,0 +1,145 @@
+#include "kernels/shapes/linear_algebra/attention.h"
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/kernel_util.h"
+
+namespace tir::kernels {
+namespace {
+
+Result<const Tensor*> float_tensor(const KernelCall& call, size_t idx, std::string_view name) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, idx, name));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+  return t;
+}
+
+struct AttentionArgs {
+  size_t mask_pos, dropout_pos, causal_pos, scale_pos;
+  int gqa_pos;  // -1: no enable_gqa argument
+  bool allow_bool_mask;
+};
+
+// Checks that query, key and value are 3-D or 4-D with consistent sizes, and reads those sizes.
+Result<AttentionParams> attention_sizes(const KernelCall& call, const Tensor& q, const Tensor& k,
+                                        const Tensor& v, bool gqa) {
+  const int r = q.rank;
+  if ((r != 3 && r != 4) || k.rank != r || v.rank != r) {
+    return op_error(call, StatusCode::kUnsupported, "query ", shape_str(q.shape()), ", key ",
+                    shape_str(k.shape()), " and value ", shape_str(v.shape()),
+                    " must all be 3-D or 4-D");
+  }
+  AttentionParams p;
+  p.batch = q.sizes[0];
+  p.heads = r == 4 ? q.sizes[1] : 1;
+  p.kv_heads = r == 4 ? k.sizes[1] : 1;
+  p.l = q.size(-2);
+  p.e = q.size(-1);
+  p.s = k.size(-2);
+  p.ev = v.size(-1);
+  if (k.sizes[0] != p.batch || v.sizes[0] != p.batch || v.size(-2) != p.s || k.size(-1) != p.e ||
+      (r == 4 && v.sizes[1] != p.kv_heads)) {
+    return op_error(call, StatusCode::kInvalidArgument, "query ", shape_str(q.shape()), ", key ",
+                    shape_str(k.shape()), " and value ", shape_str(v.shape()),
+                    " have inconsistent batch, sequence or head sizes");
+  }
+  if (p.kv_heads != p.heads && !(gqa && p.kv_heads > 0 && p.heads % p.kv_heads == 0)) {
+    return op_error(call, StatusCode::kInvalidArgument, "query has ", p.heads, " heads and key ",
+                    p.kv_heads,
+                    gqa ? " (enable_gqa needs query heads divisible by key heads)"
+                        : " (set enable_gqa for grouped-query attention)");
+  }
+  return p;
+}
+
+// Reads the optional attn_mask: its kind (bool or float) and its strides over the scores
+// [B, H, L, S] it broadcasts to.
+Status attention_mask(const KernelCall& call, const AttentionArgs& a, const Tensor& q,
+                      AttentionParams* p) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* m, optional_tensor_arg(call, a.mask_pos, "attn_mask"));
+  if (m == nullptr) return ok_status();
+  if (p->causal) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "attn_mask must not be set when is_causal=True");
+  }
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *m, "attn_mask"));
+  if (m->dtype == DType::kBool && a.allow_bool_mask) {
+    p->mask = AttentionParams::Mask::kBool;
+  } else if (m->dtype == DType::kFloat32) {
+    p->mask = AttentionParams::Mask::kFloat;
+  } else {
+    return op_error(call, StatusCode::kUnsupported, "attn_mask has dtype ", dtype_name(m->dtype),
+                    a.allow_bool_mask ? " (bool or float32 expected)" : " (float32 expected)");
+  }
+  const int r = q.rank;
+  std::vector<int64_t> target(q.shape().begin(), q.shape().end() - 1);
+  target.push_back(p->s);
+  auto b = broadcast_shapes(call, m->shape(), target);
+  if (!b.ok() || *b != target) {
+    return op_error(call, StatusCode::kInvalidArgument, "attn_mask ", shape_str(m->shape()),
+                    " does not broadcast to the scores ", shape_str(target));
+  }
+  const BroadcastPlan plan = make_broadcast_plan(target, m->shape(), target);
+  p->mask_strides = {plan.a_strides[0], r == 4 ? plan.a_strides[1] : 0, plan.a_strides[r - 2],
+                     plan.a_strides[r - 1]};
+  p->mask_input = static_cast<int>(tensor_input_index(call, a.mask_pos));
+  return ok_status();
+}
+
+Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionArgs& a) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* q, float_tensor(call, 0, "query"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* k, float_tensor(call, 1, "key"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* v, float_tensor(call, 2, "value"));
+  TIR_ASSIGN_OR_RETURN(double dropout, scalar_arg(call, a.dropout_pos, "dropout_p"));
+  TIR_ASSIGN_OR_RETURN(bool causal, bool_arg(call, a.causal_pos, "is_causal"));
+  bool gqa = false;
+  if (a.gqa_pos >= 0) {
+    TIR_ASSIGN_OR_RETURN(gqa, bool_arg(call, a.gqa_pos, "enable_gqa"));
+  }
+  if (dropout != 0.0) {
+    return op_error(call, StatusCode::kUnsupported, "dropout_p = ", dropout,
+                    " is not supported (export in eval mode)");
+  }
+  TIR_ASSIGN_OR_RETURN(AttentionParams p, attention_sizes(call, *q, *k, *v, gqa));
+  const Arg& sa = call.args[a.scale_pos];
+  if (sa.is_none()) {
+    p.scale = p.e > 0 ? 1.0 / std::sqrt(static_cast<double>(p.e)) : 1.0;
+  } else {
+    TIR_ASSIGN_OR_RETURN(p.scale, scalar_arg(call, a.scale_pos, "scale"));
+  }
+  p.causal = causal;
+  TIR_RETURN_IF_ERROR(attention_mask(call, a, *q, &p));
+  p.q_input = static_cast<int>(tensor_input_index(call, 0));
+  p.k_input = static_cast<int>(tensor_input_index(call, 1));
+  p.v_input = static_cast<int>(tensor_input_index(call, 2));
+  std::vector<int64_t> out(q->shape().begin(), q->shape().end());
+  out.back() = p.ev;
+  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].set_shape(out);
+  return p;
+}
+
+}  // namespace
+
+Result<AttentionParams> attention_prepare_sdpa(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 8, 1));
+  TIR_ASSIGN_OR_RETURN(AttentionParams p, prepare_common(call, {3, 4, 5, 6, 7, true}));
+  out_info->scratch_bytes = attention_ref_scratch_bytes(p);
+  return p;
+}
+
+Result<AttentionParams> attention_prepare_flash_cpu(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 7, 2));
+  TIR_ASSIGN_OR_RETURN(AttentionParams p, prepare_common(call, {5, 3, 4, 6, -1, false}));
+  if (call.inputs[p.q_input].rank != 4) {
+    return op_error(call, StatusCode::kInvalidArgument, "query must be 4-D [B, H, L, E]");
+  }
+  p.with_lse = true;
+  call.outputs[1].dtype = DType::kFloat32;
+  call.outputs[1].set_shape({p.batch, p.heads, p.l});
+  out_info->scratch_bytes = attention_ref_scratch_bytes(p);
+  return p;
+}
+
+}  // namespace tir::kernels

@@ -1,0 +1,672 @@
+#include "kernels/shapes/movement/copy.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "kernels/kernel_util.h"
+
+namespace tir::kernels {
+namespace {
+
+// A strided window of one input, written contiguously into one output.
+struct Window {
+  int rank = 0;
+  std::array<int64_t, kMaxCopyRank> sizes{};
+  std::array<int64_t, kMaxCopyRank> strides{};
+  int64_t offset = 0;
+};
+
+Window whole(const Tensor& x) {
+  Window w;
+  w.rank = x.rank;
+  for (int d = 0; d < x.rank; ++d) {
+    w.sizes[d] = x.sizes[d];
+    w.strides[d] = x.strides[d];
+  }
+  return w;
+}
+
+Result<const Tensor*> self_input(const KernelCall& call, size_t n_args, size_t n_outputs) {
+  TIR_RETURN_IF_ERROR(check_arity(call, n_args, n_outputs));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  if (dtype_size(x->dtype) == 0) {
+    return op_error(call, StatusCode::kUnsupported, "argument 'self' has an undefined dtype");
+  }
+  return x;
+}
+
+// Drops size-1 dims and merges dims that are contiguous in both input and output.
+void coalesce(CopyRegion& r) {
+  int n = 0;
+  for (int d = 0; d < r.rank; ++d) {
+    if (r.sizes[d] == 1) continue;
+    if (n > 0 && r.in_strides[n - 1] == r.in_strides[d] * r.sizes[d] &&
+        r.out_strides[n - 1] == r.out_strides[d] * r.sizes[d]) {
+      r.sizes[n - 1] *= r.sizes[d];
+      r.in_strides[n - 1] = r.in_strides[d];
+      r.out_strides[n - 1] = r.out_strides[d];
+      continue;
+    }
+    r.sizes[n] = r.sizes[d];
+    r.in_strides[n] = r.in_strides[d];
+    r.out_strides[n] = r.out_strides[d];
+    ++n;
+  }
+  r.rank = n;
+}
+
+// Adds the region copying window `w` of input `in` into output `out` at `out_offset`
+// with `out_strides` (contiguous over w.sizes when empty).
+void add_region(CopyParams& p, int in, int out, const Window& w, int64_t out_offset = 0,
+                const int64_t* out_strides = nullptr) {
+  CopyRegion r;
+  r.input = in;
+  r.output = out;
+  r.in_offset = w.offset;
+  r.out_offset = out_offset;
+  r.rank = w.rank;
+  int64_t s = 1;
+  for (int d = w.rank - 1; d >= 0; --d) {
+    if (w.sizes[d] == 0) return;  // empty copy
+    r.sizes[d] = w.sizes[d];
+    r.in_strides[d] = w.strides[d];
+    r.out_strides[d] = out_strides ? out_strides[d] : s;
+    s *= w.sizes[d];
+  }
+  coalesce(r);
+  p.regions.push_back(r);
+}
+
+// Sets output `out` to `w.sizes` (dtype of `x`) and copies the window, or aliases input
+// `in` when the window is exactly its bytes.
+void emit_window(const KernelCall& call, CopyParams& p, PrepareInfo* info, const Tensor& x, int in,
+                 int out, const Window& w) {
+  call.outputs[out].dtype = x.dtype;
+  call.outputs[out].set_shape(std::span<const int64_t>(w.sizes.data(), w.rank));
+  const size_t before = p.regions.size();
+  add_region(p, in, out, w);
+  if (p.regions.size() == before) return;  // empty
+  const CopyRegion& r = p.regions.back();
+  const bool identity = r.in_offset == 0 && r.rank <= 1 && (r.rank == 0 || r.in_strides[0] == 1) &&
+                        call.outputs[out].numel() == x.numel();
+  if (identity) {
+    info->output_alias[out] = static_cast<int8_t>(in);
+    p.regions.pop_back();
+  }
+}
+
+Window drop_dim(Window w, int dim) {
+  for (int d = dim; d + 1 < w.rank; ++d) {
+    w.sizes[d] = w.sizes[d + 1];
+    w.strides[d] = w.strides[d + 1];
+  }
+  --w.rank;
+  return w;
+}
+
+// Pieces of `sizes` along `dim`, one output each.
+Result<CopyParams> split_pieces(const KernelCall& call, PrepareInfo* info, const Tensor& x, int dim,
+                                std::span<const int64_t> sizes) {
+  if (sizes.size() != call.outputs.size()) {
+    return op_error(call, StatusCode::kInvalidArgument, "splitting dim ", dim, " of ",
+                    shape_str(x.shape()), " gives ", sizes.size(), " pieces but the node has ",
+                    call.outputs.size(), " outputs");
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x.dtype);
+  const int in = static_cast<int>(tensor_input_index(call, 0));
+  int64_t start = 0;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    Window w = whole(x);
+    w.sizes[dim] = sizes[k];
+    w.offset = start * x.strides[dim];
+    emit_window(call, p, info, x, in, static_cast<int>(k), w);
+    start += sizes[k];
+  }
+  return p;
+}
+
+Result<CopyParams> split_even(const KernelCall& call, PrepareInfo* info, const Tensor& x, int dim,
+                              int64_t split_size, int64_t min_pieces) {
+  const int64_t n = x.rank == 0 ? 1 : x.sizes[dim];
+  if (split_size < 0 || (split_size == 0 && n != 0)) {
+    return op_error(call, StatusCode::kInvalidArgument, "split_size ", split_size,
+                    " must be positive");
+  }
+  const int64_t pieces =
+      std::max<int64_t>(split_size ? (n + split_size - 1) / split_size : 0, min_pieces);
+  if (pieces > kMaxOutputs) {
+    return op_error(call, StatusCode::kUnsupported, "split into ", pieces,
+                    " pieces exceeds the limit of ", kMaxOutputs, " outputs");
+  }
+  std::vector<int64_t> sizes;
+  for (int64_t k = 0, left = n; k < pieces; ++k) {
+    sizes.push_back(std::min(split_size, left));
+    left -= sizes.back();
+  }
+  return split_pieces(call, info, x, dim, sizes);
+}
+
+// Tensor[] argument: every entry must be present, contiguous and of one dtype.
+struct TensorList {
+  std::vector<const Tensor*> tensors;
+  std::vector<int> inputs;
+};
+Result<TensorList> tensor_list_arg(const KernelCall& call, size_t idx, std::string_view name) {
+  if (idx >= call.args.size() || call.args[idx].kind != ArgKind::kTensors) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument '", name,
+                    "' must be a Tensor list");
+  }
+  TensorList l;
+  for (int64_t i : call.args[idx].ints) {
+    if (i < 0 || static_cast<size_t>(i) >= call.inputs.size()) {
+      return op_error(call, StatusCode::kInvalidArgument, "argument '", name,
+                      "' has a missing entry");
+    }
+    const Tensor& t = call.inputs[i];
+    TIR_RETURN_IF_ERROR(require_contiguous(call, t, name));
+    if (!l.tensors.empty() && t.dtype != l.tensors[0]->dtype) {
+      return op_error(call, StatusCode::kUnsupported, "argument '", name, "' mixes dtypes ",
+                      dtype_name(l.tensors[0]->dtype), " and ", dtype_name(t.dtype),
+                      " (type promotion is not supported)");
+    }
+    l.tensors.push_back(&t);
+    l.inputs.push_back(static_cast<int>(i));
+  }
+  if (l.tensors.empty()) {
+    return op_error(call, StatusCode::kInvalidArgument, "argument '", name,
+                    "' must be a non-empty list");
+  }
+  if (dtype_size(l.tensors[0]->dtype) == 0) {
+    return op_error(call, StatusCode::kUnsupported, "argument '", name, "' has undefined dtype");
+  }
+  return l;
+}
+
+// Optional SymInt (None or int).
+Result<std::optional<int64_t>> optional_int(const KernelCall& call, size_t idx,
+                                            std::string_view name) {
+  if (idx < call.args.size() && call.args[idx].is_none()) return std::optional<int64_t>();
+  TIR_ASSIGN_OR_RETURN(int64_t v, int_arg(call, idx, name));
+  return std::optional<int64_t>(v);
+}
+
+}  // namespace
+
+Result<CopyParams> copy_prepare_slice(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 5, 1));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(auto start_opt, optional_int(call, 2, "start"));
+  TIR_ASSIGN_OR_RETURN(auto end_opt, optional_int(call, 3, "end"));
+  TIR_ASSIGN_OR_RETURN(int64_t step, int_arg(call, 4, "step"));
+  if (x->rank == 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "cannot slice a 0-d tensor");
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  if (step <= 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "step ", step, " must be positive");
+  }
+  const int64_t n = x->sizes[dim];
+  auto clamp = [n](int64_t v) {
+    if (v < 0) v = v < -n ? 0 : v + n;  // no overflow for INT64_MIN
+    return std::min(v, n);
+  };
+  const int64_t start = clamp(start_opt.value_or(0));
+  const int64_t end = std::max(start, clamp(end_opt.value_or(n)));
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  Window w = whole(*x);
+  w.sizes[dim] = (end - start + step - 1) / step;
+  w.strides[dim] = x->strides[dim] * step;
+  w.offset = start * x->strides[dim];
+  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+Result<CopyParams> copy_prepare_select(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(int64_t index, int_arg(call, 2, "index"));
+  if (x->rank == 0) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "select() cannot be applied to a 0-d tensor");
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  const int64_t n = x->sizes[dim];
+  if (index < -n || index >= n) {
+    return op_error(call, StatusCode::kInvalidArgument, "index ", index,
+                    " is out of range for dim ", dim, " of size ", n);
+  }
+  if (index < 0) index += n;
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  Window w = whole(*x);
+  w.offset = index * x->strides[dim];
+  w = drop_dim(w, dim);
+  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+Result<CopyParams> copy_prepare_narrow(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(int64_t start, int_arg(call, 2, "start"));
+  TIR_ASSIGN_OR_RETURN(int64_t length, int_arg(call, 3, "length"));
+  if (x->rank == 0) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "narrow() cannot be applied to a 0-d tensor");
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  const int64_t n = x->sizes[dim];
+  if (start < -n || start > n) {
+    return op_error(call, StatusCode::kInvalidArgument, "start ", start,
+                    " is out of range for dim ", dim, " of size ", n);
+  }
+  if (start < 0) start += n;
+  if (length < 0 || start + length > n) {
+    return op_error(call, StatusCode::kInvalidArgument, "start (", start, ") + length (", length,
+                    ") exceeds dimension size (", n, ")");
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  Window w = whole(*x);
+  w.sizes[dim] = length;
+  w.offset = start * x->strides[dim];
+  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+Result<CopyParams> copy_prepare_split(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, call.outputs.size()));
+  TIR_ASSIGN_OR_RETURN(int64_t split_size, int_arg(call, 1, "split_size"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  return split_even(call, out_info, *x, dim, split_size, 1);
+}
+
+Result<CopyParams> copy_prepare_split_with_sizes(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, call.outputs.size()));
+  TIR_ASSIGN_OR_RETURN(auto sizes, ints_arg(call, 1, "split_sizes"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s < 0) {
+      return op_error(call, StatusCode::kInvalidArgument, "split_sizes ", shape_str(sizes),
+                      " has a negative entry");
+    }
+    total += s;
+  }
+  if (x->rank == 0 || total != x->sizes[dim]) {
+    return op_error(call, StatusCode::kInvalidArgument, "split_sizes ", shape_str(sizes),
+                    " must sum to the size of dim ", dim, " of ", shape_str(x->shape()));
+  }
+  return split_pieces(call, out_info, *x, dim, sizes);
+}
+
+Result<CopyParams> copy_prepare_chunk(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, call.outputs.size()));
+  TIR_ASSIGN_OR_RETURN(int64_t chunks, int_arg(call, 1, "chunks"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
+  if (x->rank == 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "chunk expects at least a 1-d tensor");
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  if (chunks <= 0) {
+    return op_error(call, StatusCode::kInvalidArgument, "chunks ", chunks, " must be positive");
+  }
+  const int64_t n = x->sizes[dim];
+  if (n == 0) {  // torch returns `chunks` empty pieces
+    if (chunks > kMaxOutputs) {
+      return op_error(call, StatusCode::kUnsupported, "chunks ", chunks, " exceeds ", kMaxOutputs);
+    }
+    return split_pieces(call, out_info, *x, dim, std::vector<int64_t>(chunks, 0));
+  }
+  return split_even(call, out_info, *x, dim, (n + chunks - 1) / chunks, 1);
+}
+
+Result<CopyParams> copy_prepare_unbind(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, call.outputs.size()));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  if (x->rank == 0) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "unbind() cannot be applied to a 0-d tensor");
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  const int64_t n = x->sizes[dim];
+  if (static_cast<size_t>(n) != call.outputs.size()) {
+    return op_error(call, StatusCode::kInvalidArgument, "unbind of dim ", dim, " of ",
+                    shape_str(x->shape()), " gives ", n, " pieces but the node has ",
+                    call.outputs.size(), " outputs");
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  const int in = static_cast<int>(tensor_input_index(call, 0));
+  for (int64_t k = 0; k < n; ++k) {
+    Window w = whole(*x);
+    w.offset = k * x->strides[dim];
+    emit_window(call, p, out_info, *x, in, static_cast<int>(k), drop_dim(w, dim));
+  }
+  return p;
+}
+
+Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "tensors"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  // Legacy behaviour: 1-D empty tensors are skipped whatever their rank.
+  const Tensor* ref = nullptr;
+  for (const Tensor* t : l.tensors) {
+    if (!(t->rank == 1 && t->sizes[0] == 0)) {
+      ref = t;
+      break;
+    }
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(l.tensors[0]->dtype);
+  call.outputs[0].dtype = l.tensors[0]->dtype;
+  if (ref == nullptr) {
+    call.outputs[0].set_shape({0});
+    return p;
+  }
+  if (ref->rank == 0) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "zero-dimensional tensors cannot be concatenated");
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, ref->rank, "dim"));
+  std::array<int64_t, kMaxRank> out{};
+  for (int d = 0; d < ref->rank; ++d) out[d] = ref->sizes[d];
+  out[dim] = 0;
+  for (const Tensor* t : l.tensors) {
+    if (t->rank == 1 && t->sizes[0] == 0) continue;
+    bool ok = t->rank == ref->rank;
+    for (int d = 0; ok && d < ref->rank; ++d) ok = d == dim || t->sizes[d] == ref->sizes[d];
+    if (!ok) {
+      return op_error(call, StatusCode::kInvalidArgument, "tensors ", shape_str(ref->shape()),
+                      " and ", shape_str(t->shape()), " differ outside dim ", dim);
+    }
+    out[dim] += t->sizes[dim];
+  }
+  call.outputs[0].set_shape(std::span<const int64_t>(out.data(), ref->rank));
+  const Tensor& o = call.outputs[0];
+  int64_t at = 0;
+  for (size_t k = 0; k < l.tensors.size(); ++k) {
+    const Tensor* t = l.tensors[k];
+    if (t->rank == 1 && t->sizes[0] == 0) continue;
+    add_region(p, l.inputs[k], 0, whole(*t), at * o.strides[dim], o.strides.data());
+    at += t->sizes[dim];
+  }
+  if (p.regions.size() == 1 && o.numel() == l.tensors[0]->numel() && l.tensors.size() == 1) {
+    out_info->output_alias[0] = static_cast<int8_t>(l.inputs[0]);
+    p.regions.clear();
+  }
+  return p;
+}
+
+Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "tensors"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  const Tensor& ref = *l.tensors[0];
+  if (ref.rank >= kMaxRank) {
+    return op_error(call, StatusCode::kUnsupported, "rank would exceed ", kMaxRank);
+  }
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, ref.rank + 1, "dim"));
+  for (const Tensor* t : l.tensors) {
+    if (!t->same_shape(ref)) {
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "stack expects each tensor to be equal "
+                      "size, got ",
+                      shape_str(ref.shape()), " and ", shape_str(t->shape()));
+    }
+  }
+  std::vector<int64_t> out(ref.shape().begin(), ref.shape().end());
+  out.insert(out.begin() + dim, static_cast<int64_t>(l.tensors.size()));
+  call.outputs[0].dtype = ref.dtype;
+  call.outputs[0].set_shape(out);
+  CopyParams p;
+  p.elem_size = dtype_size(ref.dtype);
+  const Tensor& o = call.outputs[0];
+  // Each input is the output with dim `dim` fixed: skip that dim's output stride.
+  std::array<int64_t, kMaxCopyRank> strides{};
+  for (int d = 0, j = 0; d < o.rank; ++d) {
+    if (d != dim) strides[j++] = o.strides[d];
+  }
+  for (size_t k = 0; k < l.tensors.size(); ++k) {
+    add_region(p, l.inputs[k], 0, whole(*l.tensors[k]), static_cast<int64_t>(k) * o.strides[dim],
+               strides.data());
+  }
+  if (l.tensors.size() == 1 && !p.regions.empty()) {
+    out_info->output_alias[0] = static_cast<int8_t>(l.inputs[0]);
+    p.regions.clear();
+  }
+  return p;
+}
+
+namespace {
+
+Result<CopyParams> expand_to(const KernelCall& call, PrepareInfo* info, const Tensor& x,
+                             std::span<const int64_t> size) {
+  const int r = static_cast<int>(size.size());
+  if (r < x.rank || r > kMaxRank) {
+    return op_error(call, StatusCode::kInvalidArgument, "the expanded size ", shape_str(size),
+                    " must have at least as many dims as self ", shape_str(x.shape()),
+                    " (and at most ", kMaxRank, ")");
+  }
+  Window w;
+  w.rank = r;
+  for (int d = 0; d < r; ++d) {
+    const int xd = d - (r - x.rank);
+    int64_t s = size[d];
+    if (xd < 0) {
+      if (s < 0) {
+        return op_error(call, StatusCode::kInvalidArgument, "the expanded size ", shape_str(size),
+                        " cannot use -1 for the new leading dim ", d);
+      }
+      w.sizes[d] = s;
+      w.strides[d] = 0;
+      continue;
+    }
+    if (s == -1) s = x.sizes[xd];
+    if (s < 0 || (x.sizes[xd] != s && x.sizes[xd] != 1)) {
+      return op_error(call, StatusCode::kInvalidArgument, "the expanded size ", shape_str(size),
+                      " must match the existing size ", x.sizes[xd], " at non-singleton dim ", d,
+                      " of self ", shape_str(x.shape()));
+    }
+    w.sizes[d] = s;
+    w.strides[d] = x.sizes[xd] == s ? x.strides[xd] : 0;
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x.dtype);
+  emit_window(call, p, info, x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+}  // namespace
+
+Result<CopyParams> copy_prepare_expand(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, 1, "size"));
+  return expand_to(call, out_info, *x, size);
+}
+
+Result<CopyParams> copy_prepare_expand_as(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* other, tensor_arg(call, 1, "other"));
+  return expand_to(call, out_info, *x, other->shape());
+}
+
+Result<CopyParams> copy_prepare_repeat(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(auto reps, ints_arg(call, 1, "repeats"));
+  const int r = static_cast<int>(reps.size());
+  if (r < x->rank || r > kMaxRank) {
+    return op_error(call, StatusCode::kInvalidArgument, "repeats ", shape_str(reps),
+                    " must have at least as many entries as self has dims ", shape_str(x->shape()));
+  }
+  std::array<int64_t, kMaxRank> out{};
+  Window w;  // virtual dims (rep_d, size_d) per output dim d
+  w.rank = 2 * r;
+  for (int d = 0; d < r; ++d) {
+    if (reps[d] < 0) {
+      return op_error(call, StatusCode::kInvalidArgument, "repeats ", shape_str(reps),
+                      " has a negative entry");
+    }
+    const int xd = d - (r - x->rank);
+    const int64_t s = xd < 0 ? 1 : x->sizes[xd];
+    out[d] = reps[d] * s;
+    w.sizes[2 * d] = reps[d];
+    w.strides[2 * d] = 0;
+    w.sizes[2 * d + 1] = s;
+    w.strides[2 * d + 1] = xd < 0 ? 0 : x->strides[xd];
+  }
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(std::span<const int64_t>(out.data(), r));
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  add_region(p, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  if (p.regions.size() == 1 && call.outputs[0].numel() == x->numel()) {
+    out_info->output_alias[0] = static_cast<int8_t>(tensor_input_index(call, 0));
+    p.regions.clear();
+  }
+  return p;
+}
+
+Result<CopyParams> copy_prepare_transpose(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(int64_t raw0, int_arg(call, 1, "dim0"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw1, int_arg(call, 2, "dim1"));
+  TIR_ASSIGN_OR_RETURN(int d0, normalize_dim(call, raw0, x->rank, "dim0"));
+  TIR_ASSIGN_OR_RETURN(int d1, normalize_dim(call, raw1, x->rank, "dim1"));
+  Window w = whole(*x);
+  if (x->rank > 0) {
+    std::swap(w.sizes[d0], w.sizes[d1]);
+    std::swap(w.strides[d0], w.strides[d1]);
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+namespace {
+
+Result<CopyParams> squeeze_mask(const KernelCall& call, PrepareInfo* info, const Tensor& x,
+                                const std::array<bool, kMaxRank>& drop) {
+  Window w;
+  for (int d = 0; d < x.rank; ++d) {
+    if (drop[d] && x.sizes[d] == 1) continue;
+    w.sizes[w.rank] = x.sizes[d];
+    w.strides[w.rank] = x.strides[d];
+    ++w.rank;
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x.dtype);
+  emit_window(call, p, info, x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+}  // namespace
+
+Result<CopyParams> copy_prepare_squeeze(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 1, 1));
+  std::array<bool, kMaxRank> drop;
+  drop.fill(true);
+  return squeeze_mask(call, out_info, *x, drop);
+}
+
+Result<CopyParams> copy_prepare_squeeze_dims(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(auto dims, ints_arg(call, 1, "dim"));
+  std::array<bool, kMaxRank> drop{};
+  for (int64_t raw : dims) {
+    TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, raw, x->rank, "dim"));
+    if (x->rank > 0) drop[d] = true;
+  }
+  return squeeze_mask(call, out_info, *x, drop);
+}
+
+Result<CopyParams> copy_prepare_flip(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(auto dims, ints_arg(call, 1, "dims"));
+  Window w = whole(*x);
+  std::array<bool, kMaxRank> seen{};
+  for (int64_t raw : dims) {
+    TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, raw, x->rank, "dims"));
+    if (x->rank == 0) continue;
+    if (seen[d]) {
+      return op_error(call, StatusCode::kInvalidArgument, "dims ", shape_str(dims), " repeats dim ",
+                      d);
+    }
+    seen[d] = true;
+    if (x->sizes[d] == 0) continue;
+    w.offset += (x->sizes[d] - 1) * x->strides[d];
+    w.strides[d] = -x->strides[d];
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
+Result<CopyParams> copy_prepare_roll(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(auto shifts, ints_arg(call, 1, "shifts"));
+  TIR_ASSIGN_OR_RETURN(auto dims_raw, ints_arg(call, 2, "dims"));
+  // Empty dims: roll the flattened tensor (a 1-D view with the same bytes).
+  Tensor flat = *x;
+  std::vector<int64_t> dims(dims_raw.begin(), dims_raw.end());
+  if (dims.empty()) {
+    const int64_t n[1] = {x->numel()};
+    flat.set_shape(n);
+    dims.push_back(0);
+  }
+  if (shifts.size() != dims.size()) {
+    return op_error(call, StatusCode::kInvalidArgument, "shifts ", shape_str(shifts), " and dims ",
+                    shape_str(dims), " must have the same length");
+  }
+  std::array<int64_t, kMaxRank> shift{};
+  for (size_t k = 0; k < dims.size(); ++k) {
+    TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, dims[k], flat.rank, "dims"));
+    if (flat.rank == 0 || flat.sizes[d] == 0) continue;
+    shift[d] += shifts[k];
+  }
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(x->shape());
+  const Tensor& o = call.outputs[0];
+  Tensor oflat = o;
+  oflat.set_shape(flat.shape());
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  const int in = static_cast<int>(tensor_input_index(call, 0));
+  // Each rolled dim splits into two runs: out[s..n) <- in[0..n-s), out[0..s) <- in[n-s..n).
+  const int r = flat.rank;
+  for (int mask = 0; mask < (1 << r); ++mask) {
+    Window w = whole(flat);
+    int64_t out_off = 0;
+    bool valid = true;
+    for (int d = 0; d < r; ++d) {
+      const int64_t n = flat.sizes[d];
+      const int64_t s = n ? ((shift[d] % n) + n) % n : 0;
+      const bool hi = (mask >> d) & 1;
+      if (s == 0 && hi) valid = false;
+      if (s == 0) continue;
+      if (!hi) {  // out[s, n) <- in[0, n - s)
+        w.sizes[d] = n - s;
+        out_off += s * oflat.strides[d];
+      } else {  // out[0, s) <- in[n - s, n)
+        w.sizes[d] = s;
+        w.offset += (n - s) * flat.strides[d];
+      }
+    }
+    if (valid) add_region(p, in, 0, w, out_off, oflat.strides.data());
+  }
+  if (p.regions.size() == 1 && p.regions[0].in_offset == 0 && p.regions[0].rank <= 1) {
+    out_info->output_alias[0] = static_cast<int8_t>(in);
+    p.regions.clear();
+  }
+  return p;
+}
+
+}  // namespace tir::kernels

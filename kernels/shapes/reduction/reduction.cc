@@ -1,0 +1,208 @@
+#include "kernels/shapes/reduction/reduction.h"
+
+#include <vector>
+
+namespace tir::kernels {
+namespace {
+
+constexpr bool kFloatOnly(ReduceOp op) {
+  return op == ReduceOp::kVar || op == ReduceOp::kStd || op == ReduceOp::kMean;
+}
+
+// Fills the plan for reducing `reduce[d]` dims of x; sets outputs' shapes and dtypes.
+Result<ReductionParams> plan(const KernelCall& call, ReduceOp op, const Tensor& x,
+                             const std::array<bool, kMaxRank>& reduce, bool keepdim,
+                             DType dtype_override, PrepareInfo* out_info) {
+  ReductionParams p;
+  p.op = op;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.in = x.dtype;
+  p.rank = x.rank;
+  const bool index_op = op == ReduceOp::kArgmax || op == ReduceOp::kArgmin;
+  const bool pair = op == ReduceOp::kMaxDim || op == ReduceOp::kMinDim;
+  if (index_op) {
+    p.out = DType::kInt64;
+  } else if (op == ReduceOp::kAny || op == ReduceOp::kAll) {
+    p.out = DType::kBool;
+  } else if (dtype_override != DType::kUndefined) {
+    p.out = dtype_override;
+  } else if ((op == ReduceOp::kProd || op == ReduceOp::kSum) && !dtype_is_float(x.dtype)) {
+    p.out = DType::kInt64;
+  } else {
+    p.out = x.dtype;
+  }
+  if (kFloatOnly(op) && !dtype_is_float(p.out))
+    return op_error(call, StatusCode::kInvalidArgument, "needs a floating-point input, got ",
+                    dtype_name(x.dtype));
+  if (!dtype_supported(p.out))
+    return op_error(call, StatusCode::kUnsupported, "dtype ", dtype_name(p.out));
+  std::vector<int64_t> out_shape;
+  int64_t s = 1, r = 1;
+  for (int d = x.rank - 1; d >= 0; --d) {
+    p.sizes[d] = x.sizes[d];
+    if (reduce[d]) {
+      p.red_strides[d] = r;
+      r *= x.sizes[d];
+    } else {
+      p.out_strides[d] = s;
+      s *= x.sizes[d];
+    }
+  }
+  p.out_numel = s;
+  p.group = r;
+  out_info->scratch_bytes = static_cast<size_t>(s) * 2 * sizeof(int64_t);  // two slots each
+  if ((index_op || pair || op == ReduceOp::kAmin || op == ReduceOp::kAmax) && r == 0 &&
+      x.numel() == 0)
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "cannot reduce an empty dim without an identity");
+  for (int d = 0; d < x.rank; ++d) {
+    if (!reduce[d]) {
+      out_shape.push_back(x.sizes[d]);
+    } else if (keepdim) {
+      out_shape.push_back(1);
+    }
+  }
+  const size_t n_out = pair ? 2 : 1;
+  if (call.outputs.size() != n_out)
+    return op_error(call, StatusCode::kInvalidArgument, "expects ", n_out, " outputs");
+  call.outputs[0].dtype = p.out;
+  call.outputs[0].set_shape(out_shape);
+  if (pair) {
+    call.outputs[1].dtype = DType::kInt64;
+    call.outputs[1].set_shape(out_shape);
+  }
+  return p;
+}
+
+Result<const Tensor*> input(const KernelCall& call) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
+  return x;
+}
+
+// Reduced-dim mask from an optional int[] at `idx` (None or empty: every dim).
+Result<std::array<bool, kMaxRank>> dims_mask(const KernelCall& call, const Tensor& x, size_t idx) {
+  std::array<bool, kMaxRank> mask{};
+  std::span<const int64_t> dims;
+  if (idx < call.args.size() && !call.args[idx].is_none()) {
+    TIR_ASSIGN_OR_RETURN(dims, ints_arg(call, idx, "dim"));
+  }
+  if (dims.empty()) {
+    for (int d = 0; d < x.rank; ++d) mask[d] = true;
+    return mask;
+  }
+  for (int64_t d : dims) {
+    TIR_ASSIGN_OR_RETURN(const int n, normalize_dim(call, d, x.rank, "dim"));
+    if (x.rank > 0) {
+      if (mask[n]) return op_error(call, StatusCode::kInvalidArgument, "dim ", n, " repeats");
+      mask[n] = true;
+    }
+  }
+  return mask;
+}
+
+Result<bool> keepdim_at(const KernelCall& call, size_t idx) {
+  if (idx >= call.args.size() || call.args[idx].is_none()) return false;
+  return bool_arg(call, idx, "keepdim");
+}
+
+}  // namespace
+
+template <ReduceOp Op>
+Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  TIR_ASSIGN_OR_RETURN(auto mask, dims_mask(call, *x, 1));
+  TIR_ASSIGN_OR_RETURN(const bool keepdim, keepdim_at(call, 2));
+  return plan(call, Op, *x, mask, keepdim, DType::kUndefined, out_info);
+}
+
+template <ReduceOp Op>
+Result<ReductionParams> reduction_prepare_one_dim(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  std::array<bool, kMaxRank> mask{};
+  if (call.args.size() < 2 || call.args[1].is_none()) {
+    for (int d = 0; d < x->rank; ++d) mask[d] = true;  // argmax(dim=None): flattened
+  } else {
+    TIR_ASSIGN_OR_RETURN(const int64_t dim, int_arg(call, 1, "dim"));
+    TIR_ASSIGN_OR_RETURN(const int d, normalize_dim(call, dim, x->rank, "dim"));
+    if (x->rank > 0) mask[d] = true;
+  }
+  TIR_ASSIGN_OR_RETURN(bool keepdim, keepdim_at(call, 2));
+  DType dtype = DType::kUndefined;
+  if (Op == ReduceOp::kProd) {
+    TIR_ASSIGN_OR_RETURN(dtype, optional_dtype_arg(call, 3, "dtype"));
+  }
+  // argmax(dim=None, keepdim=True) keeps every dim as 1, as torch does.
+  return plan(call, Op, *x, mask, keepdim, dtype, out_info);
+}
+
+template <ReduceOp Op>
+Result<ReductionParams> reduction_prepare_full(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  std::array<bool, kMaxRank> mask{};
+  for (int d = 0; d < x->rank; ++d) mask[d] = true;
+  DType dtype = DType::kUndefined;
+  if (Op == ReduceOp::kProd || Op == ReduceOp::kMean || Op == ReduceOp::kSum) {
+    TIR_ASSIGN_OR_RETURN(dtype, optional_dtype_arg(call, 1, "dtype"));
+  }
+  return plan(call,
+              Op == ReduceOp::kMaxDim   ? ReduceOp::kAmax
+              : Op == ReduceOp::kMinDim ? ReduceOp::kAmin
+                                        : Op,
+              *x, mask, false, dtype, out_info);
+}
+
+template <ReduceOp Op, bool Correction>
+Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInfo* out_info) {
+  if (call.args.size() != 4)
+    return op_error(call, StatusCode::kInvalidArgument, "expects (self, dim, correction, keepdim)");
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  TIR_ASSIGN_OR_RETURN(auto mask, dims_mask(call, *x, 1));
+  TIR_ASSIGN_OR_RETURN(const bool keepdim, keepdim_at(call, 3));
+  double correction = 1;
+  if (Correction) {
+    if (!call.args[2].is_none()) {
+      TIR_ASSIGN_OR_RETURN(correction, scalar_arg(call, 2, "correction"));
+    }
+  } else {
+    TIR_ASSIGN_OR_RETURN(const bool unbiased, bool_arg(call, 2, "unbiased"));
+    correction = unbiased ? 1 : 0;
+  }
+  TIR_ASSIGN_OR_RETURN(ReductionParams p,
+                       plan(call, Op, *x, mask, keepdim, DType::kUndefined, out_info));
+  p.correction = correction;
+  return p;
+}
+
+#define TIR_RED(fn, op) \
+  template Result<ReductionParams> fn<ReduceOp::op>(const KernelCall&, PrepareInfo*);
+TIR_RED(reduction_prepare_dims, kAmin)
+TIR_RED(reduction_prepare_dims, kAmax)
+TIR_RED(reduction_prepare_dims, kAny)
+TIR_RED(reduction_prepare_dims, kAll)
+TIR_RED(reduction_prepare_one_dim, kArgmax)
+TIR_RED(reduction_prepare_one_dim, kArgmin)
+TIR_RED(reduction_prepare_one_dim, kMaxDim)
+TIR_RED(reduction_prepare_one_dim, kMinDim)
+TIR_RED(reduction_prepare_one_dim, kProd)
+TIR_RED(reduction_prepare_one_dim, kAny)
+TIR_RED(reduction_prepare_one_dim, kAll)
+TIR_RED(reduction_prepare_full, kMaxDim)
+TIR_RED(reduction_prepare_full, kMinDim)
+TIR_RED(reduction_prepare_full, kProd)
+TIR_RED(reduction_prepare_full, kMean)
+TIR_RED(reduction_prepare_full, kSum)
+TIR_RED(reduction_prepare_full, kAny)
+TIR_RED(reduction_prepare_full, kAll)
+#undef TIR_RED
+template Result<ReductionParams> reduction_prepare_var<ReduceOp::kVar, true>(const KernelCall&,
+                                                                             PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceOp::kVar, false>(const KernelCall&,
+                                                                              PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceOp::kStd, true>(const KernelCall&,
+                                                                             PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceOp::kStd, false>(const KernelCall&,
+                                                                              PrepareInfo*);
+
+}  // namespace tir::kernels

@@ -1,0 +1,31 @@
+// Shared shape inference and validation for sum.dim_IntList, amax and cumsum.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernel.h"
+#include "kernels/shapes/reduction/mean.h"
+
+namespace tir::kernels {
+
+/// A reduction over ReduceParams' dims; input `in` is converted to `out` first (sum with
+/// a dtype argument, or bool/int32 sums that torch returns as int64).
+struct ReduceCastParams {
+  ReduceParams r;
+  DType in = DType::kFloat32, out = DType::kFloat32;
+};
+
+/// sum.dim_IntList(self, dim?, keepdim=False, *, dtype=None); None or [] = all dims.
+Result<ReduceCastParams> sum_prepare(const KernelCall& call, PrepareInfo* out_info);
+/// amax(self, dim=[], keepdim=False); [] = all dims; float32 or int64, NaN propagates.
+Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_info);
+
+/// cumsum(self, dim, *, dtype=None) over x viewed as [outer, n, inner].
+struct CumsumParams {
+  int64_t outer = 0, n = 0, inner = 0;
+  DType in = DType::kFloat32, out = DType::kFloat32;
+  int input = -1;
+};
+Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info);
+
+}  // namespace tir::kernels
