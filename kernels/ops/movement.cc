@@ -20,6 +20,7 @@ constexpr OpRow kRows[] = {
     {"aten::constant_pad_nd",    kAny, {}, {}},
     {"aten::contiguous",         kAny, {}, {kF32}},
     {"aten::copy",               kAny, {}, {}},
+    {"aten::copy_",              kAny, {}, {}},
     {"aten::detach",             kAny, {}, {kF32}},
     {"aten::diagonal",           kAny, {}, {}},
     {"aten::expand",             kAny, {}, {kF32}},

@@ -235,6 +235,7 @@ Result<ViewParams> prepare_pixel_shuffle(const KernelCall& call, PrepareInfo*) {
 using MaskedScatterRef =
     CheckedKernel<MaskedScatterParams, movement_prepare_masked_scatter, ref_masked_scatter>;
 using CopyIntoRef = FnKernel<CopyIntoParams, movement_prepare_copy, ref_copy_into>;
+using CopyInPlaceRef = FnKernel<CopyIntoParams, movement_prepare_copy_, ref_copy_into>;
 using NativeDropoutRef =
     FnKernel<DropoutParams, movement_prepare_native_dropout, ref_native_dropout>;
 using ConstantPadRef = FnKernel<PadParams, movement_prepare_constant_pad, ref_pad>;
@@ -281,6 +282,7 @@ void register_movement_ref(KernelRegistry& registry) {
       // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
       {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
       {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
+      {"aten::copy_", kCpu, kAny, kRef, &make_kernel<CopyInPlaceRef>},
       {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
       {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
       {"aten::pixel_shuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<true>>},

@@ -368,6 +368,12 @@ Result<CopyIntoParams> movement_prepare_copy(const KernelCall& call, PrepareInfo
   return p;
 }
 
+Result<CopyIntoParams> movement_prepare_copy_(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(CopyIntoParams p, movement_prepare_copy(call, out_info));
+  out_info->output_alias[0] = static_cast<int8_t>(tensor_input_index(call, 0));  // writes self
+  return p;
+}
+
 Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
                                                       PrepareInfo* out_info) {
   (void)out_info;

@@ -74,6 +74,8 @@ struct CopyIntoParams {
   NaryPlan plan;
 };
 Result<CopyIntoParams> movement_prepare_copy(const KernelCall& call, PrepareInfo* out_info);
+/// copy_(self, src): copy() written into self's bytes (the output aliases self).
+Result<CopyIntoParams> movement_prepare_copy_(const KernelCall& call, PrepareInfo* out_info);
 
 /// native_dropout(input, p, train?) outside training: (input, all-true mask).
 struct DropoutParams {
