@@ -55,7 +55,8 @@ class BpeTokenizer final : public Tokenizer {
         ids.push_back(s.id);
         continue;
       }
-      for (const std::string& word : pre_tokenizer_.words(s.text)) model_.encode_word(word, &ids);
+      TIR_ASSIGN_OR_RETURN(const std::vector<std::string> words, pre_tokenizer_.words(s.text));
+      for (const std::string& word : words) model_.encode_word(word, &ids);
     }
     if (options.add_special_tokens) ids.insert(ids.end(), suffix_.begin(), suffix_.end());
     return ids;

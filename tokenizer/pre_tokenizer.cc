@@ -1,5 +1,7 @@
 #include "tokenizer/pre_tokenizer.h"
 
+#include <memory>
+
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
@@ -28,16 +30,25 @@ Result<std::shared_ptr<const Regex>> Regex::compile(std::string_view pattern, bo
 
 Regex::~Regex() { pcre2_code_free(static_cast<pcre2_code*>(code_)); }
 
-void Regex::split(std::string_view text, bool keep_gaps, std::vector<std::string>* out) const {
+Status Regex::split(std::string_view text, bool keep_gaps, std::vector<std::string>* out) const {
   auto* code = static_cast<pcre2_code*>(code_);
-  pcre2_match_data* match = pcre2_match_data_create_from_pattern(code, nullptr);
+  std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> data(
+      pcre2_match_data_create_from_pattern(code, nullptr), &pcre2_match_data_free);
+  if (!data) return Status(StatusCode::kInternal, "out of memory for a regex match");
+  pcre2_match_data* match = data.get();
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   size_t start = 0, gap = 0;
   while (start <= text.size()) {
     // The text was checked once, at encode: no UTF check per match.
     const int rc =
         pcre2_match(code, subject, text.size(), start, PCRE2_NO_UTF_CHECK, match, nullptr);
-    if (rc < 0) break;  // no match (or a match limit): the rest is one gap
+    if (rc == PCRE2_ERROR_NOMATCH) break;  // the rest is one gap
+    if (rc < 0) {
+      PCRE2_UCHAR message[256];
+      pcre2_get_error_message(rc, message, sizeof(message));
+      return make_error(StatusCode::kInternal, "pre-tokenizer regex on ", text.size(),
+                        " bytes: ", reinterpret_cast<const char*>(message));
+    }
     const PCRE2_SIZE* range = pcre2_get_ovector_pointer(match);
     const size_t begin = range[0], end = range[1];
     if (end == begin) {  // an empty match cuts nothing; step over one character
@@ -51,10 +62,10 @@ void Regex::split(std::string_view text, bool keep_gaps, std::vector<std::string
     gap = start = end;
   }
   if (keep_gaps && gap < text.size()) out->emplace_back(text.substr(gap));
-  pcre2_match_data_free(match);
+  return ok_status();
 }
 
-std::vector<std::string> PreTokenizer::words(std::string_view text) const {
+Result<std::vector<std::string>> PreTokenizer::words(std::string_view text) const {
   std::vector<std::string> pieces{std::string(text)}, next;
   for (const Step& step : steps_) {
     next.clear();
@@ -62,7 +73,7 @@ std::vector<std::string> PreTokenizer::words(std::string_view text) const {
       if (step.add_prefix_space && (piece.empty() || piece.front() != ' '))
         piece.insert(piece.begin(), ' ');
       if (step.regex) {
-        step.regex->split(piece, step.keep_gaps, &next);
+        TIR_RETURN_IF_ERROR(step.regex->split(piece, step.keep_gaps, &next));
       } else {
         next.push_back(std::move(piece));
       }

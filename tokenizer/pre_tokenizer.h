@@ -22,8 +22,9 @@ class Regex {
   static Result<std::shared_ptr<const Regex>> compile(std::string_view pattern, bool literal);
   ~Regex();
   /// Appends the pieces of valid UTF-8 `text`: matches and the text between them.
-  /// `keep_gaps` false drops the text between matches.
-  void split(std::string_view text, bool keep_gaps, std::vector<std::string>* out) const;
+  /// `keep_gaps` false drops the text between matches. kInternal if PCRE2 gives up (its
+  /// match or JIT stack limits), rather than a silently different split.
+  Status split(std::string_view text, bool keep_gaps, std::vector<std::string>* out) const;
 
  private:
   Regex() = default;
@@ -41,8 +42,8 @@ class PreTokenizer {
   };
   explicit PreTokenizer(std::vector<Step> steps) : steps_(std::move(steps)) {}
 
-  /// The words of `text` (valid UTF-8, not empty pieces).
-  std::vector<std::string> words(std::string_view text) const;
+  /// The words of valid UTF-8 `text` (none empty).
+  Result<std::vector<std::string>> words(std::string_view text) const;
 
  private:
   std::vector<Step> steps_;

@@ -299,6 +299,11 @@ Result<BpeConfig> parse_tokenizer_json(std::string_view text, const std::string&
     return parser.unsupported("pre_tokenizer has no ByteLevel (only byte-level BPE is read)");
   TIR_RETURN_IF_ERROR(parser.post_processor(Parser::field(root, "post_processor"), &c));
   TIR_RETURN_IF_ERROR(parser.decoder(Parser::field(root, "decoder")));
+  // The tables were sized with slack for ids above the count; keep them to the largest id.
+  size_t size = c.used.size();
+  while (size > 0 && !c.used[size - 1]) --size;
+  c.tokens.resize(size);
+  c.used.resize(size);
   return c;
 }
 

@@ -16,7 +16,7 @@ CJK, emoji, RTL, combining marks, whitespace runs, digits, contractions, code).
                               normalization, user-defined symbols)
     sp_unigram/tokenizer.model  SentencePiece unigram (identity normalization: NFKC's table
                               alone is 240 KB), extra whitespace removed
-    reference.json            per tokenizer: bos/eos ids, and for every test string the
+    reference.json            per tokenizer: bos/eos ids, vocabulary size, and for every test string the
                               reference ids (with and without special tokens) and decodes;
                               plus decodes of random id sequences (invalid UTF-8 included)
 Deterministic; rebuilds the folder.
@@ -228,7 +228,8 @@ def main():
                              ("qwen2", make_qwen2, "qwen2/tokenizer.json")]:
         tok, bos, eos = make(corpus)
         reference[name] = {
-            "file": file, "bos": bos, "eos": eos, "cases": hf_cases(tok, texts),
+            "file": file, "bos": bos, "eos": eos, "vocab_size": tok.get_vocab_size(),
+            "cases": hf_cases(tok, texts),
             "random_decodes": random_decodes(
                 lambda ids: tok.decode(ids, skip_special_tokens=False), tok.get_vocab_size(), 2)}
     sp_options = {
@@ -242,6 +243,7 @@ def main():
         ref, bos, eos = make_sentencepiece(corpus, name, **options)
         reference[name] = {
             "file": name + "/tokenizer.model", "bos": bos, "eos": eos,
+            "vocab_size": ref.sp.get_piece_size(),
             "cases": sp_cases(ref, texts),
             "random_decodes": random_decodes(lambda ids: ref.decode(ids, False),
                                              ref.sp.get_piece_size(), 3)}

@@ -84,6 +84,7 @@ TEST_P(ReferenceTest, SpecialTokens) {
     ASSERT_TRUE(spelling.has_value());
     EXPECT_EQ(tokenizer_->token_to_id(*spelling), bos);
   }
+  EXPECT_EQ(tokenizer_->vocab_size(), r["vocab_size"].get<int>());
   EXPECT_EQ(tokenizer_->token_to_id("no such token, surely"), std::nullopt);
   EXPECT_EQ(tokenizer_->id_to_token(-1), std::nullopt);
   EXPECT_EQ(tokenizer_->id_to_token(tokenizer_->vocab_size()), std::nullopt);
@@ -113,6 +114,25 @@ TEST(Tokenizer, QwenAddedTokensThatAreNotSpecial) {
   auto text = t->decode(std::vector<TokenId>{*think}, {.skip_special_tokens = true});
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "<think>");
+}
+
+// Long runs of one character class (up to 256 KiB, a word each): no quadratic merging, no regex
+// stack limits.
+TEST(Tokenizer, LongRunsEncode) {
+  for (const std::string& name : tokenizer_names()) {
+    auto t = open_fixture(name);
+    ASSERT_NE(t, nullptr);
+    for (const std::string& run : {std::string(1 << 18, ' '), std::string(1 << 18, 'a'),
+                                   std::string(1 << 18, '7'), std::string(1 << 16, '\n') + "x"}) {
+      auto ids = t->encode(run, {.add_special_tokens = false});
+      ASSERT_TRUE(ids.ok()) << name << ": " << ids.status().message();
+      if (name == "gpt2" || name == "llama3") {
+        auto back = t->decode(*ids);
+        ASSERT_TRUE(back.ok());
+        EXPECT_TRUE(*back == run) << name;
+      }
+    }
+  }
 }
 
 TEST(Tokenizer, OpensAFolder) {
