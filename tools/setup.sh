@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(g++ meson ninja-build pkg-config libdnnl-dev libeigen3-dev libflatbuffers-dev
   flatbuffers-compiler libzstd-dev libgtest-dev libgmock-dev libbenchmark-dev libzip-dev
   nlohmann-json3-dev libcli11-dev libxxhash-dev libopenmpi-dev openmpi-bin python3-dev
-  python3-numpy python3-venv graphviz ccache)
+  python3-numpy python3-venv graphviz ccache libpcre2-dev libicu-dev libsentencepiece-dev)
 # clang finds OpenMP (which meson.build requires) in libomp-14-dev, its sanitizer and
 # libFuzzer runtimes in libclang-rt-14-dev.
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev libomp-14-dev)
@@ -105,11 +105,12 @@ run_tests() {
 # is compiled once for both; -O1 with line tables only (what the sanitizers' reports need)
 # compiles faster than -O2 -g.
 SAN=build-asan
-# The suites that exercise readers (archives, JSON, pickles, .tir, weight files), threads
-# and memory (sessions, weight sets, streaming, kernels, the C ABI, hostile inputs). The
-# command-line, pipeline/MPI, install and Python suites run in the release build only.
+# The suites that exercise readers (archives, JSON, pickles, .tir, weight files, tokenizer
+# files), threads and memory (sessions, weight sets, streaming, kernels, the C ABI, hostile
+# inputs). The command-line, pipeline/MPI, install and Python suites run in the release build
+# only.
 SAN_TESTS=(ir importer runtime exec weights lowp bf16_fallback streaming kernels conformance
-  c_api hostile_cli weights_cli)
+  c_api hostile_cli weights_cli tokenizer)
 sanitizer_build() {
   deps "${FUZZ_PACKAGES[@]}"
   configure

@@ -1,0 +1,66 @@
+#include "tokenizer/added_tokens.h"
+
+#include <algorithm>
+
+#include "tokenizer/utf8.h"
+
+namespace tir::tokenizer {
+namespace {
+
+/// Where the whitespace that ends at `end` starts (not before `floor`).
+size_t whitespace_before(std::string_view text, size_t end, size_t floor) {
+  while (end > floor) {
+    size_t start = end - 1;  // back to the lead byte of the previous character
+    while (start > floor && (static_cast<uint8_t>(text[start]) & 0xC0) == 0x80) --start;
+    if (!unicode_whitespace(utf8_decode(text, start, end - start))) break;
+    end = start;
+  }
+  return end;
+}
+
+size_t whitespace_after(std::string_view text, size_t begin) {
+  while (begin < text.size()) {
+    const size_t n = utf8_sequence_length(text, begin);
+    if (n == 0 || !unicode_whitespace(utf8_decode(text, begin, n))) break;
+    begin += n;
+  }
+  return begin;
+}
+
+}  // namespace
+
+AddedTokenMatcher::AddedTokenMatcher(const std::vector<AddedToken>& tokens, bool normalized) {
+  for (const AddedToken& t : tokens)
+    if (t.normalized == normalized && !t.content.empty())
+      by_first_byte_[static_cast<uint8_t>(t.content[0])].push_back(t);
+  for (auto& list : by_first_byte_)
+    std::stable_sort(list.begin(), list.end(), [](const AddedToken& a, const AddedToken& b) {
+      return a.content.size() > b.content.size();
+    });
+}
+
+void AddedTokenMatcher::split(std::string_view text, std::vector<Segment>* out) const {
+  size_t gap = 0;  // start of the text not yet emitted
+  for (size_t i = 0; i < text.size();) {
+    const AddedToken* found = nullptr;
+    for (const AddedToken& t : by_first_byte_[static_cast<uint8_t>(text[i])]) {
+      if (text.compare(i, t.content.size(), t.content) == 0) {
+        found = &t;
+        break;
+      }
+    }
+    if (found == nullptr) {
+      ++i;
+      continue;
+    }
+    size_t begin = i, end = i + found->content.size();
+    if (found->lstrip) begin = whitespace_before(text, begin, gap);
+    if (found->rstrip) end = whitespace_after(text, end);
+    if (begin > gap) out->push_back({std::string(text.substr(gap, begin - gap)), -1});
+    out->push_back({std::string(), found->id});
+    gap = i = end;
+  }
+  if (gap < text.size()) out->push_back({std::string(text.substr(gap)), -1});
+}
+
+}  // namespace tir::tokenizer
