@@ -53,27 +53,6 @@ Status MethodExecutor::rebind_weights(std::shared_ptr<WeightSource> weights) {
   return bind_fixed_data(root_);
 }
 
-Result<Tensor> MethodExecutor::initial_state(const fb::Model& m, std::string_view name) const {
-  const WeightSet& set = weights_->set();
-  if (const Tensor* t = set.find(name)) {
-    if (!t->data && t->nbytes() > 0)  // streaming left it compressed
-      return make_error(StatusCode::kUnsupported, "buffer '", name, "' of '", set.path(),
-                        "' is compressed: streaming weights needs buffers stored plain");
-    return *t;
-  }
-  // A non-persistent buffer: not in the weight file, its initial value is the program's.
-  if (m.constants())
-    for (const fb::Constant* c : *m.constants()) {
-      if (ir::str(c->name()) != name) continue;
-      std::vector<int64_t> shape;
-      if (c->shape()) shape.assign(c->shape()->begin(), c->shape()->end());
-      void* data = const_cast<uint8_t*>(c->data() ? c->data()->data() : nullptr);
-      return make_tensor(ir::to_dtype(c->dtype()), shape, data);
-    }
-  return make_error(StatusCode::kNotFound, "buffer '", name, "' is missing from '", set.path(),
-                    "'");
-}
-
 Status MethodExecutor::bind_fixed_data(Binding& b) {
   const LoweredMethod& program = *b.program;
   if (!resident_)  // a budgeted source refuses a method it cannot run, now
@@ -102,7 +81,7 @@ Status MethodExecutor::bind_fixed_data(Binding& b) {
   SessionState* state = options_.state;
   if (!state) return ok_status();
   for (const auto& [v, name] : g.state_values) {
-    TIR_ASSIGN_OR_RETURN(const Tensor initial, initial_state(m, name));
+    TIR_ASSIGN_OR_RETURN(const Tensor initial, state_initial_value(weights_->set(), m, name));
     TIR_ASSIGN_OR_RETURN(Tensor * buf, state->buffer(std::string(name), initial));
     b.fixed_data[v] = buf->data;
     b.keys[v] = {};
@@ -110,7 +89,7 @@ Status MethodExecutor::bind_fixed_data(Binding& b) {
   if (b.write_back.empty())
     for (const auto& [v, buffer] : g.mutations) {
       const std::string name(buffer);
-      const Result<Tensor> initial = initial_state(m, name);
+      const Result<Tensor> initial = state_initial_value(weights_->set(), m, name);
       if (!initial.ok() && initial.status().code() == StatusCode::kNotFound)
         return make_error(StatusCode::kNotFound, "method '", ir::str(program.method().name()),
                           "' mutates buffer '", name,

@@ -102,9 +102,6 @@ class MethodExecutor {
                                               const ExecutorOptions& options);
   static void init_binding(Binding& b, std::shared_ptr<const LoweredMethod> program);
   Status bind_fixed_data(Binding& b);
-  /// What SessionState buffer `name` starts as: the weight of that name, else the program's
-  /// constant (a non-persistent buffer).
-  Result<Tensor> initial_state(const ir::fb::Model& m, std::string_view name) const;
   Status refresh_weights(Plan& plan, const Binding& b);
   Status refresh_steps(Plan& plan, const Binding& b, const std::vector<bool>& changed);
   PlanInputs plan_inputs(const Binding& b);

@@ -156,7 +156,7 @@ Result<std::shared_ptr<WeightSource>> Session::bind(std::shared_ptr<const Weight
   return source;
 }
 
-Status Session::reset_state() { return options_.state->reset(*weights()); }
+Status Session::reset_state() { return options_.state->reset(*weights(), view_->model()); }
 
 std::shared_ptr<const WeightSet> Session::weights() const {
   std::lock_guard lock(mu_);

@@ -27,6 +27,10 @@ import zipfile
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "data"))  # tests/data: export_util
+from export_util import restore_deflated  # noqa: E402
 from torch.utils import _pytree as pytree
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -137,16 +141,6 @@ def enc(t):
     a = t.numpy().reshape(-1)
     floating = t.dtype.is_floating_point
     return {"dtype": dtype, "shape": list(t.shape), "data": [number(x, floating) for x in a]}
-
-
-def restore_deflated(path):
-    """Re-stores the archive's members compressed (same names, same bytes)."""
-    tmp = path + ".tmp"
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED,
-                                                       compresslevel=9) as dst:
-        for info in src.infolist():
-            dst.writestr(info.filename, src.read(info.filename), zipfile.ZIP_DEFLATED)
-    os.replace(tmp, path)
 
 
 def try_sample(opinfo, sample, core, max_elements=MAX_ELEMENTS):

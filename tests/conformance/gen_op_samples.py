@@ -32,6 +32,10 @@ import warnings
 import zipfile
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "data"))  # tests/data: export_util
+from export_util import restore_deflated  # noqa: E402
 import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines quantized_decomposed)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -562,16 +566,6 @@ def make_case(op, dname):
     if op not in ops:
         raise ValueError(f"the exported program holds {ops}, not {op}")
     return ep, tensors, want, ops
-
-
-def restore_deflated(path):
-    """The sweep's deflated re-store, with fixed member dates: reruns write the same bytes."""
-    tmp = path + ".tmp"
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w") as dst:
-        for info in src.infolist():
-            member = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
-            dst.writestr(member, src.read(info.filename), zipfile.ZIP_DEFLATED, compresslevel=9)
-    os.replace(tmp, path)
 
 
 def plain_outputs(out):

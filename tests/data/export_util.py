@@ -107,6 +107,17 @@ def check_close(got, want, tol, what):
 
 # ----------------------------------------------------------------------------- fixtures
 
+def restore_deflated(path):
+    """Re-stores a .pt2's members deflated (same names, same bytes) with fixed member dates,
+    so fixtures stay small and reruns write the same bytes."""
+    tmp = path + ".tmp"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w") as dst:
+        for info in src.infolist():
+            member = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
+            dst.writestr(member, src.read(info.filename), zipfile.ZIP_DEFLATED, compresslevel=9)
+    os.replace(tmp, path)
+
+
 def trim_node_metadata(ep):
     """Cut every node's stack_trace and nn_module_stack to their innermost entry, the only one
     the importer reads (a node's source line, module path and type), and drop source_fn_stack
