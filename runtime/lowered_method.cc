@@ -3,6 +3,7 @@
 #include "runtime/fusion.h"
 #include "runtime/layout.h"
 #include "runtime/quant_rewrite.h"
+#include "runtime/state_update.h"
 
 namespace tir {
 
@@ -38,6 +39,7 @@ Status LoweredMethod::run_passes(const LoweringOptions& options) {
   ExecGraph& g = graph_;
   // The passes share one def-use index, built again after each pass that changes the nodes.
   DefUse def_use = exec_graph_def_use(g);
+  update_state_in_place(g, def_use);  // before placement picks the kernels
   if (options.fuse && rewrite_quantized_linears(g, def_use) > 0) {
     exec_graph_remove_dead(g);
     def_use = exec_graph_def_use(g);
