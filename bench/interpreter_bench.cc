@@ -13,9 +13,9 @@
 #include <filesystem>
 
 #include "bench/session_util.h"
-#include "runtime/npy.h"
-#include "runtime/profiler.h"
-#include "runtime/session.h"
+#include "runtime/exec/profiler.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/npy.h"
 
 namespace tir::bench {
 namespace {

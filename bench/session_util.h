@@ -8,7 +8,7 @@
 #include <string>
 
 #include "importer/import_pt2.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
 
 namespace tir::bench {
 

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "bench/session_util.h"
-#include "runtime/npy.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/npy.h"
 
 namespace tir::bench {
 namespace {

@@ -21,8 +21,8 @@
 #include <map>
 #include <string>
 
-#include "runtime/npy.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/npy.h"
 
 namespace {
 

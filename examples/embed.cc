@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "runtime/npy.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/npy.h"
 
 int main(int argc, char** argv) {
   if (argc < 3) {

@@ -1,5 +1,5 @@
 // libFuzzer target: the safetensors reader (8-byte header length, JSON header, data).
-#include "runtime/safetensors.h"
+#include "runtime/weights/safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)tir::safetensors_sniff({data, size});

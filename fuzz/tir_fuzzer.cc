@@ -9,10 +9,10 @@
 #include "core/read_limits.h"
 #include "ir/model.h"
 #include "ir/sym_expr.h"
-#include "runtime/host_tensor.h"
-#include "runtime/safetensors_writer.h"
-#include "runtime/session.h"
-#include "runtime/weight_set.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/host_tensor.h"
+#include "runtime/weights/safetensors_writer.h"
+#include "runtime/weights/weight_set.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The order weights are written to the weight file: the order the methods first read them
 // (nodes in execution order, the first method first, a cond's branches after their method),
-// then any weight no node reads. A run that streams its weights (runtime/streaming_weights.h)
-// then reads the file front to back.
+// then any weight no node reads. A run that streams its weights
+// (runtime/weights/streaming_weights.h) then reads the file front to back.
 #pragma once
 
 #include <flatbuffers/flatbuffers.h>

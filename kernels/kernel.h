@@ -56,8 +56,8 @@ struct Arg {
 };
 
 /// Handles that a device owns and its kernels use (the oneDNN engine and streams of a CPU
-/// device; a cuBLAS handle and stream later). The runtime's Device (runtime/device.h) passes
-/// its own to every call; a kernel that needs one casts it to its backend's type
+/// device; a cuBLAS handle and stream later). The runtime's Device (runtime/devices/device.h)
+/// passes its own to every call; a kernel that needs one casts it to its backend's type
 /// (kernels/cpu/onednn_context.h). Null outside a session (kernel tests): backends then use
 /// a default context of their own.
 class DeviceContext {
@@ -105,7 +105,7 @@ struct QuantizedWeight {
 };
 
 /// An element-wise activation a producer kernel (GEMM, convolution) applies to its output
-/// before writing it: the runtime's fusion pass (runtime/fusion.h) sets it when the graph
+/// before writing it: the runtime's fusion pass (runtime/passes/fusion.h) sets it when the graph
 /// computes the activation right after the producer. Only kernels whose registry entry says
 /// so (KernelEntry::caps, from the op catalogue) ever see one other than kNone.
 enum class Activation : uint8_t {
@@ -167,8 +167,8 @@ struct KernelCall {
   /// added after the batch norm and before the epilogue: y = act(conv(x) * bn + residual).
   int residual = -1;
   /// Write outputs[0] channels-last: a 4-D [N, C, H, W] tensor stored N, H, W, C, its strides
-  /// saying so (runtime/layout.h chooses such values). Only kernels that accept channels-last
-  /// on some argument (OpCaps::channels_last of their registry entry) see it set.
+  /// saying so (runtime/passes/layout.h chooses such values). Only kernels that accept
+  /// channels-last on some argument (OpCaps::channels_last of their registry entry) see it set.
   bool channels_last = false;
   /// The device's handles (see DeviceContext); null outside a session.
   DeviceContext* context = nullptr;

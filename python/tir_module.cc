@@ -1,4 +1,4 @@
-// The `tir` Python module (pybind11) over the C++ API (runtime/session.h):
+// The `tir` Python module (pybind11) over the C++ API (runtime/exec/session.h):
 //
 //   import numpy as np, tir
 //   s = tir.Session("model.tir", "model.bin")          # or weights=[base, delta, ...]
@@ -29,10 +29,10 @@
 #include <vector>
 
 #include "core/version.h"
-#include "runtime/safetensors_writer.h"
-#include "runtime/session.h"
-#include "runtime/weight_set.h"
-#include "tools/inspect_model.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/safetensors_writer.h"
+#include "runtime/weights/weight_set.h"
+#include "tooling/inspect/inspect_model.h"
 
 namespace py = pybind11;
 

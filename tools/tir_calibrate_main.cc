@@ -1,4 +1,4 @@
-// tir-calibrate: calibrated int8 weight files (SmoothQuant, tools/calibrate.h).
+// tir-calibrate: calibrated int8 weight files (SmoothQuant, tooling/calibrate/calibrate.h).
 //   tir-calibrate SRC.bin -o w.int8.bin --model model.tir --inputs DIR [--smooth-alpha 0.5]
 //                 [--keep-f32 NAME,...] [--method forward] [-q]
 // Runs the float32 model on the input sets in DIR, then writes what `tirc weights pack
@@ -9,9 +9,9 @@
 #include <iostream>
 
 #include "core/printable.h"
-#include "tools/calibrate.h"
-#include "tools/parse_command_line.h"
-#include "tools/weights_tool.h"
+#include "tooling/calibrate/calibrate.h"
+#include "tooling/cli/parse_command_line.h"
+#include "tooling/weights/weights_tool.h"
 
 namespace {
 

@@ -20,13 +20,13 @@
 
 #include "core/printable.h"
 #include "importer/import_pt2.h"
-#include "tools/inspect_model.h"
-#include "tools/op_coverage.h"
-#include "tools/parse_command_line.h"
-#include "tools/partition.h"
-#include "tools/progress_bar.h"
-#include "tools/read_limit_flags.h"
-#include "tools/weights_tool.h"
+#include "tooling/cli/parse_command_line.h"
+#include "tooling/cli/progress_bar.h"
+#include "tooling/cli/read_limit_flags.h"
+#include "tooling/inspect/inspect_model.h"
+#include "tooling/inspect/op_coverage.h"
+#include "tooling/partition/partition.h"
+#include "tooling/weights/weights_tool.h"
 
 namespace {
 

@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "core/printable.h"
-#include "runtime/mapped_fault.h"
-#include "tools/parse_command_line.h"
-#include "tools/read_limit_flags.h"
-#include "tools/run_module.h"
+#include "runtime/weights/mapped_fault.h"
+#include "tooling/cli/parse_command_line.h"
+#include "tooling/cli/read_limit_flags.h"
+#include "tooling/run/run_module.h"
 
 int main(int argc, char** argv) {
   tir::tools::RunModuleOptions o;

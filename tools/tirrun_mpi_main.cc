@@ -1,4 +1,4 @@
-// tirrun-mpi: a partitioned model's stages across MPI ranks (tools/mpi_pipeline.h).
+// tirrun-mpi: a partitioned model's stages across MPI ranks (tooling/mpi/mpi_pipeline.h).
 //   mpirun -n N tirrun-mpi staged.tir --weights w.bin [-i NAME=FILE.npy ...] [FILE.npy ...]
 //          [-o OUTDIR] [--microbatches M] [--threads T] [--repeat R] [--timeout S] [--json]
 #include <mpi.h>
@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "tools/mpi_pipeline.h"
-#include "tools/parse_command_line.h"
+#include "tooling/cli/parse_command_line.h"
+#include "tooling/mpi/mpi_pipeline.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

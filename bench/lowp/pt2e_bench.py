@@ -20,7 +20,7 @@ round, --rounds rounds, the median of the rounds' medians reported):
   tir-pt2e-ref      tir on the quantized program with --no-fuse: every quantize op by its
                     reference kernel, float32 GEMMs on dequantized weights
   tir-pt2e-int8     tir on the quantized program: GEMMs rewritten to tir::quantized_linear
-                    (runtime/quant_rewrite.h), oneDNN int8
+                    (runtime/passes/quant_rewrite.h), oneDNN int8
 --cpu-time: CPU milliseconds per run on one thread instead (tirrun's CPU time over its timed
 runs less that of a run without them; torch's process time per call), for a loaded machine.
 Also the weight files' sizes and max |tir-pt2e-int8 - torch-pt2e| / max |torch-pt2e|.

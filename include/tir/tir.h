@@ -1,6 +1,6 @@
 /* tir's C ABI: open a model and its weights, bind inputs, run, read outputs, swap weights.
  *
- * A thin, stable layer over the C++ API (runtime/session.h), which stays the primary one.
+ * A thin, stable layer over the C++ API (runtime/exec/session.h), which stays the primary one.
  * C99, opaque handles, no C++ types cross it; link with `pkg-config --cflags --libs tir`.
  *
  *   tir_session* s = NULL;

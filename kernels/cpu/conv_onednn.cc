@@ -50,7 +50,7 @@ bool winograd_enabled() {
 using dnnl::memory;
 
 /// oneDNN's view of a batched activation as it lies in memory: plain NCHW or channels-last
-/// (its strides, runtime/layout.h); an unbatched [C, H, W] one as plain [1, C, H, W].
+/// (its strides, runtime/passes/layout.h); an unbatched [C, H, W] one as plain [1, C, H, W].
 memory::desc activation_desc(const Tensor& t, const memory::dims& dims) {
   if (t.rank != 4) return onednn_plain_f32(dims);
   return memory::desc(dims, memory::data_type::f32,

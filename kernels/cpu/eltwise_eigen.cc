@@ -1,7 +1,7 @@
 // Optimized float32 elementwise ops on Eigen arrays: relu(_), sin, cos and broadcasting
 // add/sub/mul/div. Binary ops walk the output row by row (last dim), so same-shape,
 // scalar and row/column broadcasts all reduce to vectorised 1-D loops. mul.Tensor also takes
-// channels-last operands and output (runtime/layout.h): it then walks the output in memory
+// channels-last operands and output (runtime/passes/layout.h): it then walks the output in memory
 // order, so a squeeze-excitation scale [N, C, 1, 1] times a channels-last [N, C, H, W] is H*W
 // rows of C products.
 #include <Eigen/Core>

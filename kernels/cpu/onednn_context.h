@@ -1,6 +1,6 @@
 // The oneDNN CPU engine and streams that the optimized kernels use, owned by the CPU device
-// that runs them (runtime/device.h hands its OnednnContext to every KernelCall), and the edge
-// where oneDNN errors (C status codes and dnnl::error exceptions) become tir Status.
+// that runs them (runtime/devices/device.h hands its OnednnContext to every KernelCall), and the
+// edge where oneDNN errors (C status codes and dnnl::error exceptions) become tir Status.
 //
 // Engines are made by the device at creation, never in `run`. Streams are per thread and per
 // context, so sessions running on different threads never share one. oneDNN here uses the

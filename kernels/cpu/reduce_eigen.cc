@@ -1,6 +1,6 @@
 // Optimized averaging: aten::mean.dim when the reduced dims form one block ([outer,
 // reduce, inner]), and aten::adaptive_avg_pool2d to 1x1 (global average pooling). Both also
-// read a channels-last input (runtime/layout.h: a squeeze-excitation block pools the
+// read a channels-last input (runtime/passes/layout.h: a squeeze-excitation block pools the
 // activation between its convolutions; torch's core IR writes that pool as mean.dim over H,
 // W): a global pool then takes the column means of an [H*W, C] matrix per sample, other
 // cases walk strides. Other plain cases run the reference loops.

@@ -80,9 +80,9 @@ class DTypeSet {
 
 /// What the graph passes may ask of an op's kernels, on the backends that offer it
 /// (backend_caps): `epilogue`, the kernels apply a fused activation, batch norm and residual
-/// (KernelCall::epilogue, batch_norm, residual; runtime/fusion.h); `channels_last`, bit k set
-/// when schema argument k may be a channels-last tensor (KernelCall::channels_last;
-/// runtime/layout.h).
+/// (KernelCall::epilogue, batch_norm, residual; runtime/passes/fusion.h); `channels_last`, bit k
+/// set when schema argument k may be a channels-last tensor (KernelCall::channels_last;
+/// runtime/passes/layout.h).
 struct OpCaps {
   bool epilogue = false;
   uint8_t channels_last = 0;

@@ -16,7 +16,7 @@
 
 #include "core/status.h"
 #include "kernels/registry.h"
-#include "runtime/device.h"
+#include "runtime/devices/device.h"
 
 namespace tir {
 

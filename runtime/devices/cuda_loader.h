@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/status.h"
-#include "runtime/device.h"
 #include "runtime/devices/cuda_backend.h"
+#include "runtime/devices/device.h"
 
 namespace tir {
 

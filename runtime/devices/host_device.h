@@ -2,7 +2,7 @@
 // copies with memcpy; each adds its kernels.
 #pragma once
 
-#include "runtime/device.h"
+#include "runtime/devices/device.h"
 
 namespace tir {
 

@@ -1,4 +1,4 @@
-// The C ABI (include/tir/tir.h, runtime/c_api.cc) through libtir: every misuse is a status
+// The C ABI (include/tir/tir.h, runtime/capi/c_api.cc) through libtir: every misuse is a status
 // with a message naming the thing, and a real torch fixture runs to torch's outputs. The
 // fixtures are imported with the built tirc ($TIRC), so this suite links libtir alone.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "include/tir/tir.h"
-#include "runtime/data_loader.h"
-#include "runtime/npy.h"
+#include "runtime/weights/data_loader.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

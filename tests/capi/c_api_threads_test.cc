@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "include/tir/tir.h"
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "importer/import_pt2.h"
-#include "runtime/host_tensor.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/host_tensor.h"
 
 namespace tir::conformance {
 namespace {

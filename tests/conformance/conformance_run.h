@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "kernels/ops/catalogue.h"
-#include "runtime/host_tensor.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/host_tensor.h"
 
 namespace tir::conformance {
 

@@ -120,7 +120,7 @@ class QuantizedWeights(torch.nn.Module):
 class QuantizedLinear(QuantizedWeights):
     """PT2E's quantized linear (training IR): linear(dequantize_per_tensor(quantize(x)),
     dequantize_per_channel(int8 weight), bias), which tir's load-time rewrite
-    (runtime/quant_rewrite.h) turns into one tir::quantized_linear node."""
+    (runtime/passes/quant_rewrite.h) turns into one tir::quantized_linear node."""
 
     def __init__(self):
         super().__init__()

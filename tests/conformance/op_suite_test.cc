@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device.h"
-#include "runtime/device_select.h"
+#include "runtime/devices/device.h"
+#include "runtime/exec/device_select.h"
 #include "tests/common/test_util.h"
 #include "tests/conformance/conformance_run.h"
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "kernels/registry.h"
-#include "runtime/device_select.h"
 #include "runtime/devices/cuda_loader.h"
-#include "runtime/exec_graph.h"
+#include "runtime/exec/device_select.h"
+#include "runtime/passes/exec_graph.h"
 #include "tests/common/cli_util.h"
 #include "tests/runtime/fixture_session.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixtures for the runtime's GEMM/conv + activation fusion (runtime/fusion.h,
+"""Fixtures for the runtime's GEMM/conv + activation fusion (runtime/passes/fusion.h,
 tests/runtime/fusion_test.cc) in tests/data/fixtures/fusion/ with real PyTorch.
 
     ~/.venvs/torch/bin/python tests/data/gen_fusion.py

@@ -34,7 +34,7 @@ pc() { pkg-config --define-variable=prefix="$root$prefix" "$@" tir; }
 echo "== pkg-config: $(pc --modversion) cflags: $(pc --cflags) libs: $(pc --libs)"
 
 for f in "$root$libdir/libtir.a" "$root$libdir/libtir.so" "$root$prefix/bin/tirc" \
-  "$root$prefix/bin/tirrun" "$root$prefix/include/tir/tir.h" "$root$prefix/include/tir/runtime/session.h"; do
+  "$root$prefix/bin/tirrun" "$root$prefix/include/tir/tir.h" "$root$prefix/include/tir/runtime/exec/session.h"; do
   [ -e "$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 soname=$(objdump -p "$root$libdir/libtir.so" | awk '/SONAME/ {print $2}')
@@ -79,7 +79,7 @@ if [ -f "$build/runtime/devices/libtir_cuda.so" ]; then
   [ -f "$module" ] || { echo "FAIL: $module not installed"; exit 1; }
   cat > device.cc <<'CC'
 #include <cstdio>
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
 int main(int argc, char** argv) {
   tir::SessionOptions o;
   o.device = "cuda";

@@ -65,7 +65,7 @@ TEST(OpCatalogue, EveryOpHasOneRowAndEveryRowAReferenceKernel) {
 
 TEST(OpCatalogue, HasOp) {
   EXPECT_TRUE(catalogue_has_op("aten::relu", DeviceType::kCpu));
-  // Control flow is run by the executor (runtime/control_flow.h), not by a kernel.
+  // Control flow is run by the executor (runtime/exec/control_flow.h), not by a kernel.
   EXPECT_FALSE(catalogue_has_op("higher_order::cond", DeviceType::kCpu));
   EXPECT_FALSE(catalogue_has_op("aten::erfinv", DeviceType::kCpu));
   EXPECT_TRUE(catalogue_has_op("aten::relu", DeviceType::kCuda));

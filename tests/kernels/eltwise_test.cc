@@ -193,7 +193,7 @@ TEST(Eltwise, BinaryOptimizedMatchesReference) {
   }
 }
 
-// mul.Tensor with channels-last operands (runtime/layout.h), the output plain or asked
+// mul.Tensor with channels-last operands (runtime/passes/layout.h), the output plain or asked
 // channels-last: equal to the reference on plain copies (a float product rounds the same in
 // both), for the squeeze-excitation scale and every other form a channels-last operand meets.
 TEST(Eltwise, MulChannelsLastMatchesReference) {

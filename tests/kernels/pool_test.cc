@@ -131,7 +131,7 @@ TEST(AdaptiveAvgPool, OptimizedMatchesReference) {
   }
 }
 
-// A channels-last input (runtime/layout.h), the output plain or asked channels-last: the
+// A channels-last input (runtime/passes/layout.h), the output plain or asked channels-last: the
 // optimized kernel equals the reference on the plain copy, global pools (the vectorised
 // per-channel path) and other output sizes (strided loops) alike.
 TEST(AdaptiveAvgPool, ChannelsLastMatchesReference) {

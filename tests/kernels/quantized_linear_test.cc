@@ -1,5 +1,5 @@
 // tir::quantized_linear (kernels/shapes/quantization/quantized_linear.h), the int8 GEMM that
-// runtime/quant_rewrite.h makes of a PT2E-quantized linear: the oneDNN kernel and the
+// runtime/passes/quant_rewrite.h makes of a PT2E-quantized linear: the oneDNN kernel and the
 // reference against an emulation in double of what torch computes on the dequantized
 // operands, sum_k (q_x - zp_x) s_x (q_w - zp_w[n]) s_w[n] + bias[n]. Both must agree to float
 // rounding (1e-5 of the largest output); a wrong zero point, scale or layout is off by far more.

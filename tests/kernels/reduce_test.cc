@@ -60,7 +60,7 @@ TEST(Mean, OptimizedMatchesReference) {
   }
 }
 
-// A channels-last self (runtime/layout.h; torch's core IR writes a squeeze-excitation pool
+// A channels-last self (runtime/passes/layout.h; torch's core IR writes a squeeze-excitation pool
 // as mean.dim over H, W), the output plain or asked channels-last: the optimized kernel
 // equals the reference on the plain copy, for the global pool and every other dim set.
 TEST(Mean, ChannelsLastMatchesReference) {

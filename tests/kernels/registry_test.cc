@@ -68,7 +68,7 @@ TEST(Registry, OptimizedKernelsArePreferred) {
   EXPECT_EQ(e->impl, KernelImpl::kOptimized);
 }
 
-// The layout pass (runtime/layout.h) asks per argument: a convolution's input, a pool's or
+// The layout pass (runtime/passes/layout.h) asks per argument: a convolution's input, a pool's or
 // mean's input and both operands of mul.Tensor (a squeeze-excitation block) may be
 // channels-last on the optimized CPU kernels; weights and every reference kernel stay plain.
 TEST(Registry, ChannelsLastArguments) {

@@ -1,4 +1,4 @@
-// The higher_order::cond step (runtime/control_flow.h) with fake branch sub-plans: which
+// The higher_order::cond step (runtime/exec/control_flow.h) with fake branch sub-plans: which
 // branches get a sub-plan for each kind of predicate, which one a run selects, and the errors
 // (differing branch outputs, a predicate that is not one bool, an unsupported predicate
 // kind). End to end on torch exports: tests/runtime/control_flow_test.cc.
@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/control_flow.h"
+#include "runtime/exec/control_flow.h"
 
 namespace tir {
 namespace {

@@ -1,7 +1,7 @@
-// Devices (runtime/device.h): the process CPU device is one shared instance, each made CPU
+// Devices (runtime/devices/device.h): the process CPU device is one shared instance, each made CPU
 // device owns a context of its own, the reference device runs reference kernels only and has
 // no context, and every device allocates aligned memory it can copy to and from.
-#include "runtime/device.h"
+#include "runtime/devices/device.h"
 
 #include <gtest/gtest.h>
 

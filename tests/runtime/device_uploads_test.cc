@@ -1,4 +1,4 @@
-// Weights uploaded once (runtime/device_uploads.h) to a device the host cannot address, on a
+// Weights uploaded once (runtime/exec/device_uploads.h) to a device the host cannot address, on a
 // machine without one: a test device keeps its memory on the host but says it is not host
 // accessible, runs the CPU kernels and counts the bytes copied to it. The GPU device takes the
 // same path (tests/cuda/cuda_test.cc runs it where a GPU is usable).
@@ -10,7 +10,7 @@
 
 #include "ir/model.h"
 #include "ir/weight_file.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "importer/import_pt2.h"
-#include "runtime/npy.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

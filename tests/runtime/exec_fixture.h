@@ -1,4 +1,4 @@
-// Test helpers for the execution pipeline's units (runtime/exec_graph.h, placement.h,
+// Test helpers for the execution pipeline's units (runtime/passes/exec_graph.h, placement.h,
 // plan.h, weight_source.h): a real torch fixture imported and opened as a ModelView with its
 // weight set, the manifest entry of a fixture, and devices that lack ops or host access.
 #pragma once
@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "ir/model.h"
-#include "runtime/data_loader.h"
-#include "runtime/device.h"
-#include "runtime/weight_set.h"
+#include "runtime/devices/device.h"
+#include "runtime/weights/data_loader.h"
+#include "runtime/weights/weight_set.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir::testing {

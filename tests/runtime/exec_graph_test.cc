@@ -1,10 +1,10 @@
-// Lowering into the execution graph (runtime/exec_graph.h) on real torch exports: one ExecNode
-// per FlatBuffer node, in order, with every argument decoded (tensor references are slots of
-// ExecNode::inputs holding the right values, symbolic ints keep their expressions), and the
+// Lowering into the execution graph (runtime/passes/exec_graph.h) on real torch exports: one
+// ExecNode per FlatBuffer node, in order, with every argument decoded (tensor references are slots
+// of ExecNode::inputs holding the right values, symbolic ints keep their expressions), and the
 // method's values, inputs, outputs and buffer mutations carried over; a cond node names its
 // branches; the weights a method writes are found. Also exec_graph_remove_dead, op_is_inplace,
 // the graph helpers, and the errors of a method the runtime cannot lower.
-#include "runtime/exec_graph.h"
+#include "runtime/passes/exec_graph.h"
 
 #include <gtest/gtest.h>
 

@@ -10,10 +10,10 @@
 
 #include "importer/import_pt2.h"
 #include "ir/weight_file.h"
-#include "runtime/data_loader.h"
-#include "runtime/host_tensor.h"
-#include "runtime/npy.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/data_loader.h"
+#include "runtime/weights/host_tensor.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/test_util.h"
 
 namespace tir::testing {

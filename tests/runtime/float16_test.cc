@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "runtime/weight_set.h"
+#include "runtime/weights/weight_set.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

@@ -1,4 +1,4 @@
-// Load-time GEMM/conv + activation fusion (runtime/fusion.h): real torch fixtures run fused
+// Load-time GEMM/conv + activation fusion (runtime/passes/fusion.h): real torch fixtures run fused
 // and unfused (SessionOptions::fuse), both match torch and each other, fusion really
 // happened (groups formed, fewer kernel calls), and a group whose intermediate escapes is
 // not formed. Conv + eval batch norm (+ activation) groups fold the norm into the conv, also
@@ -12,8 +12,8 @@
 #include <random>
 
 #include "kernels/registry.h"
-#include "runtime/profiler.h"
-#include "runtime/weight_set.h"
+#include "runtime/exec/profiler.h"
+#include "runtime/weights/weight_set.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {

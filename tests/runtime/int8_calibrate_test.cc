@@ -1,5 +1,5 @@
 // Calibrated int8 weight files (`tir-calibrate`, SmoothQuant;
-// tools/calibrate.h, core/quantize.h) on a real torch fixture (tests/data/fixtures/mlp,
+// tooling/calibrate/calibrate.h, core/quantize.h) on a real torch fixture (tests/data/fixtures/mlp,
 // training IR):
 //  - the calibrated pack stores every GEMM weight smoothed, 1/s read back from the file is
 //    the 1/s the packer computes from the calibration, the dequantized weights are the
@@ -18,11 +18,11 @@
 
 #include "core/quantize.h"
 #include "kernels/cpu/onednn_context.h"
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
-#include "tools/calibrate.h"
-#include "tools/weights_tool.h"
+#include "tooling/calibrate/calibrate.h"
+#include "tooling/weights/weights_tool.h"
 
 namespace tir {
 namespace {

@@ -23,7 +23,7 @@
 #include "importer/weight_writer.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
-#include "tools/weights_tool.h"
+#include "tooling/weights/weights_tool.h"
 
 namespace tir {
 namespace {

@@ -1,4 +1,4 @@
-// Channels-last activations between convolutions (runtime/layout.h): on the real torch CNN
+// Channels-last activations between convolutions (runtime/passes/layout.h): on the real torch CNN
 // fixtures some values are chosen (so the layout is in use), the outputs still match torch,
 // and they match a run with every activation plain (SessionOptions::fuse off). A value read
 // by any kernel argument that cannot take channels-last (max pooling, add, flatten, a method
@@ -9,8 +9,8 @@
 
 #include <algorithm>
 
-#include "runtime/executor.h"
-#include "runtime/weight_source.h"
+#include "runtime/exec/executor.h"
+#include "runtime/weights/weight_source.h"
 #include "tests/runtime/exec_fixture.h"
 #include "tests/runtime/fixture_session.h"
 

@@ -111,7 +111,7 @@ TEST_P(LlmExport, GreedyTokensEqualTransformersGenerate) {
   for (size_t k = 0; k < logits.size(); ++k)
     EXPECT_NEAR(logits[k], want_logits[k], 1e-4 + 1e-4 * std::abs(want_logits[k])) << k;
   EXPECT_GT(m.prefill->state()->size(), 0u) << "the cache must live in the session state";
-  // The cache is written in place (runtime/state_update.h), never copied whole per token.
+  // The cache is written in place (runtime/passes/state_update.h), never copied whole per token.
   for (const Session* s : {m.prefill.get(), m.decode.get()}) {
     size_t in_place = 0;
     for (const ExecNode& n : s->exec_graph().nodes) {

@@ -1,4 +1,4 @@
-#include "runtime/memory_planner.h"
+#include "runtime/passes/memory_planner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 
 #include <gtest/gtest.h>
 
-#include "runtime/data_loader.h"
+#include "runtime/weights/data_loader.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "runtime/weight_set.h"
+#include "runtime/weights/weight_set.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {

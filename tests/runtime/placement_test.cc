@@ -1,4 +1,4 @@
-// Placement across devices (runtime/placement.h). End to end: every model-family fixture
+// Placement across devices (runtime/passes/placement.h). End to end: every model-family fixture
 // (both IRs, and the dynamic-shape families with all their cases) runs with its nodes
 // alternating between the optimized CPU device and the reference device; copies are
 // inserted where values cross, and the results match torch and a single-device run. Unit
@@ -6,7 +6,7 @@
 // copies sit exactly where a value crosses devices (one per value and device, shared by the
 // readers there, made again after an in-place write), and only a device the host cannot
 // address needs copies of inputs and weights in and of outputs back.
-#include "runtime/placement.h"
+#include "runtime/passes/placement.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <map>
 #include <set>
 
-#include "runtime/fusion.h"
+#include "runtime/passes/fusion.h"
 #include "tests/runtime/exec_fixture.h"
 
 namespace tir {

@@ -1,20 +1,20 @@
-// Plans (runtime/plan.h) built directly from a real fixture's graph, lowered and placed on
+// Plans (runtime/exec/plan.h) built directly from a real fixture's graph, lowered and placed on
 // two devices as the executor does it (lower, place, fuse, drop dead nodes, insert copies,
 // choose layouts): one arena per device used, every activation and scratch buffer inside the
 // arena of its own device, no two buffers live at once sharing bytes, weights bound in place,
 // steps wired to their devices; a plan per shape binding; and the error of a cond whose
 // branches' subgraphs were not given.
-#include "runtime/plan.h"
+#include "runtime/exec/plan.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "runtime/fusion.h"
-#include "runtime/layout.h"
-#include "runtime/placement.h"
-#include "runtime/shape_binding.h"
-#include "runtime/weight_source.h"
+#include "runtime/exec/shape_binding.h"
+#include "runtime/passes/fusion.h"
+#include "runtime/passes/layout.h"
+#include "runtime/passes/placement.h"
+#include "runtime/weights/weight_source.h"
 #include "tests/runtime/exec_fixture.h"
 
 namespace tir {

@@ -1,7 +1,7 @@
 // The per-node profiler: profile real torch fixtures through the Session API and check the
 // Chrome trace (valid JSON, one event per executed node and run, durations >= 0, module
 // paths from the IR) and that the op / module tables sum exactly what the events hold.
-#include "runtime/profiler.h"
+#include "runtime/exec/profiler.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "importer/import_pt2.h"
-#include "runtime/npy.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/test_util.h"
 #include "tests/runtime/fixture_session.h"
 

@@ -3,7 +3,7 @@
 // imported in both IRs and run against torch's quantized reference outputs two ways: by
 // tir's reference kernels of the quantized_decomposed ops
 // (kernels/reference/quantization/quantize.cc) and with the GEMMs on int8 weights rewritten into
-// tir's int8 GEMM (runtime/quant_rewrite.h).
+// tir's int8 GEMM (runtime/passes/quant_rewrite.h).
 //
 // Bound: max |tir - torch| <= 1e-2 * max |torch| per output. The quantize ops reproduce
 // torch's arithmetic bit for bit, so the only source of difference is the float32 ops between
@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runtime/exec_graph.h"
+#include "runtime/passes/exec_graph.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
 
@@ -48,7 +48,7 @@ nlohmann::json quant_fixture(const std::string& dir) {
 
 struct QuantCase {
   const char* dir;
-  size_t int8_gemms;  // GEMMs runtime/quant_rewrite.h turns into tir::quantized_linear
+  size_t int8_gemms;  // GEMMs runtime/passes/quant_rewrite.h turns into tir::quantized_linear
 };
 
 std::ostream& operator<<(std::ostream& os, const QuantCase& c) { return os << c.dir; }

@@ -1,13 +1,13 @@
 // The safetensors reader: files written by real torch + safetensors (tests/data/gen_weights.py)
 // and every kind of malformed header, each with its exact error line.
-#include "runtime/safetensors.h"
+#include "runtime/weights/safetensors.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "runtime/data_loader.h"
-#include "runtime/weight_set.h"
+#include "runtime/weights/data_loader.h"
+#include "runtime/weights/weight_set.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

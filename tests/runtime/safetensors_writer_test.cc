@@ -1,12 +1,12 @@
 // The safetensors writer against the reader: torch's own file re-serialized reads back with
 // the same names, dtypes, shapes, bytes and metadata, and bad entries are rejected by name.
-#include "runtime/safetensors_writer.h"
+#include "runtime/weights/safetensors_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "runtime/data_loader.h"
+#include "runtime/weights/data_loader.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

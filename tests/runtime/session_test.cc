@@ -1,14 +1,14 @@
 // The C++ API end to end: import each real torch fixture with the importer library, open a
 // Session on it, run, and compare with torch eager's outputs.
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "ir/model.h"
-#include "runtime/exec_graph.h"
-#include "runtime/weight_binding.h"
+#include "runtime/passes/exec_graph.h"
+#include "runtime/weights/weight_binding.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {
@@ -95,7 +95,7 @@ size_t methods_in(const ir::fb::Method& m) {
 }
 
 // A session lowers its method, cond branches included, and checks its weight set once, at
-// open: the threads that run it afterwards share that program (runtime/lowered_method.h) and
+// open: the threads that run it afterwards share that program (runtime/exec/lowered_method.h) and
 // trust that check. A swap checks the new set once, not once per thread.
 TEST(Session, ThreadsShareOneLoweringAndOneWeightCheck) {
   const std::string rel = "cond_true/core";

@@ -17,7 +17,7 @@
 
 #include "importer/weight_writer.h"
 #include "ir/model.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
 #include "tests/common/test_util.h"
 
 namespace tir {

@@ -1,8 +1,8 @@
-// Streaming weights (runtime/streaming_weights.h) on the real torch fixtures: outputs bitwise
-// equal to the resident run at a quarter of each model's weight bytes, a budget below what a
-// node needs refused at open, a weight file truncated or overwritten underneath a session
-// failing that run with an error naming the tensor, one pool shared by sessions running at
-// once, overlays, zstd + bf16 files.
+// Streaming weights (runtime/weights/streaming_weights.h) on the real torch fixtures: outputs
+// bitwise equal to the resident run at a quarter of each model's weight bytes, a budget below what
+// a node needs refused at open, a weight file truncated or overwritten underneath a session failing
+// that run with an error naming the tensor, one pool shared by sessions running at once, overlays,
+// zstd + bf16 files.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,10 +13,10 @@
 
 #include "importer/weight_order.h"
 #include "ir/weight_file.h"
-#include "runtime/safetensors.h"
-#include "runtime/streaming_weights.h"
+#include "runtime/weights/safetensors.h"
+#include "runtime/weights/streaming_weights.h"
 #include "tests/runtime/exec_fixture.h"
-#include "tools/weights_tool.h"
+#include "tooling/weights/weights_tool.h"
 
 namespace tir {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "ir/model.h"
 #include "ir/weight_file.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {

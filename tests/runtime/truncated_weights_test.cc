@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "fixture_session.h"
-#include "runtime/mapped_fault.h"
-#include "runtime/weight_set.h"
+#include "runtime/weights/mapped_fault.h"
+#include "runtime/weights/weight_set.h"
 
 namespace tir {
 namespace {

@@ -3,7 +3,7 @@
 // packing, each checked bitwise against a fresh import of the same weights or torch's own
 // rounding; and the bad inputs (checksum, truncation, unknown or reshaped overlay tensors,
 // another model's weights), each with its error line.
-#include "runtime/weight_set.h"
+#include "runtime/weights/weight_set.h"
 
 #include <gtest/gtest.h>
 #include <immintrin.h>  // _cvtsh_ss: the CPU's own half -> float (F16C, in x86-64-v3)
@@ -15,13 +15,13 @@
 #include <sstream>
 
 #include "importer/import_pt2.h"
-#include "runtime/host_tensor.h"
-#include "runtime/npy.h"
-#include "runtime/safetensors.h"
-#include "runtime/safetensors_writer.h"
-#include "runtime/session.h"
+#include "runtime/exec/session.h"
+#include "runtime/weights/host_tensor.h"
+#include "runtime/weights/npy.h"
+#include "runtime/weights/safetensors.h"
+#include "runtime/weights/safetensors_writer.h"
 #include "tests/common/test_util.h"
-#include "tools/weights_tool.h"
+#include "tooling/weights/weights_tool.h"
 
 namespace tir {
 namespace {

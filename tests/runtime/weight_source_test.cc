@@ -1,9 +1,9 @@
-// Weight sources (runtime/weight_source.h) over a real fixture's weights: ResidentWeights binds
-// every weight of the model by name to the tensor the WeightSet holds, keys it by slot and
+// Weight sources (runtime/weights/weight_source.h) over a real fixture's weights: ResidentWeights
+// binds every weight of the model by name to the tensor the WeightSet holds, keys it by slot and
 // generation (an overlay changes only the generations of what it replaces), and names the
 // weight a set lacks. Packed copies keyed by those keys (kernels/packed_cache.h): a newer
 // generation of a slot and layout drops the older copies nobody holds any more.
-#include "runtime/weight_source.h"
+#include "runtime/weights/weight_source.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "kernels/packed_cache.h"
-#include "runtime/safetensors.h"
+#include "runtime/weights/safetensors.h"
 #include "tests/runtime/exec_fixture.h"
 
 namespace tir {

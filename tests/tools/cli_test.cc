@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "core/version.h"
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/cli_util.h"
 
 namespace tir::tools {

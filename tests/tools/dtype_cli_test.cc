@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "kernels/cpu/onednn_context.h"
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/cli_util.h"
 
 namespace tir::tools {

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/cli_util.h"
 
 namespace tir::tools {

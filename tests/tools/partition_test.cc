@@ -1,7 +1,7 @@
 // The partitioner's dynamic program against brute force over every cut on a real fixture
 // (GPT-2, imported by tirc): same slowest-stage cost, caps respected, no cut inside a fused
 // group or across a non-tensor value.
-#include "tools/partition.h"
+#include "tooling/partition/partition.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "ir/model.h"
-#include "runtime/data_loader.h"
+#include "runtime/weights/data_loader.h"
 #include "tests/common/cli_util.h"
 
 namespace tir::tools {

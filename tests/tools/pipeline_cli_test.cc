@@ -7,7 +7,7 @@
 #include <fstream>
 #include <regex>
 
-#include "runtime/npy.h"
+#include "runtime/weights/npy.h"
 #include "tests/common/cli_util.h"
 
 namespace tir::tools {

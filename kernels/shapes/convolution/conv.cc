@@ -54,7 +54,7 @@ Status check_conv_tensors(const KernelCall& call, const Tensor* x, const Tensor*
        {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
     if (t == nullptr) continue;
     TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
-    // Channels-last activations reach only kernels that read them (runtime/layout.h).
+    // Channels-last activations reach only kernels that read them (runtime/passes/layout.h).
     if (t != x || !t->is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   }
   return ok_status();

@@ -1,5 +1,5 @@
 // Shared validation and shape inference of tir::quantized_linear, the int8 GEMM that
-// runtime/quant_rewrite.h makes of a PT2E-quantized program's
+// runtime/passes/quant_rewrite.h makes of a PT2E-quantized program's
 //   linear(dequantize_per_tensor(q_x, s_x, zp_x), dequantize_per_channel(q_w, s_w, zp_w, 0), b)
 // (torch's core IR: addmm(b, view(dq(q_x)), permute(dq(q_w)))). Arguments, in order:
 //   input        uint8 or int8 [..., K], quantized per tensor (the quantize op's output)

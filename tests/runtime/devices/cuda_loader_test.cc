@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "runtime/device_select.h"
+#include "runtime/exec/device_select.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {

@@ -1,0 +1,68 @@
+#include "runtime/exec/lowered_method.h"
+
+#include "runtime/passes/fusion.h"
+#include "runtime/passes/layout.h"
+#include "runtime/passes/quant_rewrite.h"
+#include "runtime/passes/state_update.h"
+
+namespace tir {
+
+Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::ModelView& model,
+                                                                   const fb::Method& method,
+                                                                   const LoweringOptions& options) {
+  TIR_RETURN_IF_ERROR(kernels::KernelRegistry::global().registration_status());
+  std::shared_ptr<LoweredMethod> lowered(new LoweredMethod());
+  lowered->model_ = &model;
+  lowered->devices_ = options.devices;
+  if (lowered->devices_.empty()) lowered->devices_ = {cpu_device()};
+  TIR_ASSIGN_OR_RETURN(lowered->graph_, exec_graph_lower(model, method));
+  TIR_RETURN_IF_ERROR(lowered->run_passes(options));
+  const ExecGraph& g = lowered->graph_;
+  lowered->weight_uses_.resize(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    lowered->weight_uses_[i].node = g.nodes[i].name;
+    for (int32_t v : g.nodes[i].inputs)
+      if (g.values[v].weight >= 0 && !g.values[v].mutated)
+        lowered->weight_uses_[i].weights.push_back(g.values[v].weight);
+  }
+  LoweringOptions sub_options = options;
+  sub_options.devices = lowered->devices_;
+  if (method.subgraphs())
+    for (const fb::Method* sub : *method.subgraphs()) {
+      TIR_ASSIGN_OR_RETURN(auto sub_lowered, create(model, *sub, sub_options));
+      lowered->subgraphs_.push_back(std::move(sub_lowered));
+    }
+  return std::shared_ptr<const LoweredMethod>(std::move(lowered));
+}
+
+Status LoweredMethod::run_passes(const LoweringOptions& options) {
+  ExecGraph& g = graph_;
+  // The passes share one def-use index, built again after each pass that changes the nodes.
+  DefUse def_use = exec_graph_def_use(g);
+  update_state_in_place(g, def_use);  // before placement picks the kernels
+  if (options.fuse && rewrite_quantized_linears(g, def_use) > 0) {
+    exec_graph_remove_dead(g);
+    def_use = exec_graph_def_use(g);
+  }
+  TIR_RETURN_IF_ERROR(place_nodes(g, devices_, options.placement));  // nodes stay as they are
+  if (options.fuse && fuse_graph(g, def_use) > 0) {
+    exec_graph_remove_dead(g);
+    def_use = exec_graph_def_use(g);
+  }
+  num_copies_ = insert_copies(g, devices_);
+  if (num_copies_ > 0) def_use = exec_graph_def_use(g);
+  if (options.fuse) choose_channels_last(g, def_use);
+  return ok_status();
+}
+
+size_t LoweredMethod::num_nodes() const {
+  return graph_.method->nodes() ? graph_.method->nodes()->size() : 0;
+}
+
+size_t LoweredMethod::num_copies() const {
+  size_t n = num_copies_;
+  for (const auto& sub : subgraphs_) n += sub->num_copies();
+  return n;
+}
+
+}  // namespace tir

@@ -1,0 +1,218 @@
+#include "runtime/exec/session.h"
+
+#include <omp.h>
+
+#include "ir/model.h"
+#include "ir/sym_expr.h"
+#include "runtime/exec/device_select.h"
+#include "runtime/exec/executor.h"
+#include "runtime/exec/lowered_method.h"
+#include "runtime/exec/profiler.h"
+#include "runtime/weights/streaming_weights.h"
+#include "runtime/weights/weight_binding.h"
+#include "runtime/weights/weight_source.h"
+
+namespace tir {
+namespace {
+
+IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
+  IoSpec s;
+  s.name = std::string(ir::str(v.name()));
+  s.dtype = ir::to_dtype(v.dtype());
+  if (v.sizes()) {
+    for (const ir::fb::Dim* d : *v.sizes()) {
+      s.shape.push_back(d->expr() ? -1 : d->value());
+      s.dims.push_back(d->expr() ? ir::format_sym_expr(*d->expr(), m.symbols())
+                                 : std::to_string(d->value()));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+struct Session::Context {
+  std::unique_ptr<MethodExecutor> executor;
+  std::shared_ptr<const WeightSet> set;  // the weights the executor is bound to
+  uint64_t generation = 0;               // of the weights the executor is bound to
+};
+
+Session::Session() = default;
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::open(const std::string& model_path,
+                                               const std::string& weights_path,
+                                               const SessionOptions& options) {
+  TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(model_path));
+  WeightSetOptions wo = options.weights;
+  if (options.weight_budget > 0 || options.weight_pool) {
+    // Streaming verifies each tensor as it reads it, and inflates what is compressed then.
+    wo.verify_checksums = false;
+    wo.decode = false;
+  }
+  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open(weights_path, wo));
+  return create(std::move(model), std::move(weights), options);
+}
+
+Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSource> model,
+                                                 std::shared_ptr<const WeightSet> weights,
+                                                 const SessionOptions& options) {
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(model->bytes(), model->name()));
+  const ir::fb::Method* method = view.method(options.method);
+  if (!method)
+    return make_error(StatusCode::kNotFound, "'", model->name(), "' has no method '",
+                      options.method, "' (it has: ", view.method_names(), ")");
+  std::unique_ptr<Session> s(new Session());
+  s->model_ = std::move(model);
+  s->view_ = std::make_unique<ir::ModelView>(view);
+  s->options_ = options;
+  if (s->options_.devices.empty() && !options.device.empty()) {
+    TIR_ASSIGN_OR_RETURN(DeviceSelection chosen, select_device(options.device));
+    s->options_.devices = std::move(chosen.devices);
+    if (!s->options_.placement) s->options_.placement = std::move(chosen.placement);
+  }
+  s->options_.precision = devices_precision(s->options_.devices, options.precision);
+  if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
+  s->method_name_ = options.method;
+  TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));  // once: every context trusts it
+  LoweringOptions lowering;
+  lowering.fuse = s->options_.fuse;
+  lowering.devices = s->options_.devices;
+  lowering.placement = s->options_.placement;
+  TIR_ASSIGN_OR_RETURN(s->program_, LoweredMethod::create(*s->view_, *method, lowering));
+  if (s->options_.weight_budget > 0 && !s->options_.weight_pool) {
+    TIR_ASSIGN_OR_RETURN(s->options_.weight_pool, WeightPool::create(s->options_.weight_budget));
+  }
+  TIR_ASSIGN_OR_RETURN(s->weights_, s->bind(std::move(weights)));
+  // The first context is built now, so a weight file that does not fit (a weight budget too
+  // small for a node) fails at open, not at the first run.
+  TIR_RETURN_IF_ERROR(s->context().status());
+  if (method->inputs())
+    for (int32_t v : *method->inputs())
+      s->inputs_.push_back(io_spec(*method, *method->values()->Get(v)));
+  if (method->outputs())
+    for (int32_t v : *method->outputs())
+      s->outputs_.push_back(io_spec(*method, *method->values()->Get(v)));
+  return s;
+}
+
+Result<Session::Context*> Session::context() {
+  std::shared_ptr<WeightSource> weights;
+  uint64_t generation = 0;
+  Context* ctx = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    weights = weights_;
+    generation = generation_;
+    auto& slot = contexts_[std::this_thread::get_id()];
+    if (!slot) {
+      ExecutorOptions o;
+      o.max_cached_plans = options_.max_cached_plans;
+      o.state = options_.state.get();
+      o.precision = options_.precision;
+      auto made = MethodExecutor::create(program_, weights, o);
+      if (!made.ok()) {
+        contexts_.erase(std::this_thread::get_id());
+        return made.status();
+      }
+      slot = std::make_unique<Context>();
+      slot->executor = std::move(*made);
+      slot->set = weights->set_ptr();
+      slot->generation = generation;
+    }
+    ctx = slot.get();
+  }
+  // Only this thread uses its context, so rebinding needs no lock.
+  if (ctx->generation != generation) {
+    ctx->set = weights->set_ptr();
+    TIR_RETURN_IF_ERROR(ctx->executor->rebind_weights(std::move(weights)));
+    ctx->generation = generation;
+  }
+  return ctx;
+}
+
+Status Session::swap_weights(std::shared_ptr<const WeightSet> weights) {
+  if (!weights) return make_error(StatusCode::kInvalidArgument, "swap_weights: no weight set");
+  TIR_RETURN_IF_ERROR(check_weights(*view_, *weights));
+  TIR_ASSIGN_OR_RETURN(std::shared_ptr<WeightSource> bound, bind(std::move(weights)));
+  std::lock_guard lock(mu_);
+  weights_ = std::move(bound);
+  ++generation_;
+  return ok_status();
+}
+
+Result<std::shared_ptr<WeightSource>> Session::bind(std::shared_ptr<const WeightSet> set) {
+  std::shared_ptr<WeightSource> source;
+  if (!options_.weight_pool) {
+    TIR_ASSIGN_OR_RETURN(source, ResidentWeights::bind(*view_, std::move(set)));
+    return source;
+  }
+  StreamingOptions so;
+  so.verify_checksums = options_.weights.verify_checksums;
+  so.direct_io = options_.direct_io;
+  so.io_threads = options_.weight_io_threads;
+  TIR_ASSIGN_OR_RETURN(source,
+                       StreamingWeights::bind(*view_, std::move(set), options_.weight_pool, so));
+  return source;
+}
+
+Status Session::reset_state() { return options_.state->reset(*weights(), view_->model()); }
+
+std::shared_ptr<const WeightSet> Session::weights() const {
+  std::lock_guard lock(mu_);
+  return weights_->set_ptr();
+}
+
+uint64_t Session::weights_generation() const {
+  std::lock_guard lock(mu_);
+  return generation_;
+}
+
+int Session::input_index(std::string_view name) const {
+  for (size_t i = 0; i < inputs_.size(); ++i)
+    if (inputs_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
+  TIR_ASSIGN_OR_RETURN(Context * ctx, context());
+  // A weight file truncated since it was mapped is an error here, not SIGBUS in a kernel.
+  if (ctx->set) TIR_RETURN_IF_ERROR(ctx->set->check_mapped());
+  Profiler* profiler = ctx->executor->profiler();
+  if (!profiler) return ctx->executor->run(inputs);
+  profiler->begin_run();
+  auto outputs = ctx->executor->run(inputs);
+  profiler->end_run();
+  return outputs;
+}
+
+Status Session::set_profiler(Profiler* profiler) {
+  TIR_ASSIGN_OR_RETURN(Context * ctx, context());
+  ctx->executor->set_profiler(profiler);
+  return ok_status();
+}
+
+const MethodExecutor& Session::executor() const {
+  std::lock_guard lock(mu_);
+  const auto it = contexts_.find(std::this_thread::get_id());
+  return *(it != contexts_.end() ? it : contexts_.begin())->second->executor;
+}
+
+size_t Session::arena_bytes() const { return executor().arena_bytes(); }
+size_t Session::num_nodes() const { return program_->num_nodes(); }
+size_t Session::num_fused_groups() const { return program_->graph().num_fused; }
+size_t Session::num_channels_last() const { return program_->graph().num_channels_last; }
+size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
+uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
+size_t Session::num_copies() const { return program_->num_copies(); }
+
+std::string Session::placement_summary() const {
+  return tir::placement_summary(exec_graph(), program_->devices());
+}
+const ExecGraph& Session::exec_graph() const { return program_->graph(); }
+
+void set_num_threads(int threads) {
+  if (threads > 0) omp_set_num_threads(threads);
+}
+
+}  // namespace tir

@@ -1,0 +1,193 @@
+// tir's public C++ API: load a .tir model, bind a weight file, run a method.
+//
+//   auto session = tir::Session::open("model.tir", "model.bin");
+//   if (!session.ok()) { /* session.status().message() */ }
+//   auto outputs = (*session)->run(inputs);  // inputs in signature order
+//
+// A Session is thread-safe: each calling thread runs in its own execution context (plans,
+// activation arena), so several threads can run one session at once, and another thread may
+// call swap_weights meanwhile. Views returned by run stay valid until the same thread's next
+// run on this session.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "core/precision.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "runtime/devices/device.h"
+#include "runtime/exec/session_state.h"
+#include "runtime/passes/placement.h"
+#include "runtime/weights/data_loader.h"
+#include "runtime/weights/weight_set.h"
+
+namespace tir {
+
+struct ExecGraph;
+class LoweredMethod;
+class MethodExecutor;
+class Profiler;
+class WeightSource;
+class WeightPool;
+namespace ir {
+class ModelView;
+}
+
+struct SessionOptions {
+  std::string method = "forward";
+  WeightSetOptions weights;
+  /// Distinct input-shape bindings whose memory plan is kept (least recently used go).
+  size_t max_cached_plans = 8;
+  /// Where the buffers the method mutates live between runs (runtime/exec/session_state.h). Give
+  /// the sessions of several methods of one model the same state to share them (a KV cache
+  /// filled by `prefill`, extended by `decode`); null: the session makes its own.
+  std::shared_ptr<SessionState> state;
+  /// Run each GEMM/convolution and the activation right after it as one kernel call with a
+  /// oneDNN post-op (runtime/passes/fusion.h). Off: every node runs on its own (`tirrun
+  /// --no-fuse`).
+  bool fuse = true;
+  /// What GEMM-class kernels (linear, addmm, mm, matmul, bmm, baddbmm) compute in. kBFloat16:
+  /// weights packed to bf16 once per prepared node, activations converted per run, float32
+  /// accumulation and outputs (`tirrun --dtype bf16`; accuracy in README); refused with one
+  /// line and run in float32 on a CPU without native bf16. kInt8: linear/addmm/mm on int8
+  /// weights with dynamically quantized activations (core/precision.h). Other ops: f32.
+  Precision precision = Precision::kFloat32;
+  /// Where the method runs when `devices` is empty (runtime/exec/device_select.h): "" or "cpu",
+  /// "cuda" or "cuda:N" (the GPU runs every node it has a kernel for, the CPU the rest;
+  /// `tirrun --device cuda`). An unusable device fails open with one line.
+  std::string device;
+  /// Devices the method may run on (runtime/devices/device.h); the first holds inputs and outputs.
+  /// Empty: those `device` names (the process's CPU device by default).
+  std::vector<std::shared_ptr<Device>> devices;
+  /// Which of `devices` runs each node (runtime/passes/placement.h); unset: the first for all.
+  /// Copies are inserted where values cross devices.
+  PlacementPolicy placement;
+  /// Stream weights from the tir weight file, keeping at most this many bytes of them in
+  /// memory (runtime/weights/streaming_weights.h; `tirrun --weight-budget 512M`); 0: map the whole
+  /// file. Checksums are then verified per tensor as it is read (`weights.verify_checksums`).
+  size_t weight_budget = 0;
+  /// The budgeted pool to stream into, shared by the sessions given the same one (the
+  /// methods of one model); null with a weight_budget: the session makes its own.
+  std::shared_ptr<WeightPool> weight_pool;
+  /// Read streamed weights with O_DIRECT (else pread + posix_fadvise DONTNEED).
+  bool direct_io = true;
+  /// Threads reading streamed weights ahead (StreamingOptions::io_threads).
+  int weight_io_threads = 4;
+};
+
+/// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
+/// whose expression is in `dims`).
+struct IoSpec {
+  std::string name;
+  DType dtype = DType::kUndefined;
+  std::vector<int64_t> shape;
+  std::vector<std::string> dims;  // "4", "s0", "8*s0"
+};
+
+class Session {
+ public:
+  /// Maps and verifies the model and the weight file, binds every weight by name (dtype
+  /// and shape checked), resolves every node to a kernel.
+  static Result<std::unique_ptr<Session>> open(const std::string& model_path,
+                                               const std::string& weights_path,
+                                               const SessionOptions& options = {});
+  /// Same over a model already in memory and an opened weight set (shared, not copied).
+  static Result<std::unique_ptr<Session>> create(std::shared_ptr<const DataSource> model,
+                                                 std::shared_ptr<const WeightSet> weights,
+                                                 const SessionOptions& options = {});
+  ~Session();
+
+  const std::vector<IoSpec>& inputs() const { return inputs_; }
+  const std::vector<IoSpec>& outputs() const { return outputs_; }
+  /// Index of the user input named `name`, or -1.
+  int input_index(std::string_view name) const;
+
+  /// Runs the method. Inputs are checked (count, dtype, shape, symbol ranges) before any
+  /// kernel runs. The returned views stay valid until this thread's next run or destruction.
+  Result<std::span<const Tensor>> run(std::span<const Tensor> inputs);
+
+  /// Installs another weight set for this model (a fresh file, safetensors, an overlay).
+  /// It is checked against the model first (missing, extra, dtype, shape: the error names
+  /// the tensor) and the current set stays on failure. Runs already in flight finish on the
+  /// set they started with; every later run uses the new one. Cost: the check plus, on each
+  /// context's next run, re-resolving weight pointers and re-preparing only the nodes whose
+  /// weights changed.
+  Status swap_weights(std::shared_ptr<const WeightSet> weights);
+
+  /// Profiles the calling thread's later runs on this session into `profiler`: one event
+  /// per node (runtime/exec/profiler.h). Not owned: it must outlive those runs or be unset
+  /// (nullptr) first. Without a profiler the run loop pays one predictable branch per node.
+  Status set_profiler(Profiler* profiler);
+
+  const std::string& method_name() const { return method_name_; }
+  // The method is lowered once per session (runtime/exec/lowered_method.h) and every thread's
+  // context runs that one program: these statistics are the same on every thread.
+  size_t num_nodes() const;
+  /// GEMM/conv + activation groups run as one kernel call (0 with SessionOptions::fuse off).
+  size_t num_fused_groups() const;
+  /// Activations kept channels-last between convolutions (0 with SessionOptions::fuse off).
+  size_t num_channels_last() const;
+  /// Copies inserted where values cross devices (0 on one device).
+  size_t num_copies() const;
+  /// Kernel nodes per device, and the ops left on the first device when there are several
+  /// (runtime/exec/device_select.h placement_summary).
+  std::string placement_summary() const;
+  /// The method as every context runs it, after placement, fusion and layout
+  /// (runtime/passes/exec_graph.h; its nodes' `index` are the IR's). Valid while the session lives.
+  const ExecGraph& exec_graph() const;
+  // The statistics below are those of the calling thread's context.
+  /// Activation arena bytes of the most recent plan.
+  size_t arena_bytes() const;
+  /// Input-shape bindings whose plan is cached.
+  size_t num_cached_plans() const;
+  /// Kernel calls made so far (a rejected input makes none).
+  uint64_t kernel_calls() const;
+
+  /// The weight set later runs use.
+  std::shared_ptr<const WeightSet> weights() const;
+  /// Number of successful swap_weights calls so far.
+  uint64_t weights_generation() const;
+
+  /// The precision runs compute in: SessionOptions::precision, unless a device refused it
+  /// (Device::precision: bf16 on a CPU without native bf16, anything but f32 on CUDA).
+  Precision precision() const { return options_.precision; }
+
+  /// The mutable buffers carried between runs (shared with the sessions given the same one).
+  const std::shared_ptr<SessionState>& state() const { return options_.state; }
+  /// Puts the mutated buffers back to their values in the current weights.
+  Status reset_state();
+
+ private:
+  struct Context;
+  Session();
+  /// The calling thread's context, created on first use, with the current weights bound.
+  Result<Context*> context();
+  /// `set` bound to the model: resident, or streamed within the weight budget.
+  Result<std::shared_ptr<WeightSource>> bind(std::shared_ptr<const WeightSet> set);
+  /// The calling thread's executor, else the first one (for the statistics).
+  const MethodExecutor& executor() const;
+
+  std::shared_ptr<const DataSource> model_;
+  std::unique_ptr<ir::ModelView> view_;
+  /// The method lowered once, at open; read-only, shared by every context's executor.
+  std::shared_ptr<const LoweredMethod> program_;
+  SessionOptions options_;
+  std::string method_name_;
+  std::vector<IoSpec> inputs_, outputs_;
+
+  mutable std::mutex mu_;                  // guards the members below
+  std::shared_ptr<WeightSource> weights_;  // the current set, bound to the model
+  uint64_t generation_ = 0;
+  std::unordered_map<std::thread::id, std::unique_ptr<Context>> contexts_;
+};
+
+/// Sets the number of CPU threads kernels use (OpenMP / oneDNN). 0 keeps the default.
+void set_num_threads(int threads);
+
+}  // namespace tir

@@ -1,0 +1,50 @@
+#include "runtime/passes/state_update.h"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+namespace tir {
+namespace {
+
+/// Functional ops that write a whole new `self`, and their in-place forms.
+constexpr std::pair<std::string_view, std::string_view> kInPlaceForms[] = {
+    {"aten::index_put", "aten::index_put_"},
+    {"aten::index_copy", "aten::index_copy_"},
+    {"aten::copy", "aten::copy_"},
+};
+
+std::string_view in_place_form(std::string_view op) {
+  for (const auto& [functional, in_place] : kInPlaceForms)
+    if (op == functional) return in_place;
+  return {};
+}
+
+}  // namespace
+
+size_t update_state_in_place(ExecGraph& g, const DefUse& du) {
+  size_t rewritten = 0;
+  for (const auto& [out, buffer] : g.mutations) {
+    const int32_t p = du.producer[out];
+    if (p < 0) continue;
+    ExecNode& node = g.nodes[p];
+    const std::string_view in_place = in_place_form(node.op);
+    if (in_place.empty() || node.args.empty() || node.args[0].kind != kernels::ArgKind::kTensor)
+      continue;
+    const int32_t self = node.inputs[node.args[0].i];
+    const bool same_buffer =
+        std::any_of(g.state_values.begin(), g.state_values.end(),
+                    [&](const auto& s) { return s.first == self && s.second == buffer; });
+    if (!same_buffer) continue;
+    // The old value must be dead once the node has run, and the node must read it only as self.
+    const std::vector<int32_t>& users = du.users[self];
+    if (std::any_of(users.begin(), users.end(), [&](int32_t u) { return u > p; }) ||
+        std::count(users.begin(), users.end(), p) != 1)
+      continue;
+    node.op = in_place;
+    ++rewritten;
+  }
+  return rewritten;
+}
+
+}  // namespace tir

@@ -1,0 +1,193 @@
+#include "runtime/weights/npy.h"
+
+#include <cstring>
+#include <optional>
+
+#include "core/checked_size.h"
+#include "core/printable.h"
+#include "runtime/weights/data_loader.h"
+
+namespace tir {
+namespace {
+
+struct NpyDescr {
+  const char* descr;
+  DType dtype;
+};
+constexpr NpyDescr kDescrs[] = {
+    {"<f4", DType::kFloat32}, {"<f8", DType::kFloat64}, {"<f2", DType::kFloat16},
+    {"<i8", DType::kInt64},   {"<i4", DType::kInt32},   {"<i2", DType::kInt16},
+    {"|i1", DType::kInt8},    {"|u1", DType::kUInt8},   {"|b1", DType::kBool},
+};
+
+/// A cursor over the header text: the Python dict literal numpy writes, e.g.
+/// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+/// followed by spaces and one newline. Parsed strictly: exactly the three keys, each once,
+/// nothing after the closing brace but padding (numpy's own reader, ast.literal_eval,
+/// rejects the rest too).
+struct HeaderCursor {
+  std::string_view s;
+  size_t i = 0;
+  void skip_spaces() {
+    while (i < s.size() && s[i] == ' ') ++i;
+  }
+  bool eat(char c) {
+    skip_spaces();
+    if (i < s.size() && s[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+  bool quoted(std::string_view* out) {
+    skip_spaces();
+    if (i >= s.size() || (s[i] != '\'' && s[i] != '"')) return false;
+    const char q = s[i];
+    const size_t end = s.find(q, i + 1);
+    if (end == std::string_view::npos) return false;
+    *out = s.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return true;
+  }
+  bool word(std::string_view w) {
+    skip_spaces();
+    if (s.substr(i, w.size()) != w) return false;
+    i += w.size();
+    return true;
+  }
+  bool integer(int64_t* out) {
+    skip_spaces();
+    const size_t start = i;
+    int64_t v = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (v > (INT64_MAX - 9) / 10) return false;
+      v = v * 10 + (s[i++] - '0');
+    }
+    *out = v;
+    return i > start;
+  }
+  /// (), (3,), (2, 3) or (2, 3,).
+  bool shape(std::vector<int64_t>* out) {
+    if (!eat('(')) return false;
+    if (eat(')')) return true;
+    for (;;) {
+      int64_t v = 0;
+      if (!integer(&v)) return false;
+      out->push_back(v);
+      if (out->size() > size_t(kMaxRank)) return false;
+      const bool comma = eat(',');
+      if (eat(')')) return comma || out->size() > 1;  // (3) is an int, not a tuple
+      if (!comma) return false;
+    }
+  }
+};
+
+}  // namespace
+
+Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name) {
+  auto bad = [&](auto... parts) {
+    return make_error(StatusCode::kCorrupt, "'", name, "': not a valid .npy file: ", parts...);
+  };
+  if (b.size() < 10 || std::memcmp(b.data(), "\x93NUMPY", 6) != 0) return bad("bad magic");
+  const int major = b[6];
+  size_t header_len = 0, pos = 0;
+  if (major == 1) {
+    header_len = b[8] | (size_t(b[9]) << 8);
+    pos = 10;
+  } else if (major == 2 || major == 3) {
+    if (b.size() < 12) return bad("truncated header");
+    header_len = b[8] | (size_t(b[9]) << 8) | (size_t(b[10]) << 16) | (size_t(b[11]) << 24);
+    pos = 12;
+  } else {
+    return bad("version ", major);
+  }
+  if (header_len > b.size() - pos) return bad("truncated header");
+  HeaderCursor h{std::string_view(reinterpret_cast<const char*>(b.data() + pos), header_len)};
+  std::string_view descr;
+  std::optional<bool> fortran;
+  std::optional<std::vector<int64_t>> sizes;
+  bool has_descr = false;
+  if (!h.eat('{')) return bad("header is not a dict");
+  while (!h.eat('}')) {
+    std::string_view key;
+    if (!h.quoted(&key) || !h.eat(':')) return bad("malformed header dict");
+    if (key == "descr" && !has_descr) {
+      if (!h.quoted(&descr)) return bad("bad descr");
+      has_descr = true;
+    } else if (key == "fortran_order" && !fortran) {
+      if (h.word("False"))
+        fortran = false;
+      else if (h.word("True"))
+        fortran = true;
+      else
+        return bad("bad fortran_order");
+    } else if (key == "shape" && !sizes) {
+      sizes.emplace();
+      if (!h.shape(&*sizes)) return bad("bad shape (at most ", kMaxRank, " sizes)");
+    } else {
+      return bad("header has an unexpected or repeated key '", printable(key), "'");
+    }
+    if (!h.eat(',')) {
+      if (!h.eat('}')) return bad("malformed header dict");
+      break;
+    }
+  }
+  h.skip_spaces();
+  if (h.s.substr(h.i) != "\n" && h.s.substr(h.i) != "") return bad("junk after the header dict");
+  if (!has_descr || !fortran || !sizes) return bad("header lacks descr, fortran_order or shape");
+  if (*fortran) return bad("Fortran order is not supported");
+  DType dtype = DType::kUndefined;
+  for (const NpyDescr& d : kDescrs)
+    if (descr == d.descr) dtype = d.dtype;
+  if (dtype == DType::kUndefined)
+    return make_error(StatusCode::kUnsupported, "'", name, "': dtype '", printable(descr),
+                      "' is not supported");
+  // The data must be in the file: check before allocating anything.
+  TIR_ASSIGN_OR_RETURN(const uint64_t nbytes,
+                       checked_nbytes(*sizes, dtype_size(dtype), "'" + name + "': shape"));
+  const size_t data_at = pos + header_len;
+  if (b.size() - data_at != nbytes)
+    return bad("has ", b.size() - data_at, " data bytes, shape ", shape_str(*sizes), " needs ",
+               nbytes);
+  HostTensor t(dtype, *sizes);
+  if (t.view().nbytes()) std::memcpy(t.view().data, b.data() + data_at, t.view().nbytes());
+  return t;
+}
+
+Result<HostTensor> npy_read(const std::string& path) {
+  TIR_ASSIGN_OR_RETURN(auto src, data_source_mmap(path));
+  return npy_parse(src->bytes(), path);
+}
+
+std::vector<uint8_t> npy_serialize(const Tensor& t) {
+  const char* descr = "<f4";
+  for (const NpyDescr& d : kDescrs)
+    if (d.dtype == t.dtype) descr = d.descr;
+  std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (";
+  for (int i = 0; i < t.rank; ++i)
+    header += std::to_string(t.sizes[i]) + (t.rank == 1 ? "," : i + 1 < t.rank ? ", " : "");
+  header += "), }";
+  const size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::vector<uint8_t> out = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
+                              uint8_t(header.size() & 0xff),
+                              uint8_t(header.size() >> 8)};
+  out.insert(out.end(), header.begin(), header.end());
+  const auto* p = static_cast<const uint8_t*>(t.data);
+  out.insert(out.end(), p, p + t.nbytes());
+  return out;
+}
+
+Status npy_write(const std::string& path, const Tensor& t) {
+  return write_file_atomic(path, npy_serialize(t));
+}
+
+}  // namespace tir

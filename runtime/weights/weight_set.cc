@@ -1,0 +1,382 @@
+#include "runtime/weights/weight_set.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <system_error>
+#include <thread>
+
+#include "core/float16.h"
+#include "core/quantize.h"
+#include "ir/model.h"
+#include "runtime/weights/safetensors.h"
+
+namespace tir {
+namespace {
+
+Tensor make_view(DType dtype, std::span<const int64_t> shape, const void* data) {
+  Tensor t;
+  t.dtype = dtype;
+  t.set_shape(shape);
+  t.data = const_cast<void*>(data);  // weights are read-only; the mapping is MAP_PRIVATE
+  return t;
+}
+
+/// Widens `count` fp16/bf16 values to float32.
+void widen(DType stored, const uint8_t* src, float* dst, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint16_t h;
+    std::memcpy(&h, src + 2 * i, 2);
+    dst[i] = stored == DType::kBFloat16 ? bf16_to_float(h) : fp16_to_float(h);
+  }
+}
+
+/// Dequantizes an int8 entry into `w`, rows shared out over up to `threads` threads
+/// (0 = all cores) when it is large enough to be worth it.
+void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int64_t n = std::min<int64_t>(threads, std::max<int64_t>(1, q.rows * q.cols >> 20));
+  auto part = [&](int64_t t) {
+    const int64_t r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
+    const float* smooth = q.inv_smooth && q.axis == 1 ? q.inv_smooth + r0 : q.inv_smooth;
+    dequantize_int8_per_channel(q.data + r0 * q.cols, q.axis == 0 ? q.scales + r0 : q.scales,
+                                r1 - r0, q.cols, q.axis, w + r0 * q.cols, smooth);
+  };
+  std::vector<std::thread> pool;
+  for (int64_t t = 1; t < n; ++t) pool.emplace_back(part, t);
+  part(0);
+  for (std::thread& t : pool) t.join();
+}
+
+/// Checks the xxh3 of every plain (uncompressed, not narrowed) entry on up to `threads`
+/// threads, the calling one included. Tensors go out largest first, so no thread is left
+/// alone with a big one at the end; each is mapped in one go just before it is hashed. The
+/// error names the first bad tensor in file order, whichever thread found it.
+Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& source,
+                              int threads) {
+  std::vector<const ir::fb::WeightEntry*> plain;  // file order
+  for (const ir::fb::WeightEntry* e : *file.index().entries())
+    if (e->compression() == ir::fb::Compression::None &&
+        ir::entry_stored_dtype(*e) == ir::to_dtype(e->dtype()))
+      plain.push_back(e);
+  std::vector<size_t> order(plain.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return plain[a]->stored_size() > plain[b]->stored_size();
+  });
+  std::vector<uint8_t> bad(plain.size(), 0);  // each slot written by one thread
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
+      const ir::fb::WeightEntry& e = *plain[order[k]];
+      source.prefetch(e.offset(), e.stored_size());
+      const std::span<const uint8_t> bytes = file.stored_bytes(e);
+      bad[order[k]] = ir::content_hash(bytes.data(), bytes.size()) != e.xxh3();
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const size_t workers = std::min(plain.size(), static_cast<size_t>(threads));
+  std::vector<std::thread> pool;
+  for (size_t i = 1; i < workers; ++i) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the ones running (and this one) do the rest
+    }
+  }
+  work();
+  for (std::thread& t : pool) t.join();
+  for (size_t i = 0; i < plain.size(); ++i)
+    if (bad[i]) return ir::verify_entry_checksum(file, *plain[i], source.name());
+  return ok_status();
+}
+
+}  // namespace
+
+Status WeightSet::Table::add(const std::string& name, std::vector<std::string> other_names,
+                             const Tensor& t) {
+  const size_t idx = tensors.size();
+  if (!by_name.emplace(name, idx).second)
+    return Status(StatusCode::kCorrupt, "tensor name '" + name + "' appears twice");
+  for (const std::string& a : other_names) by_name.emplace(a, idx);
+  tensors.push_back(t);
+  names.push_back(name);
+  aliases.push_back(std::move(other_names));
+  total_bytes += t.nbytes();
+  return ok_status();
+}
+
+uint8_t* WeightSet::allocate(size_t bytes) {
+  const size_t rounded = (bytes + 63) / 64 * 64 + 64;
+  std::shared_ptr<uint8_t> buf(static_cast<uint8_t*>(std::aligned_alloc(64, rounded)), std::free);
+  if (!buf) return nullptr;
+  owned_bytes_ += bytes;
+  keep_.push_back(buf);
+  return buf.get();
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::open(const std::string& path,
+                                                         const WeightSetOptions& options) {
+  TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(path));
+  return from_source(std::move(source), options);
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::from_source(
+    std::shared_ptr<const DataSource> source, const WeightSetOptions& options) {
+  const std::span<const uint8_t> bytes = source->bytes();
+  if (bytes.size() >= sizeof(ir::kWeightFileMagic) &&
+      std::memcmp(bytes.data(), ir::kWeightFileMagic, sizeof(ir::kWeightFileMagic)) == 0)
+    return from_tir(std::move(source), options);
+  if (safetensors_sniff(bytes)) return from_safetensors(std::move(source));
+  return make_error(StatusCode::kCorrupt, "weight file '", source->name(),
+                    "': neither a tir weight file nor safetensors (bad magic)");
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
+    std::shared_ptr<const DataSource> source, const WeightSetOptions& options) {
+  const std::string& path = source->name();
+  TIR_ASSIGN_OR_RETURN(ir::WeightFileView file, ir::WeightFileView::open(source->bytes(), path));
+  std::shared_ptr<WeightSet> set(new WeightSet());
+  set->keep_.push_back(source);
+  set->table_->source = source.get();
+  set->path_ = path;
+  set->signature_ = file.signature();
+  set->format_ = WeightFormat::kTir;
+  set->table_->tir_file = path;
+  auto fail = [&](const std::string& name, auto&&... parts) {
+    return make_error(StatusCode::kCorrupt, "weight file '", path, "': tensor '", name, "' ",
+                      parts...);
+  };
+  if (!file.index().entries()) return std::shared_ptr<const WeightSet>(set);
+  if (options.verify_checksums)
+    TIR_RETURN_IF_ERROR(verify_plain_checksums(file, *source, options.verify_threads));
+  for (const ir::fb::WeightEntry* e : *file.index().entries()) {
+    const std::string name(ir::str(e->name()));
+    const DType dtype = ir::to_dtype(e->dtype()), stored = ir::entry_stored_dtype(*e);
+    const std::span<const int64_t> shape(e->shape() ? e->shape()->data() : nullptr,
+                                         e->shape() ? e->shape()->size() : 0);
+    if (shape.size() > size_t(kMaxRank)) return fail(name, "has more than ", kMaxRank, " dims");
+    std::span<const uint8_t> raw = file.stored_bytes(*e);
+    const bool plain = e->compression() == ir::fb::Compression::None && stored == dtype;
+    const bool quantized = stored == DType::kInt8 && dtype != stored;
+    kernels::QuantizedWeight q;
+    if (!plain && !options.decode) {
+      raw = {};
+    } else if (!plain) {
+      std::vector<uint8_t> narrow;  // inflated bytes that are widened below, then dropped
+      if (e->compression() == ir::fb::Compression::Zstd) {
+        const bool keep = stored == dtype || quantized;  // int8 bytes stay for int8 kernels
+        if (!keep) narrow.resize(e->byte_size());
+        uint8_t* out = keep ? set->allocate(e->byte_size()) : narrow.data();
+        if (!out) return fail(name, "needs ", e->byte_size(), " bytes: out of memory");
+        const size_t got = ZSTD_decompress(out, e->byte_size(), raw.data(), raw.size());
+        if (ZSTD_isError(got))
+          return fail(name, "does not decompress (zstd: ", ZSTD_getErrorName(got), ")");
+        if (got != e->byte_size())
+          return fail(name, "decompresses to ", got, " bytes, expected ", e->byte_size());
+        raw = {out, got};
+      }
+      if (ir::content_hash(raw.data(), raw.size()) != e->xxh3())
+        return fail(name, "fails its checksum");
+      if (quantized) {  // keep the int8 bytes and scales; the graph reads the dequantization
+        const Int8Matrix m = int8_matrix(shape.data(), shape.size());
+        q = {reinterpret_cast<const int8_t*>(raw.data()),
+             reinterpret_cast<const float*>(raw.data() + int8_scales_offset(m.rows * m.cols)),
+             m.rows, m.cols, e->quant_axis()};
+        if (e->smoothed())  // 1/s per input channel after the scales (core/quantize.h)
+          q.inv_smooth = reinterpret_cast<const float*>(
+              raw.data() + int8_stored_bytes(q.rows * q.cols, q.axis == 0 ? q.rows : q.cols));
+        const size_t bytes = size_t(q.rows * q.cols) * sizeof(float);
+        uint8_t* out = set->allocate(bytes);
+        if (!out) return fail(name, "needs ", bytes, " bytes: out of memory");
+        dequantize_rows(q, reinterpret_cast<float*>(out), options.verify_threads);
+        raw = {out, bytes};
+      } else if (stored != dtype) {
+        const size_t count = raw.size() / dtype_size(stored);
+        uint8_t* out = set->allocate(count * sizeof(float));
+        if (!out) return fail(name, "needs ", count * sizeof(float), " bytes: out of memory");
+        widen(stored, raw.data(), reinterpret_cast<float*>(out), count);
+        raw = {out, count * sizeof(float)};
+      }
+    }
+    std::vector<std::string> aliases;
+    if (e->aliases())
+      for (const flatbuffers::String* a : *e->aliases()) aliases.push_back(a->str());
+    if (Status s = set->table_->add(name, std::move(aliases), make_view(dtype, shape, raw.data()));
+        !s.ok())
+      return make_error(StatusCode::kCorrupt, "weight file '", path, "': ", s.message());
+    if (quantized) {
+      set->table_->quantized.resize(set->table_->tensors.size());
+      set->table_->quantized.back() = q;
+    }
+  }
+  return std::shared_ptr<const WeightSet>(set);
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::from_safetensors(
+    std::shared_ptr<const DataSource> source) {
+  TIR_ASSIGN_OR_RETURN(SafetensorsFile file, safetensors_parse(source->bytes(), source->name()));
+  std::shared_ptr<WeightSet> set(new WeightSet());
+  set->keep_.push_back(source);
+  set->table_->source = source.get();
+  set->path_ = source->name();
+  set->format_ = WeightFormat::kSafetensors;
+  for (const SafetensorsEntry& e : file.entries) {
+    const void* data = e.bytes.data();
+    if (reinterpret_cast<uintptr_t>(data) % dtype_size(e.dtype) != 0) {
+      uint8_t* copy = set->allocate(e.bytes.size());
+      if (!copy)
+        return make_error(StatusCode::kInternal, "safetensors file '", set->path_, "': tensor '",
+                          e.name, "' needs ", e.bytes.size(), " bytes: out of memory");
+      std::memcpy(copy, e.bytes.data(), e.bytes.size());
+      data = copy;
+    }
+    TIR_RETURN_IF_ERROR(set->table_->add(e.name, {}, make_view(e.dtype, e.shape, data)));
+  }
+  return std::shared_ptr<const WeightSet>(set);
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::overlay(
+    std::shared_ptr<const WeightSet> base,
+    std::span<const std::shared_ptr<const WeightSet>> deltas) {
+  if (!base) return make_error(StatusCode::kInvalidArgument, "overlay: no base weight set");
+  std::shared_ptr<WeightSet> set(new WeightSet());
+  // An overlay of an overlay is made over the same root: superseded deltas are released
+  // (a long-lived session applying partial update after update stays bounded).
+  const bool chained = base->format_ == WeightFormat::kOverlay;
+  set->root_ = chained ? base->root_ : base;
+  set->table_ = base->table_;
+  set->replaced_ = base->replaced_;
+  set->signature_ = base->signature_;
+  set->path_ = base->path_;
+  set->format_ = WeightFormat::kOverlay;
+  const Table& table = *set->table_;
+  for (const std::shared_ptr<const WeightSet>& delta : deltas) {
+    if (!delta) return make_error(StatusCode::kInvalidArgument, "overlay: a delta set is null");
+    for (size_t i = 0; i < delta->size(); ++i) {
+      const std::string& name = delta->names()[i];
+      const auto it = table.by_name.find(name);
+      if (it == table.by_name.end())
+        return make_error(StatusCode::kInvalidArgument, "overlay '", delta->path(), "': tensor '",
+                          name, "' is not in the base weights '", base->path(), "'");
+      const Tensor& want = table.tensors[it->second];
+      const Tensor& got = delta->tensor(i);
+      if (got.dtype != want.dtype || !got.same_shape(want))
+        return make_error(StatusCode::kInvalidArgument, "overlay '", delta->path(), "': tensor '",
+                          name, "' is ", dtype_name(got.dtype), shape_str(got.shape()),
+                          ", the base has ", dtype_name(want.dtype), shape_str(want.shape()));
+      set->replaced_[it->second] = {got, delta->generation(i), delta};
+    }
+    // The path names the root and the latest deltas; a long chain is elided in the middle.
+    set->path_ += " + " + delta->path();
+    if (set->path_.size() > 1024) set->path_ = set->root_->path_ + " + ... + " + delta->path();
+  }
+  // Keep the root and each delta that still supplies a tensor, once.
+  set->keep_.push_back(set->root_);
+  set->owned_bytes_ = set->root_->owned_bytes_;
+  for (const auto& [slot, r] : set->replaced_) {
+    if (std::find(set->keep_.begin(), set->keep_.end(), r.owner) != set->keep_.end()) continue;
+    set->keep_.push_back(r.owner);
+    set->owned_bytes_ += r.owner->owned_bytes_;
+  }
+  return std::shared_ptr<const WeightSet>(set);
+}
+
+Result<std::shared_ptr<const WeightSet>> WeightSet::open_layers(std::span<const std::string> paths,
+                                                                const WeightSetOptions& options) {
+  if (paths.empty()) return make_error(StatusCode::kInvalidArgument, "no weight file given");
+  TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> base, open(paths[0], options));
+  if (paths.size() == 1) return base;
+  std::vector<std::shared_ptr<const WeightSet>> deltas;
+  for (size_t i = 1; i < paths.size(); ++i) {
+    TIR_ASSIGN_OR_RETURN(std::shared_ptr<const WeightSet> d, open(paths[i], options));
+    deltas.push_back(std::move(d));
+  }
+  return overlay(std::move(base), deltas);
+}
+
+const Tensor& WeightSet::tensor(size_t i) const {
+  if (!replaced_.empty())
+    if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second.tensor;
+  return table_->tensors[i];
+}
+
+const kernels::QuantizedWeight* WeightSet::quantized(size_t i) const {
+  if (i >= table_->quantized.size() || !table_->quantized[i].data) return nullptr;
+  if (!replaced_.empty() && replaced_.count(i)) return nullptr;
+  return &table_->quantized[i];
+}
+
+void WeightSet::drop_pages(size_t i, size_t offset, size_t size) const {
+  const Table* table = table_.get();
+  const Tensor* t = &table->tensors[i];
+  if (!replaced_.empty())
+    if (const auto it = replaced_.find(i); it != replaced_.end()) {
+      table = it->second.owner->table_.get();
+      t = &it->second.tensor;
+    }
+  if (!table->source || !t->data) return;
+  const std::span<const uint8_t> mapped = table->source->bytes();
+  const auto* p = static_cast<const uint8_t*>(t->data);
+  // Owned bytes (inflated, widened, realigned) lie outside the mapping.
+  if (p < mapped.data() || p + t->nbytes() > mapped.data() + mapped.size()) return;
+  if (offset >= t->nbytes()) return;
+  size = std::min(size, t->nbytes() - offset);
+  table->source->drop_pages(size_t(p + offset - mapped.data()), size);
+}
+
+uint64_t WeightSet::generation(size_t i) const {
+  if (!replaced_.empty())
+    if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second.generation;
+  return table_->generation;
+}
+
+int32_t WeightSet::slot(std::string_view name) const {
+  const auto it = table_->by_name.find(name);
+  return it == table_->by_name.end() ? -1 : int32_t(it->second);
+}
+
+uint64_t WeightSet::next_generation() {
+  static std::atomic<uint64_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+const Tensor* WeightSet::find(std::string_view name) const {
+  const auto it = table_->by_name.find(name);
+  return it == table_->by_name.end() ? nullptr : &tensor(it->second);
+}
+
+Status WeightSet::check_mapped() const {
+  if (root_) {
+    TIR_RETURN_IF_ERROR(root_->check_mapped());
+    for (const auto& [slot, r] : replaced_) TIR_RETURN_IF_ERROR(r.owner->check_mapped());
+    return ok_status();
+  }
+  const DataSource* source = table_->source;
+  if (!source) return ok_status();
+  const std::span<const uint8_t> mapped = source->bytes();
+  const uint64_t now = source->current_size();
+  if (now >= mapped.size()) return ok_status();
+  std::string first;  // the first tensor (in file order) whose bytes are gone
+  uint64_t first_at = UINT64_MAX;
+  for (size_t i = 0; i < table_->tensors.size(); ++i) {
+    const auto* p = static_cast<const uint8_t*>(table_->tensors[i].data);
+    if (p < mapped.data() || p >= mapped.data() + mapped.size()) continue;
+    const uint64_t at = uint64_t(p - mapped.data());
+    if (at + table_->tensors[i].nbytes() > now && at < first_at) {
+      first_at = at;
+      first = table_->names[i];
+    }
+  }
+  // Worded as the streaming reader's error for the same event.
+  return make_error(StatusCode::kIo, "weight file '", source->name(), "': ",
+                    first.empty() ? std::string() : "tensor '" + first + "' cannot be read: ",
+                    "the file was truncated since it was opened (now ", now, " bytes, ",
+                    mapped.size(), " mapped)");
+}
+
+}  // namespace tir

@@ -1,0 +1,100 @@
+#include "tooling/weights/int8_plan.h"
+
+#include <string_view>
+
+#include "ir/model.h"
+#include "runtime/weights/data_loader.h"
+
+namespace tir::tools {
+namespace {
+
+/// The argument holding the weight to quantize, its channel axis and rank; arg -1: none. `a`:
+/// the argument holding the activation (every argument before it is a tensor, so it is also
+/// its index among the node's tensor inputs); -1 where calibration does not apply (an
+/// embedding, a convolution: only 2-D GEMMs are smoothed).
+struct GemmB {
+  int arg = -1, axis = 0, a = -1, rank = 2;
+};
+
+GemmB gemm_b(std::string_view op) {
+  if (op == "aten::linear") return {1, 0, 0};
+  if (op == "aten::addmm") return {2, 1, 1};
+  if (op == "aten::mm") return {1, 1, 0};
+  if (op == "aten::embedding") return {0, 0, -1};  // a table [V, D]: one scale per row
+  // [OC, C/groups, KH, KW]: one scale per output channel (kernels/cpu/conv_int8_onednn.h)
+  if (op == "aten::conv2d" || op == "aten::convolution") return {1, 0, -1, 4};
+  if (op == "aten::conv1d") return {1, 0, -1, 3};
+  return {};
+}
+
+/// The float32 weight of rank `b.rank` `node` reads as its B operand (`b`), or null.
+const ir::fb::WeightRef* b_weight(const ir::fb::Model& model, const ir::fb::Method& method,
+                                  const ir::fb::Node& node, const GemmB& b) {
+  if (b.arg < 0 || !node.args() || size_t(b.arg) >= node.args()->size()) return nullptr;
+  const ir::fb::Argument* a = node.args()->Get(flatbuffers::uoffset_t(b.arg));
+  if (a->value_type() != ir::fb::ArgValue::TensorArg) return nullptr;
+  const int32_t v = a->value_as_TensorArg()->value();
+  if (!method.values() || v < 0 || size_t(v) >= method.values()->size()) return nullptr;
+  const ir::fb::Value* value = method.values()->Get(flatbuffers::uoffset_t(v));
+  if (value->source() != ir::fb::ValueSource::Weight || !model.weights() || value->index() < 0 ||
+      size_t(value->index()) >= model.weights()->size())
+    return nullptr;
+  const ir::fb::WeightRef* w = model.weights()->Get(flatbuffers::uoffset_t(value->index()));
+  if (w->dtype() != ir::fb::DType::Float32 || !w->shape() || w->shape()->size() != size_t(b.rank))
+    return nullptr;
+  return w;
+}
+
+std::vector<std::string> names_of(const ir::fb::WeightRef& w) {
+  std::vector<std::string> names{std::string(ir::str(w.name()))};
+  if (w.aliases())
+    for (const flatbuffers::String* alias : *w.aliases()) names.push_back(alias->str());
+  return names;
+}
+
+void collect(const ir::fb::Model& model, const ir::fb::Method& method,
+             std::map<std::string, int>& axes) {
+  if (method.nodes())
+    for (const ir::fb::Node* node : *method.nodes()) {
+      const GemmB b = gemm_b(ir::str(node->op()));
+      const ir::fb::WeightRef* w = b_weight(model, method, *node, b);
+      if (!w) continue;
+      for (const std::string& name : names_of(*w)) axes.emplace(name, b.axis);
+    }
+  if (method.subgraphs())
+    for (const ir::fb::Method* sub : *method.subgraphs()) collect(model, *sub, axes);
+}
+
+}  // namespace
+
+Result<std::map<std::string, int>> int8_weight_axes(const std::string& model_path) {
+  TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(model_path));
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(source->bytes(), source->name()));
+  std::map<std::string, int> axes;
+  if (view.model().methods())
+    for (const ir::fb::Method* m : *view.model().methods()) collect(view.model(), *m, axes);
+  return axes;
+}
+
+Result<std::vector<Int8GemmUse>> int8_gemm_uses(const std::string& model_path,
+                                                const std::string& method) {
+  TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(model_path));
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(source->bytes(), source->name()));
+  const ir::fb::Model& model = view.model();
+  std::vector<Int8GemmUse> uses;
+  if (model.methods())
+    for (const ir::fb::Method* m : *model.methods()) {
+      if (ir::str(m->name()) != method || !m->nodes()) continue;
+      for (flatbuffers::uoffset_t i = 0; i < m->nodes()->size(); ++i) {
+        const ir::fb::Node& node = *m->nodes()->Get(i);
+        const GemmB b = gemm_b(ir::str(node.op()));
+        const ir::fb::WeightRef* w = b.a >= 0 ? b_weight(model, *m, node, b) : nullptr;
+        if (!w) continue;
+        // linear's [N, K] has K on axis 1; addmm's / mm's [K, N] on axis 0.
+        uses.push_back({int32_t(i), b.a, names_of(*w), w->shape()->Get(b.axis == 0 ? 1 : 0)});
+      }
+    }
+  return uses;
+}
+
+}  // namespace tir::tools
