@@ -24,8 +24,9 @@ std::string_view in_place_form(std::string_view op) {
 
 size_t update_state_in_place(ExecGraph& g, const DefUse& du) {
   size_t rewritten = 0;
-  for (const auto& [out, buffer] : g.mutations) {
-    const int32_t p = du.producer[out];
+  for (const auto& mutation : g.mutations) {
+    const std::string_view buffer = mutation.second;  // named: a lambda below captures it
+    const int32_t p = du.producer[mutation.first];
     if (p < 0) continue;
     ExecNode& node = g.nodes[p];
     const std::string_view in_place = in_place_form(node.op);
