@@ -240,9 +240,11 @@ std::shared_ptr<const tir::WeightSet> weights_from(py::handle src,
 class PySession {
  public:
   PySession(const std::string& model, py::handle weights, const std::string& method, int threads,
-            const std::string& precision, bool fuse, bool verify_checksums) {
+            const std::string& precision, bool fuse, bool verify_checksums,
+            const PySession* state_of) {
     tir::SessionOptions o;
     o.method = method;
+    if (state_of) o.state = state_of->session_->state();  // e.g. decode continues prefill's cache
     o.fuse = fuse;
     o.precision = unwrap(tir::precision_from_name(precision));
     o.weights.verify_checksums = verify_checksums;
@@ -416,16 +418,19 @@ PYBIND11_MODULE(tir, m) {
                         "A model bound to its weights, ready to run one method. Thread-safe: "
                         "each Python thread runs in its own context (run releases the GIL).")
       .def(py::init([](py::object model, py::handle weights, const std::string& method, int threads,
-                       const std::string& precision, bool fuse, bool verify_checksums) {
+                       const std::string& precision, bool fuse, bool verify_checksums,
+                       const PySession* state_of) {
              const std::string path = py::str(py::module_::import("os").attr("fspath")(model));
              return std::make_unique<PySession>(path, weights, method, threads, precision, fuse,
-                                                verify_checksums);
+                                                verify_checksums, state_of);
            }),
            py::arg("model"), py::arg("weights"), py::kw_only(), py::arg("method") = "forward",
            py::arg("threads") = 0, py::arg("precision") = "f32", py::arg("fuse") = true,
-           py::arg("verify_checksums") = true,
+           py::arg("verify_checksums") = true, py::arg("state_of") = nullptr,
            "Opens `model` (.tir) with `weights`: a tir weight file or .safetensors path, a list "
-           "of paths (base, then overlays laid over it in order), or a dict name -> array.")
+           "of paths (base, then overlays laid over it in order), or a dict name -> array. "
+           "state_of=another Session shares its state: the buffers the model's methods mutate, "
+           "such as an LLM's KV cache (a decode session continues a prefill session's cache).")
       .def(
           "run",
           [](py::object self, py::handle inputs, bool copy) {
@@ -445,6 +450,11 @@ PYBIND11_MODULE(tir, m) {
       .def_property_readonly("inputs", [](PySession& s) { return io_list(s.session().inputs()); })
       .def_property_readonly("outputs", [](PySession& s) { return io_list(s.session().outputs()); })
       .def_property_readonly("method", [](PySession& s) { return s.session().method_name(); })
+      .def(
+          "reset_state",
+          [](PySession& s) { check(without_gil([&] { return s.session().reset_state(); })); },
+          "Puts the state's buffers (a KV cache) back to their initial values: a new "
+          "conversation, for every session sharing the state.")
       .def("info", &PySession::info,
            "Statistics of the calling thread's context: nodes, fused groups, arena bytes.");
 }

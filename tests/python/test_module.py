@@ -406,6 +406,40 @@ class Methods(unittest.TestCase):
         np.testing.assert_allclose(logits, np.load(os.path.join(d, "prefill_logits.npy")),
                                    rtol=1e-4, atol=1e-4)
 
+    def test_llm_prefill_and_decode_sessions_generate_as_transformers(self):
+        """LLMs exported by transformers (tests/data/gen_llm.py): a decode session sharing the
+        prefill session's state continues its KV cache; greedy tokens equal generate()'s."""
+        d = os.path.join(FIXTURES, "llm")
+        with open(os.path.join(d, "manifest.json")) as f:
+            manifest = json.load(f)
+        prompt = np.array([manifest["prompt"]], dtype=np.int64)
+        for entry in manifest["families"]:
+            family = entry["family"]
+            with self.subTest(family=family):
+                core = os.path.join(d, family, "core")
+                model, weights = tirc_import(
+                    ["prefill=" + os.path.join(core, "prefill.pt2"),
+                     "decode=" + os.path.join(core, "decode.pt2")], "llm_" + family)
+                prefill = tir.Session(model, weights, method="prefill")
+                decode = tir.Session(model, weights, method="decode", state_of=prefill)
+                for _ in range(2):  # the second time after reset_state: the same tokens
+                    logits = prefill.run([prompt, np.arange(prompt.shape[1], dtype=np.int64)])[0]
+                    tokens = [int(logits[0, -1].argmax())]
+                    while len(tokens) < len(entry["tokens"]):
+                        position = prompt.shape[1] + len(tokens) - 1
+                        logits = decode.run([np.array([[tokens[-1]]], dtype=np.int64),
+                                             np.array([position], dtype=np.int64)])[0]
+                        tokens.append(int(logits[0, -1].argmax()))
+                    self.assertEqual(tokens, entry["tokens"])
+                    prefill.reset_state()
+                # Without the shared state the decode session has its own, empty, cache.
+                alone = tir.Session(model, weights, method="decode")
+                step = [np.array([[entry["tokens"][0]]], dtype=np.int64),
+                        np.array([prompt.shape[1]], dtype=np.int64)]
+                prefill.run([prompt, np.arange(prompt.shape[1], dtype=np.int64)])
+                self.assertFalse(np.allclose(alone.run(step)[0], decode.run(step)[0],
+                                             rtol=1e-3, atol=1e-3))
+
 
 if __name__ == "__main__":
     print(f"numpy {np.__version__}, tir {tir.__version__}")
