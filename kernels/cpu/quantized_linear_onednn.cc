@@ -1,6 +1,6 @@
 // oneDNN kernel of tir::quantized_linear (arguments:
-// kernels/shapes/quantization/quantized_linear.h; runtime/passes/quant_rewrite.h makes the node from a
-// PT2E-quantized linear). With zero weight zero points it runs oneDNN's int8 matmul: int32
+// kernels/shapes/quantization/quantized_linear.h; runtime/passes/quant_rewrite.h makes the node
+// from a PT2E-quantized linear). With zero weight zero points it runs oneDNN's int8 matmul: int32
 // accumulation of (q_x - zp_x) * q_w, output scale s_x * s_w[n] fixed in the primitive (per-channel
 // output scales keep oneDNN's AMX/VNNI brgemm, see cpu/gemm_int8.h), bias a binary-add post-op.
 // Torch's reference computes the same sums in float32 on dequantized operands: the two differ only

@@ -57,9 +57,9 @@ class MethodExecutor {
   Result<std::span<const Tensor>> run(std::span<const Tensor> inputs);
 
   /// Points the executor (its cond branches included) at another weight source whose set was
-  /// already checked against the model (runtime/weights/weight_binding.h check_weights). Cheap: pointers
-  /// are re-resolved now; a cached plan re-prepares, on its next run, only the steps that read a
-  /// weight whose bytes changed.
+  /// already checked against the model (runtime/weights/weight_binding.h check_weights). Cheap:
+  /// pointers are re-resolved now; a cached plan re-prepares, on its next run, only the steps that
+  /// read a weight whose bytes changed.
   Status rebind_weights(std::shared_ptr<WeightSource> weights);
   const WeightSet& weights() const { return weights_->set(); }
 

@@ -4,8 +4,8 @@
 
 #include "ir/sym_expr.h"
 #include "runtime/exec/control_flow.h"
-#include "runtime/passes/memory_planner.h"
 #include "runtime/exec/shape_binding.h"
+#include "runtime/passes/memory_planner.h"
 #include "runtime/weights/weight_set.h"
 
 namespace tir {

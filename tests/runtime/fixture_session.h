@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,13 @@ inline std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::
     if (t.ok()) out.push_back(std::move(t).value());
   }
   return out;
+}
+
+/// The argmax of the last row of LLM logits [1, T, vocab]: the greedy next token.
+inline int64_t last_argmax(const Tensor& logits) {
+  const int64_t vocab = logits.shape().back();
+  const float* row = static_cast<const float*>(logits.data) + logits.numel() - vocab;
+  return std::max_element(row, row + vocab) - row;
 }
 
 inline std::vector<Tensor> views(const std::vector<HostTensor>& hs) {

@@ -28,12 +28,6 @@ HostTensor npy(const std::string& name) {
   return t.ok() ? std::move(*t) : HostTensor();
 }
 
-int64_t last_argmax(const Tensor& logits) {  // [1, T, vocab] -> argmax of the last row
-  const int64_t vocab = logits.shape().back();
-  const float* row = static_cast<const float*>(logits.data) + logits.numel() - vocab;
-  return std::max_element(row, row + vocab) - row;
-}
-
 struct Model {
   TempDir tmp;
   std::shared_ptr<const DataSource> tir;
@@ -92,7 +86,7 @@ TEST_P(KvCache, PrefillThenDecodeStepsMatchTorch) {
   EXPECT_TRUE(testing::all_close((*out)[0], want.view(), rtol, atol)) << "prefill logits";
   EXPECT_GT(prefill->state()->size(), 0u) << "the caches must live in the state";
 
-  int64_t token = last_argmax((*out)[0]);
+  int64_t token = testing::last_argmax((*out)[0]);
   const int steps = mf["steps"];
   for (int i = 0; i < steps; ++i) {
     const std::string step = "decode_" + std::to_string(i);
@@ -103,7 +97,7 @@ TEST_P(KvCache, PrefillThenDecodeStepsMatchTorch) {
     auto r = decode->run(std::vector<Tensor>{tok.view(), p.view()});
     ASSERT_TRUE(r.ok()) << r.status().message();
     EXPECT_TRUE(testing::all_close((*r)[0], expect.view(), rtol, atol)) << step << " logits";
-    token = last_argmax((*r)[0]);
+    token = testing::last_argmax((*r)[0]);
   }
 
   // A fresh conversation: reset the state, and the prompt gives the prompt's logits again.

@@ -26,12 +26,6 @@ const nlohmann::json& llm_manifest() {
   return m;
 }
 
-int64_t last_argmax(const Tensor& logits) {  // [1, T, vocab] -> argmax of the last row
-  const int64_t vocab = logits.shape().back();
-  const float* row = static_cast<const float*>(logits.data) + logits.numel() - vocab;
-  return std::max_element(row, row + vocab) - row;
-}
-
 struct Case {
   std::string family, dialect;
 };
@@ -79,7 +73,7 @@ std::vector<int64_t> generate(Llm& m, std::vector<int64_t> prompt, size_t new_to
   const int64_t vocab = logits.shape().back();
   const float* last = static_cast<const float*>(logits.data) + logits.numel() - vocab;
   prompt_logits->assign(last, last + vocab);
-  std::vector<int64_t> tokens = {last_argmax(logits)};
+  std::vector<int64_t> tokens = {testing::last_argmax(logits)};
   while (tokens.size() < new_tokens) {
     int64_t token = tokens.back(), position = n + int64_t(tokens.size()) - 1;
     auto step = m.decode->run(
@@ -87,7 +81,7 @@ std::vector<int64_t> generate(Llm& m, std::vector<int64_t> prompt, size_t new_to
                             make_tensor(DType::kInt64, std::vector<int64_t>{1}, &position)});
     EXPECT_TRUE(step.ok()) << step.status().message();
     if (!step.ok()) break;
-    tokens.push_back(last_argmax((*step)[0]));
+    tokens.push_back(testing::last_argmax((*step)[0]));
   }
   return tokens;
 }

@@ -1,7 +1,7 @@
-// Devices over a registry an application fills (runtime/devices/device.h make_cpu_device(registry)):
-// a CPU device given only the reference backend runs every node on a reference kernel and
-// still matches torch; a device whose registry lacks the model's ops refuses it at open,
-// naming the op; the default devices keep using KernelRegistry::global().
+// Devices over a registry an application fills (runtime/devices/device.h
+// make_cpu_device(registry)): a CPU device given only the reference backend runs every node on a
+// reference kernel and still matches torch; a device whose registry lacks the model's ops refuses
+// it at open, naming the op; the default devices keep using KernelRegistry::global().
 #include <gtest/gtest.h>
 
 #include "kernels/reference/register.h"
