@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <limits>
+
 #include "ir/model.h"
 #include "ir/sym_expr.h"
 #include "runtime/exec/device_select.h"
@@ -15,6 +17,15 @@
 namespace tir {
 namespace {
 
+/// The range max of the symbol named `name`; -1 if it is not one or unbounded.
+int64_t symbol_max(const ir::fb::Method& m, std::string_view name) {
+  if (!m.symbols()) return -1;
+  for (const ir::fb::Symbol* sym : *m.symbols())
+    if (ir::str(sym->name()) == name)
+      return sym->max() == std::numeric_limits<int64_t>::max() ? -1 : sym->max();
+  return -1;
+}
+
 IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
   IoSpec s;
   s.name = std::string(ir::str(v.name()));
@@ -24,6 +35,7 @@ IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
       s.shape.push_back(d->expr() ? -1 : d->value());
       s.dims.push_back(d->expr() ? ir::format_sym_expr(*d->expr(), m.symbols())
                                  : std::to_string(d->value()));
+      s.max_shape.push_back(d->expr() ? symbol_max(m, s.dims.back()) : d->value());
     }
   }
   return s;

@@ -88,6 +88,9 @@ struct IoSpec {
   DType dtype = DType::kUndefined;
   std::vector<int64_t> shape;
   std::vector<std::string> dims;  // "4", "s0", "8*s0"
+  /// The largest each dim may be: its size, a bare symbol's range max, or -1 (unbounded, or
+  /// an expression of symbols).
+  std::vector<int64_t> max_shape;
 };
 
 class Session {
@@ -162,6 +165,9 @@ class Session {
   const std::shared_ptr<SessionState>& state() const { return options_.state; }
   /// Puts the mutated buffers back to their values in the current weights.
   Status reset_state();
+  /// The budgeted pool the session streams weights into (SessionOptions::weight_budget);
+  /// null when the weights are resident. Give it to another method's session to share it.
+  const std::shared_ptr<WeightPool>& weight_pool() const { return options_.weight_pool; }
 
  private:
   struct Context;
