@@ -1,4 +1,5 @@
-/* tir's C ABI: open a model and its weights, bind inputs, run, read outputs, swap weights.
+/* tir's C ABI: open a model and its weights, bind inputs, run, read outputs, swap weights;
+ * generate tokens with an LLM's prefill and decode methods.
  *
  * A thin, stable layer over the C++ API (runtime/exec/session.h), which stays the primary one.
  * C99, opaque handles, no C++ types cross it; link with `pkg-config --cflags --libs tir`.
@@ -53,7 +54,7 @@ extern "C" {
 #endif
 
 /** Bumped when a function or type of this header changes incompatibly or is added. */
-#define TIR_API_VERSION 1
+#define TIR_API_VERSION 2
 
 /** Mirrors tir::StatusCode (core/status.h); values are stable. */
 typedef enum tir_status {
@@ -233,6 +234,77 @@ TIR_API tir_status tir_session_swap_weights(tir_session* session, const char* we
  *  --weights B`). count >= 1. [any thread], as tir_session_swap_weights. */
 TIR_API tir_status tir_session_swap_weights_overlay(tir_session* session, const char* const* paths,
                                                     size_t count);
+
+/* ---------------------------------------------------------------- generate (LLMs) */
+
+/* A generate loop over a decoder LLM exported as transformers exports it for native runtimes
+ * (tools/export_llm.py, then `tirc import prefill=... decode=...`): the prompt's token ids run
+ * through the prefill method, each new token through the decode method; both share one copy
+ * of the weights and the KV cache. Token ids in and out: text goes through your tokenizer (or
+ * `tirrun generate --tokenizer`, or the Python module's tokenizer argument).
+ *
+ *   tir_generator* g = NULL;
+ *   tir_generator_open("llm.tir", "llm.bin", NULL, &g);
+ *   tir_generate_options* o = NULL;
+ *   tir_generate_options_create(&o);
+ *   tir_generate_options_set_max_new_tokens(o, 64);
+ *   const int32_t* tokens; size_t n;
+ *   tir_generator_generate(g, prompt, prompt_len, o, on_token, user, &tokens, &n);
+ */
+typedef struct tir_generator tir_generator;
+typedef struct tir_generate_options tir_generate_options;
+
+/** Called with each new token as soon as it is picked; return 0 to stop after it. */
+typedef int (*tir_token_callback)(int32_t token, void* user_data);
+
+/** What the last tir_generator_generate did. `stop` is a static string: "max_new_tokens",
+ *  "eos", "context_full" or "stopped" (the callback returned 0). */
+typedef struct tir_generate_stats {
+  size_t prompt_tokens;
+  size_t new_tokens;
+  double time_to_first_token_ms;
+  double prefill_tokens_per_s;
+  double decode_tokens_per_s;
+  const char* stop;
+} tir_generate_stats;
+
+/** Opens the model's prefill and decode methods ("prefill"/"decode", else its one method) with
+ *  `options` (NULL: defaults; the method set there is ignored). [exclusive] */
+TIR_API tir_status tir_generator_open(const char* model_path, const char* weights_path,
+                                      const tir_session_options* options,
+                                      tir_generator** out_generator);
+/** [exclusive]; NULL is a no-op. */
+TIR_API void tir_generator_free(tir_generator* generator);
+/** Positions the model's cache holds (0: unbounded). [per handle] */
+TIR_API tir_status tir_generator_max_context(const tir_generator* generator, int64_t* out_positions);
+
+/** Defaults: 128 new tokens, greedy, no EOS, a new conversation per call. [exclusive] */
+TIR_API tir_status tir_generate_options_create(tir_generate_options** out_options);
+TIR_API void tir_generate_options_free(tir_generate_options* options);
+TIR_API tir_status tir_generate_options_set_max_new_tokens(tir_generate_options* options,
+                                                           size_t max_new_tokens);
+/** temperature 0: greedy; top_k 0 and top_p 1: no filter; repetition_penalty 1: off. Checked
+ *  here: a value out of range is TIR_INVALID_ARGUMENT naming it. */
+TIR_API tir_status tir_generate_options_set_sampling(tir_generate_options* options,
+                                                     float temperature, int32_t top_k,
+                                                     float top_p, float repetition_penalty,
+                                                     uint64_t seed);
+/** Stop after any of these `count` ids (copied). */
+TIR_API tir_status tir_generate_options_set_eos(tir_generate_options* options, const int32_t* ids,
+                                                size_t count);
+/** 1 (default): a new conversation. 0: the prompt continues the previous call's sequence. */
+TIR_API tir_status tir_generate_options_set_reset(tir_generate_options* options, int reset);
+
+/** Generates after `prompt` (`prompt_len` >= 1 ids; options NULL: defaults), calling `callback`
+ *  (may be NULL) with each new token. `*out_tokens` (may be NULL) receives the new tokens,
+ *  valid until the next generate on this handle or tir_generator_free. [per handle] */
+TIR_API tir_status tir_generator_generate(tir_generator* generator, const int32_t* prompt,
+                                          size_t prompt_len, const tir_generate_options* options,
+                                          tir_token_callback callback, void* user_data,
+                                          const int32_t** out_tokens, size_t* out_count);
+/** The statistics of the last successful generate. [per handle] */
+TIR_API tir_status tir_generator_stats(const tir_generator* generator,
+                                       tir_generate_stats* out_stats);
 
 #ifdef __cplusplus
 }  // extern "C"

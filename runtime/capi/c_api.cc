@@ -10,6 +10,7 @@
 
 #include "core/version.h"
 #include "include/tir/tir.h"
+#include "runtime/capi/c_api_util.h"
 #include "runtime/exec/session.h"
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/weight_set.h"
@@ -18,6 +19,9 @@ using tir::DType;
 using tir::make_error;
 using tir::Status;
 using tir::StatusCode;
+using tir::capi::fail;
+using tir::capi::guarded;
+using tir::capi::options_of;
 
 static_assert(int(StatusCode::kOk) == TIR_OK &&
               int(StatusCode::kInvalidArgument) == TIR_INVALID_ARGUMENT &&
@@ -30,11 +34,6 @@ static_assert(int(DType::kFloat32) == TIR_DTYPE_FLOAT32 && int(DType::kInt64) ==
               int(DType::kUndefined) == TIR_DTYPE_UNDEFINED);
 static_assert(TIR_MAX_RANK == tir::kMaxRank);
 
-struct tir_session_options {
-  tir::SessionOptions options;
-  int threads = 0;
-};
-
 struct tir_session {
   std::unique_ptr<tir::Session> session;
   tir::WeightSetOptions weight_options;
@@ -45,30 +44,6 @@ struct tir_session {
 };
 
 namespace {
-
-thread_local std::string last_error;
-
-tir_status fail(const Status& st) {
-  last_error = st.message();
-  return static_cast<tir_status>(st.code());
-}
-
-tir_status fail(StatusCode code, const std::string& message) { return fail(Status(code, message)); }
-
-/// Runs `body` (returning tir_status), turning any exception into TIR_INTERNAL.
-template <typename F>
-tir_status guarded(const char* fn, F&& body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    return fail(StatusCode::kInternal, std::string(fn) + ": " + e.what());
-  } catch (...) {
-    return fail(StatusCode::kInternal, std::string(fn) + ": unknown exception");
-  }
-}
-
-#define TIR_C_CHECK_ARG(ptr, fn) \
-  if (!(ptr)) return fail(StatusCode::kInvalidArgument, std::string(fn) + ": '" #ptr "' is null")
 
 bool is_known_dtype(tir_dtype d) {
   return d != TIR_DTYPE_UNDEFINED && tir::dtype_size(static_cast<DType>(d)) != 0;
@@ -107,11 +82,6 @@ tir_status finish_open(tir::Result<std::unique_ptr<tir::Session>> session,
   handle->is_bound.assign(n, false);
   *out_session = handle.release();
   return TIR_OK;
-}
-
-const tir::SessionOptions& options_of(const tir_session_options* options) {
-  static const tir::SessionOptions kDefaults;
-  return options ? options->options : kDefaults;
 }
 
 tir_status io_info(const std::vector<tir::IoSpec>& specs, size_t index, const char* what,
@@ -181,7 +151,7 @@ extern "C" {
 
 const char* tir_version(void) { return tir::version_string(); }
 uint32_t tir_api_version(void) { return TIR_API_VERSION; }
-const char* tir_last_error(void) { return last_error.c_str(); }
+const char* tir_last_error(void) { return tir::capi::last_error.c_str(); }
 
 const char* tir_status_name(tir_status status) {
   // A C caller may pass any int; in C++ reading an enum outside its range is undefined, so

@@ -1,0 +1,241 @@
+#include "tooling/generate/generate_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/precision.h"
+#include "core/printable.h"
+#include "llm/text_generation.h"
+#include "runtime/weights/mapped_fault.h"
+#include "runtime/weights/streaming_weights.h"
+#include "tooling/cli/parse_command_line.h"
+#include "tooling/cli/read_limit_flags.h"
+
+namespace tir::tools {
+namespace {
+
+struct GenerateCommand {
+  std::string model_path, weights_path, tokenizer_path, prompt, prompt_ids, prompt_file;
+  std::string dtype = "f32", device, weight_budget, prefill_method, decode_method;
+  int threads = 0;
+  int64_t max_context = 0;
+  bool json = false, verify_checksums = true, stop_at_eos = true, skip_special = true;
+  std::vector<llm::TokenId> eos_ids;
+  llm::TextOptions text;
+};
+
+void add_flags(CLI::App& app, GenerateCommand& c) {
+  app.add_option("model", c.model_path,
+                 "Model file written by `tirc import` of the programs "
+                 "tools/export_llm.py writes (prefill + decode methods)")
+      ->required();
+  app.add_option("--weights,-w", c.weights_path, "Weight file (w.bin or .safetensors)")->required();
+  app.add_option("--tokenizer", c.tokenizer_path,
+                 "tokenizer.json (byte-level BPE) or a SentencePiece .model; default: one of "
+                 "those beside the model, if there");
+  app.add_option("--prompt,-p", c.prompt, "Prompt text (needs a tokenizer)");
+  app.add_option("--prompt-file", c.prompt_file, "Read the prompt text from this file");
+  app.add_option("--prompt-ids", c.prompt_ids, "Prompt as token ids: \"1,2,3\"");
+  app.add_option("--max-new-tokens,-n", c.text.generate.max_new_tokens,
+                 "Tokens to generate at most")
+      ->capture_default_str();
+  app.add_option("--temperature", c.text.generate.sampling.temperature,
+                 "0: greedy; otherwise logits / temperature, then sampled")
+      ->capture_default_str();
+  app.add_option("--top-k", c.text.generate.sampling.top_k,
+                 "Sample among the k most likely (0: all)")
+      ->capture_default_str();
+  app.add_option("--top-p", c.text.generate.sampling.top_p,
+                 "Sample among the most likely whose probability reaches p (1: all)")
+      ->capture_default_str();
+  app.add_option("--repetition-penalty", c.text.generate.sampling.repetition_penalty,
+                 "> 1 makes tokens of the prompt and output less likely (1: off)")
+      ->capture_default_str();
+  app.add_option("--seed", c.text.generate.sampling.seed, "Sampling seed")->capture_default_str();
+  app.add_option("--eos", c.eos_ids, "Stop after this token id (repeatable)");
+  app.add_flag("!--ignore-eos", c.stop_at_eos, "Do not stop at the tokenizer's EOS token");
+  app.add_option("--stop", c.text.stop_strings,
+                 "Stop when the text contains this; the output ends before it (repeatable)");
+  app.add_flag("!--keep-special", c.skip_special, "Print special tokens in the text");
+  app.add_option("--prefill-method", c.prefill_method, "Method that prefills (default: prefill)");
+  app.add_option("--decode-method", c.decode_method, "Method that decodes (default: decode)");
+  app.add_option("--max-context", c.max_context,
+                 "Positions the cache holds (default: from the prefill's sequence range)");
+  app.add_option("--threads,-t", c.threads, "CPU threads (0: library default)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--dtype", c.dtype, "What GEMMs compute in: f32, bf16, int8 (as tirrun --dtype)")
+      ->capture_default_str();
+  app.add_option("--device", c.device, "cpu, cuda or cuda:N (as tirrun --device)");
+  app.add_option("--weight-budget", c.weight_budget,
+                 "Stream the weights from disk keeping at most this many bytes in memory (512M)");
+  app.add_flag("!--no-verify", c.verify_checksums, "Skip weight checksum verification");
+  app.add_flag("--json", c.json,
+               "Print one JSON object (tokens, text, timings) instead of streaming");
+}
+
+Result<std::vector<llm::TokenId>> parse_ids(const std::string& text) {
+  std::vector<llm::TokenId> ids;
+  std::string item;
+  for (size_t k = 0; k <= text.size(); ++k) {
+    const char ch = k < text.size() ? text[k] : ',';
+    if (ch != ',' && ch != ' ') {
+      item += ch;
+      continue;
+    }
+    if (item.empty()) continue;
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != item.size() || v < 0 || v > INT32_MAX)
+      return make_error(StatusCode::kInvalidArgument, "--prompt-ids: '", item,
+                        "' is not a token id");
+    ids.push_back(llm::TokenId(v));
+    item.clear();
+  }
+  return ids;
+}
+
+/// --tokenizer, else tokenizer.json / tokenizer.model beside the model; "" if none.
+std::string find_tokenizer(const GenerateCommand& c) {
+  if (!c.tokenizer_path.empty()) return c.tokenizer_path;
+  const auto dir = std::filesystem::path(c.model_path).parent_path();
+  for (const char* name : {"tokenizer.json", "tokenizer.model"})
+    if (std::filesystem::exists(dir / name)) return (dir / name).string();
+  return "";
+}
+
+Result<std::string> read_text_file(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return make_error(StatusCode::kIo, "cannot read prompt file '", path, "'");
+  std::string text;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
+
+Result<std::unique_ptr<llm::Generator>> open_generator(const GenerateCommand& c) {
+  llm::GeneratorOptions go;
+  go.prefill_method = c.prefill_method;
+  go.decode_method = c.decode_method;
+  go.max_context = c.max_context;
+  go.session.weights.verify_checksums = c.verify_checksums;
+  go.session.device = c.device;
+  TIR_ASSIGN_OR_RETURN(go.session.precision, precision_from_name(c.dtype));
+  if (!c.weight_budget.empty()) {
+    TIR_ASSIGN_OR_RETURN(go.session.weight_budget, parse_byte_size(c.weight_budget));
+  }
+  return llm::Generator::open(c.model_path, c.weights_path, go);
+}
+
+void print_summary(const llm::GenerateStats& s, std::ostream& err) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "prompt %zu tokens, %zu new (stop: %s) | first token %.1f ms | prefill %.1f "
+                "tokens/s | decode %.1f tokens/s",
+                s.prompt_tokens, s.new_tokens, llm::stop_reason_name(s.stop),
+                s.time_to_first_token_s * 1e3, s.prefill_tokens_per_s(), s.decode_tokens_per_s());
+  err << "\n" << line << "\n";
+}
+
+nlohmann::json stats_json(const llm::GenerateStats& s) {
+  return {{"prompt_tokens", s.prompt_tokens},
+          {"new_tokens", s.new_tokens},
+          {"stop", llm::stop_reason_name(s.stop)},
+          {"time_to_first_token_ms", s.time_to_first_token_s * 1e3},
+          {"prefill_ms", s.prefill_s * 1e3},
+          {"decode_ms", s.decode_s * 1e3},
+          {"prefill_tokens_per_s", s.prefill_tokens_per_s()},
+          {"decode_tokens_per_s", s.decode_tokens_per_s()}};
+}
+
+Status run(GenerateCommand& c, std::ostream& out, std::ostream& err) {
+  const int given = !c.prompt.empty() + !c.prompt_ids.empty() + !c.prompt_file.empty();
+  if (given != 1)
+    return make_error(StatusCode::kInvalidArgument,
+                      "give the prompt once: --prompt, --prompt-file or --prompt-ids");
+  if (!c.prompt_file.empty()) {
+    TIR_ASSIGN_OR_RETURN(c.prompt, read_text_file(c.prompt_file));
+  }
+  std::unique_ptr<tokenizer::Tokenizer> tok;
+  const std::string tok_path = find_tokenizer(c);
+  if (!tok_path.empty()) {
+    TIR_ASSIGN_OR_RETURN(tok, tokenizer::open_tokenizer(tok_path));
+  }
+  if (!tok && c.prompt_ids.empty())
+    return make_error(StatusCode::kInvalidArgument,
+                      "a text prompt needs a tokenizer: --tokenizer FILE (none beside '",
+                      c.model_path, "')");
+  set_num_threads(c.threads);
+  TIR_ASSIGN_OR_RETURN(auto gen, open_generator(c));
+  c.text.generate.eos_ids = c.eos_ids;
+  c.text.stop_at_eos = c.stop_at_eos;
+  c.text.skip_special_tokens = c.skip_special;
+  llm::TextResult r;
+  if (c.prompt_ids.empty()) {
+    TIR_ASSIGN_OR_RETURN(
+        r, llm::generate_text(*gen, *tok, c.prompt, c.text, [&](std::string_view piece) {
+          if (!c.json) out << piece << std::flush;
+          return true;
+        }));
+  } else {
+    TIR_ASSIGN_OR_RETURN(r.prompt_ids, parse_ids(c.prompt_ids));
+    if (c.stop_at_eos && tok && tok->eos_id()) c.text.generate.eos_ids.push_back(*tok->eos_id());
+    if (!c.text.stop_strings.empty() && !tok)
+      return make_error(StatusCode::kInvalidArgument, "--stop needs a tokenizer");
+    TIR_ASSIGN_OR_RETURN(r.generated,
+                         gen->generate(r.prompt_ids, c.text.generate, [&](llm::TokenId id) {
+                           if (!c.json) out << id << ' ' << std::flush;
+                           return true;
+                         }));
+    if (tok) {
+      tokenizer::DecodeOptions d;
+      d.skip_special_tokens = c.skip_special;
+      TIR_ASSIGN_OR_RETURN(r.text, tok->decode(r.generated.tokens, d));
+    }
+  }
+  if (c.json) {
+    nlohmann::json j = stats_json(r.generated.stats);
+    j["prompt_ids"] = r.prompt_ids;
+    j["tokens"] = r.generated.tokens;
+    if (tok) j["text"] = r.text;
+    j["dtype"] = precision_name(gen->prefill_session().precision());
+    j["max_context"] = gen->max_context();
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    out << "\n";
+    print_summary(r.generated.stats, err);
+  }
+  return Status::ok_status();
+}
+
+}  // namespace
+
+int generate_main(int argc, char** argv) {
+  GenerateCommand c;
+  CLI::App app{
+      "tirrun generate: text from a decoder LLM (prefill then decode, sampling, "
+      "streaming)"};
+  app.name("tirrun generate");
+  add_flags(app, c);
+  ReadLimits limits;
+  add_read_limit_flags(&app, &limits);
+  if (auto code = parse_command_line(app, argc, argv, "tirrun generate")) return *code;
+  set_read_limits(limits);
+  report_truncated_mapped_files();
+  const Status s = run(c, std::cout, std::cerr);
+  if (!s.ok()) {
+    std::cout << std::flush;
+    std::cerr << "error: " << printable(s.message()) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tir::tools
