@@ -29,56 +29,19 @@
 #include <vector>
 
 #include "core/version.h"
+#include "python/errors.h"
 #include "runtime/exec/session.h"
 #include "runtime/weights/safetensors_writer.h"
 #include "runtime/weights/weight_set.h"
 #include "tooling/inspect/inspect_model.h"
 
 namespace py = pybind11;
+using tir::python::check;
+using tir::python::error_type;
+using tir::python::raise;
+using tir::python::unwrap;
 
 namespace {
-
-py::object& error_type() {
-  static py::object type;
-  return type;
-}
-
-const char* code_name(tir::StatusCode code) {
-  switch (code) {
-    case tir::StatusCode::kOk:
-      return "ok";
-    case tir::StatusCode::kInvalidArgument:
-      return "invalid_argument";
-    case tir::StatusCode::kNotFound:
-      return "not_found";
-    case tir::StatusCode::kUnsupported:
-      return "unsupported";
-    case tir::StatusCode::kCorrupt:
-      return "corrupt";
-    case tir::StatusCode::kIo:
-      return "io";
-    case tir::StatusCode::kInternal:
-      return "internal";
-  }
-  return "unknown";
-}
-
-[[noreturn]] void raise(tir::StatusCode code, const std::string& message) {
-  py::object exc = error_type()(message);
-  exc.attr("code") = code_name(code);
-  PyErr_SetObject(error_type().ptr(), exc.ptr());
-  throw py::error_already_set();
-}
-
-void check(const tir::Status& st) {
-  if (!st.ok()) raise(st.code(), st.message());
-}
-
-template <typename T>
-T unwrap(tir::Result<T> r) {
-  if (!r.ok()) raise(r.status().code(), r.status().message());
-  return std::move(r).value();
-}
 
 /// `f()` with the GIL released (file reads, weight checks, runs); errors are raised after.
 template <typename F>
@@ -412,6 +375,7 @@ PYBIND11_MODULE(tir, m) {
   m.def("inspect", &inspect, py::arg("model"),
         "What a .tir holds (methods, symbols, inputs, outputs, ops, weights) as a dict: the "
         "JSON of `tirc inspect --json`.");
+  tir::python::bind_generate(m);
   m.def("set_num_threads", &tir::set_num_threads, py::arg("threads"),
         "CPU threads kernels use (process-wide); 0 keeps the default.");
   py::class_<PySession>(m, "Session",

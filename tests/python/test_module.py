@@ -441,6 +441,84 @@ class Methods(unittest.TestCase):
                                              rtol=1e-3, atol=1e-3))
 
 
+class Generate(unittest.TestCase):
+    """tir.Generator on the transformers LLM fixtures (gen_llm.py, gen_generate.py)."""
+
+    @classmethod
+    def setUpClass(cls):
+        d = os.path.join(FIXTURES, "llm")
+        with open(os.path.join(d, "manifest.json")) as f:
+            cls.manifest = json.load(f)
+        with open(os.path.join(d, "generate.json")) as f:
+            cls.reference = json.load(f)
+
+    def open(self, family, **kwargs):
+        core = os.path.join(FIXTURES, "llm", family, "core")
+        model, weights = tirc_import(
+            ["prefill=" + os.path.join(core, "prefill.pt2"),
+             "decode=" + os.path.join(core, "decode.pt2")], "llm_" + family)
+        return tir.Generator(model, weights, **kwargs)
+
+    def test_greedy_ids_equal_transformers_generate(self):
+        for entry in self.manifest["families"]:
+            with self.subTest(family=entry["family"]):
+                g = self.open(entry["family"])
+                self.assertEqual(g.max_context, self.manifest["max_context"])
+                streamed = []
+                out = g.generate(self.manifest["prompt"], max_new_tokens=32,
+                                 callback=streamed.append)
+                self.assertEqual(out["tokens"], entry["tokens"])
+                self.assertEqual(streamed, entry["tokens"])
+                self.assertEqual(out["stats"]["new_tokens"], 32)
+                self.assertEqual(out["stats"]["stop"], "max_new_tokens")
+                self.assertGreater(out["stats"]["decode_tokens_per_s"], 0)
+
+    def test_text_equals_transformers_and_tokenizers(self):
+        ref = self.reference["text"]
+        g = self.open(ref["family"], tokenizer=os.path.join(FIXTURES, ref["tokenizer"]))
+        pieces = []
+        out = g.generate(ref["prompt"], max_new_tokens=32, stop_at_eos=False,
+                         callback=pieces.append)
+        self.assertEqual(out["prompt_ids"], ref["prompt_ids"])
+        self.assertEqual(out["tokens"], ref["tokens"])
+        self.assertEqual(out["text"], ref["text"])
+        self.assertEqual("".join(pieces), ref["text"])
+        stop = ref["text"][len(ref["text"]) // 2:][:3]
+        cut = g.generate(ref["prompt"], max_new_tokens=32, stop_at_eos=False, stop=[stop])
+        self.assertEqual(cut["text"], ref["text"][:ref["text"].find(stop)])
+
+    def test_callback_stops_and_its_exception_propagates(self):
+        g = self.open("llama")
+        out = g.generate(self.manifest["prompt"], callback=lambda t: False)
+        self.assertEqual(len(out["tokens"]), 1)
+        self.assertEqual(out["stats"]["stop"], "stopped")
+
+        def boom(token):
+            raise KeyError("from the callback")
+        with self.assertRaises(KeyError):
+            g.generate(self.manifest["prompt"], callback=boom)
+        # The generator is usable after it: a new conversation gives the reference.
+        want = next(e["tokens"] for e in self.manifest["families"] if e["family"] == "llama")
+        self.assertEqual(g.generate(self.manifest["prompt"], max_new_tokens=5)["tokens"],
+                         want[:5])
+
+    def test_seeded_sampling_and_errors(self):
+        g = self.open("qwen3")
+        kw = dict(max_new_tokens=12, temperature=0.9, top_k=40, top_p=0.95, seed=11)
+        a = g.generate([3, 17, 42], **kw)["tokens"]
+        self.assertEqual(g.generate([3, 17, 42], **kw)["tokens"], a)
+        self.assertNotEqual(g.generate([3, 17, 42], **dict(kw, seed=12))["tokens"], a)
+        with self.assertRaises(tir.Error) as e:
+            g.generate([3, 1000])
+        self.assertIn("id 1000", str(e.exception))
+        with self.assertRaises(tir.Error) as e:
+            g.generate("text without a tokenizer")
+        self.assertIn("tokenizer", str(e.exception))
+        with self.assertRaises(tir.Error) as e:
+            g.generate([3], top_p=0.0)
+        self.assertIn("top_p", str(e.exception))
+
+
 if __name__ == "__main__":
     print(f"numpy {np.__version__}, tir {tir.__version__}")
     unittest.main(verbosity=2)
