@@ -2,6 +2,7 @@
 
 #include "runtime/passes/fusion.h"
 #include "runtime/passes/layout.h"
+#include "runtime/passes/linear_rewrite.h"
 #include "runtime/passes/quant_rewrite.h"
 #include "runtime/passes/state_update.h"
 
@@ -40,9 +41,12 @@ Status LoweredMethod::run_passes(const LoweringOptions& options) {
   // The passes share one def-use index, built again after each pass that changes the nodes.
   DefUse def_use = exec_graph_def_use(g);
   update_state_in_place(g, def_use);  // before placement picks the kernels
-  if (options.fuse && rewrite_quantized_linears(g, def_use) > 0) {
-    exec_graph_remove_dead(g);
-    def_use = exec_graph_def_use(g);
+  if (options.fuse) {
+    const size_t quantized = rewrite_quantized_linears(g, def_use);
+    if (quantized + rewrite_weight_gemms_as_linear(g, def_use) > 0) {
+      exec_graph_remove_dead(g);
+      def_use = exec_graph_def_use(g);
+    }
   }
   TIR_RETURN_IF_ERROR(place_nodes(g, devices_, options.placement));  // nodes stay as they are
   if (options.fuse && fuse_graph(g, def_use) > 0) {

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/passes/node_match.h"
+
 namespace tir {
 
 using kernels::ArgKind;
@@ -12,18 +14,6 @@ namespace {
 
 constexpr std::string_view kDequantTensor = "quantized_decomposed::dequantize_per_tensor";
 constexpr std::string_view kDequantChannel = "quantized_decomposed::dequantize_per_channel";
-
-/// Value of the tensor argument at `pos`; -1 when it is not a tensor (None, absent).
-int32_t tensor_at(const ExecNode& n, size_t pos) {
-  if (pos >= n.args.size() || n.args[pos].kind != ArgKind::kTensor) return -1;
-  return n.inputs[size_t(n.args[pos].i)];
-}
-
-bool is_scalar_one(const ExecNode& n, size_t pos) {
-  if (pos >= n.args.size()) return true;  // schema default
-  const ExecArg& a = n.args[pos];
-  return (a.kind == ArgKind::kInt && a.i == 1) || (a.kind == ArgKind::kFloat && a.f == 1.0);
-}
 
 bool is_dtype(const ExecNode& n, size_t pos, DType want) {
   return pos < n.args.size() && n.args[pos].kind == ArgKind::kDType &&
@@ -46,8 +36,6 @@ int64_t static_dim(const ExecValue& v, int dim) {
   return sizes->Get(dim)->value();
 }
 
-int declared_rank(const ExecValue& v) { return v.ir->sizes() ? int(v.ir->sizes()->size()) : -1; }
-
 bool is_view(std::string_view op) {
   return op == "aten::view" || op == "aten::reshape" || op == "aten::_unsafe_view";
 }
@@ -60,10 +48,7 @@ struct Rewriter {
     const int32_t p = v >= 0 ? du.producer[size_t(v)] : -1;
     return p >= 0 ? &g.nodes[size_t(p)] : nullptr;
   }
-  bool fixed(int32_t v) const {  // a weight or constant (bytes known at prepare)
-    return v >= 0 && g.values[size_t(v)].source != fb::ValueSource::Activation &&
-           !g.values[size_t(v)].mutated;
-  }
+  bool fixed(int32_t v) const { return is_fixed(g, v); }
 
   /// dequantize_per_tensor (scalar scale and zero point) of a uint8/int8 tensor, or null.
   const ExecNode* activation_dequant(int32_t v, bool allow_view) const {
@@ -166,18 +151,9 @@ size_t rewrite_quantized_linears(ExecGraph& g, DefUse& def_use) {
       ++rewritten;
   if (rewritten == 0) return 0;
   // Dequantize / view / permute nodes nobody reads any more: dead, last ones first.
-  for (size_t i = g.nodes.size(); i-- > 0;) {
-    ExecNode& n = g.nodes[i];
-    const bool removable = n.op == kDequantTensor || n.op == kDequantChannel ||
-                           n.op == "aten::permute" || is_view(n.op);
-    if (n.dead || n.kind != StepKind::kKernel || !removable) continue;
-    const bool unused = std::all_of(n.outputs.begin(), n.outputs.end(), [&](int32_t v) {
-      return def_use.users[size_t(v)].empty() && !def_use.pinned[size_t(v)];
-    });
-    if (!unused) continue;
-    def_use.remove_node(int32_t(i), n);
-    n.dead = true;
-  }
+  drop_unread_nodes(g, def_use, [](std::string_view op) {
+    return op == kDequantTensor || op == kDequantChannel || op == "aten::permute" || is_view(op);
+  });
   return rewritten;
 }
 

@@ -37,7 +37,7 @@ struct Llm {
   std::unique_ptr<Session> prefill, decode;
 };
 
-void open_llm(const Case& c, Llm* m) {
+void open_llm(const Case& c, Llm* m, Precision precision = Precision::kFloat32) {
   const std::string dir = llm_dir() + "/" + c.family + "/" + c.dialect + "/";
   importer::ImportOptions o;
   o.methods = {{"prefill", dir + "prefill.pt2"}};
@@ -48,6 +48,7 @@ void open_llm(const Case& c, Llm* m) {
   ASSERT_TRUE(imported.ok()) << imported.status().message();
   SessionOptions so;
   so.method = "prefill";
+  so.precision = precision;
   auto prefill = Session::open(o.model_path, o.weights_path, so);
   ASSERT_TRUE(prefill.ok()) << prefill.status().message();
   m->prefill = std::move(*prefill);
@@ -139,6 +140,43 @@ TEST_P(LlmExport, DecodeWithoutThePromptsCacheDiffers) {
   auto without = m.decode->run(step);
   ASSERT_TRUE(without.ok()) << without.status().message();
   EXPECT_FALSE(testing::all_close((*without)[0], want[0].view(), 1e-3, 1e-3));
+}
+
+/// The prompt's logits from the prefill session.
+std::vector<float> prompt_logits(Llm& m) {
+  const auto prompt = llm_manifest()["prompt"].get<std::vector<int64_t>>();
+  std::vector<float> logits;
+  generate(m, prompt, 1, &logits);
+  return logits;
+}
+
+// The core IR's mm(x, permute(W)) / addmm(b, x, permute(W)) run as linear(x, W[, b])
+// (runtime/passes/linear_rewrite.h), so int8 weights apply to them as to the training IR's
+// linear: core and training int8 logits are the same computation, and differ from float32.
+TEST(LlmExportCore, WeightGemmsRunAsLinearSoInt8Applies) {
+  for (const char* family : {"llama", "qwen3", "phi3"}) {
+    SCOPED_TRACE(family);
+    Llm core, core_int8, training_int8;
+    ASSERT_NO_FATAL_FAILURE(open_llm({family, "core"}, &core));
+    ASSERT_NO_FATAL_FAILURE(open_llm({family, "core"}, &core_int8, Precision::kInt8));
+    ASSERT_NO_FATAL_FAILURE(open_llm({family, "training"}, &training_int8, Precision::kInt8));
+    size_t linear = 0;
+    for (const ExecNode& n : core.prefill->exec_graph().nodes) {
+      linear += n.op == "aten::linear";
+      EXPECT_NE(n.op, "aten::mm") << n.name << ": a GEMM on a weight left as mm";
+    }
+    EXPECT_GT(linear, 0u);
+    const auto f32 = prompt_logits(core), a = prompt_logits(core_int8),
+               b = prompt_logits(training_int8);
+    ASSERT_EQ(a.size(), b.size());
+    double int8_vs_int8 = 0, int8_vs_f32 = 0;
+    for (size_t k = 0; k < a.size(); ++k) {
+      int8_vs_int8 = std::max(int8_vs_int8, double(std::abs(a[k] - b[k])));
+      int8_vs_f32 = std::max(int8_vs_f32, double(std::abs(a[k] - f32[k])));
+    }
+    EXPECT_LT(int8_vs_int8, 1e-4);
+    EXPECT_GT(int8_vs_f32, 1e-3) << "the core program did not compute in int8";
+  }
 }
 
 std::vector<Case> cases() {

@@ -27,13 +27,41 @@ GemmB gemm_b(std::string_view op) {
   return {};
 }
 
-/// The float32 weight of rank `b.rank` `node` reads as its B operand (`b`), or null.
+/// The value tensor argument `arg` of `node` holds; -1 if it is not one.
+int32_t tensor_arg(const ir::fb::Node& node, int arg) {
+  if (arg < 0 || !node.args() || size_t(arg) >= node.args()->size()) return -1;
+  const ir::fb::Argument* a = node.args()->Get(flatbuffers::uoffset_t(arg));
+  return a->value_type() == ir::fb::ArgValue::TensorArg ? a->value_as_TensorArg()->value() : -1;
+}
+
+/// W where value `v` is permute(W, [1, 0]) (the core IR's transposed linear weight); else -1.
+int32_t transposed_source(const ir::fb::Method& method, int32_t v) {
+  if (v < 0 || !method.nodes()) return -1;
+  for (const ir::fb::Node* n : *method.nodes()) {
+    if (!n->outputs() || n->outputs()->size() != 1 || n->outputs()->Get(0) != v) continue;
+    if (ir::str(n->op()) != "aten::permute" || !n->args() || n->args()->size() < 2) return -1;
+    const ir::fb::Argument* dims = n->args()->Get(1);
+    if (dims->value_type() != ir::fb::ArgValue::IntsArg) return -1;
+    const auto* d = dims->value_as_IntsArg()->values();
+    return d && d->size() == 2 && d->Get(0) == 1 && d->Get(1) == 0 ? tensor_arg(*n, 0) : -1;
+  }
+  return -1;
+}
+
+/// The float32 weight of rank `b.rank` `node` reads as its B operand (`b`), or null. An mm or
+/// addmm whose B is permute(W, [1, 0]) of a weight W [N, K] runs as linear(x, W)
+/// (runtime/passes/linear_rewrite.h): then W, quantized along its axis 0 as linear's (`b`
+/// becomes linear's).
 const ir::fb::WeightRef* b_weight(const ir::fb::Model& model, const ir::fb::Method& method,
-                                  const ir::fb::Node& node, const GemmB& b) {
-  if (b.arg < 0 || !node.args() || size_t(b.arg) >= node.args()->size()) return nullptr;
-  const ir::fb::Argument* a = node.args()->Get(flatbuffers::uoffset_t(b.arg));
-  if (a->value_type() != ir::fb::ArgValue::TensorArg) return nullptr;
-  const int32_t v = a->value_as_TensorArg()->value();
+                                  const ir::fb::Node& node, GemmB& b) {
+  int32_t v = tensor_arg(node, b.arg);
+  if (b.axis == 1 && b.rank == 2) {  // mm / addmm
+    const int32_t w = transposed_source(method, v);
+    if (w >= 0) {
+      v = w;
+      b.axis = 0;
+    }
+  }
   if (!method.values() || v < 0 || size_t(v) >= method.values()->size()) return nullptr;
   const ir::fb::Value* value = method.values()->Get(flatbuffers::uoffset_t(v));
   if (value->source() != ir::fb::ValueSource::Weight || !model.weights() || value->index() < 0 ||
@@ -56,7 +84,7 @@ void collect(const ir::fb::Model& model, const ir::fb::Method& method,
              std::map<std::string, int>& axes) {
   if (method.nodes())
     for (const ir::fb::Node* node : *method.nodes()) {
-      const GemmB b = gemm_b(ir::str(node->op()));
+      GemmB b = gemm_b(ir::str(node->op()));
       const ir::fb::WeightRef* w = b_weight(model, method, *node, b);
       if (!w) continue;
       for (const std::string& name : names_of(*w)) axes.emplace(name, b.axis);
@@ -87,10 +115,11 @@ Result<std::vector<Int8GemmUse>> int8_gemm_uses(const std::string& model_path,
       if (ir::str(m->name()) != method || !m->nodes()) continue;
       for (flatbuffers::uoffset_t i = 0; i < m->nodes()->size(); ++i) {
         const ir::fb::Node& node = *m->nodes()->Get(i);
-        const GemmB b = gemm_b(ir::str(node.op()));
+        GemmB b = gemm_b(ir::str(node.op()));
         const ir::fb::WeightRef* w = b.a >= 0 ? b_weight(model, *m, node, b) : nullptr;
         if (!w) continue;
-        // linear's [N, K] has K on axis 1; addmm's / mm's [K, N] on axis 0.
+        // linear's [N, K] (and a transposed one's) has K on axis 1; addmm's / mm's [K, N] on
+        // axis 0.
         uses.push_back({int32_t(i), b.a, names_of(*w), w->shape()->Get(b.axis == 0 ? 1 : 0)});
       }
     }
