@@ -29,6 +29,12 @@ class SessionState {
   /// Puts every buffer back to its initial value (state_initial_value): a new conversation.
   Status reset(const WeightSet& weights, const ir::fb::Model& model);
   size_t size() const { return buffers_.size(); }
+  /// Bytes the buffers hold (an LLM's KV cache: layers x 2 x kv heads x context x head dim).
+  size_t bytes() const {
+    size_t n = 0;
+    for (const auto& [name, t] : buffers_) n += t.view().nbytes();
+    return n;
+  }
 
  private:
   std::unordered_map<std::string, HostTensor> buffers_;

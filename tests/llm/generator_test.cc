@@ -169,6 +169,25 @@ TEST_F(GenerateLlama, SeededSamplingIsReproducible) {
   EXPECT_NE(a->tokens, c->tokens);
 }
 
+// One copy of the weights and one cache for both methods: the sessions hold the same weight
+// set and the same state (the cache), sized from the exported context.
+TEST_F(GenerateLlama, MethodsShareOneWeightSetAndOneCache) {
+  Session& p = gen_->prefill_session();
+  Session& d = gen_->decode_session();
+  EXPECT_NE(&p, &d);
+  EXPECT_EQ(p.weights(), d.weights());
+  EXPECT_EQ(p.state(), d.state());
+  // Llama's fixture: 2 layers x (key, value) x 2 kv heads x 48 positions x head dim 8, float32.
+  const nlohmann::json& c = testing::llm_manifest()["families"][1]["config"];
+  ASSERT_EQ(c["num_key_value_heads"], 2);
+  const size_t head_dim = c["hidden_size"].get<size_t>() / c["num_attention_heads"].get<size_t>();
+  const size_t want = c["num_hidden_layers"].get<size_t>() * 2 * 2 * size_t(gen_->max_context()) *
+                      head_dim * sizeof(float);
+  // (and transformers' per-layer int64 position counters)
+  EXPECT_GE(p.state()->bytes(), want) << p.state()->size() << " buffers";
+  EXPECT_LE(p.state()->bytes(), want + 8 * c["num_hidden_layers"].get<size_t>());
+}
+
 // A model whose weights are 4x the budget streams them and picks the same tokens.
 TEST(GenerateBudget, WeightsFourTimesTheBudgetGiveTheSameTokens) {
   TempDir dir;
