@@ -110,7 +110,7 @@ SAN=build-asan
 # inputs). The command-line, pipeline/MPI, install and Python suites run in the release build
 # only.
 SAN_TESTS=(ir importer runtime exec weights lowp bf16_fallback streaming kernels conformance
-  c_api hostile_cli weights_cli tokenizer)
+  c_api hostile_cli weights_cli tokenizer llm)
 sanitizer_build() {
   deps "${FUZZ_PACKAGES[@]}"
   configure
