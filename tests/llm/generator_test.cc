@@ -188,6 +188,15 @@ TEST_F(GenerateLlama, MethodsShareOneWeightSetAndOneCache) {
   EXPECT_LE(p.state()->bytes(), want + 8 * c["num_hidden_layers"].get<size_t>());
 }
 
+// Decode steps are GEMVs (one row): their weights are read in place, never packed into a
+// second copy (kernels/cpu gemm: packing starts at 16 rows).
+TEST_F(GenerateLlama, DecodeKeepsOneCopyOfTheWeights) {
+  GenerateOptions o;
+  o.max_new_tokens = 8;
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(gen_->generate(prompt_, o).ok());
+  EXPECT_EQ(gen_->prefill_session().weights()->packed_cache().size(), 0u);
+}
+
 // A model whose weights are 4x the budget streams them and picks the same tokens.
 TEST(GenerateBudget, WeightsFourTimesTheBudgetGiveTheSameTokens) {
   TempDir dir;
