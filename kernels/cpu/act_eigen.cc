@@ -26,25 +26,25 @@ void unary(const ActParams& p, const KernelCall& call, F f) {
 // gelu (erf and tanh forms), tanh, sigmoid and silu.
 void act_smooth(const ActParams& p, const KernelCall& call) {
   switch (p.op) {
-    case ActOp::kGelu:
+    case UnaryKind::kGeluErf:
       unary(p, call, [](const CArr& x) {
         return 0.5f * x * (1.0f + (x * static_cast<float>(1.0 / std::numbers::sqrt2)).erf());
       });
       return;
-    case ActOp::kGeluTanh: {
+    case UnaryKind::kGeluTanh: {
       const float k = static_cast<float>(std::sqrt(2.0 / std::numbers::pi));
       unary(p, call, [k](const CArr& x) {
         return 0.5f * x * (1.0f + (k * (x + 0.044715f * x.cube())).tanh());
       });
       return;
     }
-    case ActOp::kTanh:
+    case UnaryKind::kTanh:
       unary(p, call, [](const CArr& x) { return x.tanh(); });
       return;
-    case ActOp::kSigmoid:
+    case UnaryKind::kSigmoid:
       unary(p, call, [](const CArr& x) { return (1.0f + (-x).exp()).inverse(); });
       return;
-    case ActOp::kSilu:
+    case UnaryKind::kSilu:
       unary(p, call, [](const CArr& x) { return x / (1.0f + (-x).exp()); });
       return;
     default:  // other groups: act_opt
@@ -55,25 +55,25 @@ void act_smooth(const ActParams& p, const KernelCall& call) {
 // rsqrt, exp, neg, log, sqrt, abs and erf.
 void act_math(const ActParams& p, const KernelCall& call) {
   switch (p.op) {
-    case ActOp::kRsqrt:
+    case UnaryKind::kRsqrt:
       unary(p, call, [](const CArr& x) { return x.rsqrt(); });
       return;
-    case ActOp::kExp:
+    case UnaryKind::kExp:
       unary(p, call, [](const CArr& x) { return x.exp(); });
       return;
-    case ActOp::kNeg:
+    case UnaryKind::kNeg:
       unary(p, call, [](const CArr& x) { return -x; });
       return;
-    case ActOp::kLog:
+    case UnaryKind::kLog:
       unary(p, call, [](const CArr& x) { return x.log(); });
       return;
-    case ActOp::kSqrt:
+    case UnaryKind::kSqrt:
       unary(p, call, [](const CArr& x) { return x.sqrt(); });
       return;
-    case ActOp::kAbs:
+    case UnaryKind::kAbs:
       unary(p, call, [](const CArr& x) { return x.abs(); });
       return;
-    case ActOp::kErf:
+    case UnaryKind::kErf:
       unary(p, call, [](const CArr& x) { return x.erf(); });
       return;
     default:  // other groups: act_opt
@@ -101,20 +101,20 @@ void act_pow_scalar(const ActParams& p, const KernelCall& call, float a) {
 // hardswish, hardsigmoid, hardtanh (clamp to [a, b]) and relu6: piecewise linear.
 void act_piecewise(const ActParams& p, const KernelCall& call, float a) {
   switch (p.op) {
-    case ActOp::kHardswish:
+    case UnaryKind::kHardswish:
       unary(p, call, [](const CArr& x) { return x * ((x + 3.0f).max(0.0f).min(6.0f) / 6.0f); });
       return;
-    case ActOp::kHardsigmoid:
+    case UnaryKind::kHardsigmoid:
       unary(p, call, [](const CArr& x) { return (x + 3.0f).max(0.0f).min(6.0f) / 6.0f; });
       return;
-    case ActOp::kHardtanh: {
+    case UnaryKind::kHardtanh: {
       const float lo = a, hi = static_cast<float>(p.b.as_double());
       // select keeps NaN, as the reference does
       unary(p, call,
             [lo, hi](const CArr& x) { return (x < lo).select(lo, (x > hi).select(hi, x)); });
       return;
     }
-    case ActOp::kRelu6:
+    case UnaryKind::kRelu6:
       unary(p, call,
             [](const CArr& x) { return (x < 0.0f).select(0.0f, (x > 6.0f).select(6.0f, x)); });
       return;
@@ -126,17 +126,17 @@ void act_piecewise(const ActParams& p, const KernelCall& call, float a) {
 // rsub (a - b * x), sub.Scalar (x - b * a) and div.Scalar (x / a).
 void act_scalar_arith(const ActParams& p, const KernelCall& call, float a) {
   switch (p.op) {
-    case ActOp::kRsub: {
+    case UnaryKind::kRsub: {
       const float b = static_cast<float>(p.b.as_double());
       unary(p, call, [a, b](const CArr& x) { return a - b * x; });
       return;
     }
-    case ActOp::kSubScalar: {
+    case UnaryKind::kSubScalar: {
       const float ba = static_cast<float>(p.b.as_double()) * a;
       unary(p, call, [ba](const CArr& x) { return x - ba; });
       return;
     }
-    case ActOp::kDivScalar:
+    case UnaryKind::kDivScalar:
       unary(p, call, [a](const CArr& x) { return x / a; });
       return;
     default:  // other groups: act_opt
@@ -151,40 +151,43 @@ void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
   }
   const float a = static_cast<float>(p.a.as_double());
   switch (p.op) {
-    case ActOp::kGelu:
-    case ActOp::kGeluTanh:
-    case ActOp::kTanh:
-    case ActOp::kSigmoid:
-    case ActOp::kSilu:
+    case UnaryKind::kGeluErf:
+    case UnaryKind::kGeluTanh:
+    case UnaryKind::kTanh:
+    case UnaryKind::kSigmoid:
+    case UnaryKind::kSilu:
       act_smooth(p, call);
       return;
-    case ActOp::kRsqrt:
-    case ActOp::kExp:
-    case ActOp::kNeg:
-    case ActOp::kLog:
-    case ActOp::kSqrt:
-    case ActOp::kAbs:
-    case ActOp::kErf:
+    case UnaryKind::kRsqrt:
+    case UnaryKind::kExp:
+    case UnaryKind::kNeg:
+    case UnaryKind::kLog:
+    case UnaryKind::kSqrt:
+    case UnaryKind::kAbs:
+    case UnaryKind::kErf:
       act_math(p, call);
       return;
-    case ActOp::kPowScalar:
+    case UnaryKind::kPowScalar:
       act_pow_scalar(p, call, a);
       return;
-    case ActOp::kHardswish:
-    case ActOp::kHardsigmoid:
-    case ActOp::kHardtanh:
-    case ActOp::kRelu6:
+    case UnaryKind::kHardswish:
+    case UnaryKind::kHardsigmoid:
+    case UnaryKind::kHardtanh:
+    case UnaryKind::kRelu6:
       act_piecewise(p, call, a);
       return;
-    case ActOp::kRsub:
-    case ActOp::kSubScalar:
-    case ActOp::kDivScalar:
+    case UnaryKind::kRsub:
+    case UnaryKind::kSubScalar:
+    case UnaryKind::kDivScalar:
       act_scalar_arith(p, call, a);
+      return;
+    default:  // no Eigen form
+      ref_act(p, call, scratch);
       return;
   }
 }
 
-template <ActOp Op>
+template <UnaryKind Op>
 using ActOpt = FnKernel<ActParams, act_prepare<Op>, act_opt>;
 
 constexpr auto kOpt = KernelImpl::kOptimized;
@@ -195,28 +198,28 @@ constexpr auto kF32 = DType::kFloat32;
 
 void register_act_eigen(KernelRegistry& registry) {
   registry.add({
-      {"aten::gelu", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kGelu>>},
-      {"aten::tanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kTanh>>},
-      {"aten::sigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSigmoid>>},
-      {"aten::silu", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSilu>>},
-      {"aten::rsqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRsqrt>>},
-      {"aten::exp", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kExp>>},
-      {"aten::pow.Tensor_Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kPowScalar>>},
-      {"aten::hardswish", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardswish>>},
-      {"aten::hardswish_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardswish>>},
-      {"aten::hardsigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardsigmoid>>},
-      {"aten::hardsigmoid_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardsigmoid>>},
-      {"aten::hardtanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardtanh>>},
-      {"aten::hardtanh_", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kHardtanh>>},
-      {"aten::relu6", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRelu6>>},
-      {"aten::neg", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kNeg>>},
-      {"aten::log", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kLog>>},
-      {"aten::sqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSqrt>>},
-      {"aten::abs", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kAbs>>},
-      {"aten::erf", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kErf>>},
-      {"aten::rsub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kRsub>>},
-      {"aten::sub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kSubScalar>>},
-      {"aten::div.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<ActOp::kDivScalar>>},
+      {"aten::gelu", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kGeluErf>>},
+      {"aten::tanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kTanh>>},
+      {"aten::sigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kSigmoid>>},
+      {"aten::silu", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kSilu>>},
+      {"aten::rsqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kRsqrt>>},
+      {"aten::exp", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kExp>>},
+      {"aten::pow.Tensor_Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kPowScalar>>},
+      {"aten::hardswish", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardswish>>},
+      {"aten::hardswish_", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardswish>>},
+      {"aten::hardsigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardsigmoid>>},
+      {"aten::hardsigmoid_", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardsigmoid>>},
+      {"aten::hardtanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardtanh>>},
+      {"aten::hardtanh_", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardtanh>>},
+      {"aten::relu6", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kRelu6>>},
+      {"aten::neg", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kNeg>>},
+      {"aten::log", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kLog>>},
+      {"aten::sqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kSqrt>>},
+      {"aten::abs", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kAbs>>},
+      {"aten::erf", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kErf>>},
+      {"aten::rsub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kRsub>>},
+      {"aten::sub.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kSubScalar>>},
+      {"aten::div.Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kDivScalar>>},
   });
 }
 }  // namespace tir::kernels

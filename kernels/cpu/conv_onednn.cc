@@ -320,7 +320,7 @@ class ConvOneDnn final : public Kernel {
     };
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (call.epilogue != Activation::kNone || call.residual >= 0) {
+    if (call.epilogue || call.residual >= 0) {
       dnnl::post_ops ops;
       if (call.residual >= 0) ops.append_sum(1.f);  // dst = conv + dst (holding the residual)
       onednn_append_activation(ops, call.epilogue);

@@ -50,6 +50,8 @@ void apply_row(BinaryKind op, float alpha, const A& a, const B& b, Arr out) {
     case BinaryKind::kDiv:
       out = a / b;
       break;
+    default:  // eltwise_prepare_binary takes add, sub, mul and div only
+      break;
   }
 }
 
@@ -88,6 +90,8 @@ void row_strided(BinaryKind op, float alpha, const float* a, int64_t sa, const f
         break;
       case BinaryKind::kDiv:
         out[j] = x / y;
+        break;
+      default:
         break;
     }
   }

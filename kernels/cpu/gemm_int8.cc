@@ -194,7 +194,7 @@ void Int8Gemm::finish_rows(const KernelCall& call, const float* row_scale, const
   const float* zp_sum = packed_->zp_sum.data();
   const float* bias = bias_ ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
   const bool bias_per_col = bias_ && p_.c_col_stride != 0;
-  const bool relu = call.epilogue == Activation::kRelu;
+  const bool relu = call.epilogue == ops::UnaryKind::kRelu;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(n, 1)),
                   [&](int64_t begin, int64_t end) {

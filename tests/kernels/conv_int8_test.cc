@@ -110,7 +110,7 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
     o.impl = KernelImpl::kOptimized;
     o.data_at_prepare = true;  // the weight's bytes are known at prepare
     o.precision = Precision::kInt8;
-    o.epilogue = relu ? Activation::kRelu : Activation::kNone;
+    if (relu) o.epilogue = ops::UnaryKind::kRelu;
     o.repeat_runs = 2;
     const RunResult r = run_kernel(conv_call(g, x, w, b), o);
     ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -180,7 +180,7 @@ TEST(ConvInt8, NanInTheInputGivesNan) {
   o.impl = KernelImpl::kOptimized;
   o.data_at_prepare = true;
   o.precision = Precision::kInt8;
-  o.epilogue = Activation::kRelu;
+  o.epilogue = ops::UnaryKind::kRelu;
   const RunResult r = run_kernel(conv_call(g, x, w, b), o);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   // The input has no int8 scale: every output is NaN (torch gives NaN where the window meets
