@@ -60,7 +60,7 @@ struct Arg {
 /// Handles that a device owns and its kernels use (the oneDNN engine and streams of a CPU
 /// device; a cuBLAS handle and stream later). The runtime's Device (runtime/devices/device.h)
 /// passes its own to every call; a kernel that needs one casts it to its backend's type
-/// (kernels/cpu/onednn_context.h). Null outside a session (kernel tests): backends then use
+/// (kernels/cpu/onednn/onednn_context.h). Null outside a session (kernel tests): backends then use
 /// a default context of their own.
 class DeviceContext {
  public:

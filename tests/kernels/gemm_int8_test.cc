@@ -1,6 +1,6 @@
-// The int8 GEMM path (kernels/cpu/gemm_int8.h) against an exact emulation of its arithmetic:
+// The int8 GEMM path (kernels/cpu/int8/gemm_int8.h) against an exact emulation of its arithmetic:
 // the same quantization of A (a scale and zero point per row, uint8: 0..255, or 0..127 where the
-// CPU's u8 x s8 pairs saturate, kernels/cpu/onednn_context.h) and of B (core/quantize.h),
+// CPU's u8 x s8 pairs saturate, kernels/cpu/onednn/onednn_context.h) and of B (core/quantize.h),
 // the int32 dot products summed exactly, then scales, bias and activation in double. oneDNN
 // must agree to float rounding (1e-5 of the largest output), far below the quantization
 // error itself (~1e-2 here),
@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "core/quantize.h"
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {

@@ -1,4 +1,4 @@
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 
 #include <array>
 #include <cstdio>

@@ -20,17 +20,17 @@
 // to x64:gemm:jit (3-17x slower than brgconv) and Winograd refuses it; sum keeps both.
 //
 // In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
-// per-run quantized activations (kernels/cpu/conv_int8_onednn.h).
+// per-run quantized activations (kernels/cpu/int8/conv_int8_onednn.h).
 #include <array>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <vector>
 
-#include "kernels/cpu/conv_int8_onednn.h"
-#include "kernels/cpu/onednn_context.h"
-#include "kernels/cpu/onednn_epilogue.h"
-#include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/int8/conv_int8_onednn.h"
+#include "kernels/cpu/onednn/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_epilogue.h"
+#include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
 
@@ -422,7 +422,7 @@ class ConvOneDnn final : public Kernel {
 
   ConvParams p_;
   bool fallback_ = false;
-  bool int8_ = false;  // computing in int8 (kernels/cpu/conv_int8_onednn.h)
+  bool int8_ = false;  // computing in int8 (kernels/cpu/int8/conv_int8_onednn.h)
   Int8Conv int8_conv_;
   dnnl::convolution_forward prim_;
   dnnl::reorder src_reorder_, wei_reorder_, dst_reorder_, res_reorder_;

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 
 namespace tir::kernels {
 

@@ -5,7 +5,7 @@
 // oneDNN's workspace is not ATen's flat H*W index.
 #include <vector>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
 

@@ -14,7 +14,7 @@
 // eltwise primitive any other activation. A weight swap repacks B and rebuilds the primitive.
 // A smoothed int8 weight (`tir-calibrate`, SmoothQuant) holds q of w * s per
 // input channel k: A is multiplied by its 1/s inside the two per-row passes (range, quantize).
-// Where the CPU's u8 x s8 pairs saturate (no AVX512-VNNI: kernels/cpu/onednn_context.h
+// Where the CPU's u8 x s8 pairs saturate (no AVX512-VNNI: kernels/cpu/onednn/onednn_context.h
 // int8_pairs_saturate) A's rows are quantized to 0..127, scale (max - min) / 127, as fbgemm's
 // reduce_range: a pair of products then stays within int16.
 //
@@ -25,7 +25,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/shapes/linear_algebra/gemm.h"
 
 namespace tir::kernels {

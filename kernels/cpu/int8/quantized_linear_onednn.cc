@@ -2,7 +2,7 @@
 // kernels/shapes/quantization/quantized_linear.h; runtime/passes/quant_rewrite.h makes the node
 // from a PT2E-quantized linear). With zero weight zero points it runs oneDNN's int8 matmul: int32
 // accumulation of (q_x - zp_x) * q_w, output scale s_x * s_w[n] fixed in the primitive (per-channel
-// output scales keep oneDNN's AMX/VNNI brgemm, see cpu/gemm_int8.h), bias a binary-add post-op.
+// output scales keep oneDNN's AMX/VNNI brgemm, see gemm_int8.h), bias a binary-add post-op.
 // Torch's reference computes the same sums in float32 on dequantized operands: the two differ only
 // by float32 rounding of the accumulation (the integer products are exact). Where the CPU's u8 x s8
 // dot product saturates (no AVX512-VNNI: onednn_context.h int8_pairs_saturate) int8 would not be
@@ -15,7 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/quantization/quantized_linear.h"

@@ -1,4 +1,4 @@
-#include "kernels/cpu/conv_int8_onednn.h"
+#include "kernels/cpu/int8/conv_int8_onednn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <string_view>
 
 #include "core/quantize.h"
-#include "kernels/cpu/onednn_epilogue.h"
+#include "kernels/cpu/int8/value_range.h"
+#include "kernels/cpu/onednn/onednn_epilogue.h"
 #include "kernels/cpu/parallel.h"
-#include "kernels/cpu/value_range.h"
 
 namespace tir::kernels {
 

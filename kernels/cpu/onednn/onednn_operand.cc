@@ -1,4 +1,4 @@
-#include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/onednn/onednn_operand.h"
 
 #include <cstdio>
 #include <mutex>

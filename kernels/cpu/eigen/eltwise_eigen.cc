@@ -6,7 +6,7 @@
 // rows of C products.
 #include <Eigen/Core>
 
-#include "kernels/cpu/eigen_util.h"
+#include "kernels/cpu/eigen/eigen_util.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"

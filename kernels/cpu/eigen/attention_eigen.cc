@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/cpu/register.h"
 #include "kernels/shapes/linear_algebra/attention.h"
 

@@ -1,4 +1,4 @@
-#include "kernels/cpu/gemm_int8.h"
+#include "kernels/cpu/int8/gemm_int8.h"
 
 #include <immintrin.h>
 
@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "core/quantize.h"
-#include "kernels/cpu/onednn_epilogue.h"
+#include "kernels/cpu/int8/value_range.h"
+#include "kernels/cpu/onednn/onednn_epilogue.h"
 #include "kernels/cpu/parallel.h"
-#include "kernels/cpu/value_range.h"
 #include "kernels/packed_cache.h"
 
 namespace tir::kernels {

@@ -1,6 +1,6 @@
-// 2-D convolution in int8 on oneDNN, for the optimized conv kernel (kernels/cpu/conv_onednn.cc)
-// when the call's precision is kInt8 or its weight is stored int8 (`tirc weights pack --dtype
-// int8`).
+// 2-D convolution in int8 on oneDNN, for the optimized conv kernel
+// (kernels/cpu/onednn/conv_onednn.cc) when the call's precision is kInt8 or its weight is stored
+// int8 (`tirc weights pack --dtype int8`).
 //
 // Weights: symmetric int8 per output channel (core/quantize.h, the same bytes the packer
 // stores: an [OC, C/groups, KH, KW] weight is its [OC, C/groups*KH*KW] matrix, axis 0). A
@@ -35,7 +35,7 @@
 #include <array>
 #include <vector>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/shapes/convolution/conv.h"
 
 namespace tir::kernels {

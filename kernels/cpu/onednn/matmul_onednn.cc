@@ -8,12 +8,12 @@
 // output scale.
 //
 // In bf16 (KernelCall::precision) both operands are converted to plain bf16 (a weight
-// operand once, when prepared; kernels/cpu/onednn_operand.h), attention's activation x
+// operand once, when prepared; kernels/cpu/onednn/onednn_operand.h), attention's activation x
 // activation products included; accumulation and output stay float32.
 #include <vector>
 
-#include "kernels/cpu/onednn_context.h"
-#include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/onednn/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/linear_algebra/matmul.h"
 

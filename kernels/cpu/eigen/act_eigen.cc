@@ -6,7 +6,7 @@
 #include <numbers>
 #include <unsupported/Eigen/SpecialFunctions>
 
-#include "kernels/cpu/eigen_util.h"
+#include "kernels/cpu/eigen/eigen_util.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/unary/activation.h"

@@ -6,9 +6,9 @@
 // it from then on (GPT-2 small: ~17% faster steady state, one extra copy of the GEMM weights
 // in memory; TIR_GEMM_PACK=0 turns it off). A swapped weight is packed again.
 // In bf16 (KernelCall::precision), A is converted per run and B, when it is a weight,
-// packed to bf16 once (kernels/cpu/onednn_operand.h); accumulation and output stay float32.
+// packed to bf16 once (kernels/cpu/onednn/onednn_operand.h); accumulation and output stay float32.
 // In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
-// per-run quantized activations (kernels/cpu/gemm_int8.h).
+// per-run quantized activations (kernels/cpu/int8/gemm_int8.h).
 // addmm's alpha is an output scale; beta*self is either a row-broadcast bias (alpha ==
 // beta == 1) or, in general, self broadcast into the output followed by a sum post-op.
 #include <algorithm>
@@ -16,10 +16,10 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/cpu/gemm_int8.h"
-#include "kernels/cpu/onednn_context.h"
-#include "kernels/cpu/onednn_epilogue.h"
-#include "kernels/cpu/onednn_operand.h"
+#include "kernels/cpu/int8/gemm_int8.h"
+#include "kernels/cpu/onednn/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_epilogue.h"
+#include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
 
@@ -211,7 +211,7 @@ class GemmOneDnn final : public Kernel {
   GemmParams p_;
   bool fallback_ = false;
   bool bf16_ = false;
-  bool int8_ = false;  // computing in int8 (kernels/cpu/gemm_int8.h)
+  bool int8_ = false;  // computing in int8 (kernels/cpu/int8/gemm_int8.h)
   Int8Gemm int8_gemm_;
   // Float32 weight packing (from the second run): pending until then, packed_ after.
   bool pack_pending_ = false, packed_ = false;
