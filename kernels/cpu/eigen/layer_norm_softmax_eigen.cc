@@ -7,7 +7,8 @@
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
-#include "kernels/shapes/softmax/layer_norm_softmax.h"
+#include "kernels/shapes/normalization/layer_norm.h"
+#include "kernels/shapes/softmax/softmax.h"
 
 namespace tir::kernels {
 namespace {
