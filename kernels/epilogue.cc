@@ -6,61 +6,61 @@
 
 namespace tir::kernels {
 
-std::string_view activation_name(Activation act) {
+using ops::UnaryKind;
+
+std::string_view activation_name(UnaryKind act) {
   switch (act) {
-    case Activation::kNone:
-      return "";
-    case Activation::kRelu:
+    case UnaryKind::kRelu:
       return "relu";
-    case Activation::kGeluErf:
+    case UnaryKind::kGeluErf:
       return "gelu";
-    case Activation::kGeluTanh:
+    case UnaryKind::kGeluTanh:
       return "gelu_tanh";
-    case Activation::kHardswish:
+    case UnaryKind::kHardswish:
       return "hardswish";
-    case Activation::kHardsigmoid:
+    case UnaryKind::kHardsigmoid:
       return "hardsigmoid";
-    case Activation::kSilu:
+    case UnaryKind::kSilu:
       return "silu";
-    case Activation::kSigmoid:
+    case UnaryKind::kSigmoid:
       return "sigmoid";
-    case Activation::kTanh:
+    case UnaryKind::kTanh:
       return "tanh";
+    default:  // not fusable_as_epilogue
+      return "";
   }
-  return "";
 }
 
 namespace {
 
-double activate(Activation act, double x) {
+double activate(UnaryKind act, double x) {
   switch (act) {
-    case Activation::kNone:
-      return x;
-    case Activation::kRelu:
+    case UnaryKind::kRelu:
       return ops::relu(x);
-    case Activation::kGeluErf:
+    case UnaryKind::kGeluErf:
       return ops::gelu_erf(x);
-    case Activation::kGeluTanh:
+    case UnaryKind::kGeluTanh:
       return ops::gelu_tanh(x);
-    case Activation::kHardswish:
+    case UnaryKind::kHardswish:
       return ops::hardswish(x);
-    case Activation::kHardsigmoid:
+    case UnaryKind::kHardsigmoid:
       return ops::hardsigmoid(x);
-    case Activation::kSilu:
+    case UnaryKind::kSilu:
       return ops::silu(x);
-    case Activation::kSigmoid:
+    case UnaryKind::kSigmoid:
       return ops::sigmoid(x);
-    case Activation::kTanh:
+    case UnaryKind::kTanh:
       return std::tanh(x);
+    default:  // not fusable_as_epilogue: the fusion pass never sets one
+      return x;
   }
-  return x;
 }
 
 }  // namespace
 
-void apply_activation(Activation act, float* data, int64_t n) {
-  if (act == Activation::kNone) return;
-  for (int64_t i = 0; i < n; ++i) data[i] = static_cast<float>(activate(act, data[i]));
+void apply_activation(std::optional<UnaryKind> act, float* data, int64_t n) {
+  if (!act) return;
+  for (int64_t i = 0; i < n; ++i) data[i] = static_cast<float>(activate(*act, data[i]));
 }
 
 }  // namespace tir::kernels

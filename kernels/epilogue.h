@@ -4,16 +4,19 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "kernels/kernel.h"
 
 namespace tir::kernels {
 
-/// "relu", "gelu", "gelu_tanh", ...; "" for kNone. Used in profile labels ("aten::addmm+gelu").
-std::string_view activation_name(Activation act);
+/// "relu", "gelu", "gelu_tanh", ...; "" for a kind that is not fusable_as_epilogue. Used in
+/// profile labels ("aten::addmm+gelu").
+std::string_view activation_name(ops::UnaryKind act);
 
-/// Applies `act` in place to `n` contiguous floats (in double, like the reference kernels).
-void apply_activation(Activation act, float* data, int64_t n);
+/// Applies `act` in place to `n` contiguous floats (in double, like the reference kernels);
+/// nothing for std::nullopt.
+void apply_activation(std::optional<ops::UnaryKind> act, float* data, int64_t n);
 
 }  // namespace tir::kernels

@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include "core/precision.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "kernels/ops/unary.h"
 
 namespace tir::kernels {
 
@@ -58,7 +60,7 @@ struct Arg {
 /// Handles that a device owns and its kernels use (the oneDNN engine and streams of a CPU
 /// device; a cuBLAS handle and stream later). The runtime's Device (runtime/devices/device.h)
 /// passes its own to every call; a kernel that needs one casts it to its backend's type
-/// (kernels/cpu/onednn_context.h). Null outside a session (kernel tests): backends then use
+/// (kernels/cpu/onednn/onednn_context.h). Null outside a session (kernel tests): backends then use
 /// a default context of their own.
 class DeviceContext {
  public:
@@ -104,22 +106,6 @@ struct QuantizedWeight {
   const float* inv_smooth = nullptr;  // one per input channel; null: not smoothed
 };
 
-/// An element-wise activation a producer kernel (GEMM, convolution) applies to its output
-/// before writing it: the runtime's fusion pass (runtime/passes/fusion.h) sets it when the graph
-/// computes the activation right after the producer. Only kernels whose registry entry says
-/// so (KernelEntry::caps, from the op catalogue) ever see one other than kNone.
-enum class Activation : uint8_t {
-  kNone,
-  kRelu,
-  kGeluErf,   // 0.5 x (1 + erf(x / sqrt 2))
-  kGeluTanh,  // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-  kHardswish,
-  kHardsigmoid,
-  kSilu,
-  kSigmoid,
-  kTanh,
-};
-
 /// An inference batch norm folded into a convolution (the fusion pass sets it when the graph
 /// normalizes the conv's output right after it): per output channel c,
 ///   y = (conv(x)[c] - mean[c]) * weight[c] / sqrt(var[c] + eps) + bias[c],
@@ -159,8 +145,12 @@ struct KernelCall {
   std::string_view node;  // FX node name, for messages
   std::span<const Arg> args;
   std::span<Tensor> inputs;
-  std::span<Tensor> outputs;                  // one per op return; prepare fills dtype and shape
-  Activation epilogue = Activation::kNone;    // applied to outputs[0] (fused producers only)
+  std::span<Tensor> outputs;  // one per op return; prepare fills dtype and shape
+  /// An activation the producer (GEMM, convolution) applies to outputs[0] before writing it,
+  /// one that ops::fusable_as_epilogue accepts: the fusion pass (runtime/passes/fusion.h) sets
+  /// it when the graph computes the activation right after the producer. Only kernels whose
+  /// registry entry says so (KernelEntry::caps, from the op catalogue) ever see one.
+  std::optional<ops::UnaryKind> epilogue;
   BatchNormFold batch_norm;                   // folded conv + batch norm (fused convs only)
   Precision precision = Precision::kFloat32;  // GEMM-class kernels may compute in bf16
   /// Fused residual add (convs only): index into `inputs` of a tensor shaped like outputs[0],

@@ -8,7 +8,8 @@
 
 namespace tir::kernels {
 
-/// A new oneDNN CPU context (kernels/cpu/onednn_context.h). Thread-safe to use from any thread.
+/// A new oneDNN CPU context (kernels/cpu/onednn/onednn_context.h). Thread-safe to use from any
+/// thread.
 std::unique_ptr<DeviceContext> make_cpu_context();
 
 }  // namespace tir::kernels

@@ -114,8 +114,9 @@ __device__ float unary_at(UnaryKind op, float x, float a, float b) {
       return x - b * a;
     case UnaryKind::kDivScalar:
       return x / a;
+    default:  // not an act op
+      return x;
   }
-  return x;
 }
 
 __global__ void unary_kernel(UnaryKind op, const float* x, float* y, int64_t n, float a, float b) {

@@ -79,53 +79,7 @@ Status relu_launch(const UnaryParams& p, const KernelCall& call, CudaContext& ct
                                  call.outputs[0].data_as<float>(), p.numel, 0, 0, ctx.stream));
 }
 
-UnaryKind unary_kind(ActOp op) {
-  switch (op) {
-    case ActOp::kGelu:
-      return UnaryKind::kGeluErf;
-    case ActOp::kGeluTanh:
-      return UnaryKind::kGeluTanh;
-    case ActOp::kTanh:
-      return UnaryKind::kTanh;
-    case ActOp::kSigmoid:
-      return UnaryKind::kSigmoid;
-    case ActOp::kSilu:
-      return UnaryKind::kSilu;
-    case ActOp::kHardswish:
-      return UnaryKind::kHardswish;
-    case ActOp::kHardsigmoid:
-      return UnaryKind::kHardsigmoid;
-    case ActOp::kHardtanh:
-      return UnaryKind::kHardtanh;
-    case ActOp::kRelu6:
-      return UnaryKind::kRelu6;
-    case ActOp::kNeg:
-      return UnaryKind::kNeg;
-    case ActOp::kExp:
-      return UnaryKind::kExp;
-    case ActOp::kLog:
-      return UnaryKind::kLog;
-    case ActOp::kSqrt:
-      return UnaryKind::kSqrt;
-    case ActOp::kRsqrt:
-      return UnaryKind::kRsqrt;
-    case ActOp::kAbs:
-      return UnaryKind::kAbs;
-    case ActOp::kErf:
-      return UnaryKind::kErf;
-    case ActOp::kPowScalar:
-      return UnaryKind::kPowScalar;
-    case ActOp::kRsub:
-      return UnaryKind::kRsub;
-    case ActOp::kSubScalar:
-      return UnaryKind::kSubScalar;
-    case ActOp::kDivScalar:
-      return UnaryKind::kDivScalar;
-  }
-  return UnaryKind::kNeg;
-}
-
-template <ActOp Op>
+template <UnaryKind Op>
 Result<ActParams> act_prepare_f32(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(ActParams p, act_prepare<Op>(call, out_info));
   if (p.dtype != DType::kFloat32 || p.out_dtype != DType::kFloat32)
@@ -134,17 +88,16 @@ Result<ActParams> act_prepare_f32(const KernelCall& call, PrepareInfo* out_info)
 }
 
 Status act_launch(const ActParams& p, const KernelCall& call, CudaContext& ctx) {
-  return launch_status(
-      call,
-      unary_f32(unary_kind(p.op), call.inputs[p.input].data_as<const float>(),
-                call.outputs[0].data_as<float>(), p.numel, static_cast<float>(p.a.as_double()),
-                static_cast<float>(p.b.as_double()), ctx.stream));
+  return launch_status(call, unary_f32(p.op, call.inputs[p.input].data_as<const float>(),
+                                       call.outputs[0].data_as<float>(), p.numel,
+                                       static_cast<float>(p.a.as_double()),
+                                       static_cast<float>(p.b.as_double()), ctx.stream));
 }
 
 template <BinaryKind Op>
 using BinaryCuda = CudaKernel<BinaryParams, binary_prepare<Op>, binary_launch>;
 using ReluCuda = CudaKernel<UnaryParams, eltwise_prepare_unary_float, relu_launch>;
-template <ActOp Op>
+template <UnaryKind Op>
 using ActCuda = CudaKernel<ActParams, act_prepare_f32<Op>, act_launch>;
 
 constexpr auto kOpt = KernelImpl::kOptimized;
@@ -165,25 +118,25 @@ void register_eltwise_cuda(KernelRegistry& registry) {
       {"aten::div.Tensor", kGpu, kF32, kOpt, &make_kernel<BinaryCuda<BinaryKind::kDiv>>},
       {"aten::relu", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
       {"aten::relu_", kGpu, kF32, kOpt, &make_kernel<ReluCuda>},
-      {"aten::gelu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kGelu>>},
-      {"aten::tanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kTanh>>},
-      {"aten::sigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSigmoid>>},
-      {"aten::silu", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSilu>>},
-      {"aten::rsqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRsqrt>>},
-      {"aten::exp", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kExp>>},
-      {"aten::pow.Tensor_Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kPowScalar>>},
-      {"aten::hardswish", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardswish>>},
-      {"aten::hardsigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardsigmoid>>},
-      {"aten::hardtanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kHardtanh>>},
-      {"aten::relu6", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRelu6>>},
-      {"aten::neg", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kNeg>>},
-      {"aten::log", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kLog>>},
-      {"aten::sqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSqrt>>},
-      {"aten::abs", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kAbs>>},
-      {"aten::erf", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kErf>>},
-      {"aten::rsub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kRsub>>},
-      {"aten::sub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kSubScalar>>},
-      {"aten::div.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<ActOp::kDivScalar>>},
+      {"aten::gelu", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kGeluErf>>},
+      {"aten::tanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kTanh>>},
+      {"aten::sigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kSigmoid>>},
+      {"aten::silu", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kSilu>>},
+      {"aten::rsqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kRsqrt>>},
+      {"aten::exp", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kExp>>},
+      {"aten::pow.Tensor_Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kPowScalar>>},
+      {"aten::hardswish", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kHardswish>>},
+      {"aten::hardsigmoid", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kHardsigmoid>>},
+      {"aten::hardtanh", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kHardtanh>>},
+      {"aten::relu6", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kRelu6>>},
+      {"aten::neg", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kNeg>>},
+      {"aten::log", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kLog>>},
+      {"aten::sqrt", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kSqrt>>},
+      {"aten::abs", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kAbs>>},
+      {"aten::erf", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kErf>>},
+      {"aten::rsub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kRsub>>},
+      {"aten::sub.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kSubScalar>>},
+      {"aten::div.Scalar", kGpu, kF32, kOpt, &make_kernel<ActCuda<UnaryKind::kDivScalar>>},
   });
 }
 }  // namespace tir::kernels::cuda

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "kernels/ops/binary.h"
+#include "kernels/ops/unary.h"
 
 namespace tir::kernels::cuda {
 
@@ -50,30 +51,9 @@ using ops::BinaryKind;
 cudaError_t binary_f32(BinaryKind op, const Operand& a, const Operand& b, float alpha, float* out,
                        int rank, const int64_t* sizes, cudaStream_t stream);
 
-/// Elementwise float32 maps; `a` and `b` are the op's scalar arguments.
-enum class UnaryKind : int {
-  kRelu,
-  kGeluErf,
-  kGeluTanh,
-  kTanh,
-  kSigmoid,
-  kSilu,
-  kHardswish,
-  kHardsigmoid,
-  kHardtanh,
-  kRelu6,
-  kNeg,
-  kExp,
-  kLog,
-  kSqrt,
-  kRsqrt,
-  kAbs,
-  kErf,
-  kPowScalar,
-  kRsub,
-  kSubScalar,
-  kDivScalar,
-};
+using ops::UnaryKind;
+/// y = op(x) elementwise over float32, for the kinds the act kernels take
+/// (kernels/shapes/unary/activation.h); `a` and `b` are the op's scalar arguments.
 cudaError_t unary_f32(UnaryKind op, const float* x, float* y, int64_t n, float a, float b,
                       cudaStream_t stream);
 

@@ -3,7 +3,8 @@
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
 #include "kernels/shapes/indexing/embedding.h"
-#include "kernels/shapes/softmax/layer_norm_softmax.h"
+#include "kernels/shapes/normalization/layer_norm.h"
+#include "kernels/shapes/softmax/softmax.h"
 
 namespace tir::kernels::cuda {
 namespace {

@@ -1,8 +1,8 @@
-// The binary family's kind enum and scalar formula for the arithmetic ops that take an `alpha`
-// (add, sub, mul, div), written once: the reference kernels (in double or int64) and the CUDA
-// launcher (kernels/cuda/elementwise.cu, in float) call it; the Eigen kernels
-// (kernels/cpu/eltwise_eigen.cc) apply the same expressions to whole rows. Plain C++, so nvcc
-// compiles it for the device too.
+// The binary family's kind enum, and the scalar formula for the arithmetic ops that take an
+// `alpha` (add, sub, mul, div), written once: the reference kernels (in double or int64) and the
+// CUDA launcher (kernels/cuda/elementwise.cu, in float) call it; the Eigen kernels
+// (kernels/cpu/eigen/eltwise_eigen.cc) apply the same expressions to whole rows. Plain C++, so
+// nvcc compiles it for the device too.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +15,32 @@
 
 namespace tir::kernels::ops {
 
-enum class BinaryKind : uint8_t { kAdd, kSub, kMul, kDiv };
+/// Element-wise functions of two tensors, or of a tensor and a scalar, with torch's type
+/// promotion (the comparisons are kernels/shapes/binary/logic.h's), and clamp of three.
+enum class BinaryKind : uint8_t {
+  kAdd,  // a + alpha b
+  kSub,  // a - alpha b
+  kMul,
+  kDiv,  // true division; integer operands give float32
+  kDivTrunc,
+  kDivFloor,
+  kFmod,
+  kRemainder,
+  kMaximum,
+  kMinimum,
+  kAtan2,  // integer operands give float32
+  kPow,    // integer operands stay integer
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+  kLogicalAnd,  // -> bool
+  kLogicalOr,
+  kLogicalXor,
+  kClamp,  // clamp(self, min?, max?): three operands, either bound optional
+};
 
-/// a (op) alpha * b for add and sub; a * b and a / b otherwise (alpha unused).
+/// a (op) alpha * b for add and sub; a * b and a / b for mul and div (alpha unused); a for
+/// the other kinds, which kernels/reference/binary/math.cc computes.
 template <typename T>
 TIR_HOST_DEVICE inline T binary_apply(BinaryKind op, T a, T b, T alpha) {
   switch (op) {
@@ -29,8 +52,9 @@ TIR_HOST_DEVICE inline T binary_apply(BinaryKind op, T a, T b, T alpha) {
       return a * b;
     case BinaryKind::kDiv:
       return a / b;
+    default:
+      return a;
   }
-  return a;
 }
 
 }  // namespace tir::kernels::ops

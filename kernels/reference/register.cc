@@ -12,18 +12,21 @@ void register_reference(KernelRegistry& registry) {
   register_reduction_ref(registry);
   register_sum_amax_cumsum_ref(registry);
   register_batch_norm_ref(registry);
+  register_group_norm_ref(registry);
+  register_layer_norm_ref(registry);
   register_norm_stats_ref(registry);
-  register_layer_norm_softmax_ref(registry);
+  register_softmax_ref(registry);
   register_attention_ref(registry);
   register_distance_ref(registry);
   register_gemm_ref(registry);
   register_matmul_ref(registry);
   register_col2im_ref(registry);
   register_conv_ref(registry);
+  register_avg_pool_ref(registry);
   register_pool_ref(registry);
   register_pool3d_ref(registry);
   register_grid_sample_ref(registry);
-  register_spatial_ref(registry);
+  register_upsample_ref(registry);
   register_copy_ref(registry);
   register_movement_ref(registry);
   register_shape_ref(registry);
@@ -36,6 +39,7 @@ void register_reference(KernelRegistry& registry) {
   register_sort_ref(registry);
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);
+  register_assertion_ref(registry);
   registry.check_complete(Backend::kReference);
 }
 

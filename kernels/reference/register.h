@@ -24,9 +24,11 @@ void register_reduction_ref(KernelRegistry& registry);
 void register_sum_amax_cumsum_ref(KernelRegistry& registry);
 // normalization/
 void register_batch_norm_ref(KernelRegistry& registry);
+void register_group_norm_ref(KernelRegistry& registry);
+void register_layer_norm_ref(KernelRegistry& registry);
 void register_norm_stats_ref(KernelRegistry& registry);
 // softmax/
-void register_layer_norm_softmax_ref(KernelRegistry& registry);
+void register_softmax_ref(KernelRegistry& registry);
 // linear_algebra/
 void register_attention_ref(KernelRegistry& registry);
 void register_distance_ref(KernelRegistry& registry);
@@ -36,11 +38,12 @@ void register_matmul_ref(KernelRegistry& registry);
 void register_col2im_ref(KernelRegistry& registry);
 void register_conv_ref(KernelRegistry& registry);
 // pooling/
+void register_avg_pool_ref(KernelRegistry& registry);
 void register_pool_ref(KernelRegistry& registry);
 void register_pool3d_ref(KernelRegistry& registry);
 // resampling/
 void register_grid_sample_ref(KernelRegistry& registry);
-void register_spatial_ref(KernelRegistry& registry);
+void register_upsample_ref(KernelRegistry& registry);
 // movement/
 void register_copy_ref(KernelRegistry& registry);
 void register_movement_ref(KernelRegistry& registry);
@@ -58,5 +61,7 @@ void register_sort_ref(KernelRegistry& registry);
 // quantization/
 void register_quantize_ref(KernelRegistry& registry);
 void register_quantized_linear_ref(KernelRegistry& registry);
+// assertion/
+void register_assertion_ref(KernelRegistry& registry);
 
 }  // namespace tir::kernels

@@ -101,6 +101,13 @@ Result<Operand> operand_arg(const KernelCall& call, size_t idx, std::string_view
   return op;
 }
 
+Result<Operand> tensor_operand_arg(const KernelCall& call, size_t idx, std::string_view name) {
+  TIR_ASSIGN_OR_RETURN(Operand o, operand_arg(call, idx, name));
+  if (o.kind == Operand::Kind::kScalar)
+    return op_error(call, StatusCode::kInvalidArgument, "argument '", name, "' must be a Tensor");
+  return o;
+}
+
 DType result_type(std::span<const Operand> ops) {
   DType dim = DType::kUndefined, zero = DType::kUndefined, wrapped = DType::kUndefined;
   for (const Operand& o : ops) {

@@ -83,9 +83,23 @@ struct Operand {
   ScalarValue value;                // for kScalar
 };
 
+/// Element `idx` of operand `o` converted to T (a scalar operand ignores idx).
+template <typename T>
+T operand_load(const Operand& o, const KernelCall& call, int64_t idx) {
+  if (o.input < 0) return o.value.as<T>();
+  T v{};
+  visit_dtype(o.dtype, [&](auto tag) {
+    using S = decltype(tag);
+    v = static_cast<T>(static_cast<const S*>(call.inputs[o.input].data)[idx]);
+  });
+  return v;
+}
+
 /// The Tensor or Scalar argument at `idx` (a Tensor argument may arrive as a Python
 /// number); checks contiguity and dtype_supported.
 Result<Operand> operand_arg(const KernelCall& call, size_t idx, std::string_view name);
+/// operand_arg for a schema Tensor: a Python number there is an error.
+Result<Operand> tensor_operand_arg(const KernelCall& call, size_t idx, std::string_view name);
 
 /// torch.result_type: dimensioned tensors win over 0-d tensors, which win over Python
 /// scalars, unless a lower-priority operand is of a higher category (bool < int < float).

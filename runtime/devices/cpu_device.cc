@@ -2,7 +2,7 @@
 // KernelRegistry::global()), the reference kernel where an op has no optimized one, a oneDNN
 // context of its own.
 #include "kernels/cpu/cpu_context.h"
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "runtime/devices/host_device.h"
 
 namespace tir {

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,10 +74,10 @@ struct ExecNode {
   DeviceId device = 0;
   const kernels::KernelEntry* kernel = nullptr;  // kKernel nodes, set by placement
   // Fusion (fusion.h): attributes of a producer that absorbed the nodes after it.
-  kernels::Activation epilogue = kernels::Activation::kNone;
-  kernels::BatchNormFold batch_norm;  // its fields are slots of `inputs`
-  int residual = -1;                  // slot of `inputs`
-  bool fused = false;                 // outputs[0] is the group's last value (same numel)
+  std::optional<kernels::ops::UnaryKind> epilogue;  // KernelCall::epilogue
+  kernels::BatchNormFold batch_norm;                // its fields are slots of `inputs`
+  int residual = -1;                                // slot of `inputs`
+  bool fused = false;     // outputs[0] is the group's last value (same numel)
   bool reshaped = false;  // ... declared with other sizes than the producer's own output
   std::string label;      // profiled op name of a fused group: "aten::conv2d+batch_norm+relu"
   bool dead = false;      // absorbed or unused: removed by exec_graph_remove_dead

@@ -9,8 +9,8 @@
 
 namespace tir {
 
-using kernels::Activation;
 using kernels::ArgKind;
+using kernels::ops::UnaryKind;
 
 namespace {
 
@@ -23,21 +23,21 @@ const Ops kReshapes = {"aten::view", "aten::_unsafe_view", "aten::reshape"};
 /// One node that is the whole activation (in-place forms included).
 struct SingleActivation {
   std::string_view op;
-  Activation activation;
+  UnaryKind activation;
 };
 const SingleActivation kSingleActivations[] = {
-    {"aten::relu", Activation::kRelu},
-    {"aten::relu_", Activation::kRelu},
-    {"aten::hardswish", Activation::kHardswish},
-    {"aten::hardswish_", Activation::kHardswish},
-    {"aten::hardsigmoid", Activation::kHardsigmoid},
-    {"aten::hardsigmoid_", Activation::kHardsigmoid},
-    {"aten::silu", Activation::kSilu},
-    {"aten::silu_", Activation::kSilu},
-    {"aten::sigmoid", Activation::kSigmoid},
-    {"aten::sigmoid_", Activation::kSigmoid},
-    {"aten::tanh", Activation::kTanh},
-    {"aten::tanh_", Activation::kTanh},
+    {"aten::relu", UnaryKind::kRelu},
+    {"aten::relu_", UnaryKind::kRelu},
+    {"aten::hardswish", UnaryKind::kHardswish},
+    {"aten::hardswish_", UnaryKind::kHardswish},
+    {"aten::hardsigmoid", UnaryKind::kHardsigmoid},
+    {"aten::hardsigmoid_", UnaryKind::kHardsigmoid},
+    {"aten::silu", UnaryKind::kSilu},
+    {"aten::silu_", UnaryKind::kSilu},
+    {"aten::sigmoid", UnaryKind::kSigmoid},
+    {"aten::sigmoid_", UnaryKind::kSigmoid},
+    {"aten::tanh", UnaryKind::kTanh},
+    {"aten::tanh_", UnaryKind::kTanh},
 };
 const Ops kGelu = {"aten::gelu", "aten::gelu_"};  // erf or tanh by its `approximate`
 // The pieces of decomposed activations (NewGELU, core-IR hardswish/hardsigmoid/silu).
@@ -154,7 +154,7 @@ bool is_any(std::string_view op, Ops names) {
 }
 
 struct Match {
-  Activation activation = Activation::kNone;
+  UnaryKind activation = UnaryKind::kRelu;  // every matcher sets it
   std::vector<int32_t> nodes;  // the activation's nodes; the last one computes the result
 };
 
@@ -202,16 +202,16 @@ std::optional<Match> match_single(const Graph& g, int32_t x) {
   const int32_t u = g.sole_user(x);
   if (u < 0 || g.tensor_arg(u, 0) != x) return std::nullopt;
   const std::string_view op = g.op(u);
-  Activation act = Activation::kNone;
+  std::optional<UnaryKind> act;
   for (const SingleActivation& a : kSingleActivations)
     if (op == a.op) act = a.activation;
   if (is_any(op, kGelu)) {
     const std::string_view approx = g.string_arg(u, 1);
-    if (approx.empty() || approx == "none") act = Activation::kGeluErf;
-    if (approx == "tanh") act = Activation::kGeluTanh;
+    if (approx.empty() || approx == "none") act = UnaryKind::kGeluErf;
+    if (approx == "tanh") act = UnaryKind::kGeluTanh;
   }
-  if (act == Activation::kNone) return std::nullopt;
-  return Match{act, {u}};
+  if (!act) return std::nullopt;
+  return Match{*act, {u}};
 }
 
 /// HF NewGELU / gelu_new, as exported (training and core IR alike):
@@ -243,7 +243,7 @@ std::optional<Match> match_new_gelu(const Graph& g, int32_t x) {
   const int32_t out = g.sole_user(g.output(h));
   if (!is_product(g, out, g.output(a), g.output(h)) || g.sole_user(g.output(a)) != out)
     return std::nullopt;
-  return Match{Activation::kGeluTanh, {a, b, c, d, e, f, h, out}};
+  return Match{UnaryKind::kGeluTanh, {a, b, c, d, e, f, h, out}};
 }
 
 /// The core IR's silu: x * sigmoid(x).
@@ -255,7 +255,7 @@ std::optional<Match> match_silu(const Graph& g, int32_t x) {
     const int32_t mul = g.sole_user(g.output(s));
     if (is_product(g, mul, x, g.output(s)) &&
         std::find(users.begin(), users.end(), mul) != users.end())
-      return Match{Activation::kSilu, {s, mul}};
+      return Match{UnaryKind::kSilu, {s, mul}};
   }
   return std::nullopt;
 }
@@ -275,12 +275,12 @@ std::optional<Match> match_hard(const Graph& g, int32_t x) {
   const int32_t r6 = match_relu6(g, g.output(add), m.nodes);
   if (r6 < 0) return std::nullopt;
   int32_t v = r6;
-  m.activation = Activation::kHardsigmoid;
+  m.activation = UnaryKind::kHardsigmoid;
   if (mul >= 0) {
     if (!is_product(g, mul, x, r6) || g.sole_user(r6) != mul) return std::nullopt;
     m.nodes.push_back(mul);
     v = g.output(mul);
-    m.activation = Activation::kHardswish;
+    m.activation = UnaryKind::kHardswish;
   }
   const int32_t div = g.sole_user(v);
   if (!is_scalar_op(g, div, kDivScalar, v, 6.0) || !g.none_arg(div, 2)) return std::nullopt;
@@ -425,7 +425,7 @@ std::optional<FusedGroup> match_group(const Graph& g, int32_t p, bool residual,
   if (group.back() != last || !self_contained(g, group, params)) return std::nullopt;
   FusedGroup out;
   out.producer = out.position = p;
-  out.activation = m ? m->activation : Activation::kNone;
+  if (m) out.activation = m->activation;
   out.batch_norm = bn;
   out.output = g.output(last);
   out.absorbed.assign(group.begin() + 1, group.end());
@@ -504,8 +504,7 @@ size_t fuse_graph(ExecGraph& g, const DefUse& def_use) {
     p.label = std::string(p.op);
     if (grp.batch_norm.present()) p.label += "+batch_norm";
     if (grp.residual >= 0) p.label += "+add";
-    if (grp.activation != Activation::kNone)
-      p.label += "+" + std::string(kernels::activation_name(grp.activation));
+    if (grp.activation) p.label += "+" + std::string(kernels::activation_name(*grp.activation));
     for (int32_t i : grp.absorbed) g.nodes[i].dead = true;
     if (grp.position != grp.producer) {  // runs where its residual is ready (an absorbed node)
       const int32_t index = g.nodes[grp.position].index;

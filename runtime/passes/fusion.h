@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "kernels/kernel.h"
@@ -36,7 +37,7 @@ struct FusedBatchNorm {
 /// One producer and the nodes its epilogue replaces.
 struct FusedGroup {
   int32_t producer = -1;  // node index of the aten::linear/addmm/mm/convolution/conv2d
-  kernels::Activation activation = kernels::Activation::kNone;
+  std::optional<kernels::ops::UnaryKind> activation;  // fusable_as_epilogue; none: no activation
   FusedBatchNorm batch_norm;  // conv producers only; applied before the activation
   /// Conv producers only: the value (the identity) an absorbed aten::add/add_ adds to the conv
   /// (+ batch norm) result before the activation; -1 when none. Same shape, float32.

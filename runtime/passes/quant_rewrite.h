@@ -6,7 +6,7 @@
 // where q_w is an int8 weight of the program quantized along its output channels (axis 0),
 // q_x is uint8 or int8 quantized per tensor with scalar scale and zero point, and the view
 // (if any) keeps the last dim, the GEMM node becomes one tir::quantized_linear node
-// (kernels/cpu/quantized_linear_onednn.cc) that reads q_x and q_w themselves. Dequantize,
+// (kernels/cpu/int8/quantized_linear_onednn.cc) that reads q_x and q_w themselves. Dequantize,
 // view and permute nodes left without readers are marked dead, so neither the float32 copy
 // of the weight nor of the activation is ever made. Anything else is left as it is (the
 // reference kernels of the quantize ops then run torch's arithmetic exactly).

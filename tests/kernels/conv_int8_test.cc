@@ -1,4 +1,4 @@
-// The int8 convolution path (kernels/cpu/conv_int8_onednn.h) against an exact emulation of its
+// The int8 convolution path (kernels/cpu/int8/conv_int8_onednn.h) against an exact emulation of its
 // arithmetic: the input quantized per tensor (uint8 x * 255 / max x when none is negative,
 // else int8 x * 127 / max |x|; where the CPU's u8 x s8 pairs saturate, kernels/cpu/
 // onednn_context.h, uint8 0..127 with a zero point, (max - min) / 127), the weight per output
@@ -14,7 +14,7 @@
 #include <cstring>
 
 #include "core/quantize.h"
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {
@@ -110,7 +110,7 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
     o.impl = KernelImpl::kOptimized;
     o.data_at_prepare = true;  // the weight's bytes are known at prepare
     o.precision = Precision::kInt8;
-    o.epilogue = relu ? Activation::kRelu : Activation::kNone;
+    if (relu) o.epilogue = ops::UnaryKind::kRelu;
     o.repeat_runs = 2;
     const RunResult r = run_kernel(conv_call(g, x, w, b), o);
     ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -180,7 +180,7 @@ TEST(ConvInt8, NanInTheInputGivesNan) {
   o.impl = KernelImpl::kOptimized;
   o.data_at_prepare = true;
   o.precision = Precision::kInt8;
-  o.epilogue = Activation::kRelu;
+  o.epilogue = ops::UnaryKind::kRelu;
   const RunResult r = run_kernel(conv_call(g, x, w, b), o);
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   // The input has no int8 scale: every output is NaN (torch gives NaN where the window meets

@@ -13,31 +13,32 @@ namespace tir::kernels::testing {
 namespace {
 
 constexpr double kTol = 1e-4;
-constexpr Activation kAll[] = {
-    Activation::kRelu,        Activation::kGeluErf, Activation::kGeluTanh, Activation::kHardswish,
-    Activation::kHardsigmoid, Activation::kSilu,    Activation::kSigmoid,  Activation::kTanh};
+using ops::UnaryKind;
+constexpr UnaryKind kAll[] = {UnaryKind::kRelu,      UnaryKind::kGeluErf,     UnaryKind::kGeluTanh,
+                              UnaryKind::kHardswish, UnaryKind::kHardsigmoid, UnaryKind::kSilu,
+                              UnaryKind::kSigmoid,   UnaryKind::kTanh};
 
 /// The activation as torch defines it, written out independently of kernels/epilogue.cc.
-double torch_activation(Activation a, double x) {
+double torch_activation(UnaryKind a, double x) {
   const double relu6 = std::min(std::max(x + 3.0, 0.0), 6.0);
   switch (a) {
-    case Activation::kRelu:
+    case UnaryKind::kRelu:
       return std::max(x, 0.0);
-    case Activation::kGeluErf:
+    case UnaryKind::kGeluErf:
       return x * 0.5 * std::erfc(-x / std::sqrt(2.0));
-    case Activation::kGeluTanh:
+    case UnaryKind::kGeluTanh:
       return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * std::pow(x, 3))));
-    case Activation::kHardswish:
+    case UnaryKind::kHardswish:
       return x * relu6 / 6.0;
-    case Activation::kHardsigmoid:
+    case UnaryKind::kHardsigmoid:
       return relu6 / 6.0;
-    case Activation::kSilu:
+    case UnaryKind::kSilu:
       return x * (1.0 / (1.0 + std::exp(-x)));
-    case Activation::kSigmoid:
+    case UnaryKind::kSigmoid:
       return 1.0 / (1.0 + std::exp(-x));
-    case Activation::kTanh:
+    case UnaryKind::kTanh:
       return std::tanh(x);
-    case Activation::kNone:
+    default:
       break;
   }
   return x;
@@ -82,7 +83,7 @@ std::deque<CallBuilder> producer_calls(std::mt19937& rng) {
 TEST(Epilogue, OptimizedMatchesReference) {
   std::mt19937 rng(test_seed());
   for (const CallBuilder& cb : producer_calls(rng)) {
-    for (Activation a : kAll) {
+    for (UnaryKind a : kAll) {
       SCOPED_TRACE(cb.op() + " activation " + std::to_string(int(a)));
       RunResult ref = run_kernel(cb, {KernelImpl::kReference, 1, false, 1, a});
       RunResult opt = run_kernel(cb, {KernelImpl::kOptimized, 1, true, 2, a});
@@ -98,7 +99,7 @@ TEST(Epilogue, ReferenceAppliesTheDefinition) {
   for (const CallBuilder& cb : producer_calls(rng)) {
     RunResult plain = run_kernel(cb);
     ASSERT_TRUE(plain.status.ok()) << plain.status.message();
-    for (Activation a : kAll) {
+    for (UnaryKind a : kAll) {
       SCOPED_TRACE(cb.op() + " activation " + std::to_string(int(a)));
       RunResult fused = run_kernel(cb, {KernelImpl::kReference, 1, false, 1, a});
       ASSERT_TRUE(fused.status.ok()) << fused.status.message();
@@ -123,7 +124,7 @@ TEST(Epilogue, ReluKeepsNaN) {
       .tensor(Buffer::random(rng, {5}, -1, 1));
   for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
     RunResult r =
-        run_kernel(linear, {impl, 1, impl == KernelImpl::kOptimized, 1, Activation::kRelu});
+        run_kernel(linear, {impl, 1, impl == KernelImpl::kOptimized, 1, UnaryKind::kRelu});
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     for (int64_t j = 0; j < 5; ++j) {
       EXPECT_TRUE(std::isnan(r.outputs[0].at<float>(5 + j)))

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <deque>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -190,7 +191,7 @@ struct RunOptions {
   int n_outputs = 1;
   bool data_at_prepare = false;  // give inputs their bytes during prepare (like weights)
   int repeat_runs = 1;
-  Activation epilogue = Activation::kNone;    // KernelCall::epilogue (fused producers)
+  std::optional<ops::UnaryKind> epilogue;     // KernelCall::epilogue (fused producers)
   bool channels_last = false;                 // KernelCall::channels_last
   Precision precision = Precision::kFloat32;  // KernelCall::precision
 };

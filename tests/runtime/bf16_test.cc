@@ -1,4 +1,4 @@
-// bf16 compute (SessionOptions::precision, kernels/cpu/onednn_operand.h) on real torch
+// bf16 compute (SessionOptions::precision, kernels/cpu/onednn/onednn_operand.h) on real torch
 // fixtures: the bf16 output stays within the documented tolerance of torch's float32 output,
 // and differs from tir's float32 output (so bf16 really ran: a kernel ignoring the knob
 // fails), or, on a CPU without native bf16, equals it bit for bit (the session refused bf16);
@@ -14,7 +14,7 @@
 
 #include "ir/model.h"
 #include "ir/weight_file.h"
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include "kernels/registry.h"
@@ -375,8 +376,9 @@ std::vector<std::vector<float>> conv_data() {
 /// and `act`, and a residual [2, 6, 7, 7] added (after them) when `with_residual`. Weights
 /// have their bytes during prepare (as frozen weights do) when `weights_at_prepare`, else
 /// only at run.
-std::vector<float> run_conv(kernels::KernelImpl impl, bool with_bn, kernels::Activation act,
-                            bool weights_at_prepare, bool with_residual = false) {
+std::vector<float> run_conv(kernels::KernelImpl impl, bool with_bn,
+                            std::optional<kernels::ops::UnaryKind> act, bool weights_at_prepare,
+                            bool with_residual = false) {
   std::vector<std::vector<float>> data = conv_data();
   const std::vector<std::vector<int64_t>> shapes = {{2, 6, 7, 7}, {6, 3, 3, 3}, {6}, {6},
                                                     {6},          {6},          {6}, {2, 6, 7, 7}};
@@ -415,7 +417,7 @@ std::vector<float> run_conv(kernels::KernelImpl impl, bool with_bn, kernels::Act
       reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(scratch.data()) + 63) & ~uintptr_t{63});
   const Status ran = kernel->run(call, aligned);
   EXPECT_TRUE(ran.ok()) << ran.message();
-  if (with_bn || with_residual || act != kernels::Activation::kNone) return y;
+  if (with_bn || with_residual || act) return y;
   // No fold asked: apply the norm here, by its definition, for the comparison below.
   for (int64_t n = 0; n < 2; ++n)
     for (int64_t c = 0; c < 6; ++c)
@@ -430,16 +432,16 @@ std::vector<float> run_conv(kernels::KernelImpl impl, bool with_bn, kernels::Act
 // The reference kernel (used where oneDNN is not) folds the same norm the oneDNN kernel does,
 // with or without the weights' bytes at prepare, and both equal conv, then batch norm.
 TEST(FusionBatchNorm, ReferenceAndOneDnnKernelsFoldAlike) {
-  using kernels::Activation;
   using kernels::KernelImpl;
-  const std::vector<float> want = run_conv(KernelImpl::kReference, false, Activation::kNone, true);
+  using kernels::ops::UnaryKind;
+  const std::vector<float> want = run_conv(KernelImpl::kReference, false, std::nullopt, true);
   ASSERT_FALSE(want.empty());
   for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized})
     for (bool at_prepare : {true, false}) {
       SCOPED_TRACE(std::string(impl == KernelImpl::kReference ? "reference" : "onednn") +
                    (at_prepare ? ", weights at prepare" : ", weights at run"));
-      const std::vector<float> got = run_conv(impl, true, Activation::kNone, at_prepare);
-      const std::vector<float> relu = run_conv(impl, true, Activation::kRelu, at_prepare);
+      const std::vector<float> got = run_conv(impl, true, std::nullopt, at_prepare);
+      const std::vector<float> relu = run_conv(impl, true, UnaryKind::kRelu, at_prepare);
       ASSERT_EQ(got.size(), want.size());
       ASSERT_EQ(relu.size(), want.size());
       for (size_t i = 0; i < want.size(); ++i) {
@@ -452,9 +454,9 @@ TEST(FusionBatchNorm, ReferenceAndOneDnnKernelsFoldAlike) {
 // Both kernels add the residual after the folded norm and before the activation:
 // relu(bn(conv(x)) + r), with the weights' bytes at prepare or only at run.
 TEST(FusionResidual, ReferenceAndOneDnnKernelsAddTheResidualAlike) {
-  using kernels::Activation;
   using kernels::KernelImpl;
-  std::vector<float> want = run_conv(KernelImpl::kReference, false, Activation::kNone, true);
+  using kernels::ops::UnaryKind;
+  std::vector<float> want = run_conv(KernelImpl::kReference, false, std::nullopt, true);
   const std::vector<float> residual = conv_data().back();
   ASSERT_EQ(want.size(), residual.size());
   for (size_t i = 0; i < want.size(); ++i) want[i] += residual[i];
@@ -462,8 +464,8 @@ TEST(FusionResidual, ReferenceAndOneDnnKernelsAddTheResidualAlike) {
     for (bool at_prepare : {true, false}) {
       SCOPED_TRACE(std::string(impl == KernelImpl::kReference ? "reference" : "onednn") +
                    (at_prepare ? ", weights at prepare" : ", weights at run"));
-      const std::vector<float> sum = run_conv(impl, true, Activation::kNone, at_prepare, true);
-      const std::vector<float> relu = run_conv(impl, true, Activation::kRelu, at_prepare, true);
+      const std::vector<float> sum = run_conv(impl, true, std::nullopt, at_prepare, true);
+      const std::vector<float> relu = run_conv(impl, true, UnaryKind::kRelu, at_prepare, true);
       ASSERT_EQ(sum.size(), want.size());
       ASSERT_EQ(relu.size(), want.size());
       for (size_t i = 0; i < want.size(); ++i) {

@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "core/quantize.h"
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "runtime/weights/npy.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
@@ -143,7 +143,7 @@ TEST(Int8Calibrate, SmoothedPackRoundTripsAndIsCloserToTorch) {
         kFixture, k, err / scale, plain_err / scale);
     EXPECT_LE(err, kInt8Tolerance * scale);
     // Measured with 8-bit activations. With 7 (a CPU whose u8 x s8 pairs saturate,
-    // kernels/cpu/onednn_context.h) this fixture's smoothed run is not closer (AMD EPYC,
+    // kernels/cpu/onednn/onednn_context.h) this fixture's smoothed run is not closer (AMD EPYC,
     // AVX2: 0.0063 vs 0.0051 of max|torch|), both far inside the tolerance above.
     if (!kernels::int8_pairs_saturate())
       EXPECT_LE(err, plain_err) << "calibration moved output " << k << " away from torch";

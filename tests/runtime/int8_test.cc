@@ -1,4 +1,4 @@
-// int8 compute (SessionOptions::precision kInt8, kernels/cpu/gemm_int8.h) and int8 weight
+// int8 compute (SessionOptions::precision kInt8, kernels/cpu/int8/gemm_int8.h) and int8 weight
 // files (`tirc weights pack --dtype int8`) on real torch fixtures:
 //  - the int8 output stays within the documented bound of torch's float32 output and differs
 //    from tir's float32 output (the GEMMs really ran in int8);
@@ -10,7 +10,7 @@
 // Fixtures: tests/data/fixtures/{mlp,gpt2,bert} (gen.py), training IR, where linear and
 // addmm read their weights directly (core IR reads a permuted weight: those GEMMs keep
 // float32, see README "Low precision"); resnet_small and mobilenet_v3_small in both IRs for
-// int8 convolutions (kernels/cpu/conv_int8_onednn.h): every conv weight stored int8, and a
+// int8 convolutions (kernels/cpu/int8/conv_int8_onednn.h): every conv weight stored int8, and a
 // swap of conv weights (batch norms folded) repacks.
 #include <gtest/gtest.h>
 
@@ -139,7 +139,7 @@ TEST_P(Int8Family, CloseToTorchAndTheInt8FileRunsTheSame) {
   }
   // No embedding and every quantized weight read by an int8 kernel: the same bits. (GPT-2 and
   // BERT dequantize an embedding table; the CNNs' short, depthwise and squeeze-excite convs
-  // compute in float32 on the dequantized weights, kernels/cpu/conv_int8_onednn.h.)
+  // compute in float32 on the dequantized weights, kernels/cpu/int8/conv_int8_onednn.h.)
   if (GetParam().rfind("mlp", 0) == 0) EXPECT_TRUE(bitwise_equal(from_file, int8));
   if (GetParam().find("resnet") != std::string::npos ||
       GetParam().find("mobilenet") != std::string::npos) {  // every conv weight is stored int8

@@ -36,7 +36,7 @@ LayoutRun run(const std::string& dir, const nlohmann::json& f, bool fuse) {
   r.outputs = std::move(run.outputs);
   r.channels_last = run.session->num_channels_last();
   // A second run reads the same plan (input pointers rebound, layouts kept). From the second
-  // run on, linear weights are packed (kernels/cpu/gemm_onednn.cc); on AVX2 without AVX-512
+  // run on, linear weights are packed (kernels/cpu/onednn/gemm_onednn.cc); on AVX2 without AVX-512
   // oneDNN's packed kernel sums in another order, so the last bits may differ there. A stale
   // pointer or layout would differ far more than float rounding.
   auto again = run.session->run(views(run.inputs));

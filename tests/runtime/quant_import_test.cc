@@ -106,7 +106,7 @@ TEST_P(QuantImport, MatchesTorchQuantizedReference) {
     EXPECT_LE(err, kQuantTolerance * scale) << "int8 path against reference path, output " << k;
   }
   // Streamed weights have no bytes at prepare: the rewritten GEMMs run their plain loop on
-  // torch's dequantized operands instead of oneDNN (kernels/cpu/quantized_linear_onednn.cc)
+  // torch's dequantized operands instead of oneDNN (kernels/cpu/int8/quantized_linear_onednn.cc)
   SessionOptions streamed;
   streamed.weight_budget = size_t{16} << 20;
   auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), streamed);

@@ -189,7 +189,7 @@ TEST(StreamingRss, Child) {
   Tensor in = make_tensor(DType::kFloat32, std::vector<int64_t>{1, kWidth}, x.data());
   // Two runs (the second reaches the steady state of RSS); the first run's output is the
   // one compared: from the second run on a resident session reads packed linear weights
-  // (kernels/cpu/gemm_onednn.cc), whose sums oneDNN orders differently on AVX2.
+  // (kernels/cpu/onednn/gemm_onednn.cc), whose sums oneDNN orders differently on AVX2.
   std::vector<float> y;
   for (int r = 0; r < 2; ++r) {
     auto out = (*session)->run({&in, 1});

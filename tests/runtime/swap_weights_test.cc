@@ -164,7 +164,7 @@ TEST(SwapWeightsStress, RunsOnManyThreadsNeverSeeAMix) {
 }
 
 TEST(PackedWeights, SessionsOnOneSetShareOnePackedCopy) {
-  // GEMM kernels pack their weights from the second run (kernels/cpu/gemm_onednn.cc) into
+  // GEMM kernels pack their weights from the second run (kernels/cpu/onednn/gemm_onednn.cc) into
   // the weight set's cache: a second session on the same set finds them there, adds none,
   // and computes the same; a session on another set packs its own. (BERT: its GEMMs have
   // 2 x 8 = 16 rows, enough to pack; a decode step's one row never packs.)

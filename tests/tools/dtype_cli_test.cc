@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cpu/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_context.h"
 #include "runtime/weights/npy.h"
 #include "tests/common/cli_util.h"
 

@@ -21,7 +21,7 @@ GemmB gemm_b(std::string_view op) {
   if (op == "aten::addmm") return {2, 1, 1};
   if (op == "aten::mm") return {1, 1, 0};
   if (op == "aten::embedding") return {0, 0, -1};  // a table [V, D]: one scale per row
-  // [OC, C/groups, KH, KW]: one scale per output channel (kernels/cpu/conv_int8_onednn.h)
+  // [OC, C/groups, KH, KW]: one scale per output channel (kernels/cpu/int8/conv_int8_onednn.h)
   if (op == "aten::conv2d" || op == "aten::convolution") return {1, 0, -1, 4};
   if (op == "aten::conv1d") return {1, 0, -1, 3};
   return {};

@@ -1,4 +1,4 @@
-// Reference dtype conversions, tensor creation and graph assertions.
+// Reference dtype conversions and tensor creation.
 #include "kernels/shapes/creation/creation.h"
 
 #include <cstdint>
@@ -69,8 +69,6 @@ void ref_fill(const FillParams& p, const KernelCall& call, void*) {
   });
 }
 
-void ref_noop(const AssertParams&, const KernelCall&, void*) {}
-
 namespace {
 
 using ToCopyRef = FnKernel<ConvertParams, creation_prepare_to_copy, ref_convert>;
@@ -81,8 +79,6 @@ using TypeAsRef = FnKernel<ConvertParams, creation_prepare_type_as, ref_convert>
 using CopyRef = FnKernel<ConvertParams, creation_prepare_copy, ref_convert>;
 template <FillKind K>
 using FillRef = FnKernel<FillParams, creation_prepare_fill<K>, ref_fill>;
-using AssertScalarRef = FnKernel<AssertParams, creation_prepare_assert_scalar, ref_noop>;
-using NoopRef = FnKernel<AssertParams, creation_prepare_noop, ref_noop>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -110,9 +106,6 @@ void register_creation_ref(KernelRegistry& registry) {
       {"aten::ones_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnesLike>>},
       {"aten::new_zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewZeros>>},
       {"aten::new_ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewOnes>>},
-      {"aten::_assert_scalar", kCpu, kAny, kRef, &make_kernel<AssertScalarRef>},
-      {"aten::_assert_tensor_metadata", kCpu, kAny, kRef, &make_kernel<NoopRef>},
-      {"aten::sym_constrain_range_for_size", kCpu, kAny, kRef, &make_kernel<NoopRef>},
   });
 }
 }  // namespace tir::kernels

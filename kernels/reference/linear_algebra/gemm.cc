@@ -28,7 +28,7 @@ void ref_gemm_int64(const GemmParams& p, const KernelCall& call) {
       if (c != nullptr && beta != 0)
         v += beta * static_cast<uint64_t>(c[i * p.c_row_stride + j * p.c_col_stride]);
       int64_t r = static_cast<int64_t>(v);
-      if (call.epilogue == Activation::kRelu && r < 0) r = 0;
+      if (call.epilogue == ops::UnaryKind::kRelu && r < 0) r = 0;
       out[i * p.n + j] = r;
     }
   }

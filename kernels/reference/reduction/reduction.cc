@@ -50,7 +50,7 @@ void reduce_extremum(const ReductionParams& p, const KernelCall& call, const T* 
   const Tensor& y = call.outputs[0];
   const int64_t n = p.out_numel;
   const bool want_max =
-      p.op == ReduceOp::kAmax || p.op == ReduceOp::kArgmax || p.op == ReduceOp::kMaxDim;
+      p.op == ReduceKind::kAmax || p.op == ReduceKind::kArgmax || p.op == ReduceKind::kMaxDim;
   for (int64_t o = 0; o < n; ++o) b[o] = -1;
   for_each_element(p, [&](int64_t i, int64_t o, int64_t r) {
     const Acc v = static_cast<Acc>(x[i]);
@@ -72,12 +72,12 @@ void reduce_extremum(const ReductionParams& p, const KernelCall& call, const T* 
       b[o] = r;
     }
   });
-  if (p.op == ReduceOp::kArgmax || p.op == ReduceOp::kArgmin) {
+  if (p.op == ReduceKind::kArgmax || p.op == ReduceKind::kArgmin) {
     for (int64_t o = 0; o < n; ++o) write<int64_t>(y, o, b[o]);
     return;
   }
   for (int64_t o = 0; o < n; ++o) write<Acc>(y, o, a[o]);
-  if (p.op == ReduceOp::kMaxDim || p.op == ReduceOp::kMinDim)
+  if (p.op == ReduceKind::kMaxDim || p.op == ReduceKind::kMinDim)
     for (int64_t o = 0; o < n; ++o) call.outputs[1].data_as<int64_t>()[o] = b[o];
 }
 
@@ -86,7 +86,7 @@ template <typename T>
 void reduce_any_all(const ReductionParams& p, const KernelCall& call, const T* x, int64_t* b) {
   const Tensor& y = call.outputs[0];
   const int64_t n = p.out_numel;
-  const bool all = p.op == ReduceOp::kAll;
+  const bool all = p.op == ReduceKind::kAll;
   for (int64_t o = 0; o < n; ++o) b[o] = all ? 1 : 0;
   for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
     const bool v = x[i] != T{};
@@ -101,7 +101,7 @@ void reduce_sum_prod(const ReductionParams& p, const KernelCall& call, const T* 
                      int64_t* b) {
   const Tensor& y = call.outputs[0];
   const int64_t n = p.out_numel;
-  const bool prod = p.op == ReduceOp::kProd;
+  const bool prod = p.op == ReduceKind::kProd;
   if (dtype_is_float(p.out)) {
     double* acc = reinterpret_cast<double*>(a);
     for (int64_t o = 0; o < n; ++o) acc[o] = prod ? 1.0 : 0.0;
@@ -133,7 +133,7 @@ void reduce_moments(const ReductionParams& p, const KernelCall& call, const T* x
   for_each_element(p, [&](int64_t i, int64_t o, int64_t) { sum[o] += double(x[i]); });
   const double count = static_cast<double>(p.group);
   for (int64_t o = 0; o < n; ++o) sum[o] /= count;
-  if (p.op == ReduceOp::kMean) {
+  if (p.op == ReduceKind::kMean) {
     for (int64_t o = 0; o < n; ++o) write<double>(y, o, sum[o]);
     return;
   }
@@ -144,7 +144,7 @@ void reduce_moments(const ReductionParams& p, const KernelCall& call, const T* x
   const double dof = std::max(0.0, count - p.correction);
   for (int64_t o = 0; o < n; ++o) {
     const double v = m2[o] / dof;
-    write<double>(y, o, p.op == ReduceOp::kStd ? std::sqrt(v) : v);
+    write<double>(y, o, p.op == ReduceKind::kStd ? std::sqrt(v) : v);
   }
 }
 
@@ -155,25 +155,25 @@ void run_typed(const ReductionParams& p, const KernelCall& call, void* scratch) 
   Acc* a = static_cast<Acc*>(scratch);
   int64_t* b = static_cast<int64_t*>(scratch) + p.out_numel;
   switch (p.op) {
-    case ReduceOp::kAmin:
-    case ReduceOp::kAmax:
-    case ReduceOp::kArgmax:
-    case ReduceOp::kArgmin:
-    case ReduceOp::kMaxDim:
-    case ReduceOp::kMinDim:
+    case ReduceKind::kAmin:
+    case ReduceKind::kAmax:
+    case ReduceKind::kArgmax:
+    case ReduceKind::kArgmin:
+    case ReduceKind::kMaxDim:
+    case ReduceKind::kMinDim:
       reduce_extremum(p, call, x, a, b);
       return;
-    case ReduceOp::kAny:
-    case ReduceOp::kAll:
+    case ReduceKind::kAny:
+    case ReduceKind::kAll:
       reduce_any_all(p, call, x, b);
       return;
-    case ReduceOp::kProd:
-    case ReduceOp::kSum:
+    case ReduceKind::kProd:
+    case ReduceKind::kSum:
       reduce_sum_prod(p, call, x, a, b);
       return;
-    case ReduceOp::kMean:
-    case ReduceOp::kVar:
-    case ReduceOp::kStd:
+    case ReduceKind::kMean:
+    case ReduceKind::kVar:
+    case ReduceKind::kStd:
       reduce_moments(p, call, x, a, b);
       return;
   }
@@ -183,13 +183,13 @@ void ref_reduction(const ReductionParams& p, const KernelCall& call, void* scrat
   visit_dtype(p.in, [&](auto tag) { run_typed<decltype(tag)>(p, call, scratch); });
 }
 
-template <ReduceOp Op>
+template <ReduceKind Op>
 using DimsRef = FnKernel<ReductionParams, reduction_prepare_dims<Op>, ref_reduction>;
-template <ReduceOp Op>
+template <ReduceKind Op>
 using OneDimRef = FnKernel<ReductionParams, reduction_prepare_one_dim<Op>, ref_reduction>;
-template <ReduceOp Op>
+template <ReduceKind Op>
 using FullRef = FnKernel<ReductionParams, reduction_prepare_full<Op>, ref_reduction>;
-template <ReduceOp Op, bool C>
+template <ReduceKind Op, bool C>
 using VarRef = FnKernel<ReductionParams, reduction_prepare_var<Op, C>, ref_reduction>;
 
 constexpr auto kRef = KernelImpl::kReference;
@@ -202,28 +202,28 @@ void register_reduction_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::amax", kCpu, DType::kFloat32, kRef, &make_kernel<AmaxRef>},
       {"aten::amax", kCpu, DType::kInt64, kRef, &make_kernel<AmaxRef>},
-      {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAmin>>},
-      {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
-      {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceOp::kAmax>>},
-      {"aten::any.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAny>>},
-      {"aten::all.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceOp::kAll>>},
-      {"aten::argmax", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmax>>},
-      {"aten::argmin", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kArgmin>>},
-      {"aten::max.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMaxDim>>},
-      {"aten::min.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kMinDim>>},
-      {"aten::prod.dim_int", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kProd>>},
-      {"aten::all.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceOp::kAll>>},
-      {"aten::max", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMaxDim>>},
-      {"aten::min", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMinDim>>},
-      {"aten::prod", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kProd>>},
-      {"aten::mean", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kMean>>},
-      {"aten::sum", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kSum>>},
-      {"aten::any", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAny>>},
-      {"aten::all", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceOp::kAll>>},
-      {"aten::var.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, true>>},
-      {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kVar, false>>},
-      {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, true>>},
-      {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceOp::kStd, false>>},
+      {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceKind::kAmin>>},
+      {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceKind::kAmax>>},
+      {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceKind::kAmax>>},
+      {"aten::any.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceKind::kAny>>},
+      {"aten::all.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceKind::kAll>>},
+      {"aten::argmax", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kArgmax>>},
+      {"aten::argmin", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kArgmin>>},
+      {"aten::max.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kMaxDim>>},
+      {"aten::min.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kMinDim>>},
+      {"aten::prod.dim_int", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kProd>>},
+      {"aten::all.dim", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kAll>>},
+      {"aten::max", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kMaxDim>>},
+      {"aten::min", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kMinDim>>},
+      {"aten::prod", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kProd>>},
+      {"aten::mean", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kMean>>},
+      {"aten::sum", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kSum>>},
+      {"aten::any", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kAny>>},
+      {"aten::all", kCpu, kAny, kRef, &make_kernel<FullRef<ReduceKind::kAll>>},
+      {"aten::var.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kVar, true>>},
+      {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kVar, false>>},
+      {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, true>>},
+      {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, false>>},
   });
 }
 }  // namespace tir::kernels

@@ -13,52 +13,53 @@
 namespace tir::kernels {
 namespace {
 
-double act_value(ActOp op, double x, double a, double b) {
+double act_value(UnaryKind op, double x, double a, double b) {
   switch (op) {
-    case ActOp::kGelu:
+    case UnaryKind::kGeluErf:
       return ops::gelu_erf(x);
-    case ActOp::kGeluTanh:
+    case UnaryKind::kGeluTanh:
       return ops::gelu_tanh(x);
-    case ActOp::kTanh:
+    case UnaryKind::kTanh:
       return std::tanh(x);
-    case ActOp::kSigmoid:
+    case UnaryKind::kSigmoid:
       return ops::sigmoid(x);
-    case ActOp::kSilu:
+    case UnaryKind::kSilu:
       return ops::silu(x);
-    case ActOp::kHardswish:
+    case UnaryKind::kHardswish:
       return ops::hardswish(x);
-    case ActOp::kHardsigmoid:
+    case UnaryKind::kHardsigmoid:
       return ops::hardsigmoid(x);
-    case ActOp::kHardtanh:
+    case UnaryKind::kHardtanh:
       return x < a ? a : (x > b ? b : x);  // NaN stays NaN
-    case ActOp::kRelu6:
+    case UnaryKind::kRelu6:
       return ops::relu6(x);
-    case ActOp::kRelu:
+    case UnaryKind::kRelu:
       return ops::relu(x);
-    case ActOp::kNeg:
+    case UnaryKind::kNeg:
       return -x;
-    case ActOp::kExp:
+    case UnaryKind::kExp:
       return std::exp(x);
-    case ActOp::kLog:
+    case UnaryKind::kLog:
       return std::log(x);
-    case ActOp::kSqrt:
+    case UnaryKind::kSqrt:
       return std::sqrt(x);
-    case ActOp::kRsqrt:
+    case UnaryKind::kRsqrt:
       return 1.0 / std::sqrt(x);
-    case ActOp::kAbs:
+    case UnaryKind::kAbs:
       return std::abs(x);
-    case ActOp::kErf:
+    case UnaryKind::kErf:
       return std::erf(x);
-    case ActOp::kPowScalar:
+    case UnaryKind::kPowScalar:
       return std::pow(x, a);
-    case ActOp::kRsub:
+    case UnaryKind::kRsub:
       return a - b * x;
-    case ActOp::kSubScalar:
+    case UnaryKind::kSubScalar:
       return x - b * a;
-    case ActOp::kDivScalar:
+    case UnaryKind::kDivScalar:
       return x / a;
+    default:  // not an act op (act_prepare is not instantiated for it)
+      return x;
   }
-  return x;
 }
 
 int64_t ipow(int64_t base, int64_t e) {
@@ -69,24 +70,24 @@ int64_t ipow(int64_t base, int64_t e) {
   return static_cast<int64_t>(r);
 }
 
-int64_t act_int(ActOp op, int64_t x, int64_t a, int64_t b) {
+int64_t act_int(UnaryKind op, int64_t x, int64_t a, int64_t b) {
   const auto ux = static_cast<uint64_t>(x);
   switch (op) {
-    case ActOp::kNeg:
+    case UnaryKind::kNeg:
       return static_cast<int64_t>(0 - ux);
-    case ActOp::kAbs:
+    case UnaryKind::kAbs:
       return x < 0 ? static_cast<int64_t>(0 - ux) : x;
-    case ActOp::kHardtanh:
+    case UnaryKind::kHardtanh:
       return x < a ? a : (x > b ? b : x);
-    case ActOp::kRelu6:
+    case UnaryKind::kRelu6:
       return x < 0 ? 0 : (x > 6 ? 6 : x);
-    case ActOp::kRelu:
+    case UnaryKind::kRelu:
       return x < 0 ? 0 : x;
-    case ActOp::kPowScalar:
+    case UnaryKind::kPowScalar:
       return ipow(x, a);
-    case ActOp::kRsub:
+    case UnaryKind::kRsub:
       return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b) * ux);
-    case ActOp::kSubScalar:
+    case UnaryKind::kSubScalar:
       return static_cast<int64_t>(ux - static_cast<uint64_t>(b) * static_cast<uint64_t>(a));
     default:
       return x;
@@ -160,44 +161,44 @@ constexpr auto kI64 = DType::kInt64;
 
 void register_activation_ref(KernelRegistry& registry) {
   registry.add({
-      math_unary<MathOp::kCos>("aten::cos", DType::kInt64),
-      math_unary<MathOp::kSin>("aten::sin", DType::kInt64),
-      math_unary<MathOp::kExp>("aten::exp", DType::kInt64),
-      math_unary<MathOp::kLog>("aten::log", DType::kInt64),
-      math_unary<MathOp::kSqrt>("aten::sqrt", DType::kInt64),
-      math_unary<MathOp::kRsqrt>("aten::rsqrt", DType::kInt64),
-      math_unary<MathOp::kSigmoid>("aten::sigmoid", DType::kInt64),
-      math_unary<MathOp::kTanh>("aten::tanh", DType::kInt64),
-      math_unary<MathOp::kErf>("aten::erf", DType::kInt64),
-      math_unary<MathOp::kAbs>("aten::abs", DType::kInt32),
-      math_unary<MathOp::kNeg>("aten::neg", DType::kInt32),
+      math_unary<UnaryKind::kCos>("aten::cos", DType::kInt64),
+      math_unary<UnaryKind::kSin>("aten::sin", DType::kInt64),
+      math_unary<UnaryKind::kExp>("aten::exp", DType::kInt64),
+      math_unary<UnaryKind::kLog>("aten::log", DType::kInt64),
+      math_unary<UnaryKind::kSqrt>("aten::sqrt", DType::kInt64),
+      math_unary<UnaryKind::kRsqrt>("aten::rsqrt", DType::kInt64),
+      math_unary<UnaryKind::kSigmoid>("aten::sigmoid", DType::kInt64),
+      math_unary<UnaryKind::kTanh>("aten::tanh", DType::kInt64),
+      math_unary<UnaryKind::kErf>("aten::erf", DType::kInt64),
+      math_unary<UnaryKind::kAbs>("aten::abs", DType::kInt32),
+      math_unary<UnaryKind::kNeg>("aten::neg", DType::kInt32),
       {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
       {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
       {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},
       {"aten::cos", kCpu, kF32, kRef, &make_kernel<CosRef>},
-      {"aten::gelu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kGelu>>},
-      {"aten::tanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kTanh>>},
-      {"aten::sigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSigmoid>>},
-      {"aten::silu", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSilu>>},
-      {"aten::hardswish", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardswish>>},
-      {"aten::hardswish_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardswish>>},
-      {"aten::hardsigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardsigmoid>>},
-      {"aten::hardsigmoid_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardsigmoid>>},
-      {"aten::hardtanh", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
-      {"aten::hardtanh", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
-      {"aten::hardtanh_", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kHardtanh>>},
-      {"aten::relu6", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
-      {"aten::relu6", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu6>>},
-      {"aten::relu", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kRelu>>},
-      {"aten::neg", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
-      {"aten::neg", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kNeg>>},
-      {"aten::exp", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kExp>>},
-      {"aten::log", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kLog>>},
-      {"aten::sqrt", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kSqrt>>},
-      {"aten::rsqrt", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kRsqrt>>},
-      {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
-      {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<ActOp::kAbs>>},
-      {"aten::erf", kCpu, kF32, kRef, &make_kernel<ActRef<ActOp::kErf>>},
+      {"aten::gelu", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kGeluErf>>},
+      {"aten::tanh", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kTanh>>},
+      {"aten::sigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kSigmoid>>},
+      {"aten::silu", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kSilu>>},
+      {"aten::hardswish", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kHardswish>>},
+      {"aten::hardswish_", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kHardswish>>},
+      {"aten::hardsigmoid", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kHardsigmoid>>},
+      {"aten::hardsigmoid_", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kHardsigmoid>>},
+      {"aten::hardtanh", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kHardtanh>>},
+      {"aten::hardtanh", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kHardtanh>>},
+      {"aten::hardtanh_", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kHardtanh>>},
+      {"aten::relu6", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kRelu6>>},
+      {"aten::relu6", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kRelu6>>},
+      {"aten::relu", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kRelu>>},
+      {"aten::neg", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kNeg>>},
+      {"aten::neg", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kNeg>>},
+      {"aten::exp", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kExp>>},
+      {"aten::log", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kLog>>},
+      {"aten::sqrt", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kSqrt>>},
+      {"aten::rsqrt", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kRsqrt>>},
+      {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kAbs>>},
+      {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kAbs>>},
+      {"aten::erf", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kErf>>},
   });
 }
 }  // namespace tir::kernels

@@ -11,7 +11,7 @@ namespace tir::kernels {
 void ref_act(const ActParams& p, const KernelCall& call, void* scratch);
 void ref_pow_tensor(const PowParams& p, const KernelCall& call, void* scratch);
 
-template <ActOp Op>
+template <UnaryKind Op>
 using ActRef = FnKernel<ActParams, act_prepare<Op>, ref_act>;
 using PowTensorRef = FnKernel<PowParams, act_prepare_pow_tensor, ref_pow_tensor>;
 

@@ -157,22 +157,4 @@ template Result<FillParams> creation_prepare_fill<FillKind::kNewZeros>(const Ker
 template Result<FillParams> creation_prepare_fill<FillKind::kNewOnes>(const KernelCall&,
                                                                       PrepareInfo*);
 
-Result<AssertParams> creation_prepare_assert_scalar(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 2, 0));
-  TIR_ASSIGN_OR_RETURN(double cond, scalar_arg(call, 0, "self"));
-  if (cond == 0.0) {
-    const std::string_view msg =
-        call.args[1].kind == ArgKind::kString ? call.args[1].s : std::string_view("(no message)");
-    return op_error(call, StatusCode::kInvalidArgument, "assertion failed: ", msg);
-  }
-  (void)out_info;
-  return AssertParams{};
-}
-
-Result<AssertParams> creation_prepare_noop(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 0, 0));
-  (void)out_info;
-  return AssertParams{};
-}
-
 }  // namespace tir::kernels

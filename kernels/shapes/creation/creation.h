@@ -1,9 +1,7 @@
 // Shared shape inference and validation for dtype conversions (_to_copy, to.dtype,
-// to.dtype_layout, type_as, lift_fresh_copy), tensor creation (scalar_tensor, full,
-// zeros, ones and their _like/new_ forms) and the graph assertions export leaves in
-// (_assert_tensor_metadata, _assert_scalar, sym_constrain_range_for_size). Layout,
-// device, pin_memory and memory_format arguments are accepted and ignored: every tir
-// tensor is a contiguous CPU tensor.
+// to.dtype_layout, type_as, lift_fresh_copy) and tensor creation (scalar_tensor, full,
+// zeros, ones and their _like/new_ forms). Layout, device, pin_memory and memory_format
+// arguments are accepted and ignored: every tir tensor is a contiguous CPU tensor.
 #pragma once
 
 #include <cstdint>
@@ -59,12 +57,5 @@ enum class FillKind : uint8_t {
 };
 template <FillKind Kind>
 Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* out_info);
-
-/// Graph assertions: no outputs, nothing to run.
-struct AssertParams {};
-/// _assert_scalar(self, assert_msg): fails with the message when self is 0/False.
-Result<AssertParams> creation_prepare_assert_scalar(const KernelCall& call, PrepareInfo* out_info);
-/// _assert_tensor_metadata and sym_constrain_range_for_size: accepted as no-ops.
-Result<AssertParams> creation_prepare_noop(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels

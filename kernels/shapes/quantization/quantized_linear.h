@@ -9,7 +9,7 @@
 //   bias         float32 [N] or None
 //   flatten      1: output [numel(input) / K, N] (addmm form), 0: [..., N] (linear form)
 // The reference (kernels/reference/quantization/quantized_linear.h) computes torch's arithmetic on
-// the dequantized operands; the oneDNN kernel (cpu/quantized_linear_onednn.cc) the int8 GEMM.
+// the dequantized operands; the oneDNN kernel (cpu/int8/quantized_linear_onednn.cc) the int8 GEMM.
 #pragma once
 
 #include <cstdint>

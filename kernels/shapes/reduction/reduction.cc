@@ -5,12 +5,12 @@
 namespace tir::kernels {
 namespace {
 
-constexpr bool kFloatOnly(ReduceOp op) {
-  return op == ReduceOp::kVar || op == ReduceOp::kStd || op == ReduceOp::kMean;
+constexpr bool kFloatOnly(ReduceKind op) {
+  return op == ReduceKind::kVar || op == ReduceKind::kStd || op == ReduceKind::kMean;
 }
 
 // Fills the plan for reducing `reduce[d]` dims of x; sets outputs' shapes and dtypes.
-Result<ReductionParams> plan(const KernelCall& call, ReduceOp op, const Tensor& x,
+Result<ReductionParams> plan(const KernelCall& call, ReduceKind op, const Tensor& x,
                              const std::array<bool, kMaxRank>& reduce, bool keepdim,
                              DType dtype_override, PrepareInfo* out_info) {
   ReductionParams p;
@@ -18,15 +18,15 @@ Result<ReductionParams> plan(const KernelCall& call, ReduceOp op, const Tensor& 
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.in = x.dtype;
   p.rank = x.rank;
-  const bool index_op = op == ReduceOp::kArgmax || op == ReduceOp::kArgmin;
-  const bool pair = op == ReduceOp::kMaxDim || op == ReduceOp::kMinDim;
+  const bool index_op = op == ReduceKind::kArgmax || op == ReduceKind::kArgmin;
+  const bool pair = op == ReduceKind::kMaxDim || op == ReduceKind::kMinDim;
   if (index_op) {
     p.out = DType::kInt64;
-  } else if (op == ReduceOp::kAny || op == ReduceOp::kAll) {
+  } else if (op == ReduceKind::kAny || op == ReduceKind::kAll) {
     p.out = DType::kBool;
   } else if (dtype_override != DType::kUndefined) {
     p.out = dtype_override;
-  } else if ((op == ReduceOp::kProd || op == ReduceOp::kSum) && !dtype_is_float(x.dtype)) {
+  } else if ((op == ReduceKind::kProd || op == ReduceKind::kSum) && !dtype_is_float(x.dtype)) {
     p.out = DType::kInt64;
   } else {
     p.out = x.dtype;
@@ -51,7 +51,7 @@ Result<ReductionParams> plan(const KernelCall& call, ReduceOp op, const Tensor& 
   p.out_numel = s;
   p.group = r;
   out_info->scratch_bytes = static_cast<size_t>(s) * 2 * sizeof(int64_t);  // two slots each
-  if ((index_op || pair || op == ReduceOp::kAmin || op == ReduceOp::kAmax) && r == 0 &&
+  if ((index_op || pair || op == ReduceKind::kAmin || op == ReduceKind::kAmax) && r == 0 &&
       x.numel() == 0)
     return op_error(call, StatusCode::kInvalidArgument,
                     "cannot reduce an empty dim without an identity");
@@ -109,7 +109,7 @@ Result<bool> keepdim_at(const KernelCall& call, size_t idx) {
 
 }  // namespace
 
-template <ReduceOp Op>
+template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
   TIR_ASSIGN_OR_RETURN(auto mask, dims_mask(call, *x, 1));
@@ -117,7 +117,7 @@ Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareIn
   return plan(call, Op, *x, mask, keepdim, DType::kUndefined, out_info);
 }
 
-template <ReduceOp Op>
+template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_one_dim(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
   std::array<bool, kMaxRank> mask{};
@@ -130,30 +130,30 @@ Result<ReductionParams> reduction_prepare_one_dim(const KernelCall& call, Prepar
   }
   TIR_ASSIGN_OR_RETURN(bool keepdim, keepdim_at(call, 2));
   DType dtype = DType::kUndefined;
-  if (Op == ReduceOp::kProd) {
+  if (Op == ReduceKind::kProd) {
     TIR_ASSIGN_OR_RETURN(dtype, optional_dtype_arg(call, 3, "dtype"));
   }
   // argmax(dim=None, keepdim=True) keeps every dim as 1, as torch does.
   return plan(call, Op, *x, mask, keepdim, dtype, out_info);
 }
 
-template <ReduceOp Op>
+template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_full(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
   std::array<bool, kMaxRank> mask{};
   for (int d = 0; d < x->rank; ++d) mask[d] = true;
   DType dtype = DType::kUndefined;
-  if (Op == ReduceOp::kProd || Op == ReduceOp::kMean || Op == ReduceOp::kSum) {
+  if (Op == ReduceKind::kProd || Op == ReduceKind::kMean || Op == ReduceKind::kSum) {
     TIR_ASSIGN_OR_RETURN(dtype, optional_dtype_arg(call, 1, "dtype"));
   }
   return plan(call,
-              Op == ReduceOp::kMaxDim   ? ReduceOp::kAmax
-              : Op == ReduceOp::kMinDim ? ReduceOp::kAmin
-                                        : Op,
+              Op == ReduceKind::kMaxDim   ? ReduceKind::kAmax
+              : Op == ReduceKind::kMinDim ? ReduceKind::kAmin
+                                          : Op,
               *x, mask, false, dtype, out_info);
 }
 
-template <ReduceOp Op, bool Correction>
+template <ReduceKind Op, bool Correction>
 Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInfo* out_info) {
   if (call.args.size() != 4)
     return op_error(call, StatusCode::kInvalidArgument, "expects (self, dim, correction, keepdim)");
@@ -176,7 +176,7 @@ Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInf
 }
 
 #define TIR_RED(fn, op) \
-  template Result<ReductionParams> fn<ReduceOp::op>(const KernelCall&, PrepareInfo*);
+  template Result<ReductionParams> fn<ReduceKind::op>(const KernelCall&, PrepareInfo*);
 TIR_RED(reduction_prepare_dims, kAmin)
 TIR_RED(reduction_prepare_dims, kAmax)
 TIR_RED(reduction_prepare_dims, kAny)
@@ -196,13 +196,13 @@ TIR_RED(reduction_prepare_full, kSum)
 TIR_RED(reduction_prepare_full, kAny)
 TIR_RED(reduction_prepare_full, kAll)
 #undef TIR_RED
-template Result<ReductionParams> reduction_prepare_var<ReduceOp::kVar, true>(const KernelCall&,
-                                                                             PrepareInfo*);
-template Result<ReductionParams> reduction_prepare_var<ReduceOp::kVar, false>(const KernelCall&,
-                                                                              PrepareInfo*);
-template Result<ReductionParams> reduction_prepare_var<ReduceOp::kStd, true>(const KernelCall&,
-                                                                             PrepareInfo*);
-template Result<ReductionParams> reduction_prepare_var<ReduceOp::kStd, false>(const KernelCall&,
-                                                                              PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceKind::kVar, true>(const KernelCall&,
+                                                                               PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceKind::kVar, false>(const KernelCall&,
+                                                                                PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceKind::kStd, true>(const KernelCall&,
+                                                                               PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_var<ReduceKind::kStd, false>(const KernelCall&,
+                                                                                PrepareInfo*);
 
 }  // namespace tir::kernels

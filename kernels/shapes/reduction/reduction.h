@@ -8,28 +8,15 @@
 #include <cstdint>
 
 #include "kernels/kernel.h"
+#include "kernels/ops/reduction.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
 
-enum class ReduceOp : uint8_t {
-  kAmin,
-  kAmax,
-  kArgmax,
-  kArgmin,
-  kMaxDim,  // values + indices
-  kMinDim,
-  kProd,
-  kVar,
-  kStd,
-  kMean,
-  kSum,
-  kAny,
-  kAll,
-};
+using ops::ReduceKind;
 
 struct ReductionParams {
-  ReduceOp op = ReduceOp::kAmin;
+  ReduceKind op = ReduceKind::kAmin;
   int input = -1;
   DType in = DType::kUndefined;
   DType out = DType::kUndefined;
@@ -42,19 +29,19 @@ struct ReductionParams {
 };
 
 /// amin/amax(self, dim=[], keepdim=False); any.dims(self, dim?, keepdim).
-template <ReduceOp Op>
+template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareInfo* out_info);
 /// argmax/argmin(self, dim?, keepdim); max.dim/min.dim(self, dim, keepdim);
 /// prod.dim_int(self, dim, keepdim, dtype?); any.dim(self, dim, keepdim).
-template <ReduceOp Op>
+template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_one_dim(const KernelCall& call, PrepareInfo* out_info);
 /// Full reductions: max(self), min(self), prod(self, dtype?), mean(self, dtype?),
 /// any(self), all(self), sum(self, dtype?).
-template <ReduceOp Op>
+template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_full(const KernelCall& call, PrepareInfo* out_info);
 /// var.correction/std.correction(self, dim?, correction?, keepdim);
 /// var.dim/std.dim(self, dim?, unbiased, keepdim).
-template <ReduceOp Op, bool Correction>
+template <ReduceKind Op, bool Correction>
 Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels

@@ -6,24 +6,24 @@
 namespace tir::kernels {
 namespace {
 
-constexpr bool keeps_int(ActOp op) {
-  return op == ActOp::kNeg || op == ActOp::kAbs || op == ActOp::kHardtanh || op == ActOp::kRelu6 ||
-         op == ActOp::kRelu || op == ActOp::kPowScalar || op == ActOp::kRsub ||
-         op == ActOp::kSubScalar || op == ActOp::kDivScalar;
+constexpr bool keeps_int(UnaryKind op) {
+  return op == UnaryKind::kNeg || op == UnaryKind::kAbs || op == UnaryKind::kHardtanh ||
+         op == UnaryKind::kRelu6 || op == UnaryKind::kRelu || op == UnaryKind::kPowScalar ||
+         op == UnaryKind::kRsub || op == UnaryKind::kSubScalar || op == UnaryKind::kDivScalar;
 }
 
 // Number of schema arguments after self.
-constexpr size_t extra_args(ActOp op) {
+constexpr size_t extra_args(UnaryKind op) {
   switch (op) {
-    case ActOp::kGelu:
-    case ActOp::kGeluTanh:
+    case UnaryKind::kGeluErf:
+    case UnaryKind::kGeluTanh:
       return 1;
-    case ActOp::kHardtanh:
-    case ActOp::kRsub:
-    case ActOp::kSubScalar:
+    case UnaryKind::kHardtanh:
+    case UnaryKind::kRsub:
+    case UnaryKind::kSubScalar:
       return 2;
-    case ActOp::kPowScalar:
-    case ActOp::kDivScalar:
+    case UnaryKind::kPowScalar:
+    case UnaryKind::kDivScalar:
       return 1;
     default:
       return 0;
@@ -32,7 +32,7 @@ constexpr size_t extra_args(ActOp op) {
 
 }  // namespace
 
-template <ActOp Op>
+template <UnaryKind Op>
 Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 1 + extra_args(Op), 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
@@ -48,41 +48,41 @@ Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
         call, StatusCode::kUnsupported, "argument 'self' has dtype ", dtype_name(x->dtype),
         keeps_int(Op) ? ", only float32 and int64 are supported" : ", only float32 is supported");
   }
-  if constexpr (Op == ActOp::kGelu || Op == ActOp::kGeluTanh) {
+  if constexpr (Op == UnaryKind::kGeluErf || Op == UnaryKind::kGeluTanh) {
     const Arg& a = call.args[1];
     if (a.kind != ArgKind::kString || (a.s != "none" && a.s != "tanh")) {
       return op_error(call, StatusCode::kInvalidArgument,
                       "argument 'approximate' must be \"none\" or \"tanh\"");
     }
-    if (a.s == "tanh") p.op = ActOp::kGeluTanh;
+    if (a.s == "tanh") p.op = UnaryKind::kGeluTanh;
   }
   auto scalar = [&](size_t idx, std::string_view name) -> Result<ScalarValue> {
     TIR_ASSIGN_OR_RETURN(double v, scalar_arg(call, idx, name));
     (void)v;
     return scalar_value(call.args[idx]);
   };
-  if constexpr (Op == ActOp::kHardtanh) {
+  if constexpr (Op == UnaryKind::kHardtanh) {
     TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "min_val"));
     TIR_ASSIGN_OR_RETURN(p.b, scalar(2, "max_val"));
-  } else if constexpr (Op == ActOp::kRsub || Op == ActOp::kSubScalar) {
+  } else if constexpr (Op == UnaryKind::kRsub || Op == UnaryKind::kSubScalar) {
     TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "other"));
     TIR_ASSIGN_OR_RETURN(p.b, scalar(2, "alpha"));
-  } else if constexpr (Op == ActOp::kPowScalar) {
+  } else if constexpr (Op == UnaryKind::kPowScalar) {
     TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "exponent"));
-  } else if constexpr (Op == ActOp::kDivScalar) {
+  } else if constexpr (Op == UnaryKind::kDivScalar) {
     TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "other"));
   }
   p.out_dtype = x->dtype;
   if (x->dtype == DType::kInt64) {
     // Integer tensor with a float scalar (or true division) promotes to the default float.
-    if (p.a.is_float || p.b.is_float || Op == ActOp::kDivScalar) {
-      if (Op == ActOp::kHardtanh) {
+    if (p.a.is_float || p.b.is_float || Op == UnaryKind::kDivScalar) {
+      if (Op == UnaryKind::kHardtanh) {
         p.float_bounds = true;
       } else {
         p.out_dtype = DType::kFloat32;
       }
     }
-    if (Op == ActOp::kPowScalar && !p.a.is_float && p.a.i < 0) {
+    if (Op == UnaryKind::kPowScalar && !p.a.is_float && p.a.i < 0) {
       return op_error(call, StatusCode::kInvalidArgument,
                       "integers to negative integer powers are not allowed");
     }
@@ -94,8 +94,8 @@ Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
 }
 
 #define TIR_ACT_INSTANTIATE(OP) \
-  template Result<ActParams> act_prepare<ActOp::OP>(const KernelCall&, PrepareInfo*);
-TIR_ACT_INSTANTIATE(kGelu)
+  template Result<ActParams> act_prepare<UnaryKind::OP>(const KernelCall&, PrepareInfo*);
+TIR_ACT_INSTANTIATE(kGeluErf)
 TIR_ACT_INSTANTIATE(kTanh)
 TIR_ACT_INSTANTIATE(kSigmoid)
 TIR_ACT_INSTANTIATE(kSilu)

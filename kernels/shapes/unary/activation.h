@@ -1,45 +1,25 @@
-// Shared shape inference and validation for elementwise math: activations (gelu, tanh,
-// sigmoid, silu, hard*), unary math (neg, exp, log, sqrt, rsqrt, abs, erf) and ops of a
-// tensor with scalars (pow.Tensor_Scalar, rsub/sub/div.Scalar); plus pow.Tensor_Tensor.
+// Shared shape inference and validation for the float32 (and int64) element-wise maps the
+// optimized kernels also run: activations (gelu, tanh, sigmoid, silu, hard*), unary math (neg,
+// exp, log, sqrt, rsqrt, abs, erf) and ops of a tensor with scalars (pow.Tensor_Scalar,
+// rsub/sub/div.Scalar); plus pow.Tensor_Tensor.
 #pragma once
 
 #include <cstdint>
 
 #include "kernels/kernel.h"
+#include "kernels/ops/unary.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
 
-enum class ActOp : uint8_t {
-  kGelu,
-  kGeluTanh,
-  kTanh,
-  kSigmoid,
-  kSilu,
-  kHardswish,
-  kHardsigmoid,
-  kHardtanh,  // clamp to [a, b]
-  kRelu6,
-  kNeg,
-  kExp,
-  kLog,
-  kSqrt,
-  kRsqrt,
-  kAbs,
-  kErf,
-  kPowScalar,  // x ** a
-  kRsub,       // a - b * x
-  kSubScalar,  // x - b * a
-  kDivScalar,  // x / a
-  kRelu,       // int64 only (float32 relu has kernels of its own)
-};
+using ops::UnaryKind;
 
 /// y = op(x) elementwise. `dtype` is the dtype of x and y: float32, or int64 where torch
 /// keeps integers (neg, abs, hardtanh, relu, relu6 and pow/rsub/sub with int scalars).
 /// For an int64 input with a float result (div.Scalar, a float scalar), `out_dtype` is
 /// float32 and x is converted first.
 struct ActParams {
-  ActOp op = ActOp::kNeg;
+  UnaryKind op = UnaryKind::kNeg;
   DType dtype = DType::kFloat32;
   DType out_dtype = DType::kFloat32;
   int64_t numel = 0;
@@ -50,9 +30,10 @@ struct ActParams {
   bool float_bounds = false;
 };
 
-/// Every act op; Op selects the schema: (self), (self, *, approximate), (self, min, max),
+/// The act ops (the UnaryKinds act_prepare is instantiated for); Op selects the schema: (self),
+/// (self, *, approximate) for kGeluErf (kGeluTanh when approximate="tanh"), (self, min, max),
 /// (self, exponent), (self, other, alpha), (self, other).
-template <ActOp Op>
+template <UnaryKind Op>
 Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 /// pow.Tensor_Tensor(self, exponent): broadcasting, float32 result (int64 when both are

@@ -1,0 +1,272 @@
+#include "kernels/cpu/int8/gemm_int8.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/quantize.h"
+#include "kernels/cpu/int8/value_range.h"
+#include "kernels/cpu/onednn/onednn_epilogue.h"
+#include "kernels/cpu/parallel.h"
+#include "kernels/packed_cache.h"
+
+namespace tir::kernels {
+
+using dnnl::memory;
+using dt = memory::data_type;
+
+struct Int8Gemm::PackedB {
+  memory weights;                 // int8, pd.weights_desc()
+  std::vector<float> scales;      // per output channel (n)
+  std::vector<float> zp_sum;      // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
+  std::vector<float> inv_smooth;  // per k: A's factor of a smoothed weight; empty: none
+};
+
+namespace {
+
+/// q[i] = clamp(round_half_even(x[i] [* f[i] when kSmooth] * inv) + zp, 0, qmax), qmax 255
+/// or 127 (int8_pairs_saturate).
+template <bool kSmooth>
+void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32_t zp, uint8_t qmax,
+                 uint8_t* q) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  const __m256 vinv = _mm256_set1_ps(inv);
+  const __m256i vzp = _mm256_set1_epi32(zp);
+  const __m256i vmax = _mm256_set1_epi8(static_cast<char>(qmax));
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (; i + 32 <= count; i += 32) {
+    __m256i r[4];
+    for (int k = 0; k < 4; ++k) {  // cvtps rounds half to even (the default MXCSR mode)
+      __m256 v = _mm256_loadu_ps(x + i + 8 * k);
+      if constexpr (kSmooth) v = _mm256_mul_ps(v, _mm256_loadu_ps(f + i + 8 * k));
+      r[k] = _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(v, vinv)), vzp);
+    }
+    const __m256i w01 = _mm256_packs_epi32(r[0], r[1]), w23 = _mm256_packs_epi32(r[2], r[3]);
+    const __m256i b = _mm256_min_epu8(_mm256_packus_epi16(w01, w23), vmax);  // [0, 255] first
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + i), _mm256_permutevar8x32_epi32(b, order));
+  }
+#endif
+  for (; i < count; ++i) {
+    const float v = kSmooth ? x[i] * f[i] : x[i];
+    const float r = std::nearbyint(v * inv) + float(zp);
+    q[i] = static_cast<uint8_t>(std::clamp(r, 0.0f, float(qmax)));
+  }
+}
+
+}  // namespace
+
+bool Int8Gemm::wanted(const KernelCall& call, const GemmParams& p) {
+  if (call.inputs[p.b_input].data == nullptr) return false;  // B is an activation
+  if (call.precision != Precision::kInt8 && call.input_quantization(p.b_input) == nullptr)
+    return false;
+  return p.c_input < 0 || p.beta == 0.0 || (p.beta == 1.0 && p.c_row_stride == 0);
+}
+
+Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& call,
+                                                            const void* data,
+                                                            const memory::desc& layout) {
+  const int64_t k = p_.k, n = p_.n;
+  // Rows and columns of B as stored: linear's [N, K] has its channels on rows (axis 0).
+  const int64_t rows = p_.b_transposed ? n : k, cols = p_.b_transposed ? k : n;
+  const int axis = p_.b_transposed ? 0 : 1;
+  const auto make = [&]() -> Result<std::shared_ptr<void>> {
+    auto packed = std::make_shared<PackedB>();
+    const QuantizedWeight* stored = call.input_quantization(p_.b_input);
+    std::vector<int8_t> q;
+    const int8_t* qdata = nullptr;
+    if (stored && stored->rows == rows && stored->cols == cols && stored->axis == axis) {
+      qdata = stored->data;
+      packed->scales.assign(stored->scales, stored->scales + n);
+      if (stored->inv_smooth) packed->inv_smooth.assign(stored->inv_smooth, stored->inv_smooth + k);
+    } else {  // from the float32 tensor (a smoothed weight's is already w: not smoothed again)
+      q.resize(size_t(rows * cols));
+      packed->scales.resize(size_t(n));
+      quantize_int8_per_channel(static_cast<const float*>(data), rows, cols, axis, q.data(),
+                                packed->scales.data());
+      qdata = q.data();
+    }
+    packed->zp_sum.assign(size_t(n), 0.0f);
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t sum = 0;
+      for (int64_t i = 0; i < k; ++i) sum += qdata[p_.b_transposed ? j * k + i : i * n + j];
+      packed->zp_sum[size_t(j)] = float(sum) * packed->scales[size_t(j)];
+    }
+    dnnl::engine& eng = onednn_engine(call);
+    const memory::desc user({k, n}, dt::s8,
+                            p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
+    memory from(user, eng, const_cast<int8_t*>(qdata));
+    packed->weights = memory(layout, eng);
+    dnnl::reorder reorder(from, packed->weights);
+    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.get()},
+                                    {DNNL_ARG_TO, packed->weights.get()}};
+    TIR_RETURN_IF_ERROR(onednn_execute(call, reorder, args));
+    return std::shared_ptr<void>(std::move(packed));
+  };
+  std::shared_ptr<void> made;
+  const WeightKey key = call.input_key(p_.b_input);
+  if (call.packed_cache() == nullptr || !key.valid()) {
+    TIR_ASSIGN_OR_RETURN(made, make());
+  } else {  // keyed by the packed layout and which way B is read
+    const dnnl_memory_desc_t& to = layout.data;
+    std::string how = p_.b_transposed ? "int8 B^T " : "int8 B ";
+    how.append(reinterpret_cast<const char*>(&to), sizeof(to));
+    TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, how, make));
+  }
+  return std::static_pointer_cast<PackedB>(made);
+}
+
+dnnl::matmul::primitive_desc Int8Gemm::make_pd(const KernelCall& call,
+                                               const std::vector<float>& scales) {
+  const memory::dim m = p_.m, k = p_.k, n = p_.n;
+  // Only B's fixed per-channel scales: each row's scale, zero point, the bias and the
+  // activation are applied after (finish_rows). A per-row scale as a post-op, or runtime
+  // output scales, would send oneDNN 2.6 to its reference int8 kernel (~100x slower).
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  attr.set_output_scales(1 << 1, scales);  // per output channel
+  return dnnl::matmul::primitive_desc(
+      dnnl::matmul::desc(memory::desc({m, k}, dt::u8, memory::dims{k, 1}),
+                         memory::desc({k, n}, dt::s8, memory::format_tag::any),
+                         memory::desc({m, n}, dt::f32, memory::dims{n, 1})),
+      attr, onednn_engine(call));
+}
+
+Status Int8Gemm::use_b(const KernelCall& call, const void* data) {
+  // The layout oneDNN wants B in does not depend on the scales' values: learn it from a
+  // primitive description with placeholder scales, pack, then make the real one.
+  const memory::desc layout = make_pd(call, std::vector<float>(size_t(p_.n), 1.0f)).weights_desc();
+  TIR_ASSIGN_OR_RETURN(std::shared_ptr<PackedB> packed, pack_b(call, data, layout));
+  if (!packed_ || packed->scales != packed_->scales || !prim_) {
+    pd_ = make_pd(call, packed->scales);
+    prim_ = dnnl::matmul(pd_);
+  }
+  packed_ = std::move(packed);
+  packed_from_ = data;
+  return ok_status();
+}
+
+Status Int8Gemm::build(const KernelCall& call, const GemmParams& p, size_t* scratch) {
+  p_ = p;
+  packed_.reset();
+  prim_ = {};
+  act_.clear();
+  dnnl::engine& eng = onednn_engine(call);
+  const memory::dim m = p.m, k = p.k;
+  bias_ = p.c_input >= 0 && p.beta != 0.0;
+  TIR_RETURN_IF_ERROR(use_b(call, call.inputs[p.b_input].data));
+  src_ = memory(pd_.src_desc(), eng, DNNL_MEMORY_NONE);
+  wei_ = memory(pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
+  dst_ = memory(pd_.dst_desc(), eng, DNNL_MEMORY_NONE);
+  scratchpad_ = memory(pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+  args_ = {{DNNL_ARG_SRC, src_.get()},
+           {DNNL_ARG_WEIGHTS, wei_.get()},
+           {DNNL_ARG_DST, dst_.get()},
+           {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
+  // An activation other than relu runs as oneDNN eltwise primitives in place on the output
+  // (after the rows are finished); relu is applied in finish_rows (NaN kept).
+  dnnl::post_ops ops;
+  onednn_append_activation(ops, call.epilogue);
+  for (int i = 0; i < ops.len(); ++i) {
+    float scale, alpha, beta;
+    dnnl::algorithm alg;
+    ops.get_params_eltwise(i, scale, alg, alpha, beta);
+    act_.emplace_back(dnnl::eltwise_forward::primitive_desc(
+        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, pd_.dst_desc(), alpha,
+                                    beta),
+        eng));
+  }
+  act_args_ = {{DNNL_ARG_SRC, dst_.get()}, {DNNL_ARG_DST, dst_.get()}};
+  size_t end = align64(std::max(*scratch, pd_.scratchpad_desc().get_size()));
+  a_offset_ = end;
+  end += align64(size_t(m * k));
+  params_offset_ = end;  // per row: scale (float), zero point (int32)
+  *scratch = end + align64(size_t(m) * 8);
+  return ok_status();
+}
+
+void Int8Gemm::finish_rows(const KernelCall& call, const float* row_scale, const int32_t* row_zp,
+                           float* out) const {
+  const int64_t n = p_.n;
+  const float* zp_sum = packed_->zp_sum.data();
+  const float* bias = bias_ ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
+  const bool bias_per_col = bias_ && p_.c_col_stride != 0;
+  const bool relu = call.epilogue == ops::UnaryKind::kRelu;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(n, 1)),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t i = begin; i < end; ++i) {
+                      float* y = out + i * n;
+                      const float s = row_scale[i], sz = s * float(row_zp[i]);
+                      if (std::isnan(s)) {  // the row of A holds NaN or infinity
+                        std::fill(y, y + n, nan);
+                        continue;
+                      }
+                      // Branch-free inner loops (vectorized): scale, zero point, bias, relu.
+                      if (bias_per_col) {
+                        for (int64_t j = 0; j < n; ++j) y[j] = s * y[j] - sz * zp_sum[j] + bias[j];
+                      } else {
+                        const float b = bias ? bias[0] : 0.f;
+                        for (int64_t j = 0; j < n; ++j) y[j] = s * y[j] - sz * zp_sum[j] + b;
+                      }
+                      if (relu)
+                        for (int64_t j = 0; j < n; ++j) y[j] = y[j] < 0.f ? 0.f : y[j];
+                    }
+                  });
+}
+
+Status Int8Gemm::run(const KernelCall& call, void* scratch) {
+  const float* a = call.inputs[p_.a_input].data_as<const float>();
+  float* out = call.outputs[0].data_as<float>();
+  const void* b = call.inputs[p_.b_input].data;
+  if (b != packed_from_)  // the weights were swapped since prepare
+    TIR_RETURN_IF_ERROR(onednn_guard(call, [&] { return use_b(call, b); }));
+  char* base = static_cast<char*>(scratch);
+  auto* qa = reinterpret_cast<uint8_t*>(base + a_offset_);
+  auto* row_scale = reinterpret_cast<float*>(base + params_offset_);
+  auto* row_zp = reinterpret_cast<int32_t*>(row_scale + p_.m);
+  const int64_t k = p_.k;
+  const float alpha = float(p_.alpha);
+  // A smoothed weight (SmoothQuant) holds q of w * s: A is multiplied by 1/s as it is
+  // quantized (in the same two passes over the row).
+  const float* smooth = packed_->inv_smooth.empty() ? nullptr : packed_->inv_smooth.data();
+  const auto range = smooth ? finite_range<true> : finite_range<false>;
+  const auto quantize = smooth ? quantize_u8<true> : quantize_u8<false>;
+  // 255 levels where the CPU's u8 x s8 dot product is exact, else 127 (no pair saturates).
+  const int32_t levels = int8_pairs_saturate() ? 127 : 255;
+  // Each row of A gets its own scale and zero point (dynamic per-token quantization).
+  parallel_chunks(p_.m, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(k, 1)),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t i = begin; i < end; ++i) {
+                      float lo, hi;
+                      if (!range(a + i * k, smooth, k, &lo, &hi)) {
+                        row_scale[i] = std::numeric_limits<float>::quiet_NaN();
+                        row_zp[i] = 0;
+                        std::memset(qa + i * k, 0, size_t(k));
+                        continue;
+                      }
+                      const float scale = hi > lo ? (hi - lo) / float(levels) : 1.0f;
+                      const int32_t zp =
+                          std::clamp(int32_t(std::nearbyint(-lo / scale)), 0, levels);
+                      quantize(a + i * k, smooth, k, 1.0f / scale, zp, uint8_t(levels), qa + i * k);
+                      row_scale[i] = scale * alpha;
+                      row_zp[i] = zp;
+                    }
+                  });
+  return onednn_guard(call, [&] {
+    src_.set_data_handle(qa);
+    wei_.set_data_handle(packed_->weights.get_data_handle());
+    dst_.set_data_handle(out);
+    scratchpad_.set_data_handle(scratch);
+    TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
+    finish_rows(call, row_scale, row_zp, out);
+    for (const dnnl::eltwise_forward& act : act_)
+      TIR_RETURN_IF_ERROR(onednn_execute(call, act, act_args_));
+    return ok_status();
+  });
+}
+
+}  // namespace tir::kernels

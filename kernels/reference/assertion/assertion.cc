@@ -1,0 +1,29 @@
+// Reference graph assertions: their prepare checks (kernels/shapes/assertion/assertion.h), no
+// run work.
+#include "kernels/shapes/assertion/assertion.h"
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+void ref_noop(const AssertParams&, const KernelCall&, void*) {}
+
+using AssertScalarRef = FnKernel<AssertParams, assertion_prepare_scalar, ref_noop>;
+using NoopRef = FnKernel<AssertParams, assertion_prepare_noop, ref_noop>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_assertion_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_assert_scalar", kCpu, kAny, kRef, &make_kernel<AssertScalarRef>},
+      {"aten::_assert_tensor_metadata", kCpu, kAny, kRef, &make_kernel<NoopRef>},
+      {"aten::sym_constrain_range_for_size", kCpu, kAny, kRef, &make_kernel<NoopRef>},
+  });
+}
+}  // namespace tir::kernels

@@ -1,0 +1,51 @@
+// Reference layer norm (with native_layer_norm's mean/rstd), in double.
+#include "kernels/reference/normalization/layer_norm.h"
+
+#include <cmath>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+
+void ref_layer_norm(const LayerNormParams& p, const KernelCall& call, void*) {
+  auto vec = [&](int idx) { return idx >= 0 ? call.inputs[idx].data_as<const float>() : nullptr; };
+  const float *x = vec(p.input), *w = vec(p.weight), *b = vec(p.bias);
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t r = 0; r < p.rows; ++r) {
+    const float* xr = x + r * p.cols;
+    double mean = 0.0, var = 0.0;
+    for (int64_t c = 0; c < p.cols; ++c) mean += xr[c];
+    mean /= static_cast<double>(p.cols);
+    for (int64_t c = 0; c < p.cols; ++c) var += (xr[c] - mean) * (xr[c] - mean);
+    var /= static_cast<double>(p.cols);
+    const double rstd = 1.0 / std::sqrt(var + p.eps);
+    for (int64_t c = 0; c < p.cols; ++c) {
+      const double v = (xr[c] - mean) * rstd * (w ? w[c] : 1.0) + (b ? b[c] : 0.0);
+      y[r * p.cols + c] = static_cast<float>(v);
+    }
+    if (p.stats) {
+      call.outputs[1].data_as<float>()[r] = static_cast<float>(mean);
+      call.outputs[2].data_as<float>()[r] = static_cast<float>(rstd);
+    }
+  }
+}
+
+namespace {
+
+using LayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare, ref_layer_norm>;
+using NativeLayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare_native, ref_layer_norm>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kF32 = DType::kFloat32;
+
+}  // namespace
+
+void register_layer_norm_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::layer_norm", kCpu, kF32, kRef, &make_kernel<LayerNormRef>},
+      {"aten::native_layer_norm", kCpu, kF32, kRef, &make_kernel<NativeLayerNormRef>},
+  });
+}
+}  // namespace tir::kernels
