@@ -183,8 +183,7 @@ class GemmOneDnn final : public Kernel {
     packed_ = pack_pending_ = false;
     wei_f32_ = wei_f32;
     size_t primitive_scratch = pd.scratchpad_desc().get_size();
-    if (!bf16_ && weight_packing_enabled() && p_.m >= kMinPackedRows &&
-        call.inputs[p_.b_input].data != nullptr) {
+    if (!bf16_ && packs(call)) {
       packed_pd_ = dnnl::matmul::primitive_desc(
           dnnl::matmul::desc(src_f32, memory::desc({k, n}, dt::f32, memory::format_tag::any),
                              bias_md, dst_md),
@@ -214,6 +213,12 @@ class GemmOneDnn final : public Kernel {
     }
     out_info->scratch_bytes = scratch;
     return ok_status();
+  }
+
+  /// Whether a float32 B is worth packing: a weight (bytes known now), enough rows of A.
+  bool packs(const KernelCall& call) const {
+    return weight_packing_enabled() && p_.m >= kMinPackedRows &&
+           call.inputs[p_.b_input].data != nullptr;
   }
 
   GemmParams p_;
