@@ -22,15 +22,6 @@ int32_t transposed_weight(const ExecGraph& g, const DefUse& du, int32_t v) {
   return w;
 }
 
-ExecArg tensor_arg(ExecNode& n, int32_t v) {
-  ExecArg arg;
-  if (v < 0) return arg;  // None
-  arg.kind = ArgKind::kTensor;
-  arg.i = int64_t(n.inputs.size());
-  n.inputs.push_back(v);
-  return arg;
-}
-
 /// Rewrites node i into linear when it matches; false otherwise.
 bool rewrite(ExecGraph& g, DefUse& du, int32_t i) {
   ExecNode& n = g.nodes[size_t(i)];
@@ -47,19 +38,11 @@ bool rewrite(ExecGraph& g, DefUse& du, int32_t i) {
         declared_rank(g.values[size_t(bias)]) != 1)
       return false;
   }
-  ExecNode linear;
-  linear.op = "aten::linear";
-  linear.name = n.name;
-  linear.module_path = n.module_path;
-  linear.index = n.index;
-  linear.outputs = n.outputs;
-  linear.label = std::string("aten::linear(") + std::string(n.op) + ")";
+  ExecNode linear = replacement_for(n, "aten::linear");
   linear.args.push_back(tensor_arg(linear, x));
   linear.args.push_back(tensor_arg(linear, w));
   linear.args.push_back(tensor_arg(linear, bias));
-  du.remove_node(i, n);
-  n = std::move(linear);
-  du.add_node(i, n);
+  replace_node(g, du, i, std::move(linear));
   return true;
 }
 

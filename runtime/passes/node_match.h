@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 #include "runtime/passes/exec_graph.h"
@@ -31,6 +32,36 @@ inline int declared_rank(const ExecValue& v) {
 inline bool is_fixed(const ExecGraph& g, int32_t v) {
   return v >= 0 && g.values[size_t(v)].source != ir::fb::ValueSource::Activation &&
          !g.values[size_t(v)].mutated;
+}
+
+/// A node that takes the place of `n` as `op`: same name, module path, IR index and outputs,
+/// profiled as "op(n.op)"; its arguments are the caller's to add.
+inline ExecNode replacement_for(const ExecNode& n, std::string_view op) {
+  ExecNode r;
+  r.op = op;
+  r.name = n.name;
+  r.module_path = n.module_path;
+  r.index = n.index;
+  r.outputs = n.outputs;
+  r.label = std::string(op) + "(" + std::string(n.op) + ")";
+  return r;
+}
+
+/// Appends value `v` to `n`'s inputs and returns the argument that refers to it (None for -1).
+inline ExecArg tensor_arg(ExecNode& n, int32_t v) {
+  ExecArg arg;
+  if (v < 0) return arg;
+  arg.kind = kernels::ArgKind::kTensor;
+  arg.i = int64_t(n.inputs.size());
+  n.inputs.push_back(v);
+  return arg;
+}
+
+/// Node `i` becomes `with`; `du` follows.
+inline void replace_node(ExecGraph& g, DefUse& du, int32_t i, ExecNode&& with) {
+  du.remove_node(i, g.nodes[size_t(i)]);
+  g.nodes[size_t(i)] = std::move(with);
+  du.add_node(i, g.nodes[size_t(i)]);
 }
 
 /// Marks dead, last first, every live kernel node `removable(op)` accepts whose outputs nobody

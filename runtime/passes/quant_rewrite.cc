@@ -108,21 +108,8 @@ struct Rewriter {
     const ExecNode* dq_w = weight_dequant(w);
     if (!dq_x || !dq_w) return false;
 
-    ExecNode q;
-    q.op = "tir::quantized_linear";
-    q.name = n.name;
-    q.module_path = n.module_path;
-    q.index = n.index;
-    q.outputs = n.outputs;
-    q.label = std::string("tir::quantized_linear(") + std::string(n.op) + ")";
-    const auto tensor = [&](int32_t v) {
-      ExecArg arg;
-      if (v < 0) return arg;  // None
-      arg.kind = ArgKind::kTensor;
-      arg.i = int64_t(q.inputs.size());
-      q.inputs.push_back(v);
-      return arg;
-    };
+    ExecNode q = replacement_for(n, "tir::quantized_linear");
+    const auto tensor = [&](int32_t v) { return tensor_arg(q, v); };
     q.args.push_back(tensor(tensor_at(*dq_x, 0)));
     q.args.push_back(dq_x->args[1]);  // scale
     q.args.push_back(dq_x->args[2]);  // zero point
@@ -134,9 +121,7 @@ struct Rewriter {
     flatten.kind = ArgKind::kInt;
     flatten.i = addmm ? 1 : 0;
     q.args.push_back(flatten);
-    du.remove_node(i, n);
-    n = std::move(q);
-    du.add_node(i, n);
+    replace_node(g, du, i, std::move(q));
     return true;
   }
 };
