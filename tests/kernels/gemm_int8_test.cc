@@ -147,6 +147,25 @@ TEST(GemmInt8, MatchesEmulationOfItsArithmetic) {
   }
 }
 
+// One row of A with linear's [N, K] weight (an LLM's decode step) takes the kernel's own int8
+// dot products instead of the oneDNN primitive: the same emulation holds, for K that is and
+// is not a multiple of the vector width.
+TEST(GemmInt8, OneRowOfLinearMatchesTheEmulation) {
+  std::mt19937 rng(test_seed());
+  const std::optional<ops::UnaryKind> acts[] = {std::nullopt, ops::UnaryKind::kRelu,
+                                                ops::UnaryKind::kGeluTanh};
+  int i = 0;
+  for (int64_t k : {1, 15, 16, 17, 300, 2048})
+    for (int64_t n : {1, 7, 64}) {
+      Case c;
+      c.op = "aten::linear";
+      c.m = 1, c.k = k, c.n = n;
+      c.bias = i % 3;
+      c.act = acts[i++ % 3];
+      check(c, rng);
+    }
+}
+
 // Without AVX512-VNNI oneDNN's u8 x s8 pairs saturate in int16: the int8 kernels must know it
 // (a CPU, or ONEDNN_MAX_CPU_ISA, below VNNI gave silently wrong int8 results before).
 TEST(GemmInt8, KnowsWhereU8S8PairsSaturate) {

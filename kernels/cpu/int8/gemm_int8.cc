@@ -19,7 +19,9 @@ using dnnl::memory;
 using dt = memory::data_type;
 
 struct Int8Gemm::PackedB {
-  memory weights;                 // int8, pd.weights_desc()
+  memory weights;                 // int8, pd.weights_desc() (not with gemv_)
+  const int8_t* plain = nullptr;  // gemv_: B [N, K], the stored bytes or `own`
+  std::vector<int8_t> own;
   std::vector<float> scales;      // per output channel (n)
   std::vector<float> zp_sum;      // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
   std::vector<float> inv_smooth;  // per k: A's factor of a smoothed weight; empty: none
@@ -55,6 +57,42 @@ void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32
     const float r = std::nearbyint(v * inv) + float(zp);
     q[i] = static_cast<uint8_t>(std::clamp(r, 0.0f, float(qmax)));
   }
+}
+
+/// sum over i < count of a[i] * b[i], exact in int32. `a7`: every a[i] <= 127, so a pair of
+/// u8 x s8 products fits int16 (maddubs, 32 per instruction); else products are widened to
+/// int16 first (16 per instruction).
+int32_t dot_u8_s8(const uint8_t* a, const int8_t* b, int64_t count, bool a7) {
+  int64_t i = 0;
+  int32_t sum = 0;
+#if defined(__AVX2__)
+  const auto load = [](const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+  };
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
+  if (a7) {
+    for (; i + 64 <= count; i += 64) {
+      const __m256i p0 = _mm256_maddubs_epi16(load(a + i), load(b + i));
+      const __m256i p1 = _mm256_maddubs_epi16(load(a + i + 32), load(b + i + 32));
+      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(p0, ones));
+      acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(p1, ones));
+    }
+  }
+  for (; i + 16 <= count; i += 16) {
+    const auto* pa = reinterpret_cast<const __m128i*>(a + i);
+    const auto* pb = reinterpret_cast<const __m128i*>(b + i);
+    acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(pa)),
+                                                    _mm256_cvtepi8_epi16(_mm_loadu_si128(pb))));
+  }
+  const __m256i acc = _mm256_add_epi32(acc0, acc1);
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+  sum = _mm_cvtsi128_si32(s);
+#endif
+  for (; i < count; ++i) sum += int32_t(a[i]) * int32_t(b[i]);
+  return sum;
 }
 
 }  // namespace
@@ -95,6 +133,11 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
       for (int64_t i = 0; i < k; ++i) sum += qdata[p_.b_transposed ? j * k + i : i * n + j];
       packed->zp_sum[size_t(j)] = float(sum) * packed->scales[size_t(j)];
     }
+    if (gemv_) {  // plain rows: the stored bytes in place, else the ones quantized here
+      packed->own = std::move(q);
+      packed->plain = packed->own.empty() ? qdata : packed->own.data();
+      return std::shared_ptr<void>(std::move(packed));
+    }
     dnnl::engine& eng = onednn_engine(call);
     const memory::desc user({k, n}, dt::s8,
                             p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
@@ -112,8 +155,8 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
     TIR_ASSIGN_OR_RETURN(made, make());
   } else {  // keyed by the packed layout and which way B is read
     const dnnl_memory_desc_t& to = layout.data;
-    std::string how = p_.b_transposed ? "int8 B^T " : "int8 B ";
-    how.append(reinterpret_cast<const char*>(&to), sizeof(to));
+    std::string how = gemv_ ? "int8 plain B^T" : p_.b_transposed ? "int8 B^T " : "int8 B ";
+    if (!gemv_) how.append(reinterpret_cast<const char*>(&to), sizeof(to));
     TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, how, make));
   }
   return std::static_pointer_cast<PackedB>(made);
@@ -136,6 +179,11 @@ dnnl::matmul::primitive_desc Int8Gemm::make_pd(const KernelCall& call,
 }
 
 Status Int8Gemm::use_b(const KernelCall& call, const void* data) {
+  if (gemv_) {
+    TIR_ASSIGN_OR_RETURN(packed_, pack_b(call, data, memory::desc()));
+    packed_from_ = data;
+    return ok_status();
+  }
   // The layout oneDNN wants B in does not depend on the scales' values: learn it from a
   // primitive description with placeholder scales, pack, then make the real one.
   const memory::desc layout = make_pd(call, std::vector<float>(size_t(p_.n), 1.0f)).weights_desc();
@@ -157,15 +205,22 @@ Status Int8Gemm::build(const KernelCall& call, const GemmParams& p, size_t* scra
   dnnl::engine& eng = onednn_engine(call);
   const memory::dim m = p.m, k = p.k;
   bias_ = p.c_input >= 0 && p.beta != 0.0;
+  gemv_ = false;
+#if defined(__AVX2__)
+  gemv_ = p.m == 1 && p.b_transposed;
+#endif
   TIR_RETURN_IF_ERROR(use_b(call, call.inputs[p.b_input].data));
-  src_ = memory(pd_.src_desc(), eng, DNNL_MEMORY_NONE);
-  wei_ = memory(pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
-  dst_ = memory(pd_.dst_desc(), eng, DNNL_MEMORY_NONE);
-  scratchpad_ = memory(pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
-  args_ = {{DNNL_ARG_SRC, src_.get()},
-           {DNNL_ARG_WEIGHTS, wei_.get()},
-           {DNNL_ARG_DST, dst_.get()},
-           {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
+  const memory::desc dst_md({m, p.n}, dt::f32, memory::dims{p.n, 1});
+  dst_ = memory(dst_md, eng, DNNL_MEMORY_NONE);
+  if (!gemv_) {
+    src_ = memory(pd_.src_desc(), eng, DNNL_MEMORY_NONE);
+    wei_ = memory(pd_.weights_desc(), eng, DNNL_MEMORY_NONE);
+    scratchpad_ = memory(pd_.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+    args_ = {{DNNL_ARG_SRC, src_.get()},
+             {DNNL_ARG_WEIGHTS, wei_.get()},
+             {DNNL_ARG_DST, dst_.get()},
+             {DNNL_ARG_SCRATCHPAD, scratchpad_.get()}};
+  }
   // An activation other than relu runs as oneDNN eltwise primitives in place on the output
   // (after the rows are finished); relu is applied in finish_rows (NaN kept).
   dnnl::post_ops ops;
@@ -175,17 +230,28 @@ Status Int8Gemm::build(const KernelCall& call, const GemmParams& p, size_t* scra
     dnnl::algorithm alg;
     ops.get_params_eltwise(i, scale, alg, alpha, beta);
     act_.emplace_back(dnnl::eltwise_forward::primitive_desc(
-        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, pd_.dst_desc(), alpha,
-                                    beta),
+        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference, alg, dst_md, alpha, beta),
         eng));
   }
   act_args_ = {{DNNL_ARG_SRC, dst_.get()}, {DNNL_ARG_DST, dst_.get()}};
-  size_t end = align64(std::max(*scratch, pd_.scratchpad_desc().get_size()));
+  size_t end = align64(gemv_ ? *scratch : std::max(*scratch, pd_.scratchpad_desc().get_size()));
   a_offset_ = end;
   end += align64(size_t(m * k));
   params_offset_ = end;  // per row: scale (float), zero point (int32)
   *scratch = end + align64(size_t(m) * 8);
   return ok_status();
+}
+
+void Int8Gemm::gemv(const uint8_t* qa, float* out) const {
+  const int64_t k = p_.k;
+  const bool a7 = int8_pairs_saturate();  // A was quantized to 0..127
+  const int8_t* b = packed_->plain;
+  const float* scales = packed_->scales.data();
+  parallel_chunks(p_.n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(k, 1)),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t j = begin; j < end; ++j)
+                      out[j] = float(dot_u8_s8(qa, b + j * k, k, a7)) * scales[j];
+                  });
 }
 
 void Int8Gemm::finish_rows(const KernelCall& call, const float* row_scale, const int32_t* row_zp,
@@ -257,11 +323,16 @@ Status Int8Gemm::run(const KernelCall& call, void* scratch) {
                     }
                   });
   return onednn_guard(call, [&] {
-    src_.set_data_handle(qa);
-    wei_.set_data_handle(packed_->weights.get_data_handle());
+    if (gemv_) {
+      gemv(qa, out);
+    } else {
+      src_.set_data_handle(qa);
+      wei_.set_data_handle(packed_->weights.get_data_handle());
+      dst_.set_data_handle(out);
+      scratchpad_.set_data_handle(scratch);
+      TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
+    }
     dst_.set_data_handle(out);
-    scratchpad_.set_data_handle(scratch);
-    TIR_RETURN_IF_ERROR(onednn_execute(call, prim_, args_));
     finish_rows(call, row_scale, row_zp, out);
     for (const dnnl::eltwise_forward& act : act_)
       TIR_RETURN_IF_ERROR(onednn_execute(call, act, act_args_));

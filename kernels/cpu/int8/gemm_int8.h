@@ -18,6 +18,12 @@
 // int8_pairs_saturate) A's rows are quantized to 0..127, scale (max - min) / 127, as fbgemm's
 // reduce_range: a pair of products then stays within int16.
 //
+// One row of A (an LLM's decode step) with linear's [N, K] weight: B stays plain (the int8
+// file's bytes in place, or quantized once) and each output is an exact int32 dot product of
+// A's row with B's row (AVX2), instead of a oneDNN int8 primitive, which without VNNI is no
+// faster than float32 there (Llama-shaped 1.2 B at 2 threads: 6.2 tokens/s either way).
+// The result is the primitive's: the same integers, scaled the same way.
+//
 // A row of A that holds NaN or infinity has no int8 scale: that row of the output is NaN
 // (never a silently finite answer), as torch's float GEMM gives NaN in that row.
 #pragma once
@@ -43,12 +49,15 @@ class Int8Gemm {
  private:
   struct PackedB;  // int8 B in the primitive's layout + per-channel scales
   /// B quantized and packed into `layout` (from the weight set's cache when it has one).
+  /// With gemv_, B stays plain [N, K] (`layout` unused).
   Result<std::shared_ptr<PackedB>> pack_b(const KernelCall& call, const void* data,
                                           const dnnl::memory::desc& layout);
   /// The primitive for B's scales `scales` (oneDNN output scales).
   dnnl::matmul::primitive_desc make_pd(const KernelCall& call, const std::vector<float>& scales);
   /// Packs B from `data` and makes the primitive for its scales.
   Status use_b(const KernelCall& call, const void* data);
+  /// out[j] = scales[j] * (q_A . q_B[j, :]) for the one row of A (gemv_).
+  void gemv(const uint8_t* qa, float* out) const;
   /// The primitive's output (B's scales applied) -> the result: per row i,
   /// row_scale[i] * (out - row_zp[i] * zp_sum) + bias, relu; a NaN scale makes the row NaN.
   void finish_rows(const KernelCall& call, const float* row_scale, const int32_t* row_zp,
@@ -56,6 +65,7 @@ class Int8Gemm {
 
   GemmParams p_;
   bool bias_ = false;
+  bool gemv_ = false;  // one row of A, B [N, K]: own dot products, no primitive
   dnnl::matmul::primitive_desc pd_;
   dnnl::matmul prim_;
   dnnl::memory src_, wei_, dst_, scratchpad_;
