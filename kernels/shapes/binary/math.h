@@ -27,7 +27,7 @@ struct MathBinaryParams {
   NaryPlan plan;
   DType compute = DType::kUndefined;  // dtype the math runs in (float32 math runs in double)
   DType out = DType::kUndefined;
-  double alpha = 0;       // add/sub's alpha (floating-point operands)
+  double alpha = 1;       // add/sub's alpha (floating-point operands); the schema default
   int64_t int_alpha = 1;  // ... on integer operands
 };
 

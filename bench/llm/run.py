@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""LLM generation side by side, one run, one machine, batch 1: tir (`tirrun generate`),
+llama.cpp (llama-cpp-python, the same weights as GGUF) and torch eager `generate()`; plus the
+machine's read bandwidth measured in the same run, so decode can be read as a fraction of it.
+
+    ~/.venvs/torch/bin/python bench/llm/export_models.py          # once
+    ~/.venvs/llama/bin/python bench/llm/run.py --threads 2 --rounds 3
+
+Engines run in turns within each round (tir, llama.cpp, torch), each in its own process, so
+machine noise falls on all of them. Per (model, engine, precision): median time to first
+token, prefill tokens/s (the prompt through the prefill), decode tokens/s (the new tokens
+after the first), and decode GB/s = bytes of weights read per token x decode tokens/s. Greedy,
+a fixed random prompt of --prompt tokens, --new tokens. Writes bench/results/llm.csv and .png.
+torch runs in the torch virtualenv (--torch-python), llama.cpp in this one.
+"""
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODELS = os.path.join(ROOT, "bench", "models", "llm")
+TIRRUN = os.path.join(ROOT, "build", "tools", "tirrun")
+# tir --dtype -> the GGUF file of the same precision
+PRECISIONS = {"f32": "F32", "bf16": "BF16", "int8": "Q8_0"}
+
+
+def read_bandwidth(threads, gib=2, repeats=5):
+    """GB/s of a read-only pass over `gib` GiB by `threads` threads (NumPy's SIMD max, which
+    releases the GIL; a sum is slower than memory here): the floor a bandwidth-bound decode
+    step sits on."""
+    a = np.ones(gib * (1 << 30) // 4, dtype=np.float32)
+    parts = np.array_split(a, threads)
+    best = 0.0
+    for _ in range(repeats):
+        ts = [threading.Thread(target=np.max, args=(p,)) for p in parts]
+        t0 = time.perf_counter()
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        best = max(best, a.nbytes / (time.perf_counter() - t0) / 1e9)
+    return best
+
+
+def weight_bytes_per_token(model_dir, precision):
+    """Bytes of weights one decode step reads: every matrix but the embedding table (one row),
+    plus the tied output projection (all of it) — from the HF config."""
+    with open(os.path.join(model_dir, "hf", "config.json")) as f:
+        c = json.load(f)
+    total = 0
+    from safetensors import safe_open
+    with safe_open(os.path.join(model_dir, "hf", "model.safetensors"), "np") as f:
+        for name in f.keys():
+            n = int(np.prod(f.get_slice(name).get_shape()))
+            total += n
+    elem = {"f32": 4, "bf16": 2, "int8": 1.0625}[precision]  # Q8_0: 34 bytes per 32
+    return total * elem
+
+
+def run_tir(model_dir, prompt, new, threads, precision):
+    # int8: the weight file packed int8 ahead (`tirc weights pack --dtype int8`), as a Q8_0
+    # GGUF is quantized ahead; f32 and bf16 from the float32 file.
+    weights = os.path.join(model_dir, "llm.int8.bin" if precision == "int8" else "llm.bin")
+    cmd = [TIRRUN, "generate", os.path.join(model_dir, "llm.tir"), "-w", weights,
+           "--prompt-ids", ",".join(map(str, prompt)),
+           "-n", str(new), "--ignore-eos", "-t", str(threads), "--dtype", precision, "--json"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    j = json.loads(out.stdout)
+    return {"ttft_ms": j["time_to_first_token_ms"], "prefill_tps": j["prefill_tokens_per_s"],
+            "decode_tps": j["decode_tokens_per_s"], "tokens": j["tokens"],
+            "compute": j["dtype"]}
+
+
+LLAMA_CPP = r"""
+import json, sys, time
+from llama_cpp import Llama
+path, prompt, new, threads = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+llm = Llama(path, n_ctx=256, n_threads=threads, n_threads_batch=threads, n_batch=len(prompt),
+            verbose=False)
+t0 = time.perf_counter()
+tokens, times = [], []
+for tok in llm.generate(prompt, top_k=1, temp=0.0, repeat_penalty=1.0, reset=True):
+    tokens.append(tok)
+    times.append(time.perf_counter())
+    if len(tokens) == new:
+        break
+ttft = times[0] - t0
+print(json.dumps({"ttft_ms": ttft * 1e3, "prefill_tps": len(prompt) / ttft,
+                  "decode_tps": (new - 1) / (times[-1] - times[0]), "tokens": tokens}))
+"""
+
+TORCH = r"""
+import json, sys, time, torch, transformers
+path, prompt, new, threads = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+torch.set_num_threads(threads)
+model = transformers.AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).eval()
+class Clock(transformers.generation.streamers.BaseStreamer):
+    def __init__(self): self.times = []
+    def put(self, value): self.times.append(time.perf_counter())
+    def end(self): pass
+clock = Clock()
+ids = torch.tensor([prompt])
+with torch.no_grad():
+    t0 = time.perf_counter()
+    out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=new,
+                         min_new_tokens=new, do_sample=False, streamer=clock, pad_token_id=0)
+times = clock.times[1:]  # the first put() is the prompt
+ttft = times[0] - t0
+print(json.dumps({"ttft_ms": ttft * 1e3, "prefill_tps": len(prompt) / ttft,
+                  "decode_tps": (new - 1) / (times[-1] - times[0]),
+                  "tokens": out[0, len(prompt):].tolist()}))
+"""
+
+
+def run_script(python, script, *args):
+    out = subprocess.run([python, "-c", script, *map(str, args)], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def engines(name, model_dir, args):
+    """(engine, precision, callable) for what this model has."""
+    out = []
+    for p in args.precisions:
+        out.append(("tir", p, lambda p=p: run_tir(model_dir, args.prompt_ids, args.new,
+                                                  args.threads, p)))
+        gguf = os.path.join(model_dir, f"{name}-{PRECISIONS[p]}.gguf")
+        if os.path.exists(gguf) and not args.no_llama_cpp:
+            out.append(("llama.cpp", p, lambda g=gguf: run_script(
+                sys.executable, LLAMA_CPP, g, json.dumps(args.prompt_ids), args.new,
+                args.threads)))
+    if not args.no_torch:
+        out.append(("torch", "f32", lambda: run_script(
+            args.torch_python, TORCH, os.path.join(model_dir, "hf"),
+            json.dumps(args.prompt_ids), args.new, args.threads)))
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--models", nargs="+", default=["gpt2_small", "llama_1b"])
+    p.add_argument("--precisions", nargs="+", default=["f32", "int8"])
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--prompt", type=int, default=64)
+    p.add_argument("--new", type=int, default=32)
+    p.add_argument("--torch-python", default=os.path.expanduser("~/.venvs/torch/bin/python"))
+    p.add_argument("--no-torch", action="store_true")
+    p.add_argument("--no-llama-cpp", action="store_true")
+    p.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "llm"))
+    args = p.parse_args()
+    rng = np.random.default_rng(0)
+    args.prompt_ids = [int(x) for x in rng.integers(3, 50000, args.prompt)]
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if "model name" in l), "?")
+    bandwidth = [read_bandwidth(args.threads)]
+    rows = []
+    for name in args.models:
+        model_dir = os.path.join(MODELS, name)
+        runs = engines(name, model_dir, args)
+        results = {(e, pr): [] for e, pr, _ in runs}
+        for r in range(args.rounds):
+            for e, pr, fn in runs:
+                results[(e, pr)].append(fn())
+                print(name, e, pr, r, {k: v for k, v in results[(e, pr)][-1].items()
+                                        if k != "tokens"}, file=sys.stderr, flush=True)
+            bandwidth.append(read_bandwidth(args.threads))
+        for (e, pr), rs in results.items():
+            tps = statistics.median(x["decode_tps"] for x in rs)
+            gbs = tps * weight_bytes_per_token(model_dir, pr) / 1e9
+            rows.append({"model": name, "engine": e, "precision": pr, "threads": args.threads,
+                         "prompt_tokens": args.prompt, "new_tokens": args.new,
+                         "ttft_ms": statistics.median(x["ttft_ms"] for x in rs),
+                         "prefill_tokens_per_s": statistics.median(x["prefill_tps"] for x in rs),
+                         "decode_tokens_per_s": tps, "decode_GB_per_s": gbs,
+                         "tokens_head": " ".join(map(str, rs[0]["tokens"][:8])), "cpu": cpu})
+    bw = statistics.median(bandwidth)
+    for row in rows:
+        row["read_bandwidth_GB_per_s"] = bw
+        row["decode_fraction_of_bandwidth"] = row["decode_GB_per_s"] / bw
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out + ".csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    for row in rows:
+        print(f"{row['model']:12} {row['engine']:9} {row['precision']:5} ttft {row['ttft_ms']:8.1f} ms"
+              f"  prefill {row['prefill_tokens_per_s']:8.1f} tok/s  decode {row['decode_tokens_per_s']:7.2f}"
+              f" tok/s  {row['decode_GB_per_s']:5.1f} GB/s ({row['decode_fraction_of_bandwidth']:.0%} of {bw:.1f})")
+    try:
+        plot(rows, args.out + ".png")
+    except ImportError:
+        print("matplotlib missing: no plot", file=sys.stderr)
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    labels = [f"{r['model']}\n{r['engine']} {r['precision']}" for r in rows]
+    for ax, key, title in ((axes[0], "prefill_tokens_per_s", "prefill tokens/s"),
+                           (axes[1], "decode_tokens_per_s", "decode tokens/s")):
+        ax.barh(labels, [r[key] for r in rows])
+        ax.set_title(title)
+    fig.suptitle(f"{rows[0]['cpu']}, {rows[0]['threads']} threads, batch 1")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+if __name__ == "__main__":
+    main()
