@@ -276,7 +276,8 @@ TIR_API tir_status tir_generator_open(const char* model_path, const char* weight
 /** [exclusive]; NULL is a no-op. */
 TIR_API void tir_generator_free(tir_generator* generator);
 /** Positions the model's cache holds (0: unbounded). [per handle] */
-TIR_API tir_status tir_generator_max_context(const tir_generator* generator, int64_t* out_positions);
+TIR_API tir_status tir_generator_max_context(const tir_generator* generator,
+                                             int64_t* out_positions);
 
 /** Defaults: 128 new tokens, greedy, no EOS, a new conversation per call. [exclusive] */
 TIR_API tir_status tir_generate_options_create(tir_generate_options** out_options);
@@ -286,9 +287,8 @@ TIR_API tir_status tir_generate_options_set_max_new_tokens(tir_generate_options*
 /** temperature 0: greedy; top_k 0 and top_p 1: no filter; repetition_penalty 1: off. Checked
  *  here: a value out of range is TIR_INVALID_ARGUMENT naming it. */
 TIR_API tir_status tir_generate_options_set_sampling(tir_generate_options* options,
-                                                     float temperature, int32_t top_k,
-                                                     float top_p, float repetition_penalty,
-                                                     uint64_t seed);
+                                                     float temperature, int32_t top_k, float top_p,
+                                                     float repetition_penalty, uint64_t seed);
 /** Stop after any of these `count` ids (copied). */
 TIR_API tir_status tir_generate_options_set_eos(tir_generate_options* options, const int32_t* ids,
                                                 size_t count);
