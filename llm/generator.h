@@ -78,6 +78,8 @@ using TokenCallback = std::function<bool(TokenId)>;
 
 struct MethodInputs;  // which inputs a method takes (generator.cc)
 
+/// Not thread-safe: one generate call at a time (its sessions share one cache). Serve several
+/// conversations at once with one Generator each over the same weight set (create()).
 class Generator {
  public:
   static Result<std::unique_ptr<Generator>> open(const std::string& model_path,
