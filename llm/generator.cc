@@ -116,12 +116,8 @@ Result<std::unique_ptr<Generator>> Generator::open(const std::string& model_path
                                                    const std::string& weights_path,
                                                    const GeneratorOptions& options) {
   TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(model_path));
-  WeightSetOptions wo = options.session.weights;
-  if (options.session.weight_budget > 0 || options.session.weight_pool) {
-    wo.verify_checksums = false;  // streaming verifies each tensor as it reads it
-    wo.decode = false;
-  }
-  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open(weights_path, wo));
+  TIR_ASSIGN_OR_RETURN(auto weights,
+                       WeightSet::open(weights_path, weight_open_options(options.session)));
   return create(std::move(model), std::move(weights), options);
 }
 

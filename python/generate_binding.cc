@@ -101,7 +101,7 @@ class PyGenerator {
       {
         py::gil_scoped_release nogil;
         r = llm::generate_text(*generator_, *tokenizer_, text, a.text,
-                               [&](std::string_view piece) { return cb(utf8_piece(piece)); });
+                               [&](std::string_view piece) { return cb(std::string(piece)); });
       }
       cb.rethrow();
       llm::TextResult t = unwrap(std::move(r));
@@ -142,9 +142,6 @@ class PyGenerator {
     py::gil_scoped_acquire gil;
     raise(r.status().code(), r.status().message());
   }
-  /// A text piece as a Python str; the GIL is taken by the callback wrapper.
-  static std::string utf8_piece(std::string_view piece) { return std::string(piece); }
-
   std::unique_ptr<tokenizer::Tokenizer> tokenizer_;
   std::unique_ptr<llm::Generator> generator_;
 };

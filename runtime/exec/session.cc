@@ -52,17 +52,21 @@ struct Session::Context {
 Session::Session() = default;
 Session::~Session() = default;
 
-Result<std::unique_ptr<Session>> Session::open(const std::string& model_path,
-                                               const std::string& weights_path,
-                                               const SessionOptions& options) {
-  TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(model_path));
+WeightSetOptions weight_open_options(const SessionOptions& options) {
   WeightSetOptions wo = options.weights;
   if (options.weight_budget > 0 || options.weight_pool) {
     // Streaming verifies each tensor as it reads it, and inflates what is compressed then.
     wo.verify_checksums = false;
     wo.decode = false;
   }
-  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open(weights_path, wo));
+  return wo;
+}
+
+Result<std::unique_ptr<Session>> Session::open(const std::string& model_path,
+                                               const std::string& weights_path,
+                                               const SessionOptions& options) {
+  TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(model_path));
+  TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open(weights_path, weight_open_options(options)));
   return create(std::move(model), std::move(weights), options);
 }
 

@@ -193,6 +193,11 @@ class Session {
   std::unordered_map<std::thread::id, std::unique_ptr<Context>> contexts_;
 };
 
+/// How to open the weight file for a session with `options`: as given, except that a
+/// streamed session (weight_budget or weight_pool) leaves checksums and inflation to the
+/// streaming reader, which does both per tensor as it reads it.
+WeightSetOptions weight_open_options(const SessionOptions& options);
+
 /// Sets the number of CPU threads kernels use (OpenMP / oneDNN). 0 keeps the default.
 void set_num_threads(int threads);
 
