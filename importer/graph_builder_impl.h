@@ -60,6 +60,33 @@ class GraphBuilder {
   /// The arguments of a torch.cond node: (pred, true_fn, false_fn, operands), its two
   /// branches built as subgraphs of the current method (hop_cond.cc).
   Status cond_args(const Json& node, const std::string& name, std::vector<ArgOffset>* out);
+  /// The arguments of a while_loop, scan or map_impl node (hop_loops.cc): its subgraphs
+  /// built like cond's branches, its operand lists as TensorsArgs (ir/model.h kWhileLoopOp).
+  Status loop_args(const Json& node, const std::string& name, const std::string& op,
+                   std::vector<ArgOffset>* out);
+
+  /// One operand of a HOP node as the parent graph knows it (hop_subgraph.cc).
+  struct Operand {
+    int32_t value = -1;  // -1: a symbolic int, not passed
+    fb::ValueSource source = fb::ValueSource::Activation;
+    int32_t index = -1;  // weight or constant index
+    bool force = false;  // passed even when a weight or constant (loop state, sliced xs)
+    /// Passed to the subgraph as an input; weights and constants bind by name inside it.
+    bool passed() const {
+      return value >= 0 &&
+             (force || (source != fb::ValueSource::Weight && source != fb::ValueSource::Constant));
+    }
+  };
+  /// The operands of a HOP node's `as_tensors` argument `arg`; `force` marks them passed.
+  Status hop_operands(const Json& arg, const std::string& where, bool force,
+                      std::vector<Operand>* out);
+  /// Builds the `as_graph` argument `arg` of HOP node `name` as a subgraph of the current
+  /// method taking `operands` (those passed are its inputs); returns its subgraphs_ index.
+  Result<int32_t> hop_subgraph(const Json& arg, const std::string& name, const std::string& where,
+                               const std::vector<Operand>& operands);
+  /// A GraphArg argument naming subgraph `index`, and a TensorsArg of the passed operands.
+  ArgOffset graph_arg(const char* name, int32_t index);
+  ArgOffset operands_arg(const char* name, const std::vector<Operand>& operands);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.

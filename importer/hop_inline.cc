@@ -2,7 +2,9 @@
 // (pt2-format.md §3.10): wrap_with_set_grad_enabled(enabled, submod, *operands) and
 // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, submod, *operands).
 // Inference does not track gradients, and autocast has already been applied to the ops
-// inside, so the subgraph's nodes are spliced into the parent: its inputs are bound to the
+// inside. invoke_subgraph(submod, identifier, *operands) (torch.compiler.nested_compile_region,
+// one subgraph called per layer with that layer's weights) computes what its subgraph does.
+// So the subgraph's nodes are spliced into the parent, once per call: its inputs are bound to the
 // operands, its outputs become the HOP's outputs, and its names get the prefix "<hop>.".
 #include <tuple>
 
@@ -24,6 +26,12 @@ Status GraphBuilder::inline_hop(const Json& node, const std::string& name, const
       graph = json_get(*u.second, "graph");
       if (!graph || !graph->is_object()) return corrupt("node '", name, "' has an empty as_graph");
     } else if (graph) {  // operands follow the subgraph; flags come before it
+      if (u.first == "as_string" && op == "higher_order::invoke_subgraph" && operands.empty())
+        continue;  // the subgraph's identifier
+      if (u.first == "as_sym_int") {
+        operands.push_back(-1);  // resolved by expression inside, like every symbolic int
+        continue;
+      }
       if (u.first != "as_tensor")
         return unsupported("node '", name, "' (", op, ") passes a ", u.first,
                            " operand to its subgraph, not supported yet");
@@ -39,6 +47,7 @@ Status GraphBuilder::inline_hop(const Json& node, const std::string& name, const
     return corrupt("node '", name, "' passes ", operands.size(), " operands to a subgraph with ",
                    sub_inputs && sub_inputs->is_array() ? sub_inputs->size() : 0, " inputs");
   for (size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i] < 0 && json_get((*sub_inputs)[i], "as_sym_int")) continue;
     const Json* t = json_get((*sub_inputs)[i], "as_tensor");
     const Json* n = t ? json_get(*t, "name") : nullptr;
     if (!n || !n->is_string())

@@ -180,12 +180,14 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
 
   const Json* inputs = json_get(node, "inputs");
   if (!inputs || !inputs->is_array()) return corrupt("node '", name, "' has no inputs");
-  if (op == "higher_order::wrap_with_set_grad_enabled" || op == "higher_order::wrap_with_autocast")
+  if (op == "higher_order::wrap_with_set_grad_enabled" ||
+      op == "higher_order::wrap_with_autocast" || op == "higher_order::invoke_subgraph")
     return inline_hop(node, name, op);
-  if (op.starts_with("higher_order::") && op != ir::kCondOp)
+  if (op.starts_with("higher_order::") && !ir::is_control_flow_op(op))
     return unsupported("node '", name, "' is the higher-order op ", op,
-                       ", which is not supported yet; only cond runs, and "
-                       "wrap_with_set_grad_enabled and wrap_with_autocast are inlined");
+                       ", which is not supported yet; cond, while_loop, scan and map run, and "
+                       "wrap_with_set_grad_enabled, wrap_with_autocast and invoke_subgraph "
+                       "are inlined");
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
   if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {
@@ -205,6 +207,8 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (op == ir::kCondOp) {
     TIR_RETURN_IF_ERROR(cond_args(node, name, &args));
+  } else if (ir::is_loop_op(op)) {
+    TIR_RETURN_IF_ERROR(loop_args(node, name, op, &args));
   } else if (schema) {
     std::unordered_map<std::string, const Json*> given;
     for (const Json& in : *inputs) {

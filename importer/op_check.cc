@@ -18,10 +18,12 @@ Status check_ops(std::span<const NodeOp> nodes, std::string_view file, DeviceTyp
   std::map<std::string, bool> known;  // op -> has a kernel
   for (const NodeOp& n : nodes) {
     auto it = known.find(n.op);
-    // Control flow (higher_order::cond) is run by the runtime itself, not by a kernel.
+    // Control flow (cond and the loops) is run by the runtime itself, not by a kernel.
     if (it == known.end())
-      it =
-          known.emplace(n.op, n.op == ir::kCondOp || kernels::catalogue_has_op(n.op, device)).first;
+      it = known
+               .emplace(n.op,
+                        ir::is_control_flow_op(n.op) || kernels::catalogue_has_op(n.op, device))
+               .first;
     if (it->second) continue;
     Missing& m = missing[n.op];
     if (m.count++ == 0) m.first_node = n.node;

@@ -35,6 +35,18 @@ std::vector<uint8_t> model_seal(std::span<const uint8_t> flatbuffer);
 
 /// torch.cond: args (pred, true_graph, false_graph, operands); runs one branch subgraph.
 inline constexpr std::string_view kCondOp = "higher_order::cond";
+/// torch's loops (runtime/exec/loops.h): args (cond_fn, body_fn, carried, additional),
+/// (combine_fn, init, xs, additional) and (body_fn, xs, args); subgraphs take every operand
+/// list in order.
+inline constexpr std::string_view kWhileLoopOp = "higher_order::while_loop";
+inline constexpr std::string_view kScanOp = "higher_order::scan";
+inline constexpr std::string_view kMapOp = "higher_order::map_impl";
+
+inline bool is_loop_op(std::string_view op) {
+  return op == kWhileLoopOp || op == kScanOp || op == kMapOp;
+}
+/// Ops the runtime runs itself, over subgraphs, rather than through a kernel.
+inline bool is_control_flow_op(std::string_view op) { return op == kCondOp || is_loop_op(op); }
 
 inline DType to_dtype(fb::DType d) { return static_cast<DType>(static_cast<int8_t>(d)); }
 inline fb::DType to_fb_dtype(DType d) { return static_cast<fb::DType>(static_cast<int8_t>(d)); }

@@ -67,10 +67,13 @@ class MethodVerifier {
 
   /// Checks that `a` (a value of this method) and `b` (of subgraph `sub`) agree in kind,
   /// dtype and rank.
-  Status check_same_type(int32_t a, const fb::Method& sub, int32_t b, std::string_view what) {
+  /// `rank_delta`: `b`'s rank is `a`'s plus this (-1: a slice of `a`, 1: `a` stacks `b`).
+  Status check_same_type(int32_t a, const fb::Method& sub, int32_t b, std::string_view what,
+                         int rank_delta = 0) {
     const fb::Value& va = value(m_, a);
     const fb::Value& vb = value(sub, b);
-    if (va.kind() != vb.kind() || va.dtype() != vb.dtype() || rank(va) != rank(vb))
+    if (va.kind() != vb.kind() || va.dtype() != vb.dtype() ||
+        int64_t(rank(va)) + rank_delta != int64_t(rank(vb)))
       return fail(what, ": '", str(va.name()), "' is ", dtype_name(to_dtype(va.dtype())),
                   " of rank ", rank(va), ", subgraph '", str(sub.name()), "' has '", str(vb.name()),
                   "' ", dtype_name(to_dtype(vb.dtype())), " of rank ", rank(vb));
@@ -114,6 +117,65 @@ class MethodVerifier {
         TIR_RETURN_IF_ERROR(
             check_same_type(n.outputs()->Get(k), sub, sub.outputs()->Get(k),
                             "node '" + std::string(name) + "' output " + std::to_string(k)));
+    }
+    return ok_status();
+  }
+
+  /// The loops (ir/model.h kWhileLoopOp, kScanOp, kMapOp): leading subgraphs, then operand
+  /// lists; each subgraph takes every list in order (scan's and map's xs sliced on dim 0).
+  Status check_loop(const fb::Node& n, std::string_view name, std::string_view op) {
+    const bool is_while = op == kWhileLoopOp, is_scan = op == kScanOp;
+    const size_t ngraphs = is_while ? 2 : 1, nlists = is_scan ? 3 : 2;
+    const size_t nargs = n.args() ? n.args()->size() : 0;
+    if (nargs != ngraphs + nlists)
+      return fail("node '", name, "' (", op, ") has ", nargs, " arguments, expected ",
+                  ngraphs + nlists);
+    std::vector<int32_t> operands;
+    std::vector<int> deltas;  // rank change from operand to subgraph input
+    size_t first_list_size = 0;
+    for (size_t k = 0; k < nlists; ++k) {
+      const fb::TensorsArg* t = n.args()->Get(ngraphs + k)->value_as_TensorsArg();
+      if (!t || t->optional())
+        return fail("node '", name, "' argument ", ngraphs + k, " is not a list of tensors");
+      const bool sliced = (is_scan && k == 1) || (op == kMapOp && k == 0);
+      if (t->values())
+        for (int32_t v : *t->values()) {
+          operands.push_back(v);
+          deltas.push_back(sliced ? -1 : 0);
+        }
+      if (k == 0) first_list_size = operands.size();
+    }
+    const size_t nout = n.outputs() ? n.outputs()->size() : 0;
+    for (size_t g = 0; g < ngraphs; ++g) {
+      const fb::GraphArg* ga = n.args()->Get(g)->value_as_GraphArg();
+      if (!ga) return fail("node '", name, "' argument ", g, " is not a subgraph");
+      const fb::Method& sub = *m_.subgraphs()->Get(ga->index());  // range checked in check_arg
+      const std::string what = "node '" + std::string(name) + "'";
+      const size_t nin = sub.inputs() ? sub.inputs()->size() : 0;
+      const size_t nres = sub.outputs() ? sub.outputs()->size() : 0;
+      if (nin != operands.size())
+        return fail(what, " passes ", operands.size(), " operands to subgraph '", str(sub.name()),
+                    "', which has ", nin, " inputs");
+      for (size_t i = 0; i < nin; ++i)
+        TIR_RETURN_IF_ERROR(check_same_type(operands[i], sub, sub.inputs()->Get(i),
+                                            what + " operand " + std::to_string(i), deltas[i]));
+      if (is_while && g == 0) {
+        if (nres != 1) return fail(what, " has a cond_fn returning ", nres, " values, not 1");
+        continue;
+      }
+      if (nres != nout || (is_while && nres != first_list_size) ||
+          (is_scan && nres < first_list_size))
+        return fail(what, " has ", nout, " outputs, subgraph '", str(sub.name()), "' returns ",
+                    nres);
+      for (size_t k = 0; k < nout; ++k) {  // carried state keeps its type; the rest stacks
+        const bool carried = (is_while || is_scan) && k < first_list_size;
+        TIR_RETURN_IF_ERROR(check_same_type(n.outputs()->Get(k), sub, sub.outputs()->Get(k),
+                                            what + " output " + std::to_string(k),
+                                            carried ? 0 : -1));
+        if (carried)
+          TIR_RETURN_IF_ERROR(check_same_type(operands[k], sub, sub.outputs()->Get(k),
+                                              what + " carried value " + std::to_string(k)));
+      }
     }
     return ok_status();
   }
@@ -272,11 +334,13 @@ class MethodVerifier {
       }
       if (str(n->op()) == kCondOp) {
         TIR_RETURN_IF_ERROR(check_cond(*n, name));
+      } else if (is_loop_op(str(n->op()))) {
+        TIR_RETURN_IF_ERROR(check_loop(*n, name, str(n->op())));
       } else if (n->args()) {
         for (const fb::Argument* a : *n->args())
           if (a->value_type() == fb::ArgValue::GraphArg)
-            return fail("node '", name, "' (", str(n->op()), ") passes a subgraph; only ", kCondOp,
-                        " runs subgraphs");
+            return fail("node '", name, "' (", str(n->op()),
+                        ") passes a subgraph; only control-flow ops run subgraphs");
       }
     }
     return ok_status();

@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
   app.add_option("--svg", o.svg_path, "Render that graph as SVG with Graphviz `dot`");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
+  app.add_option("--max-loop-iterations", o.max_loop_iterations,
+                 "A while_loop whose condition still holds after this many iterations fails")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   tir::ReadLimits limits;
   tir::tools::add_read_limit_flags(&app, &limits);
   if (auto code = tir::tools::parse_command_line(app, argc, argv, "tirrun")) return *code;

@@ -31,6 +31,7 @@ constexpr OpRow kRows[] = {
     {"aten::narrow",             kAny, {}, {kF32}},
     {"aten::numpy_T",            kAny, {}, {}},
     {"aten::pad",                kAny, {}, {}},
+    {"aten::movedim.int",        kAny, {}, {}},
     {"aten::permute",            kAny, {}, {kF32}},
     {"aten::pixel_shuffle",      kAny, {}, {}},
     {"aten::pixel_unshuffle",    kAny, {}, {}},

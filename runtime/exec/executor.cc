@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/exec/control_flow.h"
+#include "runtime/exec/loops.h"
 #include "runtime/exec/profiler.h"
 #include "runtime/exec/session_state.h"
 #include "runtime/exec/shape_binding.h"
@@ -136,12 +137,12 @@ Status MethodExecutor::refresh_weights(Plan& plan, const Binding& b) {
     changed[dst] = true;
   }
   TIR_RETURN_IF_ERROR(refresh_steps(plan, b, changed));
-  for (PlanStep& step : plan.steps) {  // the branches' sub-plans read weights of their own
-    if (!step.cond) continue;
-    for (int k = 0; k < 2; ++k)
-      if (step.cond->branches[k])
-        TIR_RETURN_IF_ERROR(
-            refresh_weights(*step.cond->branches[k], b.subgraphs[step.cond->graphs[k]]));
+  for (PlanStep& step : plan.steps) {  // sub-plans read weights of their own
+    const auto* graphs = step.cond ? &step.cond->graphs : step.loop ? &step.loop->graphs : nullptr;
+    for (int k = 0; graphs && k < 2; ++k) {
+      Plan* sub = step.cond ? step.cond->branches[k].get() : step.loop->plans[k].get();
+      if (sub) TIR_RETURN_IF_ERROR(refresh_weights(*sub, b.subgraphs[(*graphs)[k]]));
+    }
   }
   plan.bind_count = bind_count_;
   return ok_status();
@@ -238,6 +239,8 @@ Status MethodExecutor::run_step(PlanStep& step, const Binding& b) {
     }
     case StepKind::kCond:
       return run_cond(step, b);
+    case StepKind::kLoop:
+      return run_loop(step, b);
   }
   return ok_status();
 }
@@ -255,6 +258,18 @@ Status MethodExecutor::run_cond(PlanStep& step, const Binding& b) {
     std::memcpy(step.outputs[k].data, sub.value_data[sub.graph->outputs[k]],
                 step.outputs[k].nbytes());
   return ok_status();
+}
+
+Status MethodExecutor::run_loop(PlanStep& step, const Binding& b) {
+  LoopPlan& loop = *step.loop;
+  auto run = [&](int which) {
+    Plan& sub = *loop.plans[which];
+    if (!resident_) weights_->begin_run(sub.weight_order);  // nested in the method's run
+    const Status s = run_steps(sub, b.subgraphs[loop.graphs[which]], loop.operands, nullptr);
+    if (!resident_) weights_->end_run();
+    return s;
+  };
+  return loop_run(loop, step.call, options_.max_loop_iterations, run);
 }
 
 Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,

@@ -32,6 +32,9 @@ struct ExecutorOptions {
   SessionState* state = nullptr;
   /// Passed to every kernel call (KernelCall::precision; GEMM-class kernels may use bf16).
   Precision precision = Precision::kFloat32;
+  /// A while_loop whose predicate still holds after this many iterations fails (runtime/exec/
+  /// loops.h): a guard against a loop that never ends.
+  uint64_t max_loop_iterations = 1'000'000;
 };
 
 class MethodExecutor {
@@ -116,6 +119,7 @@ class MethodExecutor {
                    Profiler* profiler);
   Status run_step(PlanStep& step, const Binding& b);
   Status run_cond(PlanStep& step, const Binding& b);
+  Status run_loop(PlanStep& step, const Binding& b);
 
   ExecutorOptions options_;
   Binding root_;  // the method's graph and its branches'

@@ -4,6 +4,7 @@
 
 #include "ir/sym_expr.h"
 #include "runtime/exec/control_flow.h"
+#include "runtime/exec/loops.h"
 #include "runtime/exec/shape_binding.h"
 #include "runtime/passes/memory_planner.h"
 #include "runtime/weights/weight_set.h"
@@ -156,6 +157,13 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
         return plan_build_branch(in, node, graph, plan.symbols, operands);
       };
       TIR_ASSIGN_OR_RETURN(step.cond, cond_prepare(step.call, node.branches, build));
+      return ok_status();
+    }
+    case StepKind::kLoop: {
+      auto build = [&](int32_t graph, std::span<const Tensor> operands) {
+        return plan_build_branch(in, node, graph, plan.symbols, operands);
+      };
+      TIR_ASSIGN_OR_RETURN(step.loop, loop_prepare(step.call, node.op, node.branches, build));
       return ok_status();
     }
   }

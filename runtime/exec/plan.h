@@ -18,12 +18,14 @@
 #include "runtime/devices/device.h"
 #include "runtime/exec/device_uploads.h"
 #include "runtime/passes/exec_graph.h"
+#include "runtime/weights/host_tensor.h"
 
 namespace tir {
 
 class WeightSet;
 
 struct CondPlan;
+struct LoopPlan;
 
 struct PlanStep {
   StepKind kind = StepKind::kKernel;
@@ -31,6 +33,7 @@ struct PlanStep {
   Device* device = nullptr;
   std::unique_ptr<kernels::Kernel> kernel;  // kKernel
   std::unique_ptr<CondPlan> cond;           // kCond: its branches' sub-plans
+  std::unique_ptr<LoopPlan> loop;           // kLoop: its subgraphs' sub-plans and loop state
   Device* copy_from = nullptr;              // kCopy: the source value's device
   /// kCopy of a weight or constant to a device the host cannot address: its output is the
   /// copy uploaded once (runtime/exec/device_uploads.h) and the step does nothing at run time.
@@ -94,6 +97,22 @@ struct CondPlan {
   std::vector<int64_t> operand_inputs;    // the step inputs passed to the branch, in order
   std::vector<Tensor> operands;           // their dtypes and shapes; data set per run
   std::array<std::unique_ptr<Plan>, 2> branches;
+};
+
+/// A loop step's subgraphs and state (runtime/exec/loops.h): sub-plans owned by the enclosing
+/// plan's step, built under its binding.
+struct LoopPlan {
+  enum class Kind : uint8_t { kWhile, kScan, kMap };
+  Kind kind = Kind::kMap;
+  std::string_view op;                    // for messages
+  std::array<int32_t, 2> graphs{-1, -1};  // while: cond_fn, body_fn; scan, map: the body
+  std::array<std::unique_ptr<Plan>, 2> plans;
+  /// Step input slots: the carried state (while's carried, scan's init), the sliced xs and
+  /// the inputs every iteration reads unchanged.
+  std::vector<int64_t> carried, xs, extra;
+  int64_t length = 0;                            // scan and map: iterations (dim 0 of every xs)
+  std::vector<Tensor> operands;                  // the subgraphs' inputs; data set per iteration
+  std::array<std::vector<HostTensor>, 2> state;  // the carried state, twice
 };
 
 /// What building a plan reads besides the graph.

@@ -124,6 +124,7 @@ Result<Session::Context*> Session::context() {
     if (!slot) {
       ExecutorOptions o;
       o.max_cached_plans = options_.max_cached_plans;
+      o.max_loop_iterations = options_.max_loop_iterations;
       o.state = options_.state.get();
       o.precision = options_.precision;
       auto made = MethodExecutor::create(program_, weights, o);

@@ -44,6 +44,9 @@ struct SessionOptions {
   WeightSetOptions weights;
   /// Distinct input-shape bindings whose memory plan is kept (least recently used go).
   size_t max_cached_plans = 8;
+  /// A while_loop whose predicate still holds after this many iterations fails with one line
+  /// naming the node (`tirrun --max-loop-iterations`).
+  uint64_t max_loop_iterations = 1'000'000;
   /// Where the buffers the method mutates live between runs (runtime/exec/session_state.h). Give
   /// the sessions of several methods of one model the same state to share them (a KV cache
   /// filled by `prefill`, extended by `decode`); null: the session makes its own.

@@ -222,14 +222,16 @@ Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method&
       if (node.outputs.size() > size_t(kernels::kMaxOutputs))
         return make_error(StatusCode::kUnsupported, node_context(node), ": more than ",
                           kernels::kMaxOutputs, " outputs");
-      if (node.op == ir::kCondOp) {
-        node.kind = StepKind::kCond;
-        for (size_t b = 0; b < 2; ++b) {
+      if (ir::is_control_flow_op(node.op)) {
+        node.kind = node.op == ir::kCondOp ? StepKind::kCond : StepKind::kLoop;
+        const size_t first = node.op == ir::kCondOp ? 1 : 0;  // cond's pred comes first
+        const size_t count = node.op == ir::kCondOp || node.op == ir::kWhileLoopOp ? 2 : 1;
+        for (size_t b = 0; b < count; ++b) {
           const fb::Argument* a =
-              n->args() && n->args()->size() > 1 + b ? n->args()->Get(1 + b) : nullptr;
+              n->args() && n->args()->size() > first + b ? n->args()->Get(first + b) : nullptr;
           if (!a || a->value_type() != fb::ArgValue::GraphArg)
             return make_error(StatusCode::kInvalidArgument, node_context(node), ": argument ",
-                              1 + b, " is not a subgraph");
+                              first + b, " is not a subgraph");
           node.branches[b] = a->value_as_GraphArg()->index();
         }
       }

@@ -62,6 +62,7 @@ enum class StepKind : uint8_t {
   kKernel,  // a registry kernel
   kCopy,    // inputs[0] copied to another device (inserted by placement)
   kCond,    // higher_order::cond: the executor runs one of two subgraphs
+  kLoop,    // higher_order::while_loop, scan, map_impl: the executor runs subgraphs in a loop
 };
 
 struct ExecNode {
@@ -81,7 +82,8 @@ struct ExecNode {
   bool reshaped = false;  // ... declared with other sizes than the producer's own output
   std::string label;      // profiled op name of a fused group: "aten::conv2d+batch_norm+relu"
   bool dead = false;      // absorbed or unused: removed by exec_graph_remove_dead
-  /// kCond: subgraph index (Method.subgraphs) of true_fn and false_fn.
+  /// kCond: subgraph index (Method.subgraphs) of true_fn and false_fn; kLoop: of while_loop's
+  /// cond_fn and body_fn, of scan's and map's body (and -1).
   std::array<int32_t, 2> branches{-1, -1};
 
   std::string_view profile_name() const { return label.empty() ? op : std::string_view(label); }

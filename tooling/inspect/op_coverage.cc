@@ -62,10 +62,12 @@ std::map<std::string, OpInfo> cpu_ops() {
         });
       }
     }
-  OpInfo& cond = ops[std::string(ir::kCondOp)];
-  cond.family = "control_flow";
-  cond.dtypes.insert("any");
-  cond.runtime = true;
+  for (std::string_view op : {ir::kCondOp, ir::kWhileLoopOp, ir::kScanOp, ir::kMapOp}) {
+    OpInfo& info = ops[std::string(op)];
+    info.family = "control_flow";
+    info.dtypes.insert("any");
+    info.runtime = true;
+  }
   for (const char* op : kImporterResolved) {
     OpInfo& info = ops[op];
     info.family = "shape_arithmetic";

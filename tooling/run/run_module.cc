@@ -123,6 +123,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.weights.verify_checksums = o.verify_checksums;
   so.weights.verify_threads = o.threads;  // 0: all cores
   so.fuse = o.fuse;
+  so.max_loop_iterations = o.max_loop_iterations;
   so.device = o.device;
   TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
   WeightSetOptions open_options = so.weights;

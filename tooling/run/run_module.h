@@ -28,6 +28,7 @@ struct RunModuleOptions {
   int threads = 0;
   bool json = false;
   bool verify_checksums = true;
+  uint64_t max_loop_iterations = 1'000'000;  // SessionOptions::max_loop_iterations
   bool fuse = true;           // SessionOptions::fuse (GEMM/conv + activation as one kernel call)
   std::string dtype = "f32";  // SessionOptions::precision by name: "f32", "bf16" or "int8"
   std::string profile_path;   // non-empty: write a Chrome trace of the timed runs here

@@ -20,6 +20,7 @@ Status run_pipeline_module(const RunModuleOptions& o, std::ostream& out) {
   so.weights.verify_checksums = o.verify_checksums;
   so.weights.verify_threads = o.threads;
   so.fuse = o.fuse;
+  so.max_loop_iterations = o.max_loop_iterations;
   TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
   std::vector<std::string> layers = {o.weights_path};
   layers.insert(layers.end(), o.overlay_paths.begin(), o.overlay_paths.end());

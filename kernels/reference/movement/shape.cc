@@ -82,6 +82,7 @@ void register_shape_ref(KernelRegistry& registry) {
       {"aten::unflatten.int", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unflatten>>},
       {"aten::clone", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_clone>>},
       {"aten::permute", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_permute>>},
+      {"aten::movedim.int", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_movedim>>},
       {"aten::t", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_t>>},
   });
 }

@@ -196,6 +196,24 @@ Result<ViewParams> view_prepare_permute(const KernelCall& call, PrepareInfo* out
   return make_permuted_copy(call, *x, std::span<const int>(perm.data(), x->rank));
 }
 
+Result<ViewParams> view_prepare_movedim(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
+  TIR_ASSIGN_OR_RETURN(const int64_t source, int_arg(call, 1, "source"));
+  TIR_ASSIGN_OR_RETURN(const int64_t destination, int_arg(call, 2, "destination"));
+  const int rank = std::max(x->rank, 1);
+  TIR_ASSIGN_OR_RETURN(const int from, normalize_dim(call, source, rank, "source"));
+  TIR_ASSIGN_OR_RETURN(const int to, normalize_dim(call, destination, rank, "destination"));
+  if (x->rank == 0) return make_alias(call, *x, x->shape(), out_info);
+  std::array<int, kMaxRank> perm{};
+  for (int i = 0, k = 0; i < x->rank; ++i) {
+    if (i == to) continue;
+    if (k == from) ++k;
+    perm[i] = k++;
+  }
+  perm[to] = from;
+  return make_permuted_copy(call, *x, std::span<const int>(perm.data(), x->rank));
+}
+
 Result<ViewParams> view_prepare_t(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 1));
   if (x->rank > 2) {

@@ -37,6 +37,9 @@ Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out
 /// clone(self, memory_format): a contiguous copy.
 Result<ViewParams> view_prepare_clone(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_permute(const KernelCall& call, PrepareInfo* out_info);
+/// movedim.int(self, source, destination): the permutation that moves dim `source` to
+/// position `destination`, the others keeping their order.
+Result<ViewParams> view_prepare_movedim(const KernelCall& call, PrepareInfo* out_info);
 /// t(self): rank < 2 aliases, rank 2 is a transposed copy.
 Result<ViewParams> view_prepare_t(const KernelCall& call, PrepareInfo* out_info);
 

@@ -1,0 +1,229 @@
+#include "runtime/exec/loops.h"
+
+#include <cstring>
+
+#include "ir/model.h"
+#include "kernels/kernel_util.h"
+
+namespace tir {
+namespace {
+
+using kernels::Arg;
+using kernels::ArgKind;
+using kernels::KernelCall;
+using kernels::op_error;
+
+void copy_bytes(void* dst, const void* src, size_t bytes) {
+  if (bytes > 0 && dst != src) std::memmove(dst, src, bytes);
+}
+
+/// The step input slots of operand list argument `a`.
+Result<std::vector<int64_t>> list_slots(const KernelCall& call, size_t a) {
+  if (a >= call.args.size() || call.args[a].kind != ArgKind::kTensors)
+    return op_error(call, StatusCode::kInvalidArgument, "argument ", a,
+                    " is not a list of tensors");
+  return std::vector<int64_t>(call.args[a].ints.begin(), call.args[a].ints.end());
+}
+
+/// Reads the operand lists of `call` into `loop` and sets its operands' dtypes and shapes.
+Status loop_bind(const KernelCall& call, LoopPlan& loop) {
+  const bool is_while = loop.kind == LoopPlan::Kind::kWhile;
+  const size_t first = is_while ? 2 : 1;
+  const size_t nlists = loop.kind == LoopPlan::Kind::kScan ? 3 : 2;
+  if (call.args.size() != first + nlists)
+    return op_error(call, StatusCode::kInvalidArgument, "expected ", first + nlists,
+                    " arguments, got ", call.args.size());
+  std::vector<std::vector<int64_t>> lists;
+  for (size_t k = 0; k < nlists; ++k) {
+    TIR_ASSIGN_OR_RETURN(auto slots, list_slots(call, first + k));
+    lists.push_back(std::move(slots));
+  }
+  if (loop.kind == LoopPlan::Kind::kMap) {
+    loop.xs = std::move(lists[0]);
+  } else {
+    loop.carried = std::move(lists[0]);
+    if (!is_while) loop.xs = std::move(lists[1]);
+  }
+  loop.extra = std::move(lists.back());
+  for (int64_t s : loop.carried) loop.operands.push_back(call.inputs[s]);
+  for (size_t x = 0; x < loop.xs.size(); ++x) {
+    const Tensor& t = call.inputs[loop.xs[x]];
+    if (t.rank == 0)
+      return op_error(call, StatusCode::kInvalidArgument, "xs ", x, " is 0-dim; ", loop.op,
+                      " slices its xs on dim 0");
+    if (x == 0) loop.length = t.size(0);
+    if (t.size(0) != loop.length)
+      return op_error(call, StatusCode::kInvalidArgument, "xs ", x, " has ", t.size(0),
+                      " rows on dim 0, xs 0 has ", loop.length);
+    const auto sizes = t.shape();
+    loop.operands.push_back(make_tensor(t.dtype, sizes.subspan(1), nullptr));
+  }
+  for (int64_t s : loop.extra) loop.operands.push_back(call.inputs[s]);
+  for (Tensor& t : loop.operands) t.data = nullptr;
+  return ok_status();
+}
+
+/// Checks that output k of `sub` has the dtype and shape of `want` (the carried state).
+Status check_carried(const KernelCall& call, const Plan& sub, size_t k, const Tensor& want) {
+  const Tensor& got = sub.values[sub.graph->outputs[k]];
+  if (got.dtype != want.dtype || !got.same_shape(want))
+    return op_error(call, StatusCode::kUnsupported, "the body returns carried value ", k, " as ",
+                    dtype_name(got.dtype), shape_str(got.shape()), " but it enters the loop as ",
+                    dtype_name(want.dtype), shape_str(want.shape()),
+                    "; a loop state that changes shape is not supported");
+  return ok_status();
+}
+
+/// Sets call.outputs from the body's outputs: the carried state, then each result stacked.
+Status loop_outputs(const KernelCall& call, const LoopPlan& loop) {
+  const Plan& body = *loop.plans[loop.kind == LoopPlan::Kind::kWhile ? 1 : 0];
+  const size_t nres = body.graph->outputs.size(), nc = loop.carried.size();
+  if (nres != call.outputs.size() || nres < nc)
+    return op_error(call, StatusCode::kInternal, "the body returns ", nres,
+                    " values, the node has ", call.outputs.size(), " outputs");
+  for (size_t k = 0; k < nres; ++k) {
+    const Tensor& v = body.values[body.graph->outputs[k]];
+    if (k < nc) {
+      TIR_RETURN_IF_ERROR(check_carried(call, body, k, loop.operands[k]));
+      call.outputs[k] = make_tensor(v.dtype, v.shape(), nullptr);
+      continue;
+    }
+    std::vector<int64_t> sizes{loop.length};
+    sizes.insert(sizes.end(), v.shape().begin(), v.shape().end());
+    call.outputs[k] = make_tensor(v.dtype, sizes, nullptr);
+  }
+  return ok_status();
+}
+
+/// A one-element tensor's truth (cond_fn's result).
+bool truth(const Tensor& t, const void* data) {
+  switch (t.dtype) {
+    case DType::kFloat32:
+      return *static_cast<const float*>(data) != 0.0f;
+    case DType::kFloat64:
+      return *static_cast<const double*>(data) != 0.0;
+    case DType::kInt64:
+      return *static_cast<const int64_t*>(data) != 0;
+    case DType::kInt32:
+      return *static_cast<const int32_t*>(data) != 0;
+    default:  // kBool, kUInt8, kInt8
+      return *static_cast<const uint8_t*>(data) != 0;
+  }
+}
+
+Status check_predicate(const KernelCall& call, const Plan& cond_fn) {
+  if (cond_fn.graph->outputs.size() != 1)
+    return op_error(call, StatusCode::kInvalidArgument, "cond_fn returns ",
+                    cond_fn.graph->outputs.size(), " values, expected one bool");
+  const Tensor& p = cond_fn.values[cond_fn.graph->outputs[0]];
+  const DType d = p.dtype;
+  const bool scalar_dtype = d == DType::kBool || d == DType::kUInt8 || d == DType::kInt8 ||
+                            d == DType::kInt32 || d == DType::kInt64 || d == DType::kFloat32 ||
+                            d == DType::kFloat64;
+  if (p.numel() != 1 || !scalar_dtype)
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "cond_fn must return a one-element bool tensor, got ", dtype_name(d),
+                    shape_str(p.shape()));
+  return ok_status();
+}
+
+/// The sub-plan's output k: where it is this run.
+const void* result(const Plan& sub, size_t k) { return sub.value_data[sub.graph->outputs[k]]; }
+
+/// Points the carried operands at state set `s`.
+void point_state(LoopPlan& loop, int s) {
+  for (size_t c = 0; c < loop.carried.size(); ++c)
+    loop.operands[c].data = loop.state[s][c].view().data;
+}
+
+/// Copies the body's new state into the set not being read; returns that set.
+int take_state(LoopPlan& loop, const Plan& body, int cur) {
+  const int next = 1 - cur;
+  for (size_t c = 0; c < loop.carried.size(); ++c) {
+    Tensor& dst = loop.state[next][c].view();
+    copy_bytes(dst.data, result(body, c), dst.nbytes());
+  }
+  return next;
+}
+
+Status run_while(LoopPlan& loop, const KernelCall& call, uint64_t max_iterations,
+                 const RunLoopPlan& run, int* cur) {
+  const Plan& cond_fn = *loop.plans[0];
+  const Tensor& pred = cond_fn.values[cond_fn.graph->outputs[0]];
+  for (uint64_t it = 0;; ++it) {
+    point_state(loop, *cur);
+    TIR_RETURN_IF_ERROR(run(0));
+    if (!truth(pred, result(cond_fn, 0))) return ok_status();
+    if (it >= max_iterations)
+      return op_error(call, StatusCode::kInvalidArgument, "cond_fn still holds after ",
+                      max_iterations,
+                      " iterations (the limit: SessionOptions::"
+                      "max_loop_iterations, tirrun --max-loop-iterations)");
+    TIR_RETURN_IF_ERROR(run(1));
+    *cur = take_state(loop, *loop.plans[1], *cur);
+  }
+}
+
+Status run_rows(LoopPlan& loop, const KernelCall& call, const RunLoopPlan& run, int* cur) {
+  const Plan& body = *loop.plans[0];
+  const size_t nc = loop.carried.size(), nx = loop.xs.size();
+  for (int64_t i = 0; i < loop.length; ++i) {
+    point_state(loop, *cur);
+    for (size_t x = 0; x < nx; ++x) {
+      Tensor& slice = loop.operands[nc + x];
+      slice.data = static_cast<uint8_t*>(call.inputs[loop.xs[x]].data) + i * slice.nbytes();
+    }
+    TIR_RETURN_IF_ERROR(run(0));
+    *cur = take_state(loop, body, *cur);
+    for (size_t k = nc; k < call.outputs.size(); ++k) {
+      const size_t row = call.outputs[k].nbytes() / size_t(loop.length);
+      copy_bytes(static_cast<uint8_t*>(call.outputs[k].data) + i * row, result(body, k), row);
+    }
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LoopPlan>> loop_prepare(const KernelCall& call, std::string_view op,
+                                               std::array<int32_t, 2> graphs,
+                                               const BuildBranch& build) {
+  auto loop = std::make_unique<LoopPlan>();
+  loop->op = op;
+  loop->kind = op == ir::kWhileLoopOp ? LoopPlan::Kind::kWhile
+               : op == ir::kScanOp    ? LoopPlan::Kind::kScan
+                                      : LoopPlan::Kind::kMap;
+  loop->graphs = graphs;
+  TIR_RETURN_IF_ERROR(loop_bind(call, *loop));
+  const int nplans = loop->kind == LoopPlan::Kind::kWhile ? 2 : 1;
+  for (int p = 0; p < nplans; ++p) {
+    TIR_ASSIGN_OR_RETURN(loop->plans[p], build(graphs[p], loop->operands));
+  }
+  if (loop->kind == LoopPlan::Kind::kWhile)
+    TIR_RETURN_IF_ERROR(check_predicate(call, *loop->plans[0]));
+  TIR_RETURN_IF_ERROR(loop_outputs(call, *loop));
+  for (auto& set : loop->state)
+    for (size_t c = 0; c < loop->carried.size(); ++c)
+      set.emplace_back(loop->operands[c].dtype, loop->operands[c].shape());
+  return loop;
+}
+
+Status loop_run(LoopPlan& loop, const KernelCall& call, uint64_t max_iterations,
+                const RunLoopPlan& run) {
+  const size_t nc = loop.carried.size(), nx = loop.xs.size();
+  for (size_t e = 0; e < loop.extra.size(); ++e)
+    loop.operands[nc + nx + e].data = call.inputs[loop.extra[e]].data;
+  for (size_t c = 0; c < nc; ++c) {
+    Tensor& s = loop.state[0][c].view();
+    copy_bytes(s.data, call.inputs[loop.carried[c]].data, s.nbytes());
+  }
+  int cur = 0;
+  TIR_RETURN_IF_ERROR(loop.kind == LoopPlan::Kind::kWhile
+                          ? run_while(loop, call, max_iterations, run, &cur)
+                          : run_rows(loop, call, run, &cur));
+  for (size_t c = 0; c < nc; ++c)
+    copy_bytes(call.outputs[c].data, loop.state[cur][c].view().data, call.outputs[c].nbytes());
+  return ok_status();
+}
+
+}  // namespace tir
