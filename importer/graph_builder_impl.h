@@ -87,6 +87,8 @@ class GraphBuilder {
   /// A GraphArg argument naming subgraph `index`, and a TensorsArg of the passed operands.
   ArgOffset graph_arg(const char* name, int32_t index);
   ArgOffset operands_arg(const char* name, const std::vector<Operand>& operands);
+  /// `x.item()`: a node that binds its unbacked symbol at run time (scalar_binding.cc).
+  Status add_scalar_binding(const Json& node, const std::string& name);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.

@@ -188,6 +188,8 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
                        ", which is not supported yet; cond, while_loop, scan and map run, and "
                        "wrap_with_set_grad_enabled, wrap_with_autocast and invoke_subgraph "
                        "are inlined");
+  if (op == "aten::item" || op == "aten::_local_scalar_dense")
+    return add_scalar_binding(node, name);
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
   if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {

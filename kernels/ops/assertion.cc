@@ -11,6 +11,7 @@ namespace {
 constexpr OpRow kRows[] = {
     {"aten::_assert_scalar",               kAny, {}, {}},
     {"aten::_assert_tensor_metadata",      kAny, {}, {}},
+    {"aten::_local_scalar_dense",          kAny, {}, {}},
     {"aten::sym_constrain_range_for_size", kAny, {}, {}},
 };
 // clang-format on

@@ -185,7 +185,7 @@ Status MethodExecutor::refresh_steps(Plan& plan, const Binding& b,
 
 Plan* MethodExecutor::find_plan(std::span<const int64_t> symbols) {
   for (auto it = plans_.begin(); it != plans_.end(); ++it) {
-    if (std::equal((*it)->symbols.begin(), (*it)->symbols.end(), symbols.begin(), symbols.end())) {
+    if (std::equal((*it)->key.begin(), (*it)->key.end(), symbols.begin(), symbols.end())) {
       plans_.splice(plans_.begin(), plans_, it);
       return plans_.front().get();
     }
@@ -201,8 +201,32 @@ Status MethodExecutor::add_plan(std::vector<int64_t> symbols, std::span<const Te
   return ok_status();
 }
 
+Status MethodExecutor::bind_data_dependent_ints(std::span<const Tensor> inputs,
+                                                std::vector<int64_t>& symbols) {
+  const DataDependentProbe& probe = *program().probe();
+  auto it = std::find_if(probe_plans_.begin(), probe_plans_.end(),
+                         [&](const auto& p) { return p->key == symbols; });
+  if (it == probe_plans_.end()) {
+    PlanInputs in = plan_inputs(root_);
+    in.graph = &probe.graph;
+    TIR_ASSIGN_OR_RETURN(auto plan, plan_build(in, symbols, inputs));
+    plan->bind_count = bind_count_;
+    probe_plans_.push_front(std::move(plan));
+    while (probe_plans_.size() > options_.max_cached_plans) probe_plans_.pop_back();
+    it = probe_plans_.begin();
+  }
+  Plan& plan = **it;
+  if (plan.bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(plan, root_));
+  if (!resident_) weights_->begin_run(plan.weight_order);
+  const Status s = run_steps(plan, root_, inputs, nullptr, /*write_back=*/false);
+  if (!resident_) weights_->end_run();
+  TIR_RETURN_IF_ERROR(s);
+  return bind_data_dependent(probe, method(), plan, symbols);
+}
+
 Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {
   TIR_ASSIGN_OR_RETURN(auto symbols, bind_symbols(method(), inputs));
+  if (program().probe()) TIR_RETURN_IF_ERROR(bind_data_dependent_ints(inputs, symbols));
   if (Plan* cached = find_plan(symbols)) return cached;
   TIR_RETURN_IF_ERROR(add_plan(std::move(symbols), inputs));
   return plans_.front().get();
@@ -298,7 +322,7 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
 }
 
 Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const Tensor> inputs,
-                                 Profiler* const profiler) {
+                                 Profiler* const profiler, bool write_back) {
   const ExecGraph& g = *plan.graph;
   std::vector<void*>& data = plan.value_data;
   for (size_t k = 0; k < inputs.size(); ++k) data[g.inputs[k]] = inputs[k].data;
@@ -329,6 +353,7 @@ Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const T
       for (WeightId id : step.release) weights_->release(id);
     if (!s.ok()) return s;  // kernels name node and op (kernels/kernel_util.h op_error)
   }
+  if (!write_back) return ok_status();
   for (const auto& [v, buffer] : b.write_back)  // what the program wrote to its buffers
     if (data[v] != buffer->data) std::memmove(buffer->data, data[v], buffer->nbytes());
   return ok_status();

@@ -115,8 +115,11 @@ class MethodExecutor {
   Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs);
   /// Runs `plan`'s steps (those of cond branches' sub-plans within) on `inputs`; records them
   /// into `profiler` unless null.
-  Status run_steps(Plan& plan, const Binding& b, std::span<const Tensor> inputs,
-                   Profiler* profiler);
+  Status run_steps(Plan& plan, const Binding& b, std::span<const Tensor> inputs, Profiler* profiler,
+                   bool write_back = true);
+  /// Runs the probe for `inputs` and binds the data-dependent ints in `symbols`
+  /// (runtime/exec/data_dependent.h).
+  Status bind_data_dependent_ints(std::span<const Tensor> inputs, std::vector<int64_t>& symbols);
   Status run_step(PlanStep& step, const Binding& b);
   Status run_cond(PlanStep& step, const Binding& b);
   Status run_loop(PlanStep& step, const Binding& b);
@@ -124,8 +127,9 @@ class MethodExecutor {
   ExecutorOptions options_;
   Binding root_;  // the method's graph and its branches'
   std::shared_ptr<WeightSource> weights_;
-  bool resident_ = true;                    // weights_->resident()
-  std::list<std::unique_ptr<Plan>> plans_;  // most recently used first
+  bool resident_ = true;                          // weights_->resident()
+  std::list<std::unique_ptr<Plan>> plans_;        // most recently used first
+  std::list<std::unique_ptr<Plan>> probe_plans_;  // the probe's (data_dependent.h), same order
   /// Weights and constants uploaded to devices the host cannot address (plan.h).
   DeviceUploads uploads_;
   std::vector<Tensor> outputs_;

@@ -18,6 +18,7 @@ Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::Mod
   if (lowered->devices_.empty()) lowered->devices_ = {cpu_device()};
   TIR_ASSIGN_OR_RETURN(lowered->graph_, exec_graph_lower(model, method));
   TIR_RETURN_IF_ERROR(lowered->run_passes(options));
+  TIR_ASSIGN_OR_RETURN(lowered->probe_, make_data_dependent_probe(lowered->graph_));
   const ExecGraph& g = lowered->graph_;
   lowered->weight_uses_.resize(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i) {

@@ -14,6 +14,7 @@
 
 #include "ir/model.h"
 #include "runtime/devices/device.h"
+#include "runtime/exec/data_dependent.h"
 #include "runtime/passes/exec_graph.h"
 #include "runtime/passes/placement.h"
 #include "runtime/weights/weight_source.h"
@@ -53,6 +54,9 @@ class LoweredMethod {
   size_t num_nodes() const;
   /// Copy steps placement inserted between devices, those in cond branches included.
   size_t num_copies() const;
+  /// What binds the method's data-dependent ints (`x.item()`) before a run is planned
+  /// (runtime/exec/data_dependent.h); null when it has none.
+  const DataDependentProbe* probe() const { return probe_.get(); }
 
  private:
   LoweredMethod() = default;
@@ -64,6 +68,7 @@ class LoweredMethod {
   std::vector<std::shared_ptr<const LoweredMethod>> subgraphs_;
   std::vector<NodeWeights> weight_uses_;
   size_t num_copies_ = 0;  // this graph's own
+  std::unique_ptr<DataDependentProbe> probe_;
 };
 
 }  // namespace tir

@@ -4,6 +4,7 @@
 
 #include "ir/sym_expr.h"
 #include "runtime/exec/control_flow.h"
+#include "runtime/exec/data_dependent.h"
 #include "runtime/exec/loops.h"
 #include "runtime/exec/shape_binding.h"
 #include "runtime/passes/memory_planner.h"
@@ -180,6 +181,7 @@ Status record_outputs(const ExecGraph& g, const ExecNode& node, Plan& plan, Plan
     Tensor& out = step.outputs[k];
     const bool fused = node.fused && k == 0;  // writes the group's last value
     if (val.is_tensor) {
+      bind_derived_symbols(*val.ir, out, plan.symbols);
       TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*val.ir, plan.symbols));
       // A fused producer's output may be reshaped on its way to the group's last value.
       const bool same_shape =
@@ -331,6 +333,7 @@ Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64
   const ExecGraph& g = *in.graph;
   auto plan = std::make_unique<Plan>();
   plan->graph = in.graph;
+  plan->key = symbols;
   plan->symbols = std::move(symbols);
   TIR_RETURN_IF_ERROR(init_values(in, *plan, inputs));
   Lifetimes life;

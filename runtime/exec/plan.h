@@ -72,8 +72,9 @@ struct Arena {
 
 struct Plan {
   const ExecGraph* graph = nullptr;  // what the plan runs: a method's graph or a cond branch's
-  std::vector<int64_t> symbols;
-  uint64_t bind_count = 0;  // the executor's weight binding when the pointers were set
+  std::vector<int64_t> symbols;      // every symbol's value, those the kernels derived included
+  std::vector<int64_t> key;          // the binding the plan was built for (its cache key)
+  uint64_t bind_count = 0;           // the executor's weight binding when the pointers were set
   std::vector<PlanStep> steps;
   std::vector<Tensor> values;                  // dtype and shape of every value under this binding
   std::vector<void*> value_data;               // data of every value (aliases filled while running)

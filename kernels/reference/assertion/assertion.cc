@@ -12,6 +12,8 @@ void ref_noop(const AssertParams&, const KernelCall&, void*) {}
 
 using AssertScalarRef = FnKernel<AssertParams, assertion_prepare_scalar, ref_noop>;
 using NoopRef = FnKernel<AssertParams, assertion_prepare_noop, ref_noop>;
+using LocalScalarRef =
+    CheckedKernel<LocalScalarParams, assertion_prepare_local_scalar, assertion_run_local_scalar>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -22,6 +24,7 @@ constexpr auto kAny = DType::kUndefined;
 void register_assertion_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::_assert_scalar", kCpu, kAny, kRef, &make_kernel<AssertScalarRef>},
+      {"aten::_local_scalar_dense", kCpu, kAny, kRef, &make_kernel<LocalScalarRef>},
       {"aten::_assert_tensor_metadata", kCpu, kAny, kRef, &make_kernel<NoopRef>},
       {"aten::sym_constrain_range_for_size", kCpu, kAny, kRef, &make_kernel<NoopRef>},
   });

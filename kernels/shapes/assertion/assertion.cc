@@ -18,6 +18,50 @@ Result<AssertParams> assertion_prepare_scalar(const KernelCall& call, PrepareInf
   return AssertParams{};
 }
 
+Result<int64_t> local_scalar_value(const Tensor& t) {
+  if (t.numel() != 1)
+    return make_error(StatusCode::kInvalidArgument, ".item() of a tensor of ", t.numel(),
+                      " elements, expected one");
+  switch (t.dtype) {
+    case DType::kInt64:
+      return *t.data_as<const int64_t>();
+    case DType::kInt32:
+      return int64_t{*t.data_as<const int32_t>()};
+    case DType::kInt16:
+      return int64_t{*t.data_as<const int16_t>()};
+    case DType::kInt8:
+      return int64_t{*t.data_as<const int8_t>()};
+    case DType::kUInt8:
+    case DType::kBool:
+      return int64_t{*t.data_as<const uint8_t>()};
+    default:
+      return make_error(StatusCode::kUnsupported, ".item() of a ", dtype_name(t.dtype),
+                        " tensor as an int, not supported");
+  }
+}
+
+Result<LocalScalarParams> assertion_prepare_local_scalar(const KernelCall& call,
+                                                         PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 0));
+  TIR_ASSIGN_OR_RETURN(const Tensor* self, tensor_arg(call, 0, "self"));
+  if (self->numel() != 1)
+    return op_error(call, StatusCode::kInvalidArgument, "self has ", self->numel(),
+                    " elements, .item() needs one");
+  if (call.args[1].kind != ArgKind::kInt)
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'symbol' is not a SymInt");
+  (void)out_info;
+  return LocalScalarParams{call.args[1].i};
+}
+
+Status assertion_run_local_scalar(const LocalScalarParams& p, const KernelCall& call) {
+  auto v = local_scalar_value(call.inputs[0]);
+  if (!v.ok()) return op_error(call, v.status().code(), v.status().message());
+  if (*v != p.bound)
+    return op_error(call, StatusCode::kInternal, "the value is ", *v, " but the method was ",
+                    "planned for ", p.bound);
+  return ok_status();
+}
+
 Result<AssertParams> assertion_prepare_noop(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 0, 0));
   (void)out_info;

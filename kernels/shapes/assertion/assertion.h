@@ -13,4 +13,16 @@ Result<AssertParams> assertion_prepare_scalar(const KernelCall& call, PrepareInf
 /// _assert_tensor_metadata and sym_constrain_range_for_size: accepted as no-ops.
 Result<AssertParams> assertion_prepare_noop(const KernelCall& call, PrepareInfo* out_info);
 
+/// _local_scalar_dense(self, symbol) (`x.item()`, importer/scalar_binding.cc): the runtime
+/// bound `symbol` to self's value before planning (runtime/exec/data_dependent.h); the kernel
+/// checks at run time that the value is still the one the plan was made for.
+struct LocalScalarParams {
+  int64_t bound = 0;
+};
+Result<LocalScalarParams> assertion_prepare_local_scalar(const KernelCall& call,
+                                                         PrepareInfo* out_info);
+Status assertion_run_local_scalar(const LocalScalarParams& p, const KernelCall& call);
+/// The one element of `t` (integer or bool dtype) as int64; an error for other dtypes.
+Result<int64_t> local_scalar_value(const Tensor& t);
+
 }  // namespace tir::kernels

@@ -1,0 +1,46 @@
+// Data-dependent ints: `n = x.item()` gives an unbacked symbol (u0) that later shapes,
+// slices and torch._check assertions use (importer/scalar_binding.cc keeps it as a node
+// `aten::_local_scalar_dense(x, u0)`). Before the executor plans a run it binds such symbols:
+// it runs the probe, the part of the method that computes the `.item()` sources (their
+// backward slice, planned and cached like any plan), reads each value, checks it against
+// the symbol's range (what torch._check declared) and binds it; the method's plan for that
+// binding then runs in full. The slice runs twice per run; it is usually an input or a small
+// reduction. A source whose own shape depends on another `.item()` is refused at open.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "ir/model.h"
+#include "runtime/exec/plan.h"
+#include "runtime/passes/exec_graph.h"
+
+namespace tir {
+
+struct DataDependentProbe {
+  ExecGraph graph;  // the method's nodes that compute the sources; outputs: the sources
+  struct Bind {
+    int32_t value;   // the source tensor (one element)
+    int32_t symbol;  // the method's symbol it binds
+    std::string_view node;
+  };
+  std::vector<Bind> binds;  // per graph output, in order
+};
+
+/// The probe of `g` (lowered, after the passes), or null when no node binds a symbol.
+Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const ExecGraph& g);
+
+/// A data-dependent size an op derives from other data-dependent ints (`x[:n]` has u1 =
+/// min(u0, len(x)) rows): each dim of `declared` that is one symbol not bound yet (negative:
+/// an unbacked symbol has no hint) is bound to the size the kernel computed, `out`.
+void bind_derived_symbols(const ir::fb::Value& declared, const Tensor& out,
+                          std::span<int64_t> symbols);
+
+/// Binds every probe symbol in `symbols` from `probe_plan`'s run, checking each against the
+/// range `method` declares for it.
+Status bind_data_dependent(const DataDependentProbe& probe, const ir::fb::Method& method,
+                           const Plan& probe_plan, std::span<int64_t> symbols);
+
+}  // namespace tir
