@@ -1,6 +1,4 @@
-// Reference elementwise ops: relu(_), sin, cos, and broadcasting add(_)/sub/mul(_)/div.
-#include <cmath>
-
+// Reference broadcasting add(_)/sub/mul(_)/div and the binary family's registrations.
 #include "kernels/kernel_util.h"
 #include "kernels/ops/unary.h"
 #include "kernels/reference/binary/logic.h"
@@ -12,13 +10,6 @@
 
 namespace tir::kernels {
 namespace {
-
-template <typename F>
-void unary(const UnaryParams& p, const KernelCall& call, F f) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
-  for (int64_t i = 0; i < p.numel; ++i) y[i] = f(x[i]);
-}
 
 // T: storage type, A: arithmetic type (double for float32, int64 for int64).
 template <typename T, typename A>
@@ -70,16 +61,6 @@ void ref_clamp(const ClampParams& p, const KernelCall& call, void*) {
 }
 
 }  // namespace
-
-void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return ops::relu(v); });  // NaN stays NaN
-}
-void ref_sin(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
-}
-void ref_cos(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return static_cast<float>(std::cos(static_cast<double>(v))); });
-}
 
 void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
   if (p.dtype == DType::kInt64) {
