@@ -4,6 +4,7 @@ namespace tir::kernels {
 
 void register_reference(KernelRegistry& registry) {
   register_activation_ref(registry);
+  register_dropout_ref(registry);
   register_math_ref(registry);
   register_arithmetic_ref(registry);
   register_logic_ref(registry);

@@ -146,12 +146,6 @@ void ref_copy_into(const CopyIntoParams& p, const KernelCall& call, void*) {
   });
 }
 
-void ref_native_dropout(const DropoutParams& p, const KernelCall& call, void*) {
-  if (p.nbytes) std::memcpy(call.outputs[0].data, call.inputs[p.input].data, p.nbytes);
-  bool* mask = call.outputs[1].data_as<bool>();
-  for (int64_t i = 0; i < p.numel; ++i) mask[i] = true;
-}
-
 template <typename U>
 Status masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
   const U* self = call.inputs[p.self].data_as<const U>();
@@ -236,8 +230,6 @@ using MaskedScatterRef =
     CheckedKernel<MaskedScatterParams, movement_prepare_masked_scatter, ref_masked_scatter>;
 using CopyIntoRef = FnKernel<CopyIntoParams, movement_prepare_copy, ref_copy_into>;
 using CopyInPlaceRef = FnKernel<CopyIntoParams, movement_prepare_copy_, ref_copy_into>;
-using NativeDropoutRef =
-    FnKernel<DropoutParams, movement_prepare_native_dropout, ref_native_dropout>;
 using ConstantPadRef = FnKernel<PadParams, movement_prepare_constant_pad, ref_pad>;
 using PadRef = FnKernel<PadParams, movement_prepare_pad, ref_pad>;
 template <PadMode M, int D>
@@ -284,7 +276,6 @@ void register_movement_ref(KernelRegistry& registry) {
       {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
       {"aten::copy_", kCpu, kAny, kRef, &make_kernel<CopyInPlaceRef>},
       {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
-      {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
       {"aten::pixel_shuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<true>>},
       {"aten::pixel_unshuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<false>>},
   });

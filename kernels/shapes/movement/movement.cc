@@ -374,29 +374,6 @@ Result<CopyIntoParams> movement_prepare_copy_(const KernelCall& call, PrepareInf
   return p;
 }
 
-Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
-                                                      PrepareInfo* out_info) {
-  (void)out_info;
-  TIR_RETURN_IF_ERROR(check_arity(call, 3, 2));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
-  if (!call.args[2].is_none()) {
-    TIR_ASSIGN_OR_RETURN(const bool train, bool_arg(call, 2, "train"));
-    if (train)
-      return op_error(call, StatusCode::kUnsupported,
-                      "dropout in training mode (random masks) is not supported");
-  }
-  DropoutParams p;
-  p.input = static_cast<int>(tensor_input_index(call, 0));
-  p.nbytes = x->nbytes();
-  p.numel = x->numel();
-  call.outputs[0].dtype = x->dtype;
-  call.outputs[0].set_shape(x->shape());
-  call.outputs[1].dtype = DType::kBool;
-  call.outputs[1].set_shape(x->shape());
-  return p;
-}
-
 Result<MaskedScatterParams> movement_prepare_masked_scatter(const KernelCall& call,
                                                             PrepareInfo* out_info) {
   (void)out_info;

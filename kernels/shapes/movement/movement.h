@@ -77,15 +77,6 @@ Result<CopyIntoParams> movement_prepare_copy(const KernelCall& call, PrepareInfo
 /// copy_(self, src): copy() written into self's bytes (the output aliases self).
 Result<CopyIntoParams> movement_prepare_copy_(const KernelCall& call, PrepareInfo* out_info);
 
-/// native_dropout(input, p, train?) outside training: (input, all-true mask).
-struct DropoutParams {
-  int input = -1;
-  size_t nbytes = 0;
-  int64_t numel = 0;
-};
-Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
-                                                      PrepareInfo* out_info);
-
 /// masked_scatter(self, mask, source): self (broadcast with mask) where mask is false, the
 /// next element of source (row-major) where it is true.
 struct MaskedScatterParams {
