@@ -28,6 +28,7 @@ void register_reference(KernelRegistry& registry) {
   register_pool3d_ref(registry);
   register_grid_sample_ref(registry);
   register_upsample_ref(registry);
+  register_convert_ref(registry);
   register_copy_ref(registry);
   register_movement_ref(registry);
   register_shape_ref(registry);

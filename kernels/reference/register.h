@@ -46,6 +46,7 @@ void register_pool3d_ref(KernelRegistry& registry);
 void register_grid_sample_ref(KernelRegistry& registry);
 void register_upsample_ref(KernelRegistry& registry);
 // movement/
+void register_convert_ref(KernelRegistry& registry);
 void register_copy_ref(KernelRegistry& registry);
 void register_movement_ref(KernelRegistry& registry);
 void register_shape_ref(KernelRegistry& registry);
