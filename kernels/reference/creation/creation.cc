@@ -1,4 +1,5 @@
-// Reference tensor creation.
+// Reference tensor creation: constant fills (full, zeros, ones, empty and their _like/new_
+// forms, fill, empty_strided) and arange.
 #include "kernels/shapes/creation/creation.h"
 
 #include <cstdint>
@@ -7,6 +8,46 @@
 #include "kernels/reference/register.h"
 
 namespace tir::kernels {
+namespace {
+
+template <typename T>
+void fill_arange(const ArangeParams& p, T* out, bool integral) {
+  for (int64_t i = 0; i < p.n; ++i) {
+    out[i] = integral ? static_cast<T>(p.istart + i * p.istep)
+                      : static_cast<T>(p.start + static_cast<double>(i) * p.step);
+  }
+}
+
+Status run_arange(const ArangeParams& p, const KernelCall& call) {
+  void* out = call.outputs[0].data;
+  switch (p.dtype) {
+    case DType::kInt64:
+      fill_arange(p, static_cast<int64_t*>(out), true);
+      break;
+    case DType::kInt32:
+      fill_arange(p, static_cast<int32_t*>(out), true);
+      break;
+    case DType::kFloat64:
+      fill_arange(p, static_cast<double*>(out), false);
+      break;
+    default:
+      fill_arange(p, static_cast<float*>(out), false);
+      break;
+  }
+  return ok_status();
+}
+
+void ref_fill_like(const FillLikeParams& p, const KernelCall& call, void*) {
+  const ScalarValue v =
+      p.value_input >= 0 ? read_scalar_value(call.inputs[p.value_input]) : p.value;
+  visit_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* y = call.outputs[0].data_as<T>();
+    const T x = v.as<T>();
+    for (int64_t i = 0; i < p.numel; ++i) y[i] = x;
+  });
+}
+}  // namespace
 
 void ref_fill(const FillParams& p, const KernelCall& call, void*) {
   visit_dtype(p.dtype, [&](auto tag) {
@@ -21,6 +62,10 @@ namespace {
 
 template <FillKind K>
 using FillRef = FnKernel<FillParams, creation_prepare_fill<K>, ref_fill>;
+using FillSelfRef = FnKernel<FillLikeParams, creation_prepare_fill_self, ref_fill_like>;
+using EmptyStridedRef = FnKernel<FillLikeParams, creation_prepare_empty_strided, ref_fill_like>;
+template <Result<ArangeParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
+using ArangeRef = CheckedKernel<ArangeParams, Prepare, run_arange>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -42,6 +87,16 @@ void register_creation_ref(KernelRegistry& registry) {
       {"aten::ones_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnesLike>>},
       {"aten::new_zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewZeros>>},
       {"aten::new_ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewOnes>>},
+      {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillSelfRef>},
+      {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillSelfRef>},
+      {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+      // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
+      {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+      {"aten::arange", kCpu, kAny, kRef, &make_kernel<ArangeRef<creation_prepare_arange>>},
+      {"aten::arange.start", kCpu, kAny, kRef,
+       &make_kernel<ArangeRef<creation_prepare_arange_start>>},
+      {"aten::arange.start_step", kCpu, kAny, kRef,
+       &make_kernel<ArangeRef<creation_prepare_arange_start_step>>},
   });
 }
 }  // namespace tir::kernels

@@ -1,4 +1,4 @@
-// Reference padding, strided-view copies, fill, empty_strided and copy
+// Reference padding, strided-view copies and copy
 // (kernels/shapes/movement/movement.h), and pixel shuffles. Elements move as raw bytes, so
 // every dtype works.
 #include "kernels/shapes/movement/movement.h"
@@ -86,17 +86,6 @@ void ref_pad(const PadParams& p, const KernelCall& call, void*) {
   }
 }
 
-void ref_fill_like(const FillLikeParams& p, const KernelCall& call, void*) {
-  const ScalarValue v =
-      p.value_input >= 0 ? read_scalar_value(call.inputs[p.value_input]) : p.value;
-  visit_dtype(p.dtype, [&](auto tag) {
-    using T = decltype(tag);
-    T* y = call.outputs[0].data_as<T>();
-    const T x = v.as<T>();
-    for (int64_t i = 0; i < p.numel; ++i) y[i] = x;
-  });
-}
-
 void ref_copy_into(const CopyIntoParams& p, const KernelCall& call, void*) {
   visit_dtype(p.from, [&](auto from) {
     using S = decltype(from);
@@ -165,8 +154,6 @@ template <PadMode M, int D>
 using PadNdRef = FnKernel<PadParams, movement_prepare_pad_nd<M, D>, ref_pad>;
 template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using StridedRef = FnKernel<ViewParams, Prepare, ref_shape>;
-using FillRef = FnKernel<FillLikeParams, movement_prepare_fill, ref_fill_like>;
-using EmptyStridedRef = FnKernel<FillLikeParams, movement_prepare_empty_strided, ref_fill_like>;
 template <bool Shuffle>
 using PixelShuffleRef = FnKernel<ViewParams, prepare_pixel_shuffle<Shuffle>, ref_shape>;
 
@@ -191,11 +178,6 @@ void register_movement_ref(KernelRegistry& registry) {
       {"aten::numpy_T", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_numpy_t>>},
       {"aten::as_strided", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_as_strided>>},
       {"aten::diagonal", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_diagonal>>},
-      {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillRef>},
-      {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillRef>},
-      {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
-      // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
-      {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
       {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
       {"aten::copy_", kCpu, kAny, kRef, &make_kernel<CopyInPlaceRef>},
       {"aten::pixel_shuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<true>>},

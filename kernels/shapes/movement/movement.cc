@@ -205,51 +205,6 @@ Result<ViewParams> movement_prepare_diagonal(const KernelCall& call, PrepareInfo
   return p;
 }
 
-Result<FillLikeParams> movement_prepare_fill(const KernelCall& call, PrepareInfo* out_info) {
-  (void)out_info;
-  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
-  FillLikeParams p;
-  p.dtype = x->dtype;
-  if (call.args[1].kind == ArgKind::kTensor) {
-    TIR_ASSIGN_OR_RETURN(const Tensor* v, tensor_arg(call, 1, "value"));
-    TIR_RETURN_IF_ERROR(require_supported_dtype(call, *v, "value"));
-    if (v->rank != 0)
-      return op_error(call, StatusCode::kInvalidArgument, "value must be a 0-d tensor, got ",
-                      shape_str(v->shape()));
-    p.value_input = static_cast<int>(tensor_input_index(call, 1));
-  } else {
-    TIR_ASSIGN_OR_RETURN(double v, scalar_arg(call, 1, "value"));
-    (void)v;
-    p.value = scalar_value(call.args[1]);
-  }
-  call.outputs[0].dtype = x->dtype;
-  call.outputs[0].set_shape(x->shape());
-  p.numel = x->numel();
-  return p;
-}
-
-Result<FillLikeParams> movement_prepare_empty_strided(const KernelCall& call,
-                                                      PrepareInfo* out_info) {
-  (void)out_info;
-  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
-  TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, 0, "size"));
-  if (size.size() > static_cast<size_t>(kMaxRank))
-    return op_error(call, StatusCode::kUnsupported, "rank ", size.size());
-  for (int64_t s : size)
-    if (s < 0) return op_error(call, StatusCode::kInvalidArgument, "negative size");
-  FillLikeParams p;
-  TIR_ASSIGN_OR_RETURN(p.dtype, optional_dtype_arg(call, 2, "dtype"));
-  if (p.dtype == DType::kUndefined) p.dtype = DType::kFloat32;
-  if (!dtype_supported(p.dtype))
-    return op_error(call, StatusCode::kUnsupported, "dtype ", dtype_name(p.dtype));
-  call.outputs[0].dtype = p.dtype;
-  call.outputs[0].set_shape(size);
-  p.numel = call.outputs[0].numel();
-  return p;
-}
-
 Result<CopyIntoParams> movement_prepare_copy(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));

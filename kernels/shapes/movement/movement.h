@@ -1,7 +1,7 @@
 // Shared shape inference for data-movement ops that map each output element to one input
 // element (or a constant): padding (constant, reflection, replication), the strided views
-// numpy_T, as_strided and diagonal (copies here, since tir tensors are dense), fill,
-// empty_strided and copy. Any dtype unless noted.
+// numpy_T, as_strided and diagonal (copies here, since tir tensors are dense), and copy. Any
+// dtype unless noted.
 #pragma once
 
 #include <array>
@@ -38,19 +38,6 @@ Result<PadParams> movement_prepare_pad_nd(const KernelCall& call, PrepareInfo* o
 Result<ViewParams> movement_prepare_numpy_t(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> movement_prepare_as_strided(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> movement_prepare_diagonal(const KernelCall& call, PrepareInfo* out_info);
-
-/// fill.Scalar / fill.Tensor (self, value) -> self's shape and dtype filled with value.
-struct FillLikeParams {
-  DType dtype = DType::kUndefined;
-  int64_t numel = 0;
-  ScalarValue value;
-  int value_input = -1;  // fill.Tensor: read at run time
-};
-Result<FillLikeParams> movement_prepare_fill(const KernelCall& call, PrepareInfo* out_info);
-/// empty_strided(size, stride, dtype?, ...) and empty_permuted(size, physical_layout,
-/// dtype?, ...) -> a zero-filled contiguous tensor.
-Result<FillLikeParams> movement_prepare_empty_strided(const KernelCall& call,
-                                                      PrepareInfo* out_info);
 
 /// copy(self, src, non_blocking): src broadcast to self's shape, converted to self's dtype.
 struct CopyIntoParams {
