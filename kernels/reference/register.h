@@ -54,6 +54,7 @@ void register_shape_ref(KernelRegistry& registry);
 void register_embedding_ref(KernelRegistry& registry);
 void register_embedding_bag_ref(KernelRegistry& registry);
 void register_index_ref(KernelRegistry& registry);
+void register_masked_fill_ref(KernelRegistry& registry);
 void register_scatter_ref(KernelRegistry& registry);
 void register_scatter_dim_ref(KernelRegistry& registry);
 // creation/

@@ -1,4 +1,4 @@
-// Reference comparisons, bitwise/logical ops, where, masked_fill and triu/tril. Operands
+// Reference comparisons, bitwise/logical ops, where and triu/tril. Operands
 // are read element by element converted to the op's compute dtype (torch's promotion).
 #include "kernels/reference/binary/logic.h"
 
@@ -92,22 +92,13 @@ void run_logical_not(const LogicParams& p, const KernelCall& call) {
   });
 }
 
-// where(cond, a, b) and masked_fill(x, mask, value): a choice per element by a bool operand.
+// where(cond, a, b): a choice per element by a bool operand.
 template <typename T>
-void run_select(const LogicParams& p, const KernelCall& call) {
+void run_where(const LogicParams& p, const KernelCall& call) {
   const Operand* o = p.operands.data();
   T* y = call.outputs[0].data_as<T>();
-  if (p.op == LogicOp::kWhere) {
-    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-      y[i] =
-          load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
-    });
-    return;
-  }
-  const T value =
-      o[2].input >= 0 ? read_scalar_value(call.inputs[o[2].input]).as<T>() : o[2].value.as<T>();
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-    y[i] = load<bool>(o[1], call, in[1]) ? value : load<T>(o[0], call, in[0]);
+    y[i] = load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
   });
 }
 
@@ -150,8 +141,7 @@ void run_typed(const LogicParams& p, const KernelCall& call) {
       run_logical_not<T>(p, call);
       return;
     case LogicOp::kWhere:
-    case LogicOp::kMaskedFill:
-      run_select<T>(p, call);
+      run_where<T>(p, call);
       return;
     case LogicOp::kTriu:
     case LogicOp::kTril:
@@ -175,7 +165,6 @@ using NotRef = FnKernel<LogicParams, logic_prepare_not<Op>, ref_logic>;
 template <LogicOp Op>
 using TriangleRef = FnKernel<LogicParams, logic_prepare_triangle<Op>, ref_logic>;
 using WhereRef = FnKernel<LogicParams, logic_prepare_where, ref_logic>;
-using MaskedFillRef = FnKernel<LogicParams, logic_prepare_masked_fill, ref_logic>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -267,15 +256,9 @@ void register_compare_i32_bool(KernelRegistry& registry) {
   });
 }
 
-// masked_fill, triu and tril.
-void register_fill_triangle(KernelRegistry& registry) {
+// triu and tril.
+void register_triangle(KernelRegistry& registry) {
   registry.add({
-      {"aten::masked_fill.Scalar", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Scalar", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Scalar", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Tensor", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Tensor", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Tensor", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
       {"aten::triu", kCpu, kF32, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
       {"aten::triu", kCpu, kI64, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
       {"aten::triu", kCpu, kBool, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
@@ -292,6 +275,6 @@ void register_logic_ref(KernelRegistry& registry) {
   register_compare_f32_i64(registry);
   register_bitwise_logical_where(registry);
   register_compare_i32_bool(registry);
-  register_fill_triangle(registry);
+  register_triangle(registry);
 }
 }  // namespace tir::kernels

@@ -1,6 +1,6 @@
 // Shared shape inference and validation for comparisons (eq/ne/lt/le/gt/ge), bitwise and
-// logical ops, where, masked_fill and triu/tril. These ops take bool, int32, int64,
-// float32 and float64 tensors, and Python scalars where the schema has a Tensor.
+// logical ops, where and triu/tril. These ops take bool, int32, int64, float32 and float64
+// tensors, and Python scalars where the schema has a Tensor.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +21,7 @@ enum class LogicOp : uint8_t {
   kBitOr,
   kBitNot,
   kLogicalNot,
-  kWhere,       // out = operands[0] ? operands[1] : operands[2]
-  kMaskedFill,  // out = operands[1] ? value : operands[0]
+  kWhere,  // out = operands[0] ? operands[1] : operands[2]
   kTriu,
   kTril,
 };
@@ -50,9 +49,6 @@ template <LogicOp Op>
 Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info);
 /// where.self(condition, self, other): condition bool; self/other promote.
 Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out_info);
-/// masked_fill.Scalar / .Tensor (self, mask, value): value a scalar or 0-d tensor; the
-/// result has self's dtype and the broadcast shape of self and mask.
-Result<LogicParams> logic_prepare_masked_fill(const KernelCall& call, PrepareInfo* out_info);
 /// triu/tril(self, diagonal=0) on rank >= 2.
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_triangle(const KernelCall& call, PrepareInfo* out_info);
