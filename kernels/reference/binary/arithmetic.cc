@@ -1,7 +1,6 @@
 // Reference broadcasting add(_)/sub/mul(_)/div and the binary family's registrations.
 #include "kernels/kernel_util.h"
 #include "kernels/ops/unary.h"
-#include "kernels/reference/binary/logic.h"
 #include "kernels/reference/binary/math.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
@@ -124,10 +123,10 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       math_binary<BinaryKind::kDiv>("aten::div.Tensor", DType::kInt64),
       math_binary<BinaryKind::kDiv>("aten::div.Tensor", DType::kInt32),
       math_binary<BinaryKind::kDiv>("aten::div.Tensor", DType::kBool),
-      {"aten::bitwise_and.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::bitwise_and.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::bitwise_or.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
-      {"aten::bitwise_or.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      math_binary<BinaryKind::kBitAnd>("aten::bitwise_and.Tensor", kBool),
+      math_binary<BinaryKind::kBitAnd>("aten::bitwise_and.Tensor", kI64),
+      math_binary<BinaryKind::kBitOr>("aten::bitwise_or.Tensor", kBool),
+      math_binary<BinaryKind::kBitOr>("aten::bitwise_or.Tensor", kI64),
       {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kPowScalar>>},
       {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kPowScalar>>},
       {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kRsub>>},

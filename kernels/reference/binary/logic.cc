@@ -1,8 +1,9 @@
 // Reference comparisons, bitwise/logical ops, where and triu/tril. Operands
 // are read element by element converted to the op's compute dtype (torch's promotion).
-#include "kernels/reference/binary/logic.h"
+#include "kernels/shapes/binary/logic.h"
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/binary/math.h"
 #include "kernels/reference/register.h"
 
 namespace tir::kernels {
@@ -59,26 +60,19 @@ void run_compare(const LogicParams& p, const KernelCall& call) {
   });
 }
 
-// bitwise and/or/not, on bool and integer compute dtypes only.
+// bitwise_not, on bool and integer compute dtypes only.
 template <typename T>
-void run_bitwise(const LogicParams& p, const KernelCall& call) {
+void run_bit_not(const LogicParams& p, const KernelCall& call) {
   if constexpr (std::is_integral_v<T>) {
     const Operand* o = p.operands.data();
     T* y = call.outputs[0].data_as<T>();
-    if (p.op == LogicOp::kBitNot) {
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        const T a = load<T>(o[0], call, in[0]);
-        if constexpr (std::is_same_v<T, bool>) {
-          y[i] = !a;
-        } else {
-          y[i] = static_cast<T>(~a);
-        }
-      });
-      return;
-    }
     nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-      const T a = load<T>(o[0], call, in[0]), b = load<T>(o[1], call, in[1]);
-      y[i] = static_cast<T>(p.op == LogicOp::kBitAnd ? (a & b) : (a | b));
+      const T a = load<T>(o[0], call, in[0]);
+      if constexpr (std::is_same_v<T, bool>) {
+        y[i] = !a;
+      } else {
+        y[i] = static_cast<T>(~a);
+      }
     });
   }
 }
@@ -132,10 +126,8 @@ void run_typed(const LogicParams& p, const KernelCall& call) {
     case LogicOp::kGe:
       run_compare<T>(p, call);
       return;
-    case LogicOp::kBitAnd:
-    case LogicOp::kBitOr:
     case LogicOp::kBitNot:
-      run_bitwise<T>(p, call);
+      run_bit_not<T>(p, call);
       return;
     case LogicOp::kLogicalNot:
       run_logical_not<T>(p, call);
@@ -150,13 +142,9 @@ void run_typed(const LogicParams& p, const KernelCall& call) {
   }
 }
 
-}  // namespace
-
 void ref_logic(const LogicParams& p, const KernelCall& call, void*) {
   visit_dtype(p.compute, [&](auto tag) { run_typed<decltype(tag)>(p, call); });
 }
-
-namespace {
 
 template <LogicOp Op>
 using CompareRef = FnKernel<LogicParams, logic_prepare_compare<Op>, ref_logic>;
@@ -207,13 +195,13 @@ void register_compare_f32_i64(KernelRegistry& registry) {
   });
 }
 
-// bitwise and/or/not (and their operators), logical_not and where.
+// bitwise and/or operators (the binary math kernel), bitwise_not, logical_not and where.
 void register_bitwise_logical_where(KernelRegistry& registry) {
   registry.add({
-      {"aten::__and__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::__and__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::__or__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
-      {"aten::__or__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      math_binary<BinaryKind::kBitAnd>("aten::__and__.Tensor", kBool),
+      math_binary<BinaryKind::kBitAnd>("aten::__and__.Tensor", kI64),
+      math_binary<BinaryKind::kBitOr>("aten::__or__.Tensor", kBool),
+      math_binary<BinaryKind::kBitOr>("aten::__or__.Tensor", kI64),
       {"aten::bitwise_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
       {"aten::bitwise_not", kCpu, kI64, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
       {"aten::logical_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},

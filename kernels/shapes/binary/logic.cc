@@ -38,24 +38,6 @@ Result<LogicParams> logic_prepare_compare(const KernelCall& call, PrepareInfo* o
 }
 
 template <LogicOp Op>
-Result<LogicParams> logic_prepare_bitwise(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  LogicParams p;
-  p.op = Op;
-  p.n = 2;
-  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
-  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "other"));
-  p.compute = p.out = result_type(std::span(p.operands.data(), 2));
-  if (dtype_is_float(p.out)) {
-    return op_error(call, StatusCode::kInvalidArgument,
-                    "bitwise ops need bool or integer operands, got ", dtype_name(p.out));
-  }
-  TIR_RETURN_IF_ERROR(set_output(call, p));
-  (void)out_info;
-  return p;
-}
-
-template <LogicOp Op>
 Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
   LogicParams p;
@@ -116,10 +98,6 @@ template Result<LogicParams> logic_prepare_compare<LogicOp::kLt>(const KernelCal
 template Result<LogicParams> logic_prepare_compare<LogicOp::kLe>(const KernelCall&, PrepareInfo*);
 template Result<LogicParams> logic_prepare_compare<LogicOp::kGt>(const KernelCall&, PrepareInfo*);
 template Result<LogicParams> logic_prepare_compare<LogicOp::kGe>(const KernelCall&, PrepareInfo*);
-template Result<LogicParams> logic_prepare_bitwise<LogicOp::kBitAnd>(const KernelCall&,
-                                                                     PrepareInfo*);
-template Result<LogicParams> logic_prepare_bitwise<LogicOp::kBitOr>(const KernelCall&,
-                                                                    PrepareInfo*);
 template Result<LogicParams> logic_prepare_not<LogicOp::kBitNot>(const KernelCall&, PrepareInfo*);
 template Result<LogicParams> logic_prepare_not<LogicOp::kLogicalNot>(const KernelCall&,
                                                                      PrepareInfo*);

@@ -1,5 +1,5 @@
-// Shared shape inference and validation for comparisons (eq/ne/lt/le/gt/ge), bitwise and
-// logical ops, where and triu/tril. These ops take bool, int32, int64, float32 and float64
+// Shared shape inference and validation for comparisons (eq/ne/lt/le/gt/ge), bitwise_not,
+// logical_not, where and triu/tril. These ops take bool, int32, int64, float32 and float64
 // tensors, and Python scalars where the schema has a Tensor.
 #pragma once
 
@@ -10,6 +10,8 @@
 
 namespace tir::kernels {
 
+/// The ops of this file. bitwise and/or/xor of two operands are BinaryKinds
+/// (kernels/ops/binary.h; kernels/shapes/binary/math.h).
 enum class LogicOp : uint8_t {
   kEq,
   kNe,
@@ -17,8 +19,6 @@ enum class LogicOp : uint8_t {
   kLe,
   kGt,
   kGe,
-  kBitAnd,
-  kBitOr,
   kBitNot,
   kLogicalNot,
   kWhere,  // out = operands[0] ? operands[1] : operands[2]
@@ -27,7 +27,7 @@ enum class LogicOp : uint8_t {
 };
 
 /// Operands in schema order, broadcast by `plan`. `compute` is the dtype comparisons
-/// and bitwise ops run in (torch.result_type of the operands); `out` the result dtype.
+/// and bitwise_not run in (torch.result_type of the operands); `out` the result dtype.
 struct LogicParams {
   LogicOp op = LogicOp::kEq;
   int n = 0;
@@ -41,9 +41,6 @@ struct LogicParams {
 /// eq/ne/lt/le/gt/ge .Tensor and .Scalar (self, other) -> bool.
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_compare(const KernelCall& call, PrepareInfo* out_info);
-/// bitwise_and/or.Tensor, __and__/__or__.Tensor (self, other): bool or integer operands.
-template <LogicOp Op>
-Result<LogicParams> logic_prepare_bitwise(const KernelCall& call, PrepareInfo* out_info);
 /// bitwise_not(self) (bool or integer) and logical_not(self) -> bool.
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info);
