@@ -6,6 +6,7 @@
 #include "kernels/cuda/register.h"
 #include "kernels/shapes/movement/copy.h"
 #include "kernels/shapes/movement/view.h"
+#include "kernels/shapes/unary/dropout.h"
 
 namespace tir::kernels::cuda {
 namespace {
@@ -71,7 +72,7 @@ void register_copy_cuda(KernelRegistry& registry) {
       {"aten::alias", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
       {"aten::detach", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
       {"aten::contiguous", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_identity>>},
-      {"aten::dropout", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_dropout>>},
+      {"aten::dropout", kGpu, kF32, kOpt, &make_kernel<ViewCuda<dropout_prepare>>},
       {"aten::unflatten.int", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_unflatten>>},
       {"aten::clone", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_clone>>},
       {"aten::permute", kGpu, kF32, kOpt, &make_kernel<ViewCuda<view_prepare_permute>>},

@@ -96,7 +96,7 @@ Status act_launch(const ActParams& p, const KernelCall& call, CudaContext& ctx) 
 
 template <BinaryKind Op>
 using BinaryCuda = CudaKernel<BinaryParams, binary_prepare<Op>, binary_launch>;
-using ReluCuda = CudaKernel<UnaryParams, eltwise_prepare_unary_float, relu_launch>;
+using ReluCuda = CudaKernel<UnaryParams, act_prepare_unary_float, relu_launch>;
 template <UnaryKind Op>
 using ActCuda = CudaKernel<ActParams, act_prepare_f32<Op>, act_launch>;
 

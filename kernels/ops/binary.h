@@ -16,7 +16,9 @@
 namespace tir::kernels::ops {
 
 /// Element-wise functions of two tensors, or of a tensor and a scalar, with torch's type
-/// promotion (the comparisons are kernels/shapes/binary/logic.h's), and clamp of three.
+/// promotion (the comparisons are kernels/shapes/binary/logic.h's), and clamp of three. Every
+/// bitwise and logical op of two operands is one of these (kernels/reference/binary/math.cc
+/// computes them), whatever its dtype.
 enum class BinaryKind : uint8_t {
   kAdd,  // a + alpha b
   kSub,  // a - alpha b

@@ -21,12 +21,6 @@ void ref_batch_norm(const BatchNormParams& p, const KernelCall& call, void* scra
 void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void* scratch);
 void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void* scratch);
 void ref_mean(const ReduceParams& p, const KernelCall& call, void* scratch);
-void ref_relu(const UnaryParams& p, const KernelCall& call, void* scratch);
-void ref_sin(const UnaryParams& p, const KernelCall& call, void* scratch);
-void ref_cos(const UnaryParams& p, const KernelCall& call, void* scratch);
-using ReluRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_relu>;
-using SinRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_sin>;
-using CosRef = FnKernel<UnaryParams, eltwise_prepare_unary_float, ref_cos>;
 void ref_binary(const BinaryParams& p, const KernelCall& call, void* scratch);
 /// Copies for permute/t/clone; nothing for aliasing shape ops.
 void ref_shape(const ViewParams& p, const KernelCall& call, void* scratch);

@@ -4,6 +4,7 @@ namespace tir::kernels {
 
 void register_reference(KernelRegistry& registry) {
   register_activation_ref(registry);
+  register_dropout_ref(registry);
   register_math_ref(registry);
   register_arithmetic_ref(registry);
   register_logic_ref(registry);
@@ -27,12 +28,14 @@ void register_reference(KernelRegistry& registry) {
   register_pool3d_ref(registry);
   register_grid_sample_ref(registry);
   register_upsample_ref(registry);
+  register_convert_ref(registry);
   register_copy_ref(registry);
   register_movement_ref(registry);
   register_shape_ref(registry);
   register_embedding_ref(registry);
   register_embedding_bag_ref(registry);
   register_index_ref(registry);
+  register_masked_fill_ref(registry);
   register_scatter_ref(registry);
   register_scatter_dim_ref(registry);
   register_creation_ref(registry);

@@ -13,6 +13,7 @@ void register_reference(KernelRegistry& registry);
 // One per source file of kernels/reference/<family>/, called by register_reference.
 // unary/
 void register_activation_ref(KernelRegistry& registry);
+void register_dropout_ref(KernelRegistry& registry);
 void register_math_ref(KernelRegistry& registry);
 // binary/
 void register_arithmetic_ref(KernelRegistry& registry);
@@ -45,6 +46,7 @@ void register_pool3d_ref(KernelRegistry& registry);
 void register_grid_sample_ref(KernelRegistry& registry);
 void register_upsample_ref(KernelRegistry& registry);
 // movement/
+void register_convert_ref(KernelRegistry& registry);
 void register_copy_ref(KernelRegistry& registry);
 void register_movement_ref(KernelRegistry& registry);
 void register_shape_ref(KernelRegistry& registry);
@@ -52,6 +54,7 @@ void register_shape_ref(KernelRegistry& registry);
 void register_embedding_ref(KernelRegistry& registry);
 void register_embedding_bag_ref(KernelRegistry& registry);
 void register_index_ref(KernelRegistry& registry);
+void register_masked_fill_ref(KernelRegistry& registry);
 void register_scatter_ref(KernelRegistry& registry);
 void register_scatter_dim_ref(KernelRegistry& registry);
 // creation/

@@ -1,6 +1,6 @@
 // Optimized float32 elementwise math on Eigen arrays (vectorised tanh/erf/exp), split
-// into OpenMP chunks: every act op, with square/sqrt/reciprocal fast paths for
-// pow.Tensor_Scalar. int64 inputs run the reference loops.
+// into OpenMP chunks: relu(_), sin, cos and every act op, with square/sqrt/reciprocal fast paths
+// for pow.Tensor_Scalar. int64 inputs run the reference loops.
 #include <Eigen/Core>
 #include <cmath>
 #include <numbers>
@@ -16,6 +16,25 @@ namespace {
 
 using CArr = CArrF;
 constexpr int64_t kGrain = 1 << 14;
+
+// relu, sin and cos (UnaryParams) in chunks of their own size.
+constexpr int64_t kFloatGrain = 1 << 15;
+
+template <typename F>
+void unary_float(const UnaryParams& p, const KernelCall& call, F f) {
+  eigen_unary(call.inputs[p.input].data_as<const float>(), call.outputs[0].data_as<float>(),
+              p.numel, kFloatGrain, f);
+}
+
+void relu_opt(const UnaryParams& p, const KernelCall& call, void*) {
+  unary_float(p, call, [](const CArr& x) { return (x < 0.f).select(0.f, x); });  // keeps NaN
+}
+void sin_opt(const UnaryParams& p, const KernelCall& call, void*) {
+  unary_float(p, call, [](const CArr& x) { return x.sin(); });
+}
+void cos_opt(const UnaryParams& p, const KernelCall& call, void*) {
+  unary_float(p, call, [](const CArr& x) { return x.cos(); });
+}
 
 template <typename F>
 void unary(const ActParams& p, const KernelCall& call, F f) {
@@ -189,6 +208,9 @@ void act_opt(const ActParams& p, const KernelCall& call, void* scratch) {
 
 template <UnaryKind Op>
 using ActOpt = FnKernel<ActParams, act_prepare<Op>, act_opt>;
+using ReluOpt = FnKernel<UnaryParams, act_prepare_unary_float, relu_opt>;
+using SinOpt = FnKernel<UnaryParams, act_prepare_unary_float, sin_opt>;
+using CosOpt = FnKernel<UnaryParams, act_prepare_unary_float, cos_opt>;
 
 constexpr auto kOpt = KernelImpl::kOptimized;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -198,6 +220,10 @@ constexpr auto kF32 = DType::kFloat32;
 
 void register_act_eigen(KernelRegistry& registry) {
   registry.add({
+      {"aten::relu", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
+      {"aten::relu_", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
+      {"aten::sin", kCpu, kF32, kOpt, &make_kernel<SinOpt>},
+      {"aten::cos", kCpu, kF32, kOpt, &make_kernel<CosOpt>},
       {"aten::gelu", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kGeluErf>>},
       {"aten::tanh", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kTanh>>},
       {"aten::sigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kSigmoid>>},

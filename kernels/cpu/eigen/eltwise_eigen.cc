@@ -1,9 +1,8 @@
-// Optimized float32 elementwise ops on Eigen arrays: relu(_), sin, cos and broadcasting
-// add/sub/mul/div. Binary ops walk the output row by row (last dim), so same-shape,
-// scalar and row/column broadcasts all reduce to vectorised 1-D loops. mul.Tensor also takes
-// channels-last operands and output (runtime/passes/layout.h): it then walks the output in memory
-// order, so a squeeze-excitation scale [N, C, 1, 1] times a channels-last [N, C, H, W] is H*W
-// rows of C products.
+// Optimized float32 broadcasting add/sub/mul/div on Eigen arrays. Binary ops walk the output row by
+// row (last dim), so same-shape, scalar and row/column broadcasts all reduce to vectorised 1-D
+// loops. mul.Tensor also takes channels-last operands and output (runtime/passes/layout.h): it then
+// walks the output in memory order, so a squeeze-excitation scale [N, C, 1, 1] times a
+// channels-last [N, C, H, W] is H*W rows of C products.
 #include <Eigen/Core>
 
 #include "kernels/cpu/eigen/eigen_util.h"
@@ -17,22 +16,6 @@ namespace {
 using Arr = ArrF;
 using CArr = CArrF;
 constexpr int64_t kGrain = 1 << 15;
-
-template <typename F>
-void unary(const UnaryParams& p, const KernelCall& call, F f) {
-  eigen_unary(call.inputs[p.input].data_as<const float>(), call.outputs[0].data_as<float>(),
-              p.numel, kGrain, f);
-}
-
-void relu_opt(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](const CArr& x) { return (x < 0.f).select(0.f, x); });  // keeps NaN
-}
-void sin_opt(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](const CArr& x) { return x.sin(); });
-}
-void cos_opt(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](const CArr& x) { return x.cos(); });
-}
 
 // out[0:n] = a (op) alpha*b, where a/b advance by stride 0 (broadcast) or 1.
 template <typename A, typename B>
@@ -206,9 +189,6 @@ void binary_opt(const BinaryParams& p, const KernelCall& call, void* scratch) {
   broadcast_rows(p, coalesce(p.plan), a, call.inputs[p.b_input].data_as<const float>(), out);
 }
 
-using ReluOpt = FnKernel<UnaryParams, eltwise_prepare_unary_float, relu_opt>;
-using SinOpt = FnKernel<UnaryParams, eltwise_prepare_unary_float, sin_opt>;
-using CosOpt = FnKernel<UnaryParams, eltwise_prepare_unary_float, cos_opt>;
 template <BinaryKind Op>
 using BinaryOpt = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, binary_opt>;
 
@@ -226,10 +206,6 @@ constexpr auto kF32 = DType::kFloat32;
 
 void register_eltwise_eigen(KernelRegistry& registry) {
   registry.add({
-      {"aten::relu", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
-      {"aten::relu_", kCpu, kF32, kOpt, &make_kernel<ReluOpt>},
-      {"aten::sin", kCpu, kF32, kOpt, &make_kernel<SinOpt>},
-      {"aten::cos", kCpu, kF32, kOpt, &make_kernel<CosOpt>},
       {"aten::add.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kAdd>>},
       {"aten::add_.Tensor", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kAdd>>},
       {"aten::add.Scalar", kCpu, kF32, kOpt, &make_kernel<BinaryOpt<BinaryKind::kAdd>>},

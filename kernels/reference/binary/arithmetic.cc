@@ -1,9 +1,6 @@
-// Reference elementwise ops: relu(_), sin, cos, and broadcasting add(_)/sub/mul(_)/div.
-#include <cmath>
-
+// Reference broadcasting add(_)/sub/mul(_)/div and the binary family's registrations.
 #include "kernels/kernel_util.h"
 #include "kernels/ops/unary.h"
-#include "kernels/reference/binary/logic.h"
 #include "kernels/reference/binary/math.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
@@ -12,13 +9,6 @@
 
 namespace tir::kernels {
 namespace {
-
-template <typename F>
-void unary(const UnaryParams& p, const KernelCall& call, F f) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
-  for (int64_t i = 0; i < p.numel; ++i) y[i] = f(x[i]);
-}
 
 // T: storage type, A: arithmetic type (double for float32, int64 for int64).
 template <typename T, typename A>
@@ -70,16 +60,6 @@ void ref_clamp(const ClampParams& p, const KernelCall& call, void*) {
 }
 
 }  // namespace
-
-void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return ops::relu(v); });  // NaN stays NaN
-}
-void ref_sin(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
-}
-void ref_cos(const UnaryParams& p, const KernelCall& call, void*) {
-  unary(p, call, [](float v) { return static_cast<float>(std::cos(static_cast<double>(v))); });
-}
 
 void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
   if (p.dtype == DType::kInt64) {
@@ -143,10 +123,10 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       math_binary<BinaryKind::kDiv>("aten::div.Tensor", DType::kInt64),
       math_binary<BinaryKind::kDiv>("aten::div.Tensor", DType::kInt32),
       math_binary<BinaryKind::kDiv>("aten::div.Tensor", DType::kBool),
-      {"aten::bitwise_and.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::bitwise_and.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::bitwise_or.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
-      {"aten::bitwise_or.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      math_binary<BinaryKind::kBitAnd>("aten::bitwise_and.Tensor", kBool),
+      math_binary<BinaryKind::kBitAnd>("aten::bitwise_and.Tensor", kI64),
+      math_binary<BinaryKind::kBitOr>("aten::bitwise_or.Tensor", kBool),
+      math_binary<BinaryKind::kBitOr>("aten::bitwise_or.Tensor", kI64),
       {"aten::pow.Tensor_Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kPowScalar>>},
       {"aten::pow.Tensor_Scalar", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kPowScalar>>},
       {"aten::rsub.Scalar", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kRsub>>},

@@ -1,8 +1,9 @@
-// Reference comparisons, bitwise/logical ops, where, masked_fill and triu/tril. Operands
+// Reference comparisons, bitwise/logical ops, where and triu/tril. Operands
 // are read element by element converted to the op's compute dtype (torch's promotion).
-#include "kernels/reference/binary/logic.h"
+#include "kernels/shapes/binary/logic.h"
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/binary/math.h"
 #include "kernels/reference/register.h"
 
 namespace tir::kernels {
@@ -59,26 +60,19 @@ void run_compare(const LogicParams& p, const KernelCall& call) {
   });
 }
 
-// bitwise and/or/not, on bool and integer compute dtypes only.
+// bitwise_not, on bool and integer compute dtypes only.
 template <typename T>
-void run_bitwise(const LogicParams& p, const KernelCall& call) {
+void run_bit_not(const LogicParams& p, const KernelCall& call) {
   if constexpr (std::is_integral_v<T>) {
     const Operand* o = p.operands.data();
     T* y = call.outputs[0].data_as<T>();
-    if (p.op == LogicOp::kBitNot) {
-      nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-        const T a = load<T>(o[0], call, in[0]);
-        if constexpr (std::is_same_v<T, bool>) {
-          y[i] = !a;
-        } else {
-          y[i] = static_cast<T>(~a);
-        }
-      });
-      return;
-    }
     nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-      const T a = load<T>(o[0], call, in[0]), b = load<T>(o[1], call, in[1]);
-      y[i] = static_cast<T>(p.op == LogicOp::kBitAnd ? (a & b) : (a | b));
+      const T a = load<T>(o[0], call, in[0]);
+      if constexpr (std::is_same_v<T, bool>) {
+        y[i] = !a;
+      } else {
+        y[i] = static_cast<T>(~a);
+      }
     });
   }
 }
@@ -92,22 +86,13 @@ void run_logical_not(const LogicParams& p, const KernelCall& call) {
   });
 }
 
-// where(cond, a, b) and masked_fill(x, mask, value): a choice per element by a bool operand.
+// where(cond, a, b): a choice per element by a bool operand.
 template <typename T>
-void run_select(const LogicParams& p, const KernelCall& call) {
+void run_where(const LogicParams& p, const KernelCall& call) {
   const Operand* o = p.operands.data();
   T* y = call.outputs[0].data_as<T>();
-  if (p.op == LogicOp::kWhere) {
-    nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-      y[i] =
-          load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
-    });
-    return;
-  }
-  const T value =
-      o[2].input >= 0 ? read_scalar_value(call.inputs[o[2].input]).as<T>() : o[2].value.as<T>();
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-    y[i] = load<bool>(o[1], call, in[1]) ? value : load<T>(o[0], call, in[0]);
+    y[i] = load<bool>(o[0], call, in[0]) ? load<T>(o[1], call, in[1]) : load<T>(o[2], call, in[2]);
   });
 }
 
@@ -141,17 +126,14 @@ void run_typed(const LogicParams& p, const KernelCall& call) {
     case LogicOp::kGe:
       run_compare<T>(p, call);
       return;
-    case LogicOp::kBitAnd:
-    case LogicOp::kBitOr:
     case LogicOp::kBitNot:
-      run_bitwise<T>(p, call);
+      run_bit_not<T>(p, call);
       return;
     case LogicOp::kLogicalNot:
       run_logical_not<T>(p, call);
       return;
     case LogicOp::kWhere:
-    case LogicOp::kMaskedFill:
-      run_select<T>(p, call);
+      run_where<T>(p, call);
       return;
     case LogicOp::kTriu:
     case LogicOp::kTril:
@@ -160,13 +142,9 @@ void run_typed(const LogicParams& p, const KernelCall& call) {
   }
 }
 
-}  // namespace
-
 void ref_logic(const LogicParams& p, const KernelCall& call, void*) {
   visit_dtype(p.compute, [&](auto tag) { run_typed<decltype(tag)>(p, call); });
 }
-
-namespace {
 
 template <LogicOp Op>
 using CompareRef = FnKernel<LogicParams, logic_prepare_compare<Op>, ref_logic>;
@@ -175,7 +153,6 @@ using NotRef = FnKernel<LogicParams, logic_prepare_not<Op>, ref_logic>;
 template <LogicOp Op>
 using TriangleRef = FnKernel<LogicParams, logic_prepare_triangle<Op>, ref_logic>;
 using WhereRef = FnKernel<LogicParams, logic_prepare_where, ref_logic>;
-using MaskedFillRef = FnKernel<LogicParams, logic_prepare_masked_fill, ref_logic>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -218,13 +195,13 @@ void register_compare_f32_i64(KernelRegistry& registry) {
   });
 }
 
-// bitwise and/or/not (and their operators), logical_not and where.
+// bitwise and/or operators (the binary math kernel), bitwise_not, logical_not and where.
 void register_bitwise_logical_where(KernelRegistry& registry) {
   registry.add({
-      {"aten::__and__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::__and__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitAnd>>},
-      {"aten::__or__.Tensor", kCpu, kBool, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
-      {"aten::__or__.Tensor", kCpu, kI64, kRef, &make_kernel<BitwiseRef<LogicOp::kBitOr>>},
+      math_binary<BinaryKind::kBitAnd>("aten::__and__.Tensor", kBool),
+      math_binary<BinaryKind::kBitAnd>("aten::__and__.Tensor", kI64),
+      math_binary<BinaryKind::kBitOr>("aten::__or__.Tensor", kBool),
+      math_binary<BinaryKind::kBitOr>("aten::__or__.Tensor", kI64),
       {"aten::bitwise_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
       {"aten::bitwise_not", kCpu, kI64, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
       {"aten::logical_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
@@ -267,15 +244,9 @@ void register_compare_i32_bool(KernelRegistry& registry) {
   });
 }
 
-// masked_fill, triu and tril.
-void register_fill_triangle(KernelRegistry& registry) {
+// triu and tril.
+void register_triangle(KernelRegistry& registry) {
   registry.add({
-      {"aten::masked_fill.Scalar", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Scalar", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Scalar", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Tensor", kCpu, kF32, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Tensor", kCpu, kI64, kRef, &make_kernel<MaskedFillRef>},
-      {"aten::masked_fill.Tensor", kCpu, kBool, kRef, &make_kernel<MaskedFillRef>},
       {"aten::triu", kCpu, kF32, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
       {"aten::triu", kCpu, kI64, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
       {"aten::triu", kCpu, kBool, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
@@ -292,6 +263,6 @@ void register_logic_ref(KernelRegistry& registry) {
   register_compare_f32_i64(registry);
   register_bitwise_logical_where(registry);
   register_compare_i32_bool(registry);
-  register_fill_triangle(registry);
+  register_triangle(registry);
 }
 }  // namespace tir::kernels

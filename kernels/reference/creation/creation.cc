@@ -1,10 +1,8 @@
-// Reference dtype conversions and tensor creation.
+// Reference tensor creation: constant fills (full, zeros, ones, empty and their _like/new_
+// forms, fill, empty_strided) and arange.
 #include "kernels/shapes/creation/creation.h"
 
 #include <cstdint>
-#include <cstring>
-#include <limits>
-#include <type_traits>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -12,53 +10,44 @@
 namespace tir::kernels {
 namespace {
 
-/// A float to an integer as torch computes it on x86 (cvtts*2si, whose "integer indefinite"
-/// is the most negative value): NaN, infinities and values outside the 32-bit (for targets of
-/// 32 bits or fewer) or 64-bit range become INT32_MIN / INT64_MIN, then narrow modulo 2^bits.
-/// A plain C++ cast of such a value is undefined behaviour.
-template <typename To, typename From>
-To float_to_integer(From x) {
-  const double v = static_cast<double>(x);
-  if constexpr (sizeof(To) <= 4) {
-    const bool fits = v > -2147483649.0 && v < 2147483648.0;  // NaN: false
-    return static_cast<To>(fits ? static_cast<int32_t>(v) : std::numeric_limits<int32_t>::min());
-  } else {
-    const bool fits = v >= -9223372036854775808.0 && v < 9223372036854775808.0;
-    return static_cast<To>(fits ? static_cast<int64_t>(v) : std::numeric_limits<int64_t>::min());
+template <typename T>
+void fill_arange(const ArangeParams& p, T* out, bool integral) {
+  for (int64_t i = 0; i < p.n; ++i) {
+    out[i] = integral ? static_cast<T>(p.istart + i * p.istep)
+                      : static_cast<T>(p.start + static_cast<double>(i) * p.step);
   }
 }
 
-template <typename From, typename To>
-void convert_loop(const From* x, To* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    if constexpr (std::is_same_v<To, bool>) {
-      y[i] = x[i] != From{};
-    } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
-      y[i] = float_to_integer<To>(x[i]);
-    } else {
-      y[i] = static_cast<To>(x[i]);
-    }
+Status run_arange(const ArangeParams& p, const KernelCall& call) {
+  void* out = call.outputs[0].data;
+  switch (p.dtype) {
+    case DType::kInt64:
+      fill_arange(p, static_cast<int64_t*>(out), true);
+      break;
+    case DType::kInt32:
+      fill_arange(p, static_cast<int32_t*>(out), true);
+      break;
+    case DType::kFloat64:
+      fill_arange(p, static_cast<double*>(out), false);
+      break;
+    default:
+      fill_arange(p, static_cast<float*>(out), false);
+      break;
   }
+  return ok_status();
 }
 
-}  // namespace
-
-void ref_convert(const ConvertParams& p, const KernelCall& call, void*) {
-  if (p.alias) return;
-  const void* x = call.inputs[p.input].data;
-  void* y = call.outputs[0].data;
-  if (p.in == p.out) {
-    std::memcpy(y, x, static_cast<size_t>(p.numel) * dtype_size(p.in));
-    return;
-  }
-  visit_dtype(p.in, [&](auto from) {
-    visit_dtype(p.out, [&](auto to) {
-      using F = decltype(from);
-      using T = decltype(to);
-      convert_loop(static_cast<const F*>(x), static_cast<T*>(y), p.numel);
-    });
+void ref_fill_like(const FillLikeParams& p, const KernelCall& call, void*) {
+  const ScalarValue v =
+      p.value_input >= 0 ? read_scalar_value(call.inputs[p.value_input]) : p.value;
+  visit_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* y = call.outputs[0].data_as<T>();
+    const T x = v.as<T>();
+    for (int64_t i = 0; i < p.numel; ++i) y[i] = x;
   });
 }
+}  // namespace
 
 void ref_fill(const FillParams& p, const KernelCall& call, void*) {
   visit_dtype(p.dtype, [&](auto tag) {
@@ -71,14 +60,12 @@ void ref_fill(const FillParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using ToCopyRef = FnKernel<ConvertParams, creation_prepare_to_copy, ref_convert>;
-using ToDTypeRef = FnKernel<ConvertParams, creation_prepare_to_dtype, ref_convert>;
-using ToLayoutRef = FnKernel<ConvertParams, creation_prepare_to_dtype_layout, ref_convert>;
-using ToDeviceRef = FnKernel<ConvertParams, creation_prepare_to_device, ref_convert>;
-using TypeAsRef = FnKernel<ConvertParams, creation_prepare_type_as, ref_convert>;
-using CopyRef = FnKernel<ConvertParams, creation_prepare_copy, ref_convert>;
 template <FillKind K>
 using FillRef = FnKernel<FillParams, creation_prepare_fill<K>, ref_fill>;
+using FillSelfRef = FnKernel<FillLikeParams, creation_prepare_fill_self, ref_fill_like>;
+using EmptyStridedRef = FnKernel<FillLikeParams, creation_prepare_empty_strided, ref_fill_like>;
+template <Result<ArangeParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
+using ArangeRef = CheckedKernel<ArangeParams, Prepare, run_arange>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -88,12 +75,6 @@ constexpr auto kAny = DType::kUndefined;
 
 void register_creation_ref(KernelRegistry& registry) {
   registry.add({
-      {"aten::_to_copy", kCpu, kAny, kRef, &make_kernel<ToCopyRef>},
-      {"aten::to.dtype", kCpu, kAny, kRef, &make_kernel<ToDTypeRef>},
-      {"aten::to.dtype_layout", kCpu, kAny, kRef, &make_kernel<ToLayoutRef>},
-      {"aten::to.device", kCpu, kAny, kRef, &make_kernel<ToDeviceRef>},
-      {"aten::type_as", kCpu, kAny, kRef, &make_kernel<TypeAsRef>},
-      {"aten::lift_fresh_copy", kCpu, kAny, kRef, &make_kernel<CopyRef>},
       {"aten::scalar_tensor", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kScalarTensor>>},
       {"aten::full", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kFull>>},
       {"aten::zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kZeros>>},
@@ -106,6 +87,16 @@ void register_creation_ref(KernelRegistry& registry) {
       {"aten::ones_like", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kOnesLike>>},
       {"aten::new_zeros", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewZeros>>},
       {"aten::new_ones", kCpu, kAny, kRef, &make_kernel<FillRef<FillKind::kNewOnes>>},
+      {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillSelfRef>},
+      {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillSelfRef>},
+      {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+      // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
+      {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
+      {"aten::arange", kCpu, kAny, kRef, &make_kernel<ArangeRef<creation_prepare_arange>>},
+      {"aten::arange.start", kCpu, kAny, kRef,
+       &make_kernel<ArangeRef<creation_prepare_arange_start>>},
+      {"aten::arange.start_step", kCpu, kAny, kRef,
+       &make_kernel<ArangeRef<creation_prepare_arange_start_step>>},
   });
 }
 }  // namespace tir::kernels

@@ -1,5 +1,5 @@
-// Gathering ops (any dtype; int64/int32 indices): index.Tensor, index_select, gather; and
-// arange. Index values are only known at run time, so `run` range-checks them and
+// Gathering ops (any dtype; int64/int32 indices): index.Tensor, index_select, gather. Index
+// values are only known at run time, so `run` range-checks them and
 // returns kInvalidArgument (naming op and node) instead of reading out of bounds.
 #include "kernels/shapes/indexing/index.h"
 
@@ -96,38 +96,9 @@ Status run_gather(const GatherParams& p, const KernelCall& call) {
   return ok_status();
 }
 
-template <typename T>
-void fill_arange(const ArangeParams& p, T* out, bool integral) {
-  for (int64_t i = 0; i < p.n; ++i) {
-    out[i] = integral ? static_cast<T>(p.istart + i * p.istep)
-                      : static_cast<T>(p.start + static_cast<double>(i) * p.step);
-  }
-}
-
-Status run_arange(const ArangeParams& p, const KernelCall& call) {
-  void* out = call.outputs[0].data;
-  switch (p.dtype) {
-    case DType::kInt64:
-      fill_arange(p, static_cast<int64_t*>(out), true);
-      break;
-    case DType::kInt32:
-      fill_arange(p, static_cast<int32_t*>(out), true);
-      break;
-    case DType::kFloat64:
-      fill_arange(p, static_cast<double*>(out), false);
-      break;
-    default:
-      fill_arange(p, static_cast<float*>(out), false);
-      break;
-  }
-  return ok_status();
-}
-
 using IndexRef = CheckedKernel<IndexParams, index_prepare_index, run_index>;
 using IndexSelectRef = CheckedKernel<GatherParams, index_prepare_index_select, run_index_select>;
 using GatherRef = CheckedKernel<GatherParams, index_prepare_gather, run_gather>;
-template <Result<ArangeParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
-using ArangeRef = CheckedKernel<ArangeParams, Prepare, run_arange>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -140,10 +111,6 @@ void register_index_ref(KernelRegistry& registry) {
       {"aten::index.Tensor", kCpu, kAny, kRef, &make_kernel<IndexRef>},
       {"aten::index_select", kCpu, kAny, kRef, &make_kernel<IndexSelectRef>},
       {"aten::gather", kCpu, kAny, kRef, &make_kernel<GatherRef>},
-      {"aten::arange", kCpu, kAny, kRef, &make_kernel<ArangeRef<index_prepare_arange>>},
-      {"aten::arange.start", kCpu, kAny, kRef, &make_kernel<ArangeRef<index_prepare_arange_start>>},
-      {"aten::arange.start_step", kCpu, kAny, kRef,
-       &make_kernel<ArangeRef<index_prepare_arange_start_step>>},
   });
 }
 }  // namespace tir::kernels

@@ -1,6 +1,7 @@
-// Scattering ops (any dtype, int64 indices): index_copy(_) and index_put(_). Every index
-// value is range-checked before the first write, so an out-of-range index is an error
-// (naming op and node) that leaves the output, and an aliased self, as it was.
+// Scattering ops (any dtype): index_copy(_) and index_put(_) (int64 indices), slice_scatter,
+// select_scatter and masked_scatter. Every index value is range-checked before the first write, so
+// an out-of-range index is an error (naming op and node) that leaves the output, and an aliased
+// self, as it was.
 #include "kernels/shapes/indexing/scatter.h"
 
 #include <cstring>
@@ -119,11 +120,86 @@ Status run_index_put(const IndexPutParams& p, const KernelCall& call) {
   return ok_status();
 }
 
+template <typename U>
+void scatter_region(const ScatterRegionParams& p, const KernelCall& call) {
+  const Tensor& self = call.inputs[p.self];
+  U* y = call.outputs[0].data_as<U>();
+  std::memcpy(y, self.data, self.nbytes());
+  const U* src = call.inputs[p.src].data_as<const U>();
+  const int64_t total = prod(std::span<const int64_t>(p.src_sizes.data(), p.rank), 0, p.rank);
+  std::array<int64_t, kMaxRank> idx{};
+  int64_t off = p.dst_offset;
+  for (int64_t i = 0; i < total; ++i) {
+    y[off] = src[i];
+    for (int d = p.rank - 1; d >= 0; --d) {
+      off += p.dst_strides[d];
+      if (++idx[d] < p.src_sizes[d]) break;
+      off -= p.dst_strides[d] * p.src_sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+void ref_scatter_region(const ScatterRegionParams& p, const KernelCall& call, void*) {
+  switch (p.elem_size) {
+    case 1:
+      return scatter_region<uint8_t>(p, call);
+    case 2:
+      return scatter_region<uint16_t>(p, call);
+    case 4:
+      return scatter_region<uint32_t>(p, call);
+    case 8:
+      return scatter_region<uint64_t>(p, call);
+    default:
+      return;
+  }
+}
+
+template <typename U>
+Status masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
+  const U* self = call.inputs[p.self].data_as<const U>();
+  const bool* mask = call.inputs[p.mask].data_as<const bool>();
+  const U* src = call.inputs[p.source].data_as<const U>();
+  const int64_t available = call.inputs[p.source].numel();
+  int64_t needed = 0;
+  nary_for_each(p.plan, [&](int64_t, const std::array<int64_t, 3>& in) { needed += mask[in[1]]; });
+  if (needed > available)
+    return op_error(call, StatusCode::kInvalidArgument, "mask selects ", needed,
+                    " elements, source has ", available);
+  U* y = call.outputs[0].data_as<U>();
+  int64_t k = 0;
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = mask[in[1]] ? src[k++] : self[in[0]];
+  });
+  return ok_status();
+}
+
+Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
+  switch (p.elem_size) {
+    case 1:
+      return masked_scatter<uint8_t>(p, call);
+    case 2:
+      return masked_scatter<uint16_t>(p, call);
+    case 4:
+      return masked_scatter<uint32_t>(p, call);
+    case 8:
+      return masked_scatter<uint64_t>(p, call);
+    default:
+      return op_error(call, StatusCode::kUnsupported, "element size ", p.elem_size);
+  }
+}
+
 using IndexCopyRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_copy, run_index_copy>;
 using IndexCopyInPlaceRef =
     CheckedKernel<IndexCopyParams, scatter_prepare_index_copy_, run_index_copy>;
 using IndexPutRef = CheckedKernel<IndexPutParams, scatter_prepare_index_put, run_index_put>;
 using IndexPutInPlaceRef = CheckedKernel<IndexPutParams, scatter_prepare_index_put_, run_index_put>;
+using SliceScatterRef =
+    FnKernel<ScatterRegionParams, scatter_prepare_slice_scatter, ref_scatter_region>;
+using SelectScatterRef =
+    FnKernel<ScatterRegionParams, scatter_prepare_select_scatter, ref_scatter_region>;
+using MaskedScatterRef =
+    CheckedKernel<MaskedScatterParams, scatter_prepare_masked_scatter, ref_masked_scatter>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -137,6 +213,9 @@ void register_scatter_ref(KernelRegistry& registry) {
       {"aten::index_copy_", kCpu, kAny, kRef, &make_kernel<IndexCopyInPlaceRef>},
       {"aten::index_put", kCpu, kAny, kRef, &make_kernel<IndexPutRef>},
       {"aten::index_put_", kCpu, kAny, kRef, &make_kernel<IndexPutInPlaceRef>},
+      {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},
+      {"aten::select_scatter", kCpu, kAny, kRef, &make_kernel<SelectScatterRef>},
+      {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
   });
 }
 }  // namespace tir::kernels

@@ -1,4 +1,4 @@
-// Reference padding, strided-view copies, slice/select scatters, fill and empty_strided
+// Reference padding, strided-view copies and copy
 // (kernels/shapes/movement/movement.h), and pixel shuffles. Elements move as raw bytes, so
 // every dtype works.
 #include "kernels/shapes/movement/movement.h"
@@ -86,52 +86,6 @@ void ref_pad(const PadParams& p, const KernelCall& call, void*) {
   }
 }
 
-template <typename U>
-void scatter_region(const ScatterRegionParams& p, const KernelCall& call) {
-  const Tensor& self = call.inputs[p.self];
-  U* y = call.outputs[0].data_as<U>();
-  std::memcpy(y, self.data, self.nbytes());
-  const U* src = call.inputs[p.src].data_as<const U>();
-  const int64_t total = prod(std::span<const int64_t>(p.src_sizes.data(), p.rank), 0, p.rank);
-  std::array<int64_t, kMaxRank> idx{};
-  int64_t off = p.dst_offset;
-  for (int64_t i = 0; i < total; ++i) {
-    y[off] = src[i];
-    for (int d = p.rank - 1; d >= 0; --d) {
-      off += p.dst_strides[d];
-      if (++idx[d] < p.src_sizes[d]) break;
-      off -= p.dst_strides[d] * p.src_sizes[d];
-      idx[d] = 0;
-    }
-  }
-}
-
-void ref_scatter_region(const ScatterRegionParams& p, const KernelCall& call, void*) {
-  switch (p.elem_size) {
-    case 1:
-      return scatter_region<uint8_t>(p, call);
-    case 2:
-      return scatter_region<uint16_t>(p, call);
-    case 4:
-      return scatter_region<uint32_t>(p, call);
-    case 8:
-      return scatter_region<uint64_t>(p, call);
-    default:
-      return;
-  }
-}
-
-void ref_fill_like(const FillLikeParams& p, const KernelCall& call, void*) {
-  const ScalarValue v =
-      p.value_input >= 0 ? read_scalar_value(call.inputs[p.value_input]) : p.value;
-  visit_dtype(p.dtype, [&](auto tag) {
-    using T = decltype(tag);
-    T* y = call.outputs[0].data_as<T>();
-    const T x = v.as<T>();
-    for (int64_t i = 0; i < p.numel; ++i) y[i] = x;
-  });
-}
-
 void ref_copy_into(const CopyIntoParams& p, const KernelCall& call, void*) {
   visit_dtype(p.from, [&](auto from) {
     using S = decltype(from);
@@ -144,46 +98,6 @@ void ref_copy_into(const CopyIntoParams& p, const KernelCall& call, void*) {
       });
     });
   });
-}
-
-void ref_native_dropout(const DropoutParams& p, const KernelCall& call, void*) {
-  if (p.nbytes) std::memcpy(call.outputs[0].data, call.inputs[p.input].data, p.nbytes);
-  bool* mask = call.outputs[1].data_as<bool>();
-  for (int64_t i = 0; i < p.numel; ++i) mask[i] = true;
-}
-
-template <typename U>
-Status masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
-  const U* self = call.inputs[p.self].data_as<const U>();
-  const bool* mask = call.inputs[p.mask].data_as<const bool>();
-  const U* src = call.inputs[p.source].data_as<const U>();
-  const int64_t available = call.inputs[p.source].numel();
-  int64_t needed = 0;
-  nary_for_each(p.plan, [&](int64_t, const std::array<int64_t, 3>& in) { needed += mask[in[1]]; });
-  if (needed > available)
-    return op_error(call, StatusCode::kInvalidArgument, "mask selects ", needed,
-                    " elements, source has ", available);
-  U* y = call.outputs[0].data_as<U>();
-  int64_t k = 0;
-  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-    y[i] = mask[in[1]] ? src[k++] : self[in[0]];
-  });
-  return ok_status();
-}
-
-Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) {
-  switch (p.elem_size) {
-    case 1:
-      return masked_scatter<uint8_t>(p, call);
-    case 2:
-      return masked_scatter<uint16_t>(p, call);
-    case 4:
-      return masked_scatter<uint32_t>(p, call);
-    case 8:
-      return masked_scatter<uint64_t>(p, call);
-    default:
-      return op_error(call, StatusCode::kUnsupported, "element size ", p.elem_size);
-  }
 }
 
 /// pixel_shuffle(self, upscale_factor r): [*, C*r*r, H, W] -> [*, C, H*r, W*r], and
@@ -232,24 +146,14 @@ Result<ViewParams> prepare_pixel_shuffle(const KernelCall& call, PrepareInfo*) {
   return p;
 }
 
-using MaskedScatterRef =
-    CheckedKernel<MaskedScatterParams, movement_prepare_masked_scatter, ref_masked_scatter>;
 using CopyIntoRef = FnKernel<CopyIntoParams, movement_prepare_copy, ref_copy_into>;
 using CopyInPlaceRef = FnKernel<CopyIntoParams, movement_prepare_copy_, ref_copy_into>;
-using NativeDropoutRef =
-    FnKernel<DropoutParams, movement_prepare_native_dropout, ref_native_dropout>;
 using ConstantPadRef = FnKernel<PadParams, movement_prepare_constant_pad, ref_pad>;
 using PadRef = FnKernel<PadParams, movement_prepare_pad, ref_pad>;
 template <PadMode M, int D>
 using PadNdRef = FnKernel<PadParams, movement_prepare_pad_nd<M, D>, ref_pad>;
 template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using StridedRef = FnKernel<ViewParams, Prepare, ref_shape>;
-using SliceScatterRef =
-    FnKernel<ScatterRegionParams, movement_prepare_slice_scatter, ref_scatter_region>;
-using SelectScatterRef =
-    FnKernel<ScatterRegionParams, movement_prepare_select_scatter, ref_scatter_region>;
-using FillRef = FnKernel<FillLikeParams, movement_prepare_fill, ref_fill_like>;
-using EmptyStridedRef = FnKernel<FillLikeParams, movement_prepare_empty_strided, ref_fill_like>;
 template <bool Shuffle>
 using PixelShuffleRef = FnKernel<ViewParams, prepare_pixel_shuffle<Shuffle>, ref_shape>;
 
@@ -274,17 +178,8 @@ void register_movement_ref(KernelRegistry& registry) {
       {"aten::numpy_T", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_numpy_t>>},
       {"aten::as_strided", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_as_strided>>},
       {"aten::diagonal", kCpu, kAny, kRef, &make_kernel<StridedRef<movement_prepare_diagonal>>},
-      {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},
-      {"aten::select_scatter", kCpu, kAny, kRef, &make_kernel<SelectScatterRef>},
-      {"aten::fill.Scalar", kCpu, kAny, kRef, &make_kernel<FillRef>},
-      {"aten::fill.Tensor", kCpu, kAny, kRef, &make_kernel<FillRef>},
-      {"aten::empty_strided", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
-      // (size, physical_layout, dtype?, ...): tir tensors are dense in logical order
-      {"aten::empty_permuted", kCpu, kAny, kRef, &make_kernel<EmptyStridedRef>},
       {"aten::copy", kCpu, kAny, kRef, &make_kernel<CopyIntoRef>},
       {"aten::copy_", kCpu, kAny, kRef, &make_kernel<CopyInPlaceRef>},
-      {"aten::masked_scatter", kCpu, kAny, kRef, &make_kernel<MaskedScatterRef>},
-      {"aten::native_dropout", kCpu, kAny, kRef, &make_kernel<NativeDropoutRef>},
       {"aten::pixel_shuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<true>>},
       {"aten::pixel_unshuffle", kCpu, kAny, kRef, &make_kernel<PixelShuffleRef<false>>},
   });

@@ -77,8 +77,6 @@ void register_shape_ref(KernelRegistry& registry) {
       {"aten::alias", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
       {"aten::detach", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
       {"aten::contiguous", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_identity>>},
-      {"aten::dropout", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
-      {"aten::dropout_", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_dropout>>},
       {"aten::unflatten.int", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_unflatten>>},
       {"aten::clone", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_clone>>},
       {"aten::permute", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_permute>>},

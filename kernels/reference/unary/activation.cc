@@ -1,5 +1,6 @@
-// Reference elementwise math: activations, unary math, tensor-scalar ops and
-// pow.Tensor_Tensor. float32 math runs in double and rounds once; int64 stays exact.
+// Reference elementwise math: relu(_), sin and cos on float32, activations, unary math,
+// tensor-scalar ops and pow.Tensor_Tensor. float32 math runs in double and rounds once; int64 stays
+// exact.
 #include "kernels/reference/unary/activation.h"
 
 #include <cmath>
@@ -151,6 +152,27 @@ void ref_pow_tensor(const PowParams& p, const KernelCall& call, void*) {
 }
 
 namespace {
+
+template <typename F>
+void unary(const UnaryParams& p, const KernelCall& call, F f) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  for (int64_t i = 0; i < p.numel; ++i) y[i] = f(x[i]);
+}
+
+void ref_relu(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return ops::relu(v); });  // NaN stays NaN
+}
+void ref_sin(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return static_cast<float>(std::sin(static_cast<double>(v))); });
+}
+void ref_cos(const UnaryParams& p, const KernelCall& call, void*) {
+  unary(p, call, [](float v) { return static_cast<float>(std::cos(static_cast<double>(v))); });
+}
+
+using ReluRef = FnKernel<UnaryParams, act_prepare_unary_float, ref_relu>;
+using SinRef = FnKernel<UnaryParams, act_prepare_unary_float, ref_sin>;
+using CosRef = FnKernel<UnaryParams, act_prepare_unary_float, ref_cos>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;

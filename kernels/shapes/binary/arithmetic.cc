@@ -6,17 +6,6 @@
 
 namespace tir::kernels {
 
-Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  call.outputs[0].dtype = DType::kFloat32;
-  call.outputs[0].set_shape(x->shape());
-  (void)out_info;
-  return UnaryParams{x->numel(), static_cast<int>(tensor_input_index(call, 0))};
-}
-
 double read_scalar_tensor(const Tensor& t, DType dtype) {
   switch (dtype) {
     case DType::kFloat32:

@@ -1,6 +1,5 @@
-// Shared shape inference and validation for elementwise ops: unary float ops (relu, sin,
-// cos) and broadcasting binary ops (add/sub with alpha, mul, div; Tensor and Scalar
-// overloads share one layout: (self, other[, alpha])).
+// Shared shape inference and validation for the broadcasting binary ops add/sub with alpha,
+// mul and div (Tensor and Scalar overloads share one layout: (self, other[, alpha])).
 #pragma once
 
 #include <cstdint>
@@ -10,14 +9,6 @@
 #include "kernels/ops/binary.h"
 
 namespace tir::kernels {
-
-struct UnaryParams {
-  int64_t numel = 0;
-  int input = -1;
-};
-
-/// (self) -> same shape, float32.
-Result<UnaryParams> eltwise_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info);
 
 using ops::BinaryKind;
 

@@ -38,24 +38,6 @@ Result<LogicParams> logic_prepare_compare(const KernelCall& call, PrepareInfo* o
 }
 
 template <LogicOp Op>
-Result<LogicParams> logic_prepare_bitwise(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  LogicParams p;
-  p.op = Op;
-  p.n = 2;
-  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
-  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "other"));
-  p.compute = p.out = result_type(std::span(p.operands.data(), 2));
-  if (dtype_is_float(p.out)) {
-    return op_error(call, StatusCode::kInvalidArgument,
-                    "bitwise ops need bool or integer operands, got ", dtype_name(p.out));
-  }
-  TIR_RETURN_IF_ERROR(set_output(call, p));
-  (void)out_info;
-  return p;
-}
-
-template <LogicOp Op>
 Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
   LogicParams p;
@@ -92,28 +74,6 @@ Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out
   return p;
 }
 
-Result<LogicParams> logic_prepare_masked_fill(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
-  LogicParams p;
-  p.op = LogicOp::kMaskedFill;
-  p.n = 2;
-  TIR_ASSIGN_OR_RETURN(p.operands[0], self_tensor(call));
-  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "mask"));
-  TIR_ASSIGN_OR_RETURN(p.operands[2], operand_arg(call, 2, "value"));
-  if (p.operands[1].input < 0 || p.operands[1].dtype != DType::kBool) {
-    return op_error(call, StatusCode::kInvalidArgument, "argument 'mask' must be a bool tensor");
-  }
-  if (p.operands[2].kind == Operand::Kind::kTensor) {
-    return op_error(call, StatusCode::kInvalidArgument,
-                    "argument 'value' must be a 0-d tensor or a scalar, got shape ",
-                    shape_str(p.operands[2].shape));
-  }
-  p.compute = p.out = p.operands[0].dtype;
-  TIR_RETURN_IF_ERROR(set_output(call, p));
-  (void)out_info;
-  return p;
-}
-
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_triangle(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
@@ -138,10 +98,6 @@ template Result<LogicParams> logic_prepare_compare<LogicOp::kLt>(const KernelCal
 template Result<LogicParams> logic_prepare_compare<LogicOp::kLe>(const KernelCall&, PrepareInfo*);
 template Result<LogicParams> logic_prepare_compare<LogicOp::kGt>(const KernelCall&, PrepareInfo*);
 template Result<LogicParams> logic_prepare_compare<LogicOp::kGe>(const KernelCall&, PrepareInfo*);
-template Result<LogicParams> logic_prepare_bitwise<LogicOp::kBitAnd>(const KernelCall&,
-                                                                     PrepareInfo*);
-template Result<LogicParams> logic_prepare_bitwise<LogicOp::kBitOr>(const KernelCall&,
-                                                                    PrepareInfo*);
 template Result<LogicParams> logic_prepare_not<LogicOp::kBitNot>(const KernelCall&, PrepareInfo*);
 template Result<LogicParams> logic_prepare_not<LogicOp::kLogicalNot>(const KernelCall&,
                                                                      PrepareInfo*);

@@ -1,6 +1,6 @@
-// Shared shape inference and validation for comparisons (eq/ne/lt/le/gt/ge), bitwise and
-// logical ops, where, masked_fill and triu/tril. These ops take bool, int32, int64,
-// float32 and float64 tensors, and Python scalars where the schema has a Tensor.
+// Shared shape inference and validation for comparisons (eq/ne/lt/le/gt/ge), bitwise_not,
+// logical_not, where and triu/tril. These ops take bool, int32, int64, float32 and float64
+// tensors, and Python scalars where the schema has a Tensor.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 
 namespace tir::kernels {
 
+/// The ops of this file. bitwise and/or/xor of two operands are BinaryKinds
+/// (kernels/ops/binary.h; kernels/shapes/binary/math.h).
 enum class LogicOp : uint8_t {
   kEq,
   kNe,
@@ -17,18 +19,15 @@ enum class LogicOp : uint8_t {
   kLe,
   kGt,
   kGe,
-  kBitAnd,
-  kBitOr,
   kBitNot,
   kLogicalNot,
-  kWhere,       // out = operands[0] ? operands[1] : operands[2]
-  kMaskedFill,  // out = operands[1] ? value : operands[0]
+  kWhere,  // out = operands[0] ? operands[1] : operands[2]
   kTriu,
   kTril,
 };
 
 /// Operands in schema order, broadcast by `plan`. `compute` is the dtype comparisons
-/// and bitwise ops run in (torch.result_type of the operands); `out` the result dtype.
+/// and bitwise_not run in (torch.result_type of the operands); `out` the result dtype.
 struct LogicParams {
   LogicOp op = LogicOp::kEq;
   int n = 0;
@@ -42,17 +41,11 @@ struct LogicParams {
 /// eq/ne/lt/le/gt/ge .Tensor and .Scalar (self, other) -> bool.
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_compare(const KernelCall& call, PrepareInfo* out_info);
-/// bitwise_and/or.Tensor, __and__/__or__.Tensor (self, other): bool or integer operands.
-template <LogicOp Op>
-Result<LogicParams> logic_prepare_bitwise(const KernelCall& call, PrepareInfo* out_info);
 /// bitwise_not(self) (bool or integer) and logical_not(self) -> bool.
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_not(const KernelCall& call, PrepareInfo* out_info);
 /// where.self(condition, self, other): condition bool; self/other promote.
 Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out_info);
-/// masked_fill.Scalar / .Tensor (self, mask, value): value a scalar or 0-d tensor; the
-/// result has self's dtype and the broadcast shape of self and mask.
-Result<LogicParams> logic_prepare_masked_fill(const KernelCall& call, PrepareInfo* out_info);
 /// triu/tril(self, diagonal=0) on rank >= 2.
 template <LogicOp Op>
 Result<LogicParams> logic_prepare_triangle(const KernelCall& call, PrepareInfo* out_info);

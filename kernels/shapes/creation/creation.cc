@@ -1,25 +1,13 @@
 #include "kernels/shapes/creation/creation.h"
 
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#include "kernels/kernel_util.h"
+
 namespace tir::kernels {
 namespace {
-
-// The conversion of input `self` to `requested` (kUndefined keeps the dtype).
-Result<ConvertParams> convert(const KernelCall& call, DType requested, bool may_alias,
-                              PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
-  ConvertParams p;
-  p.in = x->dtype;
-  p.out = requested == DType::kUndefined ? x->dtype : requested;
-  p.numel = x->numel();
-  p.input = static_cast<int>(tensor_input_index(call, 0));
-  p.alias = may_alias && p.in == p.out;
-  if (p.alias) out_info->output_alias[0] = static_cast<int8_t>(p.input);
-  call.outputs[0].dtype = p.out;
-  call.outputs[0].set_shape(x->shape());
-  return p;
-}
 
 Result<std::span<const int64_t>> size_arg(const KernelCall& call, size_t idx) {
   TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, idx, "size"));
@@ -36,53 +24,6 @@ Result<std::span<const int64_t>> size_arg(const KernelCall& call, size_t idx) {
 }
 
 }  // namespace
-
-Result<ConvertParams> creation_prepare_to_copy(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
-  return convert(call, d, false, out_info);
-}
-
-Result<ConvertParams> creation_prepare_to_dtype(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
-  if (d == DType::kUndefined) {
-    return op_error(call, StatusCode::kInvalidArgument, "argument 'dtype' must not be None");
-  }
-  TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 3, "copy"));
-  return convert(call, d, !copy, out_info);
-}
-
-Result<ConvertParams> creation_prepare_to_device(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 6, 1));
-  const Arg& device = call.args[1];
-  if (device.kind != ArgKind::kDevice || device.s != "cpu") {
-    return op_error(call, StatusCode::kUnsupported, "argument 'device' must be cpu");
-  }
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 2, "dtype"));
-  TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 4, "copy"));
-  return convert(call, d, !copy, out_info);
-}
-
-Result<ConvertParams> creation_prepare_to_dtype_layout(const KernelCall& call,
-                                                       PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 8, 1));
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
-  TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 6, "copy"));
-  return convert(call, d, !copy, out_info);
-}
-
-Result<ConvertParams> creation_prepare_type_as(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* other, tensor_arg(call, 1, "other"));
-  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *other, "other"));
-  return convert(call, other->dtype, true, out_info);
-}
-
-Result<ConvertParams> creation_prepare_copy(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
-  return convert(call, DType::kUndefined, false, out_info);
-}
 
 template <FillKind Kind>
 Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* out_info) {
@@ -137,6 +78,125 @@ Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* ou
   call.outputs[0].set_shape(shape);
   p.numel = call.outputs[0].numel();
   (void)out_info;
+  return p;
+}
+
+namespace {
+
+Result<ArangeParams> arange_common(const KernelCall& call, int start_pos, int end_pos, int step_pos,
+                                   int dtype_pos) {
+  TIR_RETURN_IF_ERROR(check_arity(call, static_cast<size_t>(dtype_pos) + 1, 1));
+  bool all_int = true;
+  auto scalar = [&](int pos, std::string_view name, double dflt) -> Result<double> {
+    if (pos < 0) return dflt;
+    all_int = all_int && call.args[pos].kind != ArgKind::kFloat;
+    return scalar_arg(call, pos, name);
+  };
+  ArangeParams p;
+  TIR_ASSIGN_OR_RETURN(double start, scalar(start_pos, "start", 0.0));
+  TIR_ASSIGN_OR_RETURN(double end, scalar(end_pos, "end", 0.0));
+  TIR_ASSIGN_OR_RETURN(double step, scalar(step_pos, "step", 1.0));
+  const Arg& dt = call.args[dtype_pos];
+  if (dt.kind == ArgKind::kDType) {
+    p.dtype = static_cast<DType>(dt.i);
+  } else if (dt.is_none()) {
+    p.dtype = all_int ? DType::kInt64 : DType::kFloat32;
+  } else {
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'dtype' must be a dtype");
+  }
+  if (p.dtype != DType::kInt64 && p.dtype != DType::kInt32 && p.dtype != DType::kFloat32 &&
+      p.dtype != DType::kFloat64) {
+    return op_error(call, StatusCode::kUnsupported, "dtype ", dtype_name(p.dtype),
+                    " is not supported (int64, int32, float32, float64)");
+  }
+  if (step == 0 || !std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step)) {
+    return op_error(call, StatusCode::kInvalidArgument, "step must be nonzero and bounds finite");
+  }
+  if ((step > 0 && end < start) || (step < 0 && end > start)) {
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "upper bound and larger bound inconsistent with step sign");
+  }
+  const bool integral = p.dtype == DType::kInt64 || p.dtype == DType::kInt32;
+  if (integral) {  // ATen computes in int64 after truncating the bounds
+    p.istart = static_cast<int64_t>(start);
+    p.istep = static_cast<int64_t>(step);
+    const int64_t iend = static_cast<int64_t>(end);
+    if (p.istep == 0) {
+      return op_error(call, StatusCode::kInvalidArgument, "step truncates to zero");
+    }
+    const int64_t sgn = p.istep > 0 ? 1 : -1;
+    p.n = std::max<int64_t>(0, (iend - p.istart + p.istep - sgn) / p.istep);
+  } else {
+    p.n = static_cast<int64_t>(std::ceil((end - start) / step));
+  }
+  p.start = start;
+  p.step = step;
+  const int64_t n[1] = {p.n};
+  call.outputs[0].dtype = p.dtype;
+  call.outputs[0].set_shape(n);
+  return p;
+}
+
+}  // namespace
+
+Result<ArangeParams> creation_prepare_arange(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return arange_common(call, -1, 0, -1, 1);
+}
+
+Result<ArangeParams> creation_prepare_arange_start(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return arange_common(call, 0, 1, -1, 2);
+}
+
+Result<ArangeParams> creation_prepare_arange_start_step(const KernelCall& call,
+                                                        PrepareInfo* out_info) {
+  (void)out_info;
+  return arange_common(call, 0, 1, 2, 3);
+}
+
+Result<FillLikeParams> creation_prepare_fill_self(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
+  FillLikeParams p;
+  p.dtype = x->dtype;
+  if (call.args[1].kind == ArgKind::kTensor) {
+    TIR_ASSIGN_OR_RETURN(const Tensor* v, tensor_arg(call, 1, "value"));
+    TIR_RETURN_IF_ERROR(require_supported_dtype(call, *v, "value"));
+    if (v->rank != 0)
+      return op_error(call, StatusCode::kInvalidArgument, "value must be a 0-d tensor, got ",
+                      shape_str(v->shape()));
+    p.value_input = static_cast<int>(tensor_input_index(call, 1));
+  } else {
+    TIR_ASSIGN_OR_RETURN(double v, scalar_arg(call, 1, "value"));
+    (void)v;
+    p.value = scalar_value(call.args[1]);
+  }
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(x->shape());
+  p.numel = x->numel();
+  return p;
+}
+
+Result<FillLikeParams> creation_prepare_empty_strided(const KernelCall& call,
+                                                      PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, 0, "size"));
+  if (size.size() > static_cast<size_t>(kMaxRank))
+    return op_error(call, StatusCode::kUnsupported, "rank ", size.size());
+  for (int64_t s : size)
+    if (s < 0) return op_error(call, StatusCode::kInvalidArgument, "negative size");
+  FillLikeParams p;
+  TIR_ASSIGN_OR_RETURN(p.dtype, optional_dtype_arg(call, 2, "dtype"));
+  if (p.dtype == DType::kUndefined) p.dtype = DType::kFloat32;
+  if (!dtype_supported(p.dtype))
+    return op_error(call, StatusCode::kUnsupported, "dtype ", dtype_name(p.dtype));
+  call.outputs[0].dtype = p.dtype;
+  call.outputs[0].set_shape(size);
+  p.numel = call.outputs[0].numel();
   return p;
 }
 

@@ -1,7 +1,7 @@
-// Shared shape inference and validation for dtype conversions (_to_copy, to.dtype,
-// to.dtype_layout, type_as, lift_fresh_copy) and tensor creation (scalar_tensor, full,
-// zeros, ones and their _like/new_ forms). Layout, device, pin_memory and memory_format
-// arguments are accepted and ignored: every tir tensor is a contiguous CPU tensor.
+// Shared shape inference and validation for tensor creation: scalar_tensor, full, zeros, ones
+// and their _like/new_ forms, fill, empty_strided/empty_permuted and arange. Layout, device,
+// pin_memory and memory_format arguments are accepted and ignored: every tir tensor is a contiguous
+// CPU tensor.
 #pragma once
 
 #include <cstdint>
@@ -10,32 +10,6 @@
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
-
-/// y = x converted to `out` (a plain copy when the dtypes match). When `alias` is set
-/// the output is a view of the input and there is nothing to do.
-struct ConvertParams {
-  DType in = DType::kFloat32, out = DType::kFloat32;
-  int64_t numel = 0;
-  int input = -1;
-  bool alias = false;
-};
-
-/// _to_copy(self, *, dtype?, layout?, device?, pin_memory?, non_blocking, memory_format?)
-Result<ConvertParams> creation_prepare_to_copy(const KernelCall& call, PrepareInfo* out_info);
-/// to.dtype(self, dtype, non_blocking, copy, memory_format?): a view when the dtype
-/// already matches and copy=False, as torch returns self.
-Result<ConvertParams> creation_prepare_to_dtype(const KernelCall& call, PrepareInfo* out_info);
-/// to.device(self, device, dtype, non_blocking, copy, memory_format?): CPU only; a view
-/// when the dtype already matches and copy is false.
-Result<ConvertParams> creation_prepare_to_device(const KernelCall& call, PrepareInfo* out_info);
-/// to.dtype_layout(self, *, dtype?, layout?, device?, pin_memory?, non_blocking, copy,
-/// memory_format?)
-Result<ConvertParams> creation_prepare_to_dtype_layout(const KernelCall& call,
-                                                       PrepareInfo* out_info);
-/// type_as(self, other): self converted to other's dtype (a view when they match).
-Result<ConvertParams> creation_prepare_type_as(const KernelCall& call, PrepareInfo* out_info);
-/// lift_fresh_copy(self): a copy.
-Result<ConvertParams> creation_prepare_copy(const KernelCall& call, PrepareInfo* out_info);
 
 /// Every output element = `value` converted to `dtype`.
 struct FillParams {
@@ -57,5 +31,31 @@ enum class FillKind : uint8_t {
 };
 template <FillKind Kind>
 Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* out_info);
+
+struct ArangeParams {
+  DType dtype = DType::kInt64;
+  double start = 0, step = 1;
+  int64_t istart = 0, istep = 1;  // exact values for integer outputs
+  int64_t n = 0;
+};
+/// arange(end), arange.start(start, end), arange.start_step(start, end, step), each with
+/// dtype/layout/device/pin_memory. dtype None: int64 if every bound is an int, else float32.
+Result<ArangeParams> creation_prepare_arange(const KernelCall& call, PrepareInfo* out_info);
+Result<ArangeParams> creation_prepare_arange_start(const KernelCall& call, PrepareInfo* out_info);
+Result<ArangeParams> creation_prepare_arange_start_step(const KernelCall& call,
+                                                        PrepareInfo* out_info);
+
+/// fill.Scalar / fill.Tensor (self, value) -> self's shape and dtype filled with value.
+struct FillLikeParams {
+  DType dtype = DType::kUndefined;
+  int64_t numel = 0;
+  ScalarValue value;
+  int value_input = -1;  // fill.Tensor: read at run time
+};
+Result<FillLikeParams> creation_prepare_fill_self(const KernelCall& call, PrepareInfo* out_info);
+/// empty_strided(size, stride, dtype?, ...) and empty_permuted(size, physical_layout,
+/// dtype?, ...) -> a zero-filled contiguous tensor.
+Result<FillLikeParams> creation_prepare_empty_strided(const KernelCall& call,
+                                                      PrepareInfo* out_info);
 
 }  // namespace tir::kernels

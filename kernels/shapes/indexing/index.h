@@ -1,7 +1,7 @@
-// Shared shape inference for gathering ops (index.Tensor, index_select, gather) and for
-// arange. Gathering ops copy any dtype; their index tensors are int64 or int32 (and bool
-// or uint8 masks for index.Tensor, only when the mask's bytes are known at prepare,
-// because the output size depends on them). Index values are range-checked in `run`.
+// Shared shape inference for gathering ops (index.Tensor, index_select, gather). They copy any
+// dtype; their index tensors are int64 or int32 (and bool or uint8 masks for index.Tensor, only
+// when the mask's bytes are known at prepare, because the output size depends on them). Index
+// values are range-checked in `run`.
 #pragma once
 
 #include <array>
@@ -50,13 +50,6 @@ struct GatherParams {
   std::array<int64_t, kMaxRank> self_strides{};
 };
 
-struct ArangeParams {
-  DType dtype = DType::kInt64;
-  double start = 0, step = 1;
-  int64_t istart = 0, istep = 1;  // exact values for integer outputs
-  int64_t n = 0;
-};
-
 /// Index value `i` of an int64 (elem_size 8) or int32 index tensor's bytes.
 inline int64_t index_load(const void* base, size_t elem_size, int64_t i) {
   return elem_size == 8 ? static_cast<const int64_t*>(base)[i]
@@ -66,10 +59,4 @@ inline int64_t index_load(const void* base, size_t elem_size, int64_t i) {
 Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info);
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info);
 Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* out_info);
-/// arange(end), arange.start(start, end), arange.start_step(start, end, step), each with
-/// dtype/layout/device/pin_memory. dtype None: int64 if every bound is an int, else float32.
-Result<ArangeParams> index_prepare_arange(const KernelCall& call, PrepareInfo* out_info);
-Result<ArangeParams> index_prepare_arange_start(const KernelCall& call, PrepareInfo* out_info);
-Result<ArangeParams> index_prepare_arange_start_step(const KernelCall& call, PrepareInfo* out_info);
-
 }  // namespace tir::kernels

@@ -1,5 +1,6 @@
 #include "kernels/shapes/indexing/scatter.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "kernels/kernel_util.h"
@@ -136,6 +137,127 @@ Result<IndexPutParams> scatter_prepare_index_put(const KernelCall& call, Prepare
 
 Result<IndexPutParams> scatter_prepare_index_put_(const KernelCall& call, PrepareInfo* out_info) {
   return index_put_common(call, out_info, true);
+}
+
+namespace {
+
+Result<ScatterRegionParams> region_common(const KernelCall& call, const Tensor*& self,
+                                          const Tensor*& src) {
+  if (call.outputs.size() != 1)
+    return op_error(call, StatusCode::kInvalidArgument, "expects one output");
+  TIR_ASSIGN_OR_RETURN(self, tensor_arg(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(src, tensor_arg(call, 1, "src"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *self, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *src, "src"));
+  if (self->dtype != src->dtype)
+    return op_error(call, StatusCode::kInvalidArgument, "src has dtype ", dtype_name(src->dtype),
+                    ", self ", dtype_name(self->dtype));
+  ScatterRegionParams p;
+  p.self = static_cast<int>(tensor_input_index(call, 0));
+  p.src = static_cast<int>(tensor_input_index(call, 1));
+  p.elem_size = dtype_size(self->dtype);
+  p.rank = src->rank;
+  for (int d = 0; d < src->rank; ++d) p.src_sizes[d] = src->sizes[d];
+  call.outputs[0].dtype = self->dtype;
+  call.outputs[0].set_shape(self->shape());
+  return p;
+}
+
+Status check_src_shape(const KernelCall& call, std::span<const int64_t> want, const Tensor& src) {
+  if (std::equal(want.begin(), want.end(), src.shape().begin(), src.shape().end()))
+    return ok_status();
+  return op_error(call, StatusCode::kInvalidArgument, "src has shape ", shape_str(src.shape()),
+                  ", the region has ", shape_str(want));
+}
+
+}  // namespace
+
+Result<ScatterRegionParams> scatter_prepare_slice_scatter(const KernelCall& call,
+                                                          PrepareInfo* out_info) {
+  (void)out_info;
+  if (call.args.size() != 6)
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "expects (self, src, dim, start, end, step)");
+  const Tensor *self = nullptr, *src = nullptr;
+  TIR_ASSIGN_OR_RETURN(ScatterRegionParams p, region_common(call, self, src));
+  TIR_ASSIGN_OR_RETURN(const int64_t dim_arg, int_arg(call, 2, "dim"));
+  TIR_ASSIGN_OR_RETURN(const int dim, normalize_dim(call, dim_arg, self->rank, "dim"));
+  const int64_t n = self->sizes[dim];
+  int64_t start = 0, end = n;
+  if (!call.args[3].is_none()) {
+    TIR_ASSIGN_OR_RETURN(start, int_arg(call, 3, "start"));
+  }
+  if (!call.args[4].is_none()) {
+    TIR_ASSIGN_OR_RETURN(end, int_arg(call, 4, "end"));
+  }
+  TIR_ASSIGN_OR_RETURN(const int64_t step, int_arg(call, 5, "step"));
+  if (step <= 0) return op_error(call, StatusCode::kInvalidArgument, "step must be positive");
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  start = std::clamp<int64_t>(start, 0, n);
+  end = std::clamp<int64_t>(end, start, n);
+  std::array<int64_t, kMaxRank> want{};
+  for (int d = 0; d < self->rank; ++d) want[d] = self->sizes[d];
+  want[dim] = (end - start + step - 1) / step;
+  TIR_RETURN_IF_ERROR(
+      check_src_shape(call, std::span<const int64_t>(want.data(), self->rank), *src));
+  for (int d = 0; d < self->rank; ++d) p.dst_strides[d] = self->strides[d];
+  p.dst_strides[dim] *= step;
+  p.dst_offset = start * self->strides[dim];
+  return p;
+}
+
+Result<ScatterRegionParams> scatter_prepare_select_scatter(const KernelCall& call,
+                                                           PrepareInfo* out_info) {
+  (void)out_info;
+  if (call.args.size() != 4)
+    return op_error(call, StatusCode::kInvalidArgument, "expects (self, src, dim, index)");
+  const Tensor *self = nullptr, *src = nullptr;
+  TIR_ASSIGN_OR_RETURN(ScatterRegionParams p, region_common(call, self, src));
+  if (self->rank == 0) return op_error(call, StatusCode::kInvalidArgument, "self is 0-d");
+  TIR_ASSIGN_OR_RETURN(const int64_t dim_arg, int_arg(call, 2, "dim"));
+  TIR_ASSIGN_OR_RETURN(const int dim, normalize_dim(call, dim_arg, self->rank, "dim"));
+  TIR_ASSIGN_OR_RETURN(int64_t index, int_arg(call, 3, "index"));
+  const int64_t n = self->sizes[dim];
+  if (index < -n || index >= n)
+    return op_error(call, StatusCode::kInvalidArgument, "index ", index, " is out of range for ",
+                    n);
+  if (index < 0) index += n;
+  std::vector<int64_t> want;
+  for (int d = 0; d < self->rank; ++d)
+    if (d != dim) {
+      want.push_back(self->sizes[d]);
+      p.dst_strides[want.size() - 1] = self->strides[d];
+    }
+  TIR_RETURN_IF_ERROR(check_src_shape(call, want, *src));
+  p.dst_offset = index * self->strides[dim];
+  return p;
+}
+
+Result<MaskedScatterParams> scatter_prepare_masked_scatter(const KernelCall& call,
+                                                           PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* self, tensor_arg(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* mask, tensor_arg(call, 1, "mask"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* source, tensor_arg(call, 2, "source"));
+  for (const auto& [t, name] :
+       {std::pair{self, "self"}, std::pair{mask, "mask"}, std::pair{source, "source"}})
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *mask, DType::kBool, "mask"));
+  if (source->dtype != self->dtype)
+    return op_error(call, StatusCode::kInvalidArgument, "source has dtype ",
+                    dtype_name(source->dtype), ", self ", dtype_name(self->dtype));
+  MaskedScatterParams p;
+  p.self = static_cast<int>(tensor_input_index(call, 0));
+  p.mask = static_cast<int>(tensor_input_index(call, 1));
+  p.source = static_cast<int>(tensor_input_index(call, 2));
+  p.elem_size = dtype_size(self->dtype);
+  const std::span<const int64_t> shapes[2] = {self->shape(), mask->shape()};
+  TIR_ASSIGN_OR_RETURN(p.plan, make_nary_plan(call, shapes));
+  call.outputs[0].dtype = self->dtype;
+  call.outputs[0].set_shape(std::span<const int64_t>(p.plan.sizes.data(), p.plan.rank));
+  return p;
 }
 
 }  // namespace tir::kernels

@@ -1,7 +1,8 @@
-// Shared shape inference for the scattering ops that KV caches use: index_copy(_) and
-// index_put(_). They write `source`/`values` into a copy of self (functional forms) or
-// into self itself (the `_` forms: PrepareInfo::output_alias[0] is self). Any dtype is
-// copied; index_put with accumulate=true adds, for bool/int32/int64/float32/float64.
+// Shared shape inference for the scattering ops: index_copy(_) and index_put(_), which KV
+// caches use, and slice_scatter, select_scatter and masked_scatter. index_copy and index_put
+// write `source`/`values` into a copy of self (functional forms) or into self itself (the `_`
+// forms: PrepareInfo::output_alias[0] is self). Any dtype is copied; index_put with
+// accumulate=true adds, for bool/int32/int64/float32/float64.
 // Index values are only known at run time: `run` checks every one of them before it
 // writes anything, so a bad index leaves the output (and an aliased self) untouched.
 #pragma once
@@ -10,6 +11,7 @@
 #include <cstdint>
 
 #include "kernels/kernel.h"
+#include "kernels/shapes/dtype_util.h"
 #include "kernels/shapes/indexing/index.h"
 
 namespace tir::kernels {
@@ -41,5 +43,30 @@ Result<IndexCopyParams> scatter_prepare_index_copy(const KernelCall& call, Prepa
 Result<IndexCopyParams> scatter_prepare_index_copy_(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexPutParams> scatter_prepare_index_put(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexPutParams> scatter_prepare_index_put_(const KernelCall& call, PrepareInfo* out_info);
+
+/// slice_scatter / select_scatter: out = self with src written into a strided region.
+struct ScatterRegionParams {
+  int self = -1, src = -1;
+  size_t elem_size = 0;
+  int rank = 0;  // of src
+  std::array<int64_t, kMaxRank> src_sizes{}, dst_strides{};
+  int64_t dst_offset = 0;
+};
+/// slice_scatter(self, src, dim=0, start=None, end=None, step=1).
+Result<ScatterRegionParams> scatter_prepare_slice_scatter(const KernelCall& call,
+                                                          PrepareInfo* out_info);
+/// select_scatter(self, src, dim, index).
+Result<ScatterRegionParams> scatter_prepare_select_scatter(const KernelCall& call,
+                                                           PrepareInfo* out_info);
+
+/// masked_scatter(self, mask, source): self (broadcast with mask) where mask is false, the
+/// next element of source (row-major) where it is true.
+struct MaskedScatterParams {
+  int self = -1, mask = -1, source = -1;
+  size_t elem_size = 0;
+  NaryPlan plan;  // over self and mask
+};
+Result<MaskedScatterParams> scatter_prepare_masked_scatter(const KernelCall& call,
+                                                           PrepareInfo* out_info);
 
 }  // namespace tir::kernels

@@ -1,7 +1,7 @@
 // Shared shape inference for data-movement ops that map each output element to one input
 // element (or a constant): padding (constant, reflection, replication), the strided views
-// numpy_T, as_strided and diagonal (copies here, since tir tensors are dense), the
-// slice/select scatters, fill and empty_strided. Any dtype unless noted.
+// numpy_T, as_strided and diagonal (copies here, since tir tensors are dense), and copy. Any
+// dtype unless noted.
 #pragma once
 
 #include <array>
@@ -39,34 +39,6 @@ Result<ViewParams> movement_prepare_numpy_t(const KernelCall& call, PrepareInfo*
 Result<ViewParams> movement_prepare_as_strided(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> movement_prepare_diagonal(const KernelCall& call, PrepareInfo* out_info);
 
-/// slice_scatter / select_scatter: out = self with src written into a strided region.
-struct ScatterRegionParams {
-  int self = -1, src = -1;
-  size_t elem_size = 0;
-  int rank = 0;  // of src
-  std::array<int64_t, kMaxRank> src_sizes{}, dst_strides{};
-  int64_t dst_offset = 0;
-};
-/// slice_scatter(self, src, dim=0, start=None, end=None, step=1).
-Result<ScatterRegionParams> movement_prepare_slice_scatter(const KernelCall& call,
-                                                           PrepareInfo* out_info);
-/// select_scatter(self, src, dim, index).
-Result<ScatterRegionParams> movement_prepare_select_scatter(const KernelCall& call,
-                                                            PrepareInfo* out_info);
-
-/// fill.Scalar / fill.Tensor (self, value) -> self's shape and dtype filled with value.
-struct FillLikeParams {
-  DType dtype = DType::kUndefined;
-  int64_t numel = 0;
-  ScalarValue value;
-  int value_input = -1;  // fill.Tensor: read at run time
-};
-Result<FillLikeParams> movement_prepare_fill(const KernelCall& call, PrepareInfo* out_info);
-/// empty_strided(size, stride, dtype?, ...) and empty_permuted(size, physical_layout,
-/// dtype?, ...) -> a zero-filled contiguous tensor.
-Result<FillLikeParams> movement_prepare_empty_strided(const KernelCall& call,
-                                                      PrepareInfo* out_info);
-
 /// copy(self, src, non_blocking): src broadcast to self's shape, converted to self's dtype.
 struct CopyIntoParams {
   int src = -1;
@@ -76,24 +48,5 @@ struct CopyIntoParams {
 Result<CopyIntoParams> movement_prepare_copy(const KernelCall& call, PrepareInfo* out_info);
 /// copy_(self, src): copy() written into self's bytes (the output aliases self).
 Result<CopyIntoParams> movement_prepare_copy_(const KernelCall& call, PrepareInfo* out_info);
-
-/// native_dropout(input, p, train?) outside training: (input, all-true mask).
-struct DropoutParams {
-  int input = -1;
-  size_t nbytes = 0;
-  int64_t numel = 0;
-};
-Result<DropoutParams> movement_prepare_native_dropout(const KernelCall& call,
-                                                      PrepareInfo* out_info);
-
-/// masked_scatter(self, mask, source): self (broadcast with mask) where mask is false, the
-/// next element of source (row-major) where it is true.
-struct MaskedScatterParams {
-  int self = -1, mask = -1, source = -1;
-  size_t elem_size = 0;
-  NaryPlan plan;  // over self and mask
-};
-Result<MaskedScatterParams> movement_prepare_masked_scatter(const KernelCall& call,
-                                                            PrepareInfo* out_info);
 
 }  // namespace tir::kernels

@@ -6,10 +6,8 @@
 #include "kernels/kernel_util.h"
 
 namespace tir::kernels {
-namespace {
 
-// Output 0 aliases `self` with shape `sizes`.
-ViewParams make_alias(const KernelCall& call, const Tensor& x, std::span<const int64_t> sizes,
+ViewParams view_alias(const KernelCall& call, const Tensor& x, std::span<const int64_t> sizes,
                       PrepareInfo* out_info) {
   ViewParams p;
   p.input = static_cast<int>(tensor_input_index(call, 0));
@@ -18,6 +16,8 @@ ViewParams make_alias(const KernelCall& call, const Tensor& x, std::span<const i
   out_info->output_alias[0] = static_cast<int8_t>(p.input);
   return p;
 }
+
+namespace {
 
 // Copy with output dim d reading input dim perm[d].
 ViewParams make_permuted_copy(const KernelCall& call, const Tensor& x, std::span<const int> perm) {
@@ -69,7 +69,7 @@ Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_in
     return op_error(call, StatusCode::kInvalidArgument, "shape ", shape_str(size),
                     " is invalid for input of size ", numel, " ", shape_str(x->shape()));
   }
-  return make_alias(call, *x, out, out_info);
+  return view_alias(call, *x, out, out_info);
 }
 
 Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out_info) {
@@ -84,12 +84,12 @@ Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out
   }
   if (x->rank == 0) {
     const int64_t one[1] = {1};
-    return make_alias(call, *x, one, out_info);
+    return view_alias(call, *x, one, out_info);
   }
   std::vector<int64_t> out(x->shape().begin(), x->shape().begin() + start);
   out.push_back(prod(x->shape(), start, end + 1));
   out.insert(out.end(), x->shape().begin() + end + 1, x->shape().end());
-  return make_alias(call, *x, out, out_info);
+  return view_alias(call, *x, out, out_info);
 }
 
 Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* out_info) {
@@ -102,7 +102,7 @@ Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* o
   TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, raw, x->rank + 1, "dim"));
   std::vector<int64_t> out(x->shape().begin(), x->shape().end());
   out.insert(out.begin() + d, 1);
-  return make_alias(call, *x, out, out_info);
+  return view_alias(call, *x, out, out_info);
 }
 
 Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo* out_info) {
@@ -111,12 +111,12 @@ Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo*
   TIR_ASSIGN_OR_RETURN(int d, normalize_dim(call, raw, x->rank, "dim"));
   std::vector<int64_t> out(x->shape().begin(), x->shape().end());
   if (x->rank > 0 && out[d] == 1) out.erase(out.begin() + d);
-  return make_alias(call, *x, out, out_info);
+  return view_alias(call, *x, out, out_info);
 }
 
 Result<ViewParams> view_prepare_identity(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 1));
-  return make_alias(call, *x, x->shape(), out_info);
+  return view_alias(call, *x, x->shape(), out_info);
 }
 
 Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* out_info) {
@@ -150,17 +150,7 @@ Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* o
   std::vector<int64_t> out(x->sizes.begin(), x->sizes.begin() + dim);
   out.insert(out.end(), split.begin(), split.end());
   out.insert(out.end(), x->sizes.begin() + dim + 1, x->sizes.begin() + x->rank);
-  return make_alias(call, *x, out, out_info);
-}
-
-Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 3));
-  TIR_ASSIGN_OR_RETURN(bool train, bool_arg(call, 2, "train"));
-  if (train) {
-    return op_error(call, StatusCode::kUnsupported,
-                    "train=True is not supported (export the model in eval mode)");
-  }
-  return make_alias(call, *x, x->shape(), out_info);
+  return view_alias(call, *x, out, out_info);
 }
 
 Result<ViewParams> view_prepare_clone(const KernelCall& call, PrepareInfo* out_info) {
@@ -220,7 +210,7 @@ Result<ViewParams> view_prepare_t(const KernelCall& call, PrepareInfo* out_info)
     return op_error(call, StatusCode::kInvalidArgument, "self must be at most 2-D, got ",
                     shape_str(x->shape()));
   }
-  if (x->rank < 2) return make_alias(call, *x, x->shape(), out_info);
+  if (x->rank < 2) return view_alias(call, *x, x->shape(), out_info);
   const int perm[2] = {1, 0};
   return make_permuted_copy(call, *x, perm);
 }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "kernels/kernel.h"
 
@@ -23,6 +24,10 @@ struct ViewParams {
   int64_t in_offset = 0;                       // element the gather starts at
 };
 
+/// Output 0 aliases `x` (input 0) with shape `sizes`: the params of every aliasing op.
+ViewParams view_alias(const KernelCall& call, const Tensor& x, std::span<const int64_t> sizes,
+                      PrepareInfo* out_info);
+
 /// view, reshape, _unsafe_view(self, size): one -1 is inferred; numel must match.
 Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out_info);
@@ -30,10 +35,8 @@ Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* o
 Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo* out_info);
 /// alias, detach, contiguous (any trailing args ignored): same shape, aliased.
 Result<ViewParams> view_prepare_identity(const KernelCall& call, PrepareInfo* out_info);
-/// dropout(input, p, train): identity when train is false.
 /// unflatten.int(self, dim, sizes): dim split into `sizes` (one may be -1); an alias.
 Result<ViewParams> view_prepare_unflatten(const KernelCall& call, PrepareInfo* out_info);
-Result<ViewParams> view_prepare_dropout(const KernelCall& call, PrepareInfo* out_info);
 /// clone(self, memory_format): a contiguous copy.
 Result<ViewParams> view_prepare_clone(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_permute(const KernelCall& call, PrepareInfo* out_info);

@@ -32,6 +32,17 @@ constexpr size_t extra_args(UnaryKind op) {
 
 }  // namespace
 
+Result<UnaryParams> act_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].set_shape(x->shape());
+  (void)out_info;
+  return UnaryParams{x->numel(), static_cast<int>(tensor_input_index(call, 0))};
+}
+
 template <UnaryKind Op>
 Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 1 + extra_args(Op), 1));

@@ -1,7 +1,7 @@
 // Shared shape inference and validation for the float32 (and int64) element-wise maps the
-// optimized kernels also run: activations (gelu, tanh, sigmoid, silu, hard*), unary math (neg,
-// exp, log, sqrt, rsqrt, abs, erf) and ops of a tensor with scalars (pow.Tensor_Scalar,
-// rsub/sub/div.Scalar); plus pow.Tensor_Tensor.
+// optimized kernels also run: relu, sin and cos on float32, activations (gelu, tanh, sigmoid, silu,
+// hard*), unary math (neg, exp, log, sqrt, rsqrt, abs, erf) and ops of a tensor with scalars
+// (pow.Tensor_Scalar, rsub/sub/div.Scalar); plus pow.Tensor_Tensor.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +29,15 @@ struct ActParams {
   /// to int64 (torch keeps hardtanh's dtype).
   bool float_bounds = false;
 };
+
+/// relu(_), sin and cos on float32: the kernels that take no arguments beyond the input.
+struct UnaryParams {
+  int64_t numel = 0;
+  int input = -1;
+};
+
+/// (self) -> same shape, float32.
+Result<UnaryParams> act_prepare_unary_float(const KernelCall& call, PrepareInfo* out_info);
 
 /// The act ops (the UnaryKinds act_prepare is instantiated for); Op selects the schema: (self),
 /// (self, *, approximate) for kGeluErf (kGeluTanh when approximate="tanh"), (self, min, max),

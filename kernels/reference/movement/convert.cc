@@ -1,0 +1,85 @@
+// Reference dtype and device conversions (kernels/shapes/movement/convert.h).
+#include "kernels/shapes/movement/convert.h"
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+/// A float to an integer as torch computes it on x86 (cvtts*2si, whose "integer indefinite"
+/// is the most negative value): NaN, infinities and values outside the 32-bit (for targets of
+/// 32 bits or fewer) or 64-bit range become INT32_MIN / INT64_MIN, then narrow modulo 2^bits.
+/// A plain C++ cast of such a value is undefined behaviour.
+template <typename To, typename From>
+To float_to_integer(From x) {
+  const double v = static_cast<double>(x);
+  if constexpr (sizeof(To) <= 4) {
+    const bool fits = v > -2147483649.0 && v < 2147483648.0;  // NaN: false
+    return static_cast<To>(fits ? static_cast<int32_t>(v) : std::numeric_limits<int32_t>::min());
+  } else {
+    const bool fits = v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+    return static_cast<To>(fits ? static_cast<int64_t>(v) : std::numeric_limits<int64_t>::min());
+  }
+}
+
+template <typename From, typename To>
+void convert_loop(const From* x, To* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<To, bool>) {
+      y[i] = x[i] != From{};
+    } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
+      y[i] = float_to_integer<To>(x[i]);
+    } else {
+      y[i] = static_cast<To>(x[i]);
+    }
+  }
+}
+
+void ref_convert(const ConvertParams& p, const KernelCall& call, void*) {
+  if (p.alias) return;
+  const void* x = call.inputs[p.input].data;
+  void* y = call.outputs[0].data;
+  if (p.in == p.out) {
+    std::memcpy(y, x, static_cast<size_t>(p.numel) * dtype_size(p.in));
+    return;
+  }
+  visit_dtype(p.in, [&](auto from) {
+    visit_dtype(p.out, [&](auto to) {
+      using F = decltype(from);
+      using T = decltype(to);
+      convert_loop(static_cast<const F*>(x), static_cast<T*>(y), p.numel);
+    });
+  });
+}
+
+using ToCopyRef = FnKernel<ConvertParams, convert_prepare_to_copy, ref_convert>;
+using ToDTypeRef = FnKernel<ConvertParams, convert_prepare_to_dtype, ref_convert>;
+using ToLayoutRef = FnKernel<ConvertParams, convert_prepare_to_dtype_layout, ref_convert>;
+using ToDeviceRef = FnKernel<ConvertParams, convert_prepare_to_device, ref_convert>;
+using TypeAsRef = FnKernel<ConvertParams, convert_prepare_type_as, ref_convert>;
+using LiftFreshCopyRef = FnKernel<ConvertParams, convert_prepare_lift_fresh_copy, ref_convert>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_convert_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::_to_copy", kCpu, kAny, kRef, &make_kernel<ToCopyRef>},
+      {"aten::to.dtype", kCpu, kAny, kRef, &make_kernel<ToDTypeRef>},
+      {"aten::to.dtype_layout", kCpu, kAny, kRef, &make_kernel<ToLayoutRef>},
+      {"aten::to.device", kCpu, kAny, kRef, &make_kernel<ToDeviceRef>},
+      {"aten::type_as", kCpu, kAny, kRef, &make_kernel<TypeAsRef>},
+      {"aten::lift_fresh_copy", kCpu, kAny, kRef, &make_kernel<LiftFreshCopyRef>},
+  });
+}
+
+}  // namespace tir::kernels
