@@ -193,7 +193,7 @@ Result<ViewParams> view_prepare_movedim(const KernelCall& call, PrepareInfo* out
   const int rank = std::max(x->rank, 1);
   TIR_ASSIGN_OR_RETURN(const int from, normalize_dim(call, source, rank, "source"));
   TIR_ASSIGN_OR_RETURN(const int to, normalize_dim(call, destination, rank, "destination"));
-  if (x->rank == 0) return make_alias(call, *x, x->shape(), out_info);
+  if (x->rank == 0) return view_alias(call, *x, x->shape(), out_info);
   std::array<int, kMaxRank> perm{};
   for (int i = 0, k = 0; i < x->rank; ++i) {
     if (i == to) continue;
