@@ -134,6 +134,24 @@ class RepeatedLayers(torch.nn.Module):
         return x
 
 
+class MapOfScan(torch.nn.Module):
+    """Loops nested in loops: map over sequences, each a scan (a running sum through a linear)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+
+    def forward(self, xs):
+        def per_sequence(x):
+            def step(c, row):
+                c = torch.tanh(self.lin(c + row))
+                return c, c.sum()
+
+            return scan(step, torch.zeros(3), x)[1]
+
+        return loop_map(per_sequence, xs)
+
+
 class ItemSlice(torch.nn.Module):
     """Data-dependent shapes: n = k.item() bounded by torch._check, x[:n] and a tensor of n rows."""
 
@@ -162,6 +180,7 @@ MODELS = {
     "scan_cumulative": (ScanCumulative, [(randn(14, 5, 3), randn(15, 5, 3))], None, False, 1e-5),
     "map_body": (MapBody, [(randn(16, 4, 5), randn(17, 3)), (randn(18, 4, 5), randn(19, 3))],
                  None, False, 1e-5),
+    "map_of_scan": (MapOfScan, [(randn(25, 2, 5, 3),)], None, False, 1e-5),
     "item_slice": (ItemSlice, [(randn(22, 6, 3), n_(2)), (randn(23, 6, 3), n_(6)),
                                (randn(24, 6, 3), n_(9))], None, False, 1e-5),
     "invoke_subgraph": (RepeatedLayers, [(randn(20, 2, 8),), (randn(21, 2, 8),)], None, True, 1e-5),
