@@ -15,11 +15,14 @@
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/npy.h"
 #include "tests/common/test_util.h"
+#include "tests/runtime/fixture_session.h"
 
 namespace tir {
 namespace {
 
+using testing::read_all;
 using testing::TempDir;
+using testing::views;
 
 std::string loops_dir() { return testing::fixture_dir() + "/loops"; }
 
@@ -51,22 +54,6 @@ Imported import_fixture(const nlohmann::json& f, const TempDir& tmp) {
   auto imported = importer::import_pt2(o);
   EXPECT_TRUE(imported.ok()) << imported.status().message();
   return {o.model_path, o.weights_path};
-}
-
-std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::json& list) {
-  std::vector<HostTensor> out;
-  for (const auto& e : list) {
-    auto t = npy_read(dir + "/" + e["file"].get<std::string>());
-    EXPECT_TRUE(t.ok()) << t.status().message();
-    if (t.ok()) out.push_back(std::move(t).value());
-  }
-  return out;
-}
-
-std::vector<Tensor> views(const std::vector<HostTensor>& h) {
-  std::vector<Tensor> v;
-  for (const HostTensor& t : h) v.push_back(t.view());
-  return v;
 }
 
 /// Op names of the nodes of `m` and of its subgraphs, nested ones included.
