@@ -69,14 +69,16 @@ Status GraphBuilder::read_symbols() {
 
 Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
                                         fb::ValueSource source, int32_t index, DType scalar_dtype,
-                                        flatbuffers::Offset<fb::SymExpr> expr) {
+                                        flatbuffers::Offset<fb::SymExpr> expr, bool scalar_tensor) {
   const std::string key = scope_prefix_ + name;  // unique across inlined subgraphs
   if (value_index_.count(key) || (scope_ && scope_->count(name)))
     return corrupt("value '", key, "' is defined twice");
   DType dtype = scalar_dtype;
   std::vector<flatbuffers::Offset<fb::Dim>> dims;
   const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, name) : nullptr;
-  if (kind == fb::ValueKind::Tensor && !meta) kind = fb::ValueKind::None;  // see README
+  // A tensor without metadata is None (see README), unless the importer makes it: a 0-dim
+  // tensor of `scalar_dtype` (a SymInt program output, scalar_binding.cc).
+  if (kind == fb::ValueKind::Tensor && !meta && !scalar_tensor) kind = fb::ValueKind::None;
   if (meta) {
     const Json* dt = json_get(*meta, "dtype");
     dtype =
@@ -261,8 +263,10 @@ Status GraphBuilder::read_outputs() {
     }
     if (v < 0) {
       auto it = value_index_.find(name);
-      if (it == value_index_.end() && json_get(*sym_int_values_, name))
-        return unsupported("output '", name, "' is a computed symbolic integer, not supported yet");
+      if (it == value_index_.end() && json_get(*sym_int_values_, name)) {
+        TIR_ASSIGN_OR_RETURN(v, add_sym_int_output(name));
+        it = value_index_.find(name);
+      }
       if (it == value_index_.end()) return corrupt("output '", name, "' is not a graph value");
       v = it->second;
     }

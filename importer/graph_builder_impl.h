@@ -89,13 +89,17 @@ class GraphBuilder {
   ArgOffset operands_arg(const char* name, const std::vector<Operand>& operands);
   /// `x.item()`: a node that binds its unbacked symbol at run time (scalar_binding.cc).
   Status add_scalar_binding(const Json& node, const std::string& name);
+  /// A program output that is a symbolic int (`return x.shape[1] + 1`): a node
+  /// `aten::scalar_tensor(expr, dtype=int64)` computing it as a 0-dim int64 tensor; returns
+  /// the value (scalar_binding.cc).
+  Result<int32_t> add_sym_int_output(const std::string& name);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.
   /// `expr`: a SymInt user input's expression (Value.expr).
   Result<int32_t> add_value(const std::string& name, fb::ValueKind kind, fb::ValueSource source,
                             int32_t index, DType scalar_dtype = DType::kInt64,
-                            flatbuffers::Offset<fb::SymExpr> expr = 0);
+                            flatbuffers::Offset<fb::SymExpr> expr = 0, bool scalar_tensor = false);
   Result<flatbuffers::Offset<fb::SymExpr>> sym_expr(const std::string& text,
                                                     std::vector<SymTerm>* out_terms = nullptr);
   int64_t symbol_index(std::string_view name);
