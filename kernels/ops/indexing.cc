@@ -23,6 +23,8 @@ constexpr OpRow kRows[] = {
     {"aten::masked_fill.Scalar",          {kI64, kF32, kBool}, {}, {}},
     {"aten::masked_fill.Tensor",          {kI64, kF32, kBool}, {}, {}},
     {"aten::masked_scatter",              kAny,                {}, {}},
+    {"aten::masked_select",               kAny,                {}, {}},
+    {"aten::nonzero",                     kAny,                {}, {}},
     {"aten::scatter.src",                 kAny,                {}, {}},
     {"aten::scatter.value",               kAny,                {}, {}},
     {"aten::scatter_add",                 kAny,                {}, {}},

@@ -35,6 +35,7 @@ void register_reference(KernelRegistry& registry) {
   register_embedding_ref(registry);
   register_embedding_bag_ref(registry);
   register_index_ref(registry);
+  register_data_dependent_ref(registry);
   register_masked_fill_ref(registry);
   register_scatter_ref(registry);
   register_scatter_dim_ref(registry);

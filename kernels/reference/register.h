@@ -13,6 +13,7 @@ void register_reference(KernelRegistry& registry);
 // One per source file of kernels/reference/<family>/, called by register_reference.
 // unary/
 void register_activation_ref(KernelRegistry& registry);
+void register_data_dependent_ref(KernelRegistry& registry);
 void register_dropout_ref(KernelRegistry& registry);
 void register_math_ref(KernelRegistry& registry);
 // binary/

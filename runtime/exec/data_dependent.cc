@@ -1,20 +1,51 @@
 #include "runtime/exec/data_dependent.h"
 
+#include <optional>
+
 #include "kernels/shapes/assertion/assertion.h"
+#include "kernels/shapes/indexing/data_dependent.h"
+#include "runtime/exec/shape_binding.h"
 
 namespace tir {
 namespace {
 
 constexpr std::string_view kLocalScalar = "aten::_local_scalar_dense";
 
-/// The symbol a `_local_scalar_dense` node binds: its second argument, a bare symbol.
-Result<int32_t> bound_symbol(const ExecNode& n) {
-  const ir::fb::SymExpr* e = n.args.size() == 2 ? n.args[1].sym : nullptr;
-  if (!e || !e->terms() || e->terms()->size() != 1 ||
-      e->terms()->Get(0)->op() != ir::fb::ExprOp::Sym)
-    return make_error(StatusCode::kUnsupported, "node '", n.name, "' (", kLocalScalar,
-                      "): its value does not name one symbol of the program");
-  return int32_t(e->terms()->Get(0)->value());
+using Bind = DataDependentProbe::Bind;
+
+/// The one symbol `e` is, or -1.
+int32_t bare_symbol(const ir::fb::SymExpr* e) {
+  if (!e || !e->terms() || e->terms()->size() != 1) return -1;
+  const ir::fb::ExprTerm* t = e->terms()->Get(0);
+  return t->op() == ir::fb::ExprOp::Sym ? int32_t(t->value()) : -1;
+}
+
+/// The data-dependent size node `n` binds, if any: `x.item()`'s value (its second argument
+/// names the symbol), nonzero's and masked_select's output rows (output 0's dim 0).
+Result<std::optional<Bind>> bind_of(const ExecGraph& g, const ExecNode& n) {
+  const bool item = n.op == kLocalScalar, nonzero = n.op == "aten::nonzero",
+             masked = n.op == "aten::masked_select";
+  if (!item && !nonzero && !masked) return std::optional<Bind>();
+  const ir::fb::SymExpr* e = nullptr;
+  if (item) {
+    e = n.args.size() == 2 ? n.args[1].sym : nullptr;
+  } else if (!n.outputs.empty()) {
+    const ir::fb::Value* out = g.values[n.outputs[0]].ir;
+    if (!out->sizes() || out->sizes()->size() == 0 || !out->sizes()->Get(0)->expr())
+      return std::optional<Bind>();  // a size torch knew: nothing to bind
+    e = out->sizes()->Get(0)->expr();
+  }
+  const int32_t sym = bare_symbol(e);
+  if (sym < 0 || n.inputs.size() < (masked ? 2u : 1u))
+    return make_error(StatusCode::kUnsupported, "node '", n.name, "' (", n.op,
+                      "): its data-dependent size does not name one symbol of the program");
+  Bind b;
+  b.kind = item ? Bind::Kind::kItem : nonzero ? Bind::Kind::kNonzero : Bind::Kind::kMaskedSelect;
+  b.value = masked ? n.inputs[1] : n.inputs[0];
+  b.symbol = sym;
+  b.node = n.name;
+  if (masked) b.self = n.inputs[0];
+  return std::optional<Bind>(b);
 }
 
 bool uses_symbol(const ExecNode& n, const std::vector<bool>& bound) {
@@ -33,20 +64,39 @@ bool uses_symbol(const ExecNode& n, const std::vector<bool>& bound) {
   return false;
 }
 
+/// The size bind `b` reads from its source `t` (with data).
+Result<int64_t> read_size(const Bind& b, const Tensor& t, const Plan& probe_plan,
+                          std::span<const int64_t> symbols) {
+  switch (b.kind) {
+    case Bind::Kind::kItem: {
+      auto v = kernels::local_scalar_value(t);
+      if (!v.ok())
+        return make_error(v.status().code(), "node '", b.node, "' (", kLocalScalar,
+                          "): ", v.status().message());
+      return *v;
+    }
+    case Bind::Kind::kNonzero:
+      return kernels::count_nonzero(t);
+    case Bind::Kind::kMaskedSelect: {
+      TIR_ASSIGN_OR_RETURN(auto self, value_sizes(*probe_plan.graph->values[b.self].ir, symbols));
+      return kernels::count_masked(t, self);
+    }
+  }
+  return int64_t{0};
+}
+
 }  // namespace
 
 Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const ExecGraph& g) {
   auto probe = std::make_unique<DataDependentProbe>();
   std::vector<bool> needed(g.values.size(), false), bound;
   for (const ExecNode& n : g.nodes) {
-    if (n.op != kLocalScalar) continue;
-    TIR_ASSIGN_OR_RETURN(const int32_t sym, bound_symbol(n));
-    if (n.inputs.empty())
-      return make_error(StatusCode::kInternal, "node '", n.name, "' reads nothing");
-    probe->binds.push_back({n.inputs[0], sym, n.name});
-    needed[n.inputs[0]] = true;
-    if (bound.size() <= size_t(sym)) bound.resize(sym + 1, false);
-    bound[sym] = true;
+    TIR_ASSIGN_OR_RETURN(const std::optional<Bind> b, bind_of(g, n));
+    if (!b) continue;
+    probe->binds.push_back(*b);
+    needed[b->value] = true;
+    if (bound.size() <= size_t(b->symbol)) bound.resize(b->symbol + 1, false);
+    bound[b->symbol] = true;
   }
   if (probe->binds.empty()) return std::unique_ptr<DataDependentProbe>();
   std::vector<bool> keep(g.nodes.size(), false);
@@ -57,8 +107,8 @@ Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const Exec
     if (!feeds) continue;
     if (uses_symbol(n, bound))
       return make_error(StatusCode::kUnsupported, "node '", n.name,
-                        "' computes the source of a .item() from another .item(), not "
-                        "supported yet");
+                        "' computes what a data-dependent size is read from out of another "
+                        "data-dependent size, not supported yet");
     keep[i] = true;
     for (int32_t v : n.inputs) needed[v] = true;
   }
@@ -67,7 +117,7 @@ Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const Exec
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (keep[i]) probe->graph.nodes.push_back(g.nodes[i]);
   probe->graph.outputs.clear();
-  for (const auto& b : probe->binds) probe->graph.outputs.push_back(b.value);
+  for (const Bind& b : probe->binds) probe->graph.outputs.push_back(b.value);
   probe->graph.mutations.clear();
   return probe;
 }
@@ -76,30 +126,26 @@ void bind_derived_symbols(const ir::fb::Value& declared, const Tensor& out,
                           std::span<int64_t> symbols) {
   if (!declared.sizes() || declared.sizes()->size() != size_t(out.rank)) return;
   for (size_t d = 0; d < declared.sizes()->size(); ++d) {
-    const ir::fb::SymExpr* e = declared.sizes()->Get(d)->expr();
-    if (!e || !e->terms() || e->terms()->size() != 1) continue;
-    const ir::fb::ExprTerm* t = e->terms()->Get(0);
-    if (t->op() != ir::fb::ExprOp::Sym || t->value() >= symbols.size()) continue;
-    if (symbols[t->value()] < 0) symbols[t->value()] = out.size(int(d));
+    const int32_t s = bare_symbol(declared.sizes()->Get(d)->expr());
+    if (s >= 0 && size_t(s) < symbols.size() && symbols[s] < 0) symbols[s] = out.size(int(d));
   }
 }
 
 Status bind_data_dependent(const DataDependentProbe& probe, const ir::fb::Method& method,
                            const Plan& probe_plan, std::span<int64_t> symbols) {
-  for (const auto& b : probe.binds) {
+  for (const Bind& b : probe.binds) {
     Tensor t = probe_plan.values[b.value];
     t.data = probe_plan.value_data[b.value];
-    auto v = kernels::local_scalar_value(t);
-    if (!v.ok())
-      return make_error(v.status().code(), "node '", b.node, "' (", kLocalScalar,
-                        "): ", v.status().message());
+    TIR_ASSIGN_OR_RETURN(const int64_t v, read_size(b, t, probe_plan, symbols));
     const ir::fb::Symbol& s = *method.symbols()->Get(b.symbol);
-    if (*v < s.min() || *v > s.max())
-      return make_error(StatusCode::kInvalidArgument, "node '", b.node, "': .item() is ", *v,
+    const bool item = b.kind == Bind::Kind::kItem;
+    if (v < s.min() || v > s.max())
+      return make_error(StatusCode::kInvalidArgument, "node '", b.node,
+                        "': ", item ? ".item() is " : "the output has ", v, item ? "" : " rows",
                         ", outside the range [", s.min(), ", ", s.max(),
                         "] the program declares for ", ir::str(s.name()),
                         " (torch._check / constrain_as_size)");
-    symbols[b.symbol] = *v;
+    symbols[b.symbol] = v;
   }
   return ok_status();
 }

@@ -12,6 +12,22 @@ namespace {
 std::atomic<uint64_t> lower_count{0};
 
 /// Decodes argument `a` of a node; tensor references become slots of `node.inputs`.
+/// Ops whose output rows depend on their input's values (kernels/shapes/indexing/
+/// data_dependent.h) get the rows as a trailing int argument: output 0's dim 0 as declared,
+/// bound before the run is planned (runtime/exec/data_dependent.h).
+void append_bound_size(const ExecGraph& g, ExecNode& node) {
+  if (node.op != "aten::nonzero" && node.op != "aten::masked_select") return;
+  if (node.outputs.empty()) return;
+  const fb::Value* out = g.values[node.outputs[0]].ir;
+  if (!out->sizes() || out->sizes()->size() == 0) return;
+  const fb::Dim* rows = out->sizes()->Get(0);
+  ExecArg arg;
+  arg.kind = ArgKind::kInt;
+  arg.i = rows->value();
+  arg.sym = rows->expr();
+  node.args.push_back(std::move(arg));
+}
+
 ExecArg lower_arg(const fb::Argument& a, ExecNode& node) {
   ExecArg arg;
   const auto add_input = [&](int32_t v) {
@@ -222,6 +238,7 @@ Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method&
       if (node.outputs.size() > size_t(kernels::kMaxOutputs))
         return make_error(StatusCode::kUnsupported, node_context(node), ": more than ",
                           kernels::kMaxOutputs, " outputs");
+      append_bound_size(g, node);
       if (ir::is_control_flow_op(node.op)) {
         node.kind = node.op == ir::kCondOp ? StepKind::kCond : StepKind::kLoop;
         const size_t first = node.op == ir::kCondOp ? 1 : 0;  // cond's pred comes first

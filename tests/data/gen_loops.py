@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 
+import numpy as np
 import torch
 from torch._higher_order_ops.scan import scan
 from torch._higher_order_ops.while_loop import while_loop
@@ -162,6 +163,22 @@ class ItemSlice(torch.nn.Module):
         return x[:n].cumsum(0), torch.ones(n, 2) * x.sum()
 
 
+class DataDependent(torch.nn.Module):
+    """Sizes from data: nonzero, masked_select, x[:k.item()] under torch._check, and the
+    masked count returned as an int."""
+
+    def forward(self, x, m, k):
+        n = k.item()
+        torch._check(n >= 1)
+        torch._check(n <= 4)
+        ms = torch.masked_select(x, m)
+        return torch.nonzero(x > 0), ms * 2, x[:n], ms.shape[0] + 1
+
+
+def mask_(seed, p, *shape):
+    return torch.rand(*shape, generator=torch.Generator().manual_seed(seed)) < p
+
+
 def n_(v):
     return torch.tensor(v, dtype=torch.int64)
 
@@ -181,10 +198,28 @@ MODELS = {
     "map_body": (MapBody, [(randn(16, 4, 5), randn(17, 3)), (randn(18, 4, 5), randn(19, 3))],
                  None, False, 1e-5),
     "map_of_scan": (MapOfScan, [(randn(25, 2, 5, 3),)], None, False, 1e-5),
+    "data_dependent": (DataDependent, [(randn(26, 4, 3), mask_(27, 0.5, 4, 3), n_(2)),
+                                       (randn(28, 4, 3), mask_(29, 0.2, 4, 3), n_(4)),
+                                       (randn(30, 4, 3), mask_(31, 0.0, 4, 3), n_(1)),
+                                       (randn(32, 4, 3), mask_(33, 0.5, 4, 3), n_(9))],
+                       None, False, 1e-5),
     "item_slice": (ItemSlice, [(randn(22, 6, 3), n_(2)), (randn(23, 6, 3), n_(6)),
                                (randn(24, 6, 3), n_(9))], None, False, 1e-5),
     "invoke_subgraph": (RepeatedLayers, [(randn(20, 2, 8),), (randn(21, 2, 8),)], None, True, 1e-5),
 }
+
+
+def save_npy(path, t):
+    """export_util.save_npy, bool tensors (masks) included."""
+    arr = np.array(t.detach().cpu().numpy(), order="C")  # nonzero's is column-major
+    assert arr.dtype in (np.float32, np.int64, np.bool_), (path, arr.dtype)
+    np.save(path, arr, allow_pickle=False)
+    return {"file": os.path.basename(path), "dtype": str(arr.dtype), "shape": list(arr.shape)}
+
+
+def as_tensors(outputs):
+    """The output leaves; a Python int (a SymInt output) as a 0-dim int64 tensor."""
+    return [torch.tensor(v) if isinstance(v, int) else v for v in pytree.tree_leaves(outputs)]
 
 
 def export(name, module, cases, dynamic, strict, tol):
@@ -209,21 +244,21 @@ def export(name, module, cases, dynamic, strict, tol):
         for c, args in enumerate(cases):
             try:
                 with torch.no_grad():
-                    want = pytree.tree_leaves(module(*export_util.clone_tree(args)))
+                    want = as_tensors(module(*export_util.clone_tree(args)))
             except RuntimeError as e:  # torch refuses these inputs (a torch._check fails)
                 records.append({
-                    "inputs": [export_util.save_npy(
+                    "inputs": [save_npy(
                         os.path.join(out_dir, f"case_{c}_input_{k}.npy"), t)
                         for k, t in enumerate(args)],
                     "torch_error": str(e).splitlines()[0][:200]})
                 continue
             with torch.no_grad():
-                got = pytree.tree_leaves(loaded(*export_util.clone_tree(args)))
+                got = as_tensors(loaded(*export_util.clone_tree(args)))
             export_util.check_close(got, want, tol, f"{rel} case {c}")
             records.append({
-                "inputs": [export_util.save_npy(os.path.join(out_dir, f"case_{c}_input_{k}.npy"), t)
+                "inputs": [save_npy(os.path.join(out_dir, f"case_{c}_input_{k}.npy"), t)
                            for k, t in enumerate(args)],
-                "outputs": [export_util.save_npy(os.path.join(out_dir, f"case_{c}_output_{k}.npy"), t)
+                "outputs": [save_npy(os.path.join(out_dir, f"case_{c}_output_{k}.npy"), t)
                             for k, t in enumerate(want)]})
         ops, sub, other = export_util.count_ops(path)
         entries.append({"model": name, "dialect": dialect, "dir": rel, "cases": records,

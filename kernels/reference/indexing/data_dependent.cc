@@ -1,0 +1,78 @@
+// Reference nonzero and masked_select (kernels/shapes/indexing/data_dependent.h): the output
+// holds as many rows as the runtime counted; a different count at run time is an error.
+#include "kernels/shapes/indexing/data_dependent.h"
+
+#include "kernels/kernel_util.h"
+#include "kernels/reference/register.h"
+
+namespace tir::kernels {
+namespace {
+
+Status count_error(const KernelCall& call, int64_t found, int64_t bound) {
+  return op_error(call, StatusCode::kInternal, "found ", found, " elements, the plan holds ",
+                  bound);
+}
+
+Status run_nonzero(const DataDependentParams& p, const KernelCall& call) {
+  const Tensor& x = call.inputs[0];
+  int64_t* out = call.outputs[0].data_as<int64_t>();
+  int64_t n = 0;
+  std::array<int64_t, kMaxRank> idx{};
+  const int rank = x.rank;
+  bool overflow = false;
+  visit_dtype(x.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* v = x.data_as<const T>();
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      if (v[i] != T{}) {
+        if (n >= p.count) {
+          overflow = true;
+          return;
+        }
+        for (int d = 0; d < rank; ++d) out[n * rank + d] = idx[d];
+        ++n;
+      }
+      for (int d = rank - 1; d >= 0 && ++idx[d] == x.sizes[d]; --d) idx[d] = 0;
+    }
+  });
+  if (overflow || n != p.count) return count_error(call, overflow ? n + 1 : n, p.count);
+  return ok_status();
+}
+
+Status run_masked_select(const DataDependentParams& p, const KernelCall& call) {
+  int64_t n = 0;
+  bool overflow = false;
+  visit_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* out = call.outputs[0].data_as<T>();
+    nary_for_each(p.plan, [&](int64_t, const std::array<int64_t, 3>& in) {
+      if (overflow || !operand_load<bool>(p.operands[1], call, in[1])) return;
+      if (n >= p.count) {
+        overflow = true;
+        return;
+      }
+      out[n++] = operand_load<T>(p.operands[0], call, in[0]);
+    });
+  });
+  if (overflow || n != p.count) return count_error(call, overflow ? n + 1 : n, p.count);
+  return ok_status();
+}
+
+using NonzeroRef = CheckedKernel<DataDependentParams, nonzero_prepare, run_nonzero>;
+using MaskedSelectRef =
+    CheckedKernel<DataDependentParams, masked_select_prepare, run_masked_select>;
+
+constexpr auto kRef = KernelImpl::kReference;
+constexpr auto kCpu = DeviceType::kCpu;
+constexpr auto kAny = DType::kUndefined;
+
+}  // namespace
+
+void register_data_dependent_ref(KernelRegistry& registry) {
+  registry.add({
+      {"aten::nonzero", kCpu, kAny, kRef, &make_kernel<NonzeroRef>},
+      {"aten::masked_select", kCpu, kAny, kRef, &make_kernel<MaskedSelectRef>},
+  });
+}
+
+}  // namespace tir::kernels
