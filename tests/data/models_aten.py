@@ -9,8 +9,10 @@ import torch
 import torch.nn.functional as F
 import torchvision
 from torch import nn
-from transformers import (DistilBertConfig, DistilBertModel, MistralConfig, MistralForCausalLM,
-                          T5Config, T5Model, ViTConfig, ViTModel, Wav2Vec2Config, Wav2Vec2Model,
+from transformers import (CodeGenConfig, CodeGenForCausalLM, DistilBertConfig, DistilBertModel,
+                          FalconConfig, FalconForCausalLM, GPTJConfig, GPTJForCausalLM,
+                          MistralConfig, MistralForCausalLM, SwinConfig, SwinModel, T5Config,
+                          T5Model, ViTConfig, ViTModel, Wav2Vec2Config, Wav2Vec2Model,
                           WhisperConfig)
 from transformers.models.whisper.modeling_whisper import WhisperEncoder
 
@@ -267,6 +269,34 @@ class SuperResolution(nn.Module):
         return up, self.tail(F.pixel_unshuffle(up, 2)), F.pixel_unshuffle(x, 3)
 
 
+# Issue 26: the ops real models still missed.
+# GPT-J and CodeGen have no SDPA path in transformers ("does not support an attention
+# implementation through torch.nn.functional.scaled_dot_product_attention yet"): eager attention.
+# Their rotary embeddings interleave sin/cos with repeat_interleave.self_int.
+HF_EAGER = {**HF_COMMON, "attn_implementation": "eager"}
+
+
+def gptj():
+    cfg = GPTJConfig(n_layer=2, n_head=4, n_embd=32, rotary_dim=4, vocab_size=VOCAB,
+                     n_positions=32, **HF_EAGER)
+    return CausalLogits(randomize_constant_tensors(GPTJForCausalLM(cfg)))
+
+
+def codegen():
+    cfg = CodeGenConfig(n_layer=2, n_head=4, n_embd=32, rotary_dim=4, vocab_size=VOCAB,
+                        n_positions=32, n_ctx=32, **HF_EAGER)
+    return CausalLogits(randomize_constant_tensors(CodeGenForCausalLM(cfg)))
+
+
+def falcon_mqa():
+    """Multi-query attention: one key/value head for 4 query heads, passed to SDPA unexpanded
+    (torch broadcasts the head dim; no enable_gqa)."""
+    cfg = FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                       multi_query=True, new_decoder_architecture=False, vocab_size=VOCAB,
+                       **HF_COMMON)
+    return CausalLogits(randomize_constant_tensors(check_sdpa(FalconForCausalLM(cfg))))
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -286,4 +316,7 @@ MODELS = [
     ("whisper_encoder", whisper_encoder, 42, lambda g: ((torch.randn(1, 8, 16, generator=g),), {}),
      1e-4),
     ("super_resolution", SuperResolution, 44, lambda g: ((image(g, 2, 3, 6, 6),), {}), 1e-4),
+    ("gptj", gptj, 45, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("codegen", codegen, 46, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("falcon_mqa", falcon_mqa, 47, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
 ]
