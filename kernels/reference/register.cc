@@ -8,6 +8,7 @@ void register_reference(KernelRegistry& registry) {
   register_arithmetic_ref(registry);
   register_logic_ref(registry);
   register_any_diff_ref(registry);
+  register_histc_ref(registry);
   register_mean_ref(registry);
   register_reduction_ref(registry);
   register_sum_amax_cumsum_ref(registry);

@@ -19,6 +19,7 @@ void register_arithmetic_ref(KernelRegistry& registry);
 void register_logic_ref(KernelRegistry& registry);
 // reduction/
 void register_any_diff_ref(KernelRegistry& registry);
+void register_histc_ref(KernelRegistry& registry);
 void register_mean_ref(KernelRegistry& registry);
 void register_reduction_ref(KernelRegistry& registry);
 void register_sum_amax_cumsum_ref(KernelRegistry& registry);

@@ -297,6 +297,28 @@ def falcon_mqa():
     return CausalLogits(randomize_constant_tensors(check_sdpa(FalconForCausalLM(cfg))))
 
 
+class MoeRouter(nn.Module):
+    """Mixtral's router and its load statistics: softmax over the gate logits, top-2 experts,
+    the tokens per expert counted with histc as transformers' load_balancing_loss_func does on
+    CPU (float32 indices, bins = experts, range [0, experts]), and a histc whose min == max
+    takes the data's range. The tiny MixtralForCausalLM itself does not export for tir: its
+    experts run transformers' custom op transformers::grouped_mm_fallback (and the eager
+    experts path fails torch.export on a data-dependent guard)."""
+
+    def __init__(self, experts=4):
+        super().__init__()
+        self.experts = experts
+        self.gate = nn.Linear(16, experts, bias=False)
+
+    def forward(self, h):
+        probs = F.softmax(self.gate(h), dim=-1)
+        weights, selected = torch.topk(probs, 2, dim=-1)
+        counts = torch.histc(selected.reshape(-1).to(torch.float32), bins=self.experts, min=0,
+                             max=self.experts)
+        spread = torch.histc(h, bins=7)
+        return weights / weights.sum(-1, keepdim=True), counts / selected.numel(), spread
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -319,4 +341,5 @@ MODELS = [
     ("gptj", gptj, 45, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("codegen", codegen, 46, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("falcon_mqa", falcon_mqa, 47, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("moe_router", MoeRouter, 48, lambda g: ((torch.randn(12, 16, generator=g),), {}), 1e-4),
 ]
