@@ -319,6 +319,42 @@ class MoeRouter(nn.Module):
         return weights / weights.sum(-1, keepdim=True), counts / selected.numel(), spread
 
 
+def video_resnet():
+    """torchvision's r3d_18 blocks at a width tir's fixtures can hold: r3d_18 itself has a
+    fixed 64-channel stem and 33M parameters. The real VideoResNet pieces (BasicBlock with
+    Conv3DSimple, Conv3d + BatchNorm3d + ReLU stem, AdaptiveAvgPool3d) at 8 and 16 channels,
+    plus a MaxPool3d after the stem (as the R(2+1)D / mixed-convolution stems' users add)."""
+    from torchvision.models.video.resnet import BasicBlock, Conv3DSimple
+
+    def down(cin, cout):
+        return nn.Sequential(nn.Conv3d(cin, cout, 1, stride=2, bias=False), nn.BatchNorm3d(cout))
+
+    model = nn.Sequential(
+        nn.Conv3d(3, 8, (3, 7, 7), stride=(1, 2, 2), padding=(1, 3, 3), bias=False),
+        nn.BatchNorm3d(8), nn.ReLU(inplace=True),
+        nn.MaxPool3d((1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1)),
+        BasicBlock(8, 8, Conv3DSimple),
+        BasicBlock(8, 16, Conv3DSimple, stride=2, downsample=down(8, 16)),
+        nn.AdaptiveAvgPool3d((1, 1, 1)), nn.Flatten(1), nn.Linear(16, 5))
+    return randomize_constant_tensors(model)
+
+
+def swin():
+    """torchvision's Swin Transformer (swin_t's blocks, shifted windows) at width 16: its
+    shifted-window attention mask is built with in-place fills of slices (fill_ left in the
+    training IR)."""
+    from torchvision.models.swin_transformer import SwinTransformer
+    return randomize_constant_tensors(SwinTransformer(
+        patch_size=[4, 4], embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=[4, 4],
+        num_classes=5))
+
+
+def hf_swin():
+    cfg = SwinConfig(image_size=32, patch_size=4, embed_dim=16, depths=[2, 2], num_heads=[2, 4],
+                     window_size=4, num_channels=3, initializer_range=0.2)
+    return Hidden(randomize_constant_tensors(SwinModel(cfg)))
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -342,4 +378,8 @@ MODELS = [
     ("codegen", codegen, 46, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("falcon_mqa", falcon_mqa, 47, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("moe_router", MoeRouter, 48, lambda g: ((torch.randn(12, 16, generator=g),), {}), 1e-4),
+    ("video_resnet", video_resnet, 49,
+     lambda g: ((torch.randn(1, 3, 4, 16, 16, generator=g),), {}), 1e-4),
+    ("swin", swin, 50, lambda g: ((image(g),), {}), 1e-4),
+    ("hf_swin", hf_swin, 51, lambda g: ((image(g),), {}), 1e-4),
 ]
