@@ -32,6 +32,8 @@ struct ExecutorOptions {
   SessionState* state = nullptr;
   /// Passed to every kernel call (KernelCall::precision; GEMM-class kernels may use bf16).
   Precision precision = Precision::kFloat32;
+  /// Where random ops draw (KernelCall::random); null: the process's default stream.
+  kernels::RandomStream* random = nullptr;
 };
 
 class MethodExecutor {

@@ -124,6 +124,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.weights.verify_threads = o.threads;  // 0: all cores
   so.fuse = o.fuse;
   so.device = o.device;
+  so.seed = o.seed;
   TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
   WeightSetOptions open_options = so.weights;
   if (!o.weight_budget.empty()) {  // streamed: tensors are verified and inflated as read
