@@ -69,13 +69,15 @@ Status GraphBuilder::read_symbols() {
 
 Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
                                         fb::ValueSource source, int32_t index, DType scalar_dtype,
-                                        flatbuffers::Offset<fb::SymExpr> expr) {
+                                        flatbuffers::Offset<fb::SymExpr> expr,
+                                        const std::string& meta_name) {
   const std::string key = scope_prefix_ + name;  // unique across inlined subgraphs
   if (value_index_.count(key) || (scope_ && scope_->count(name)))
     return corrupt("value '", key, "' is defined twice");
   DType dtype = scalar_dtype;
   std::vector<flatbuffers::Offset<fb::Dim>> dims;
-  const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, name) : nullptr;
+  const std::string& meta_key = meta_name.empty() ? name : meta_name;
+  const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, meta_key) : nullptr;
   if (kind == fb::ValueKind::Tensor && !meta) kind = fb::ValueKind::None;  // see README
   if (meta) {
     const Json* dt = json_get(*meta, "dtype");
@@ -117,6 +119,7 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
                                     fbb_->CreateVector(dims), source, index, expr));
   value_index_.emplace(key, idx);
   value_refs_.push_back({source, index});
+  value_meta_names_.push_back(meta_key);
   if (scope_) scope_->emplace(name, idx);
   return idx;
 }

@@ -199,8 +199,11 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
       return ok_status();
     }
   }
+  TIR_RETURN_IF_ERROR(check_not_stale(node, name));
   std::string rebind;  // value whose later uses read this node's output (functionalised)
   functionalize(node, &op, &rebind);
+  WriteBack write_back;  // an in-place node on slices of an activation (view_write_back.cc)
+  const bool writes_back = rebind.empty() && plan_write_back(node, &op, &write_back);
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (op == ir::kCondOp) {
@@ -252,6 +255,7 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
     names[rebind] = outs[0];
   }
   if (is_view_op(op)) {
+    record_view(op, args, node, outs);
     for (const Json& in : *inputs) {
       const Json* a = json_get(in, "arg");
       const Json* t = a ? json_get(*a, "as_tensor") : nullptr;
@@ -272,6 +276,9 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
                                   fbb_->CreateString(module_path), fbb_->CreateString(module_type),
                                   fbb_->CreateString(source)));
   node_ops_.push_back({op, name});
+  if (writes_back && !outs.empty())
+    return emit_write_back(write_back, outs[0], name.substr(scope_prefix_.size()), module_path,
+                           module_type, source);
   return ok_status();
 }
 
