@@ -62,6 +62,11 @@ class GraphBuilder {
   Status cond_args(const Json& node, const std::string& name, std::vector<ArgOffset>* out);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
+  /// A node's arguments in schema order, omitted ones from the schema's defaults.
+  Status schema_args(const Json& inputs, const std::string& op, const std::string& name,
+                     const AtenSchema& schema, std::vector<ArgOffset>* out);
+  /// No schema (HOPs, _operator.*, custom ops): the arguments as given.
+  Status raw_args(const Json& inputs, const std::string& name, std::vector<ArgOffset>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.
   /// `expr`: a SymInt user input's expression (Value.expr).
   /// `meta_name`: read the tensor metadata under this name instead (values the importer adds).

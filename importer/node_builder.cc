@@ -170,6 +170,52 @@ void GraphBuilder::functionalize(const Json& node, std::string* op, std::string*
   *out_rebind = self;
 }
 
+Status GraphBuilder::schema_args(const Json& inputs, const std::string& op, const std::string& name,
+                                 const AtenSchema& schema, std::vector<ArgOffset>* out) {
+  std::unordered_map<std::string, const Json*> given;
+  for (const Json& in : inputs) {
+    const Json* n = json_get(in, "name");
+    const Json* a = json_get(in, "arg");
+    if (!n || !n->is_string() || !a) return corrupt("node '", name, "' has a malformed input");
+    given[n->get<std::string>()] = a;
+  }
+  std::unordered_set<std::string> known;
+  for (const AtenArg& sa : schema.args) {
+    known.insert(sa.name);
+    auto it = given.find(sa.name);
+    if (it != given.end()) {
+      TIR_ASSIGN_OR_RETURN(ArgOffset a, convert_arg(sa.name, *it->second, &sa, name));
+      out->push_back(a);
+    } else if (sa.has_default) {
+      TIR_ASSIGN_OR_RETURN(ArgOffset a, default_arg(sa, name));
+      out->push_back(a);
+    } else {
+      return corrupt("node '", name, "' (", op, ") lacks argument '", sa.name,
+                     "', which has no default");
+    }
+  }
+  for (const auto& [n, a] : given)
+    if (!known.count(n))
+      return corrupt("node '", name, "' passes argument '", n, "', which ", op, " does not have");
+  return ok_status();
+}
+
+Status GraphBuilder::raw_args(const Json& inputs, const std::string& name,
+                              std::vector<ArgOffset>* out) {
+  int i = 0;
+  for (const Json& in : inputs) {
+    const Json* n = json_get(in, "name");
+    const Json* a = json_get(in, "arg");
+    if (!a) return corrupt("node '", name, "' has a malformed input");
+    std::string arg_name = n && n->is_string() ? n->get<std::string>() : "";
+    if (arg_name.empty()) arg_name = "arg" + std::to_string(i);
+    TIR_ASSIGN_OR_RETURN(ArgOffset off, convert_arg(arg_name, *a, nullptr, name));
+    out->push_back(off);
+    ++i;
+  }
+  return ok_status();
+}
+
 Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   const Json* target = json_get(node, "target");
   if (!target || !target->is_string()) return corrupt("node ", ordinal, " has no target");
@@ -209,44 +255,9 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   if (op == ir::kCondOp) {
     TIR_RETURN_IF_ERROR(cond_args(node, name, &args));
   } else if (schema) {
-    std::unordered_map<std::string, const Json*> given;
-    for (const Json& in : *inputs) {
-      const Json* n = json_get(in, "name");
-      const Json* a = json_get(in, "arg");
-      if (!n || !n->is_string() || !a) return corrupt("node '", name, "' has a malformed input");
-      given[n->get<std::string>()] = a;
-    }
-    std::unordered_set<std::string> known;
-    for (const AtenArg& sa : schema->args) {
-      known.insert(sa.name);
-      auto it = given.find(sa.name);
-      if (it != given.end()) {
-        TIR_ASSIGN_OR_RETURN(ArgOffset a, convert_arg(sa.name, *it->second, &sa, name));
-        args.push_back(a);
-      } else if (sa.has_default) {
-        TIR_ASSIGN_OR_RETURN(ArgOffset a, default_arg(sa, name));
-        args.push_back(a);
-      } else {
-        return corrupt("node '", name, "' (", op, ") lacks argument '", sa.name,
-                       "', which has no default");
-      }
-    }
-    for (const auto& [n, a] : given)
-      if (!known.count(n))
-        return corrupt("node '", name, "' passes argument '", n, "', which ", op, " does not have");
+    TIR_RETURN_IF_ERROR(schema_args(*inputs, op, name, *schema, &args));
   } else {
-    // No schema (HOPs, _operator.*, custom ops): keep the arguments as given.
-    int i = 0;
-    for (const Json& in : *inputs) {
-      const Json* n = json_get(in, "name");
-      const Json* a = json_get(in, "arg");
-      if (!a) return corrupt("node '", name, "' has a malformed input");
-      std::string arg_name = n && n->is_string() ? n->get<std::string>() : "";
-      if (arg_name.empty()) arg_name = "arg" + std::to_string(i);
-      TIR_ASSIGN_OR_RETURN(ArgOffset off, convert_arg(arg_name, *a, nullptr, name));
-      args.push_back(off);
-      ++i;
-    }
+    TIR_RETURN_IF_ERROR(raw_args(*inputs, name, &args));
   }
   std::vector<int32_t> outs;
   TIR_RETURN_IF_ERROR(add_node_outputs(node, name, &outs));
