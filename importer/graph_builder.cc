@@ -69,13 +69,15 @@ Status GraphBuilder::read_symbols() {
 
 Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind kind,
                                         fb::ValueSource source, int32_t index, DType scalar_dtype,
-                                        flatbuffers::Offset<fb::SymExpr> expr, bool scalar_tensor) {
+                                        flatbuffers::Offset<fb::SymExpr> expr,
+                                        const std::string& meta_name, bool scalar_tensor) {
   const std::string key = scope_prefix_ + name;  // unique across inlined subgraphs
   if (value_index_.count(key) || (scope_ && scope_->count(name)))
     return corrupt("value '", key, "' is defined twice");
   DType dtype = scalar_dtype;
   std::vector<flatbuffers::Offset<fb::Dim>> dims;
-  const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, name) : nullptr;
+  const std::string& meta_key = meta_name.empty() ? name : meta_name;
+  const Json* meta = kind == fb::ValueKind::Tensor ? json_get(*tensor_values_, meta_key) : nullptr;
   // A tensor without metadata is None (see README), unless the importer makes it: a 0-dim
   // tensor of `scalar_dtype` (a SymInt program output, scalar_binding.cc).
   if (kind == fb::ValueKind::Tensor && !meta && !scalar_tensor) kind = fb::ValueKind::None;
@@ -119,6 +121,7 @@ Result<int32_t> GraphBuilder::add_value(const std::string& name, fb::ValueKind k
                                     fbb_->CreateVector(dims), source, index, expr));
   value_index_.emplace(key, idx);
   value_refs_.push_back({source, index});
+  value_meta_names_.push_back(meta_key);
   if (scope_) scope_->emplace(name, idx);
   return idx;
 }

@@ -95,11 +95,18 @@ class GraphBuilder {
   Result<int32_t> add_sym_int_output(const std::string& name);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
+  /// A node's arguments in schema order, omitted ones from the schema's defaults.
+  Status schema_args(const Json& inputs, const std::string& op, const std::string& name,
+                     const AtenSchema& schema, std::vector<ArgOffset>* out);
+  /// No schema (HOPs, _operator.*, custom ops): the arguments as given.
+  Status raw_args(const Json& inputs, const std::string& name, std::vector<ArgOffset>* out);
   /// Adds a value; tensor metadata from tensor_values[name] when kind is Tensor.
   /// `expr`: a SymInt user input's expression (Value.expr).
+  /// `meta_name`: read the tensor metadata under this name instead (values the importer adds).
   Result<int32_t> add_value(const std::string& name, fb::ValueKind kind, fb::ValueSource source,
                             int32_t index, DType scalar_dtype = DType::kInt64,
-                            flatbuffers::Offset<fb::SymExpr> expr = 0, bool scalar_tensor = false);
+                            flatbuffers::Offset<fb::SymExpr> expr = 0,
+                            const std::string& meta_name = "", bool scalar_tensor = false);
   Result<flatbuffers::Offset<fb::SymExpr>> sym_expr(const std::string& text,
                                                     std::vector<SymTerm>* out_terms = nullptr);
   int64_t symbol_index(std::string_view name);
@@ -166,6 +173,41 @@ class GraphBuilder {
   /// `*out_rebind` then names the value whose later uses must read the node's output.
   void functionalize(const Json& node, std::string* op, std::string* out_rebind) const;
   size_t skipped_symbolic_nodes_ = 0;
+
+  // ---- view_write_back.cc: in-place ops on slices (x[a:b, c] = v, Swin's attention mask).
+  /// A slice.Tensor / select.int output: the value it views and the node's arguments.
+  struct ViewLink {
+    bool select = false;
+    int32_t input = -1;
+    std::vector<ArgOffset> args;
+  };
+  /// The chain of slice/select views from an in-place node's self up to the activation they
+  /// view, innermost first, and that activation.
+  struct WriteBack {
+    std::vector<int32_t> chain;
+    int32_t root = -1;
+  };
+  /// The value `node` passes as `self` (-1: none).
+  int32_t self_value(const Json& node) const;
+  /// Records a view node's output (every view op; slice/select with their arguments).
+  void record_view(const std::string& op, const std::vector<ArgOffset>& args, const Json& node,
+                   const std::vector<int32_t>& outs);
+  /// The in-place node `node` (op `*op`) on a slice/select chain of an activation, or on an
+  /// activation that has views: `*op` becomes the functional form and `*out` says where to
+  /// write the result back (emit_write_back). Returns false when the node stays as it is.
+  bool plan_write_back(const Json& node, std::string* op, WriteBack* out) const;
+  /// After the functional node computed `y` (the new value of the innermost view): one
+  /// slice_scatter / select_scatter per link up to the root, whose later uses read the result;
+  /// every earlier view of the root becomes stale (check_not_stale).
+  Status emit_write_back(const WriteBack& wb, int32_t y, const std::string& node,
+                         const std::string& module_path, const std::string& module_type,
+                         const std::string& source);
+  /// Error when `node` reads a view taken before an in-place write to what it views.
+  Status check_not_stale(const Json& node, const std::string& name) const;
+  std::unordered_map<int32_t, ViewLink> view_links_;
+  std::unordered_map<int32_t, int32_t> view_root_;  // view output -> the value it views
+  std::unordered_set<int32_t> stale_values_;
+  std::vector<std::string> value_meta_names_;  // per value: its name in tensor_values
 };
 
 }  // namespace tir::importer

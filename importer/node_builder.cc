@@ -170,6 +170,52 @@ void GraphBuilder::functionalize(const Json& node, std::string* op, std::string*
   *out_rebind = self;
 }
 
+Status GraphBuilder::schema_args(const Json& inputs, const std::string& op, const std::string& name,
+                                 const AtenSchema& schema, std::vector<ArgOffset>* out) {
+  std::unordered_map<std::string, const Json*> given;
+  for (const Json& in : inputs) {
+    const Json* n = json_get(in, "name");
+    const Json* a = json_get(in, "arg");
+    if (!n || !n->is_string() || !a) return corrupt("node '", name, "' has a malformed input");
+    given[n->get<std::string>()] = a;
+  }
+  std::unordered_set<std::string> known;
+  for (const AtenArg& sa : schema.args) {
+    known.insert(sa.name);
+    auto it = given.find(sa.name);
+    if (it != given.end()) {
+      TIR_ASSIGN_OR_RETURN(ArgOffset a, convert_arg(sa.name, *it->second, &sa, name));
+      out->push_back(a);
+    } else if (sa.has_default) {
+      TIR_ASSIGN_OR_RETURN(ArgOffset a, default_arg(sa, name));
+      out->push_back(a);
+    } else {
+      return corrupt("node '", name, "' (", op, ") lacks argument '", sa.name,
+                     "', which has no default");
+    }
+  }
+  for (const auto& [n, a] : given)
+    if (!known.count(n))
+      return corrupt("node '", name, "' passes argument '", n, "', which ", op, " does not have");
+  return ok_status();
+}
+
+Status GraphBuilder::raw_args(const Json& inputs, const std::string& name,
+                              std::vector<ArgOffset>* out) {
+  int i = 0;
+  for (const Json& in : inputs) {
+    const Json* n = json_get(in, "name");
+    const Json* a = json_get(in, "arg");
+    if (!a) return corrupt("node '", name, "' has a malformed input");
+    std::string arg_name = n && n->is_string() ? n->get<std::string>() : "";
+    if (arg_name.empty()) arg_name = "arg" + std::to_string(i);
+    TIR_ASSIGN_OR_RETURN(ArgOffset off, convert_arg(arg_name, *a, nullptr, name));
+    out->push_back(off);
+    ++i;
+  }
+  return ok_status();
+}
+
 Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   const Json* target = json_get(node, "target");
   if (!target || !target->is_string()) return corrupt("node ", ordinal, " has no target");
@@ -203,8 +249,11 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
       return ok_status();
     }
   }
+  TIR_RETURN_IF_ERROR(check_not_stale(node, name));
   std::string rebind;  // value whose later uses read this node's output (functionalised)
   functionalize(node, &op, &rebind);
+  WriteBack write_back;  // an in-place node on slices of an activation (view_write_back.cc)
+  const bool writes_back = rebind.empty() && plan_write_back(node, &op, &write_back);
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (op == ir::kCondOp) {
@@ -212,44 +261,9 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   } else if (ir::is_loop_op(op)) {
     TIR_RETURN_IF_ERROR(loop_args(node, name, op, &args));
   } else if (schema) {
-    std::unordered_map<std::string, const Json*> given;
-    for (const Json& in : *inputs) {
-      const Json* n = json_get(in, "name");
-      const Json* a = json_get(in, "arg");
-      if (!n || !n->is_string() || !a) return corrupt("node '", name, "' has a malformed input");
-      given[n->get<std::string>()] = a;
-    }
-    std::unordered_set<std::string> known;
-    for (const AtenArg& sa : schema->args) {
-      known.insert(sa.name);
-      auto it = given.find(sa.name);
-      if (it != given.end()) {
-        TIR_ASSIGN_OR_RETURN(ArgOffset a, convert_arg(sa.name, *it->second, &sa, name));
-        args.push_back(a);
-      } else if (sa.has_default) {
-        TIR_ASSIGN_OR_RETURN(ArgOffset a, default_arg(sa, name));
-        args.push_back(a);
-      } else {
-        return corrupt("node '", name, "' (", op, ") lacks argument '", sa.name,
-                       "', which has no default");
-      }
-    }
-    for (const auto& [n, a] : given)
-      if (!known.count(n))
-        return corrupt("node '", name, "' passes argument '", n, "', which ", op, " does not have");
+    TIR_RETURN_IF_ERROR(schema_args(*inputs, op, name, *schema, &args));
   } else {
-    // No schema (HOPs, _operator.*, custom ops): keep the arguments as given.
-    int i = 0;
-    for (const Json& in : *inputs) {
-      const Json* n = json_get(in, "name");
-      const Json* a = json_get(in, "arg");
-      if (!a) return corrupt("node '", name, "' has a malformed input");
-      std::string arg_name = n && n->is_string() ? n->get<std::string>() : "";
-      if (arg_name.empty()) arg_name = "arg" + std::to_string(i);
-      TIR_ASSIGN_OR_RETURN(ArgOffset off, convert_arg(arg_name, *a, nullptr, name));
-      args.push_back(off);
-      ++i;
-    }
+    TIR_RETURN_IF_ERROR(raw_args(*inputs, name, &args));
   }
   std::vector<int32_t> outs;
   TIR_RETURN_IF_ERROR(add_node_outputs(node, name, &outs));
@@ -258,6 +272,7 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
     names[rebind] = outs[0];
   }
   if (is_view_op(op)) {
+    record_view(op, args, node, outs);
     for (const Json& in : *inputs) {
       const Json* a = json_get(in, "arg");
       const Json* t = a ? json_get(*a, "as_tensor") : nullptr;
@@ -278,6 +293,9 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
                                   fbb_->CreateString(module_path), fbb_->CreateString(module_type),
                                   fbb_->CreateString(source)));
   node_ops_.push_back({op, name});
+  if (writes_back && !outs.empty())
+    return emit_write_back(write_back, outs[0], name.substr(scope_prefix_.size()), module_path,
+                           module_type, source);
   return ok_status();
 }
 

@@ -53,7 +53,7 @@ Result<int32_t> GraphBuilder::add_sym_int_output(const std::string& name) {
   }
   TIR_ASSIGN_OR_RETURN(const int32_t v,
                        add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Activation, -1,
-                                 DType::kInt64, 0, /*scalar_tensor=*/true));
+                                 DType::kInt64, 0, "", /*scalar_tensor=*/true));
   nodes_.push_back(fb::CreateNode(*fbb_, fbb_->CreateString(node), fbb_->CreateString(op),
                                   fbb_->CreateVector(args), fbb_->CreateVector<int32_t>({v}),
                                   fbb_->CreateString(""), fbb_->CreateString(""),

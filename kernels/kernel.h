@@ -79,6 +79,7 @@ struct WeightKey {
 };
 
 class PackedCache;
+class RandomStream;
 
 /// The runtime's hold on mapped weights' resident pages (WeightServices::weight_pages).
 class WeightPages {
@@ -164,6 +165,9 @@ struct KernelCall {
   DeviceContext* context = nullptr;
   /// The weight services (see WeightServices); null: none.
   const WeightServices* weights = nullptr;
+  /// Where random ops draw (kernels/random.h: the session's seeded stream); null: the
+  /// process's default stream (seed 0).
+  RandomStream* random = nullptr;
 
   WeightKey input_key(size_t k) const {
     return weights && k < weights->input_keys.size() ? weights->input_keys[k] : WeightKey{};

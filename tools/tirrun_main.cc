@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
                  "Write the method's graph as Graphviz DOT, fused groups marked (runs nothing "
                  "without inputs)");
   app.add_option("--svg", o.svg_path, "Render that graph as SVG with Graphviz `dot`");
+  app.add_option("--seed", o.seed,
+                 "Seed of the random ops (rand, randn, randperm: Philox4x32-10, "
+                 "kernels/random.h); the same seed draws the same values. Default: a fresh one "
+                 "per run");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   app.add_option("--max-loop-iterations", o.max_loop_iterations,

@@ -12,6 +12,7 @@ constexpr OpRow kRows[] = {
     {"aten::col2im",      {kF32}, {},     {}},
     {"aten::conv1d",      {kF32}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
     {"aten::conv2d",      {kF32}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
+    {"aten::conv3d",      {kF32}, {kF32}, {}, {.epilogue = true}},
     {"aten::convolution", {kF32}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
     {"aten::im2col",      {kF32}, {},     {}},
 };

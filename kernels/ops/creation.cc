@@ -1,6 +1,6 @@
 // The creation family of the op catalogue (kernels/ops/catalogue.h): tensors made from sizes and
-// values: zeros, ones, full, empty, ranges, fills. Each row: the op, then the dtypes each
-// backend implements (reference, cpu, cuda), then its capabilities.
+// values: zeros, ones, full, empty, ranges, fills, random draws (kernels/random.h). Each row:
+// the op, then the dtypes each backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
 namespace tir::kernels::ops {
@@ -24,6 +24,11 @@ constexpr OpRow kRows[] = {
     {"aten::new_zeros",           kAny, {}, {}},
     {"aten::ones",                kAny, {}, {}},
     {"aten::ones_like",           kAny, {}, {}},
+    {"aten::rand",                kAny, {}, {}},
+    {"aten::rand_like",           kAny, {}, {}},
+    {"aten::randn",               kAny, {}, {}},
+    {"aten::randn_like",          kAny, {}, {}},
+    {"aten::randperm",            kAny, {}, {}},
     {"aten::scalar_tensor",       kAny, {}, {}},
     {"aten::zeros",               kAny, {}, {}},
     {"aten::zeros_like",          kAny, {}, {}},

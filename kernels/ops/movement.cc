@@ -39,6 +39,7 @@ constexpr OpRow kRows[] = {
     {"aten::reflection_pad2d",   kAny, {}, {}},
     {"aten::reflection_pad3d",   kAny, {}, {}},
     {"aten::repeat",             kAny, {}, {kF32}},
+    {"aten::repeat_interleave.self_int", kAny, {}, {}},
     {"aten::replication_pad1d",  kAny, {}, {}},
     {"aten::replication_pad2d",  kAny, {}, {}},
     {"aten::replication_pad3d",  kAny, {}, {}},

@@ -22,6 +22,7 @@ constexpr OpRow kRows[] = {
     {"aten::argmin",          kAny,                      {},     {}},
     {"aten::cumsum",          kAny,                      {},     {}},
     {"aten::diff",            {kI64, kF32},              {},     {}},
+    {"aten::histc",           {kF32},                    {},     {}},
     {"aten::max",             kAny,                      {},     {}},
     {"aten::max.dim",         kAny,                      {},     {}},
     {"aten::mean",            kAny,                      {},     {}},

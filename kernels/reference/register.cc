@@ -9,6 +9,7 @@ void register_reference(KernelRegistry& registry) {
   register_arithmetic_ref(registry);
   register_logic_ref(registry);
   register_any_diff_ref(registry);
+  register_histc_ref(registry);
   register_mean_ref(registry);
   register_reduction_ref(registry);
   register_sum_amax_cumsum_ref(registry);
@@ -40,6 +41,7 @@ void register_reference(KernelRegistry& registry) {
   register_scatter_ref(registry);
   register_scatter_dim_ref(registry);
   register_creation_ref(registry);
+  register_random_ref(registry);
   register_sort_ref(registry);
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);

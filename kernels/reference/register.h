@@ -21,6 +21,7 @@ void register_arithmetic_ref(KernelRegistry& registry);
 void register_logic_ref(KernelRegistry& registry);
 // reduction/
 void register_any_diff_ref(KernelRegistry& registry);
+void register_histc_ref(KernelRegistry& registry);
 void register_mean_ref(KernelRegistry& registry);
 void register_reduction_ref(KernelRegistry& registry);
 void register_sum_amax_cumsum_ref(KernelRegistry& registry);
@@ -60,6 +61,7 @@ void register_scatter_ref(KernelRegistry& registry);
 void register_scatter_dim_ref(KernelRegistry& registry);
 // creation/
 void register_creation_ref(KernelRegistry& registry);
+void register_random_ref(KernelRegistry& registry);
 // sort_select/
 void register_sort_ref(KernelRegistry& registry);
 // quantization/

@@ -112,6 +112,7 @@ PlanInputs MethodExecutor::plan_inputs(const Binding& b) {
   in.packed_cache = &weights_->set().packed_cache();
   if (weights_->resident()) in.drop_packed = &weights_->set();
   in.precision = options_.precision;
+  in.random = options_.random;
   in.uploads = &uploads_;
   for (const Binding& sub : b.subgraphs) in.subgraphs.push_back(plan_inputs(sub));
   return in;

@@ -35,6 +35,8 @@ struct ExecutorOptions {
   /// A while_loop whose predicate still holds after this many iterations fails (runtime/exec/
   /// loops.h): a guard against a loop that never ends.
   uint64_t max_loop_iterations = 1'000'000;
+  /// Where random ops draw (KernelCall::random); null: the process's default stream.
+  kernels::RandomStream* random = nullptr;
 };
 
 class MethodExecutor {

@@ -89,6 +89,7 @@ Status bind_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanSte
   step.call.batch_norm = node.batch_norm;
   step.call.residual = node.residual;
   step.call.precision = in.precision;
+  step.call.random = in.random;
   step.weights->packed_cache = in.packed_cache;
   step.weights->input_keys = step.input_keys;
   step.weights->input_quantized = step.input_quantized;

@@ -131,6 +131,7 @@ struct PlanInputs {
   /// weight is not held twice. Null: nothing is dropped.
   const WeightSet* drop_packed = nullptr;
   Precision precision = Precision::kFloat32;
+  kernels::RandomStream* random = nullptr;  // KernelCall::random
   /// Per Method.subgraphs entry (cond branches): what building their sub-plans reads.
   std::vector<PlanInputs> subgraphs;
   /// Where copies of weights and constants to other devices are uploaded once; null: they

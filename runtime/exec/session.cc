@@ -3,9 +3,11 @@
 #include <omp.h>
 
 #include <limits>
+#include <random>
 
 #include "ir/model.h"
 #include "ir/sym_expr.h"
+#include "kernels/random.h"
 #include "runtime/exec/device_select.h"
 #include "runtime/exec/executor.h"
 #include "runtime/exec/lowered_method.h"
@@ -89,6 +91,9 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   }
   s->options_.precision = devices_precision(s->options_.devices, options.precision);
   if (!s->options_.state) s->options_.state = std::make_shared<SessionState>();
+  s->random_ = std::make_shared<kernels::RandomStream>(
+      options.seed ? *options.seed
+                   : uint64_t{std::random_device{}()} << 32 | std::random_device{}());
   s->method_name_ = options.method;
   TIR_RETURN_IF_ERROR(check_weights(*s->view_, *weights));  // once: every context trusts it
   LoweringOptions lowering;
@@ -127,6 +132,7 @@ Result<Session::Context*> Session::context() {
       o.max_loop_iterations = options_.max_loop_iterations;
       o.state = options_.state.get();
       o.precision = options_.precision;
+      o.random = random_.get();
       auto made = MethodExecutor::create(program_, weights, o);
       if (!made.ok()) {
         contexts_.erase(std::this_thread::get_id());

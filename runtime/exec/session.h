@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -37,6 +38,9 @@ class WeightSource;
 class WeightPool;
 namespace ir {
 class ModelView;
+}
+namespace kernels {
+class RandomStream;
 }
 
 struct SessionOptions {
@@ -82,6 +86,10 @@ struct SessionOptions {
   bool direct_io = true;
   /// Threads reading streamed weights ahead (StreamingOptions::io_threads).
   int weight_io_threads = 4;
+  /// Seed of the random ops (aten::rand, randn, randperm, ...; the generator is documented in
+  /// kernels/random.h): a session draws the same values for the same seed and sequence of
+  /// runs (`tirrun --seed N`). Unset: a seed from std::random_device, different every open.
+  std::optional<uint64_t> seed;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,
@@ -186,6 +194,8 @@ class Session {
   std::unique_ptr<ir::ModelView> view_;
   /// The method lowered once, at open; read-only, shared by every context's executor.
   std::shared_ptr<const LoweredMethod> program_;
+  /// The stream every context's random ops draw from (SessionOptions::seed).
+  std::shared_ptr<kernels::RandomStream> random_;
   SessionOptions options_;
   std::string method_name_;
   std::vector<IoSpec> inputs_, outputs_;

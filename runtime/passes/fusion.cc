@@ -18,7 +18,7 @@ using Ops = std::initializer_list<std::string_view>;
 
 // Every op the patterns match, by the role it plays: the pass's one table of op names.
 const Ops kGemmProducers = {"aten::linear", "aten::addmm", "aten::mm"};
-const Ops kConvProducers = {"aten::convolution", "aten::conv2d"};
+const Ops kConvProducers = {"aten::convolution", "aten::conv2d", "aten::conv3d"};
 const Ops kReshapes = {"aten::view", "aten::_unsafe_view", "aten::reshape"};
 /// One node that is the whole activation (in-place forms included).
 struct SingleActivation {
@@ -288,13 +288,13 @@ std::optional<Match> match_hard(const Graph& g, int32_t x) {
   return m;
 }
 
-/// The eval batch norm that is the sole user of conv output x, when x is batched (N, C, H, W:
-/// the norm's channels are the conv's output channels) and every tensor the norm reads but x
-/// is a frozen float32 tensor (or None: weight, bias): the node and its parameters.
+/// The eval batch norm that is the sole user of conv output x, when x is batched (N, C, H, W
+/// or N, C, D, H, W: the norm's channels are the conv's output channels) and every tensor the norm
+/// reads but x is a frozen float32 tensor (or None: weight, bias): the node and its parameters.
 std::optional<std::pair<int32_t, FusedBatchNorm>> match_batch_norm(
     const Graph& g, int32_t x, const std::function<bool(int32_t)>& frozen) {
   const int32_t b = g.sole_user(x);
-  if (b < 0 || g.tensor_arg(b, 0) != x || g.rank(x) != 4) return std::nullopt;
+  if (b < 0 || g.tensor_arg(b, 0) != x || (g.rank(x) != 4 && g.rank(x) != 5)) return std::nullopt;
   size_t eps_at = 0;
   if (is_any(g.op(b), kBatchNorm) && g.bool_arg(b, 5) == false)
     eps_at = 7;  // (input, weight, bias, mean, var, training, momentum, eps, cudnn_enabled)
@@ -328,7 +328,8 @@ struct Residual {
 /// tell a written identity from an unwritten one) and the identity is an activation.
 std::optional<Residual> match_residual(const Graph& g, int32_t x) {
   const int32_t a = g.sole_user(x);
-  if (a < 0 || g.rank(x) != 4 || !is_any(g.op(a), kResidualAdd)) return std::nullopt;
+  if (a < 0 || (g.rank(x) != 4 && g.rank(x) != 5) || !is_any(g.op(a), kResidualAdd))
+    return std::nullopt;
   const int32_t l = g.tensor_arg(a, 0), r = g.tensor_arg(a, 1);
   if (l == r || (l != x && r != x)) return std::nullopt;
   const int32_t id = l == x ? r : l;

@@ -81,6 +81,11 @@ def unused(fn):
     return lambda x: fn()
 
 
+def in_unit(t):
+    """rand's values, deterministically: all in [0, 1)."""
+    return (t >= 0) & (t < 1)
+
+
 def then_fill(fn):
     """Ops whose values torch leaves undefined (empty*): the program fills the result, so the
     graph holds the op and the outputs are deterministic."""
@@ -258,6 +263,9 @@ CALLS = {
     "aten::conv2d": lambda f, d: (
         lambda x, w, b: f(x, w, b, [1, 1], [1, 1]),
         [rand((1, 2, 4, 4), d), rand((3, 2, 3, 3), d), rand((3,), d)]),
+    "aten::conv3d": lambda f, d: (
+        lambda x, w, b: f(x, w, b, [1, 2, 1], [1, 0, 1], [1, 1, 2]),
+        [rand((1, 2, 3, 4, 5), d), rand((3, 2, 2, 3, 2), d), rand((3,), d)]),
     "aten::convolution": lambda f, d: (
         lambda x, w, b: f(x, w, b, [1, 1], [1, 1], [1, 1], False, [0, 0], 1),
         [rand((1, 2, 4, 4), d), rand((3, 2, 3, 3), d), rand((3,), d)]),
@@ -283,6 +291,9 @@ CALLS = {
         lambda x: f(x, [2, 2], [2, 2]), [rand((1, 2, 4, 4), d)]),
     "aten::max_pool2d_with_indices": lambda f, d: (
         lambda x: f(x, [2, 2], [2, 2]), [rand((1, 2, 4, 4), d)]),
+    "aten::adaptive_avg_pool1d": lambda f, d: (lambda x: f(x, [3]), [rand((1, 2, 7), d)]),
+    "aten::max_pool3d": lambda f, d: (
+        lambda x: f(x, [2, 2, 2], [1, 2, 2], [1, 0, 1]), [rand((1, 1, 3, 4, 4), d)]),
     "aten::max_pool3d_with_indices": lambda f, d: (
         lambda x: f(x, [2, 2, 2], [2, 2, 2]), [rand((1, 1, 2, 4, 4), d)]),
     # resampling
@@ -337,6 +348,17 @@ CALLS = {
     "aten::replication_pad3d": lambda f, d: (
         lambda x: f(x, [1, 1, 1, 0, 0, 1]), [rand((1, 1, 2, 3, 3), d)]),
     "aten::repeat": lambda f, d: (lambda x: f(x, [2, 1, 2]), [rand((2, 3), d)]),
+    "aten::repeat_interleave.self_int": lambda f, d: (
+        lambda x: f(x, 3, 1) + f(x, 3, 1, output_size=9), [rand((2, 3), d)]),
+    "aten::histc": lambda f, d: (
+        lambda x: torch.cat([f(x, 6, -2, 2), f(x, 4)]), [rand((3, 5), d)]),
+    # random draws (kernels/random.h): deterministic functions of them, as torch's differ
+    "aten::rand": lambda f, d: (unused(lambda: in_unit(f([3, 4], dtype=d))), [rand((1,), d)]),
+    "aten::rand_like": lambda f, d: (lambda x: in_unit(f(x)), [rand((2, 3), d)]),
+    "aten::randn": lambda f, d: (unused(lambda: f([3, 4], dtype=d).abs() < 10), [rand((1,), d)]),
+    "aten::randn_like": lambda f, d: (lambda x: f(x).abs() < 10, [rand((2, 3), d)]),
+    "aten::randperm": lambda f, d: (
+        unused(lambda: torch.sort(f(9, dtype=d)).values), [rand((1,), d)]),
     "aten::roll": lambda f, d: (lambda x: f(x, [1], [1]), [rand((2, 3), d)]),
     "aten::select.int": lambda f, d: (lambda x: f(x, 1, 2), [rand((2, 3), d)]),
     "aten::slice.Tensor": lambda f, d: (lambda x: f(x, 1, 1, 3), [rand((2, 4), d)]),

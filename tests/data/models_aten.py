@@ -9,8 +9,10 @@ import torch
 import torch.nn.functional as F
 import torchvision
 from torch import nn
-from transformers import (DistilBertConfig, DistilBertModel, MistralConfig, MistralForCausalLM,
-                          T5Config, T5Model, ViTConfig, ViTModel, Wav2Vec2Config, Wav2Vec2Model,
+from transformers import (CodeGenConfig, CodeGenForCausalLM, DistilBertConfig, DistilBertModel,
+                          FalconConfig, FalconForCausalLM, GPTJConfig, GPTJForCausalLM,
+                          MistralConfig, MistralForCausalLM, SwinConfig, SwinModel, T5Config,
+                          T5Model, ViTConfig, ViTModel, Wav2Vec2Config, Wav2Vec2Model,
                           WhisperConfig)
 from transformers.models.whisper.modeling_whisper import WhisperEncoder
 
@@ -267,6 +269,92 @@ class SuperResolution(nn.Module):
         return up, self.tail(F.pixel_unshuffle(up, 2)), F.pixel_unshuffle(x, 3)
 
 
+# Issue 26: the ops real models still missed.
+# GPT-J and CodeGen have no SDPA path in transformers ("does not support an attention
+# implementation through torch.nn.functional.scaled_dot_product_attention yet"): eager attention.
+# Their rotary embeddings interleave sin/cos with repeat_interleave.self_int.
+HF_EAGER = {**HF_COMMON, "attn_implementation": "eager"}
+
+
+def gptj():
+    cfg = GPTJConfig(n_layer=2, n_head=4, n_embd=32, rotary_dim=4, vocab_size=VOCAB,
+                     n_positions=32, **HF_EAGER)
+    return CausalLogits(randomize_constant_tensors(GPTJForCausalLM(cfg)))
+
+
+def codegen():
+    cfg = CodeGenConfig(n_layer=2, n_head=4, n_embd=32, rotary_dim=4, vocab_size=VOCAB,
+                        n_positions=32, n_ctx=32, **HF_EAGER)
+    return CausalLogits(randomize_constant_tensors(CodeGenForCausalLM(cfg)))
+
+
+def falcon_mqa():
+    """Multi-query attention: one key/value head for 4 query heads, passed to SDPA unexpanded
+    (torch broadcasts the head dim; no enable_gqa)."""
+    cfg = FalconConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                       multi_query=True, new_decoder_architecture=False, vocab_size=VOCAB,
+                       **HF_COMMON)
+    return CausalLogits(randomize_constant_tensors(check_sdpa(FalconForCausalLM(cfg))))
+
+
+class MoeRouter(nn.Module):
+    """Mixtral's router and its load statistics: softmax over the gate logits, top-2 experts,
+    the tokens per expert counted with histc as transformers' load_balancing_loss_func does on
+    CPU (float32 indices, bins = experts, range [0, experts]), and a histc whose min == max
+    takes the data's range. The tiny MixtralForCausalLM itself does not export for tir: its
+    experts run transformers' custom op transformers::grouped_mm_fallback (and the eager
+    experts path fails torch.export on a data-dependent guard)."""
+
+    def __init__(self, experts=4):
+        super().__init__()
+        self.experts = experts
+        self.gate = nn.Linear(16, experts, bias=False)
+
+    def forward(self, h):
+        probs = F.softmax(self.gate(h), dim=-1)
+        weights, selected = torch.topk(probs, 2, dim=-1)
+        counts = torch.histc(selected.reshape(-1).to(torch.float32), bins=self.experts, min=0,
+                             max=self.experts)
+        spread = torch.histc(h, bins=7)
+        return weights / weights.sum(-1, keepdim=True), counts / selected.numel(), spread
+
+
+def video_resnet():
+    """torchvision's r3d_18 blocks at a width tir's fixtures can hold: r3d_18 itself has a
+    fixed 64-channel stem and 33M parameters. The real VideoResNet pieces (BasicBlock with
+    Conv3DSimple, Conv3d + BatchNorm3d + ReLU stem, AdaptiveAvgPool3d) at 8 and 16 channels,
+    plus a MaxPool3d after the stem (as the R(2+1)D / mixed-convolution stems' users add)."""
+    from torchvision.models.video.resnet import BasicBlock, Conv3DSimple
+
+    def down(cin, cout):
+        return nn.Sequential(nn.Conv3d(cin, cout, 1, stride=2, bias=False), nn.BatchNorm3d(cout))
+
+    model = nn.Sequential(
+        nn.Conv3d(3, 8, (3, 7, 7), stride=(1, 2, 2), padding=(1, 3, 3), bias=False),
+        nn.BatchNorm3d(8), nn.ReLU(inplace=True),
+        nn.MaxPool3d((1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1)),
+        BasicBlock(8, 8, Conv3DSimple),
+        BasicBlock(8, 16, Conv3DSimple, stride=2, downsample=down(8, 16)),
+        nn.AdaptiveAvgPool3d((1, 1, 1)), nn.Flatten(1), nn.Linear(16, 5))
+    return randomize_constant_tensors(model)
+
+
+def swin():
+    """torchvision's Swin Transformer (swin_t's blocks, shifted windows) at width 16: its
+    shifted-window attention mask is built with in-place fills of slices (fill_ left in the
+    training IR)."""
+    from torchvision.models.swin_transformer import SwinTransformer
+    return randomize_constant_tensors(SwinTransformer(
+        patch_size=[4, 4], embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=[4, 4],
+        num_classes=5))
+
+
+def hf_swin():
+    cfg = SwinConfig(image_size=32, patch_size=4, embed_dim=16, depths=[2, 2], num_heads=[2, 4],
+                     window_size=4, num_channels=3, initializer_range=0.2)
+    return Hidden(randomize_constant_tensors(SwinModel(cfg)))
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -286,4 +374,12 @@ MODELS = [
     ("whisper_encoder", whisper_encoder, 42, lambda g: ((torch.randn(1, 8, 16, generator=g),), {}),
      1e-4),
     ("super_resolution", SuperResolution, 44, lambda g: ((image(g, 2, 3, 6, 6),), {}), 1e-4),
+    ("gptj", gptj, 45, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("codegen", codegen, 46, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("falcon_mqa", falcon_mqa, 47, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("moe_router", MoeRouter, 48, lambda g: ((torch.randn(12, 16, generator=g),), {}), 1e-4),
+    ("video_resnet", video_resnet, 49,
+     lambda g: ((torch.randn(1, 3, 4, 16, 16, generator=g),), {}), 1e-4),
+    ("swin", swin, 50, lambda g: ((image(g),), {}), 1e-4),
+    ("hf_swin", hf_swin, 51, lambda g: ((image(g),), {}), 1e-4),
 ]

@@ -220,6 +220,24 @@ TEST(Attention, FlashForCpuLogsumexp) {
   }
 }
 
+// Without enable_gqa torch broadcasts one key/value head over every query head (Falcon's
+// multi-query attention passes them unexpanded): the naive result with the kv head shared.
+TEST(Attention, OneKvHeadBroadcastsWithoutGqa) {
+  std::mt19937 rng(31);
+  Sdpa s{{2, 4, 5, 8}, {2, 1, 6, 8}, {2, 1, 6, 3}};
+  s.causal = true;
+  const Buffer q = Buffer::random(rng, s.q), k = Buffer::random(rng, s.k),
+               v = Buffer::random(rng, s.v);
+  const CallBuilder cb = sdpa_call(s, q, k, v);
+  for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+    RunResult r = run_kernel(cb, {impl});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    EXPECT_EQ(r.outputs[0].shape(), (V{2, 4, 5, 3}));
+    Buffer lse;
+    EXPECT_TRUE(all_close(r.outputs[0], naive(s, q, k, v, &lse), 1e-5, 1e-6));
+  }
+}
+
 TEST(Attention, RejectsBadArguments) {
   const Buffer q = Buffer::f32({1, 4, 3, 8}), k = Buffer::f32({1, 3, 5, 8}),
                v = Buffer::f32({1, 3, 5, 8}), k4 = Buffer::f32({1, 4, 5, 8});

@@ -194,6 +194,7 @@ struct RunOptions {
   std::optional<ops::UnaryKind> epilogue;     // KernelCall::epilogue (fused producers)
   bool channels_last = false;                 // KernelCall::channels_last
   Precision precision = Precision::kFloat32;  // KernelCall::precision
+  RandomStream* random = nullptr;             // KernelCall::random
 };
 
 struct RunResult {
@@ -227,6 +228,7 @@ inline RunResult run_kernel(const CallBuilder& cb, const RunOptions& opt = {}) {
   call.epilogue = opt.epilogue;
   call.channels_last = opt.channels_last;
   call.precision = opt.precision;
+  call.random = opt.random;
   r.status = k->prepare(call, &r.info);
   if (!r.status.ok()) return r;
   r.layouts = out_t;

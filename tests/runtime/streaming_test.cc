@@ -64,9 +64,9 @@ double bytes_of(const std::string& number, const std::string& unit) {
 }
 
 TEST(Streaming, EveryFixtureBitwiseEqualAtAQuarterOfItsWeights) {
-  // At a quarter of its weights, or, where one node alone reads more than a quarter (an
-  // embedding or a tied lm_head over a vocabulary larger than the rest of a tiny model), at
-  // the minimum the refusal names: that node's weights are the floor.
+  // At a quarter of its weights, or, where one node reads more than a quarter (an embedding or
+  // a tied lm_head over a vocabulary larger than the rest of a tiny model), or does with the
+  // weights earlier nodes still hold, at the minimum the refusal names.
   int quarter = 0, raised = 0;
   for (const nlohmann::json& f : testing::runnable_fixtures()) {
     const std::string rel = f["dir"];
@@ -82,11 +82,13 @@ TEST(Streaming, EveryFixtureBitwiseEqualAtAQuarterOfItsWeights) {
     if (!refused.ok()) {
       const std::string msg = refused.status().message();
       std::smatch m;
-      ASSERT_TRUE(std::regex_search(
-          msg, m, std::regex("node '([^']+)' reads .*, ([0-9.]+) (bytes|KiB|MiB) as read, with")))
+      ASSERT_TRUE(std::regex_search(msg, m,
+                                    std::regex("node '([^']+)' reads .*, ([0-9.]+) (bytes|KiB|MiB) "
+                                               "as read, with ([0-9.]+) (bytes|KiB|MiB) of")))
           << msg;
-      // The node's own weights exceed the quarter (the sizes are rounded to 0.1 KiB).
-      EXPECT_GT(bytes_of(m[2], m[3]) + 52, double(budget)) << msg;
+      // The node's own weights, with those of earlier nodes still in use (a tied embedding
+      // read again by the lm_head), exceed the quarter (sizes rounded to 0.1 KiB).
+      EXPECT_GT(bytes_of(m[2], m[3]) + bytes_of(m[4], m[5]) + 104, double(budget)) << msg;
       std::printf("  %s: %zu weight bytes; node '%s' alone reads %s %s (a quarter: %zu)\n",
                   rel.c_str(), total, std::string(m[1]).c_str(), std::string(m[2]).c_str(),
                   std::string(m[3]).c_str(), budget);

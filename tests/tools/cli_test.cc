@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "core/version.h"
@@ -69,6 +70,24 @@ TEST(Cli, PositionalInputsAndRepeatTiming) {
                         q(dir + "input_0.npy") + " " + q(dir + "input_1.npy") + " --repeat 3");
   ASSERT_EQ(p.code, 0) << p.err;
   EXPECT_NE(p.out.find("3 runs: median"), std::string::npos) << p.out;
+}
+
+// --seed: the random ops (tests/data/gen_random.py) draw the same values for the same seed.
+TEST(Cli, SeedMakesRandomOpsReproducible) {
+  TempDir tmp;
+  import_into(tmp, "random/random_ops");
+  const std::string in = q(testing::fixture_dir() + "/random/random_ops/training/input_0.npy");
+  const std::string args = q(tmp.file("m.tir")) + " --weights " + q(tmp.file("m.bin")) + " " + in;
+  auto run = [&](const std::string& seed, const std::string& dir) {
+    const Proc p = tirrun(args + " --seed " + seed + " -o " + q(tmp.file(dir)));
+    EXPECT_EQ(p.code, 0) << p.err;
+    std::ifstream f(tmp.file(dir + "/output_1.npy"), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  const std::string a = run("11", "a"), b = run("11", "b"), c = run("12", "c");
+  EXPECT_GT(a.size(), 4096u * 4);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
 }
 
 TEST(Cli, ProfileWritesChromeTraceOfTheTimedRunsAndTables) {

@@ -125,6 +125,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.fuse = o.fuse;
   so.max_loop_iterations = o.max_loop_iterations;
   so.device = o.device;
+  so.seed = o.seed;
   TIR_ASSIGN_OR_RETURN(so.precision, precision_from_name(o.dtype));
   WeightSetOptions open_options = so.weights;
   if (!o.weight_budget.empty()) {  // streamed: tensors are verified and inflated as read

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct RunModuleOptions {
   bool direct_io = true;            // SessionOptions::direct_io
   std::string device = "cpu";       // SessionOptions::device: "cpu", "cuda" or "cuda:N"
   int weight_io_threads = 4;        // SessionOptions::weight_io_threads
+  std::optional<uint64_t> seed;     // SessionOptions::seed (random ops)
   /// Non-empty: write the method's graph with the fused groups marked (tooling/run/session_graph.h)
   /// after loading; without inputs nothing runs then.
   std::string dot_path, svg_path;

@@ -1,4 +1,5 @@
-// Optimized 2-D convolution on oneDNN: aten::conv2d, aten::convolution.
+// Optimized convolution on oneDNN: aten::conv1d, conv2d, conv3d, convolution (1-D as 2-D with
+// H = 1; 3-D over NCDHW, never int8 or channels-last).
 //
 // The primitive picks its own (blocked) layouts; NCHW activations are reordered into and
 // out of them through the scratch buffer. Weights are reordered once in `prepare` when
@@ -64,9 +65,28 @@ struct ConvDims {
 };
 
 ConvDims conv_dims(const ConvParams& p) {
+  if (p.three_d)  // src [N, C, D, H, W], dst [N, OC, OD, OH, OW], weights with KD
+    return {memory::dims{p.n, p.c, p.d, p.h, p.w}, memory::dims{p.n, p.oc, p.od, p.oh, p.ow},
+            p.groups > 1 ? memory::dims{p.groups, p.oc / p.groups, p.c / p.groups, p.kd, p.kh, p.kw}
+                         : memory::dims{p.oc, p.c, p.kd, p.kh, p.kw}};
   return {memory::dims{p.n, p.c, p.h, p.w}, memory::dims{p.n, p.oc, p.oh, p.ow},
           p.groups > 1 ? memory::dims{p.groups, p.oc / p.groups, p.c / p.groups, p.kh, p.kw}
                        : memory::dims{p.oc, p.c, p.kh, p.kw}};
+}
+
+/// Stride, dilation (oneDNN counts from 0) and padding per spatial dim: D, H, W or H, W.
+struct ConvGeometry {
+  memory::dims stride, dil, pad;
+};
+
+ConvGeometry conv_geometry(const ConvParams& p) {
+  ConvGeometry g{{p.stride[0], p.stride[1]}, {p.dil[0] - 1, p.dil[1] - 1}, {p.pad[0], p.pad[1]}};
+  if (p.three_d) {
+    g.stride.insert(g.stride.begin(), p.stride_d);
+    g.dil.insert(g.dil.begin(), p.dil_d - 1);
+    g.pad.insert(g.pad.begin(), p.pad_d);
+  }
+  return g;
 }
 
 /// The layouts the graph's tensors lie in: src and dst as in memory (activation_desc), the
@@ -84,7 +104,7 @@ class ConvOneDnn final : public Kernel {
       call.outputs[0].set_channels_last_strides();
     fallback_ = p_.n == 0;
     if (fallback_) return ok_status();
-    int8_ = Int8Conv::wanted(call, p_);
+    int8_ = !p_.three_d && Int8Conv::wanted(call, p_);
     if (int8_) {
       const PrepareInfo before = *out_info;
       const Status s = onednn_guard(call, [&] { return int8_conv_.build(call, p_, out_info); });
@@ -178,7 +198,7 @@ class ConvOneDnn final : public Kernel {
     if (packs_) {
       if (const int64_t piece = pack_piece_channels(); piece > 0) return pack_pieces(call, piece);
     }
-    folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kh * p_.kw));
+    folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kd * p_.kh * p_.kw));
     const size_t per_oc = folded_wei_.size() / size_t(p_.oc);
     for (int64_t oc = 0; oc < p_.oc; ++oc) fold_channel(call, w, oc, &folded_wei_[oc * per_oc]);
     if (packs_) {
@@ -192,7 +212,7 @@ class ConvOneDnn final : public Kernel {
   /// Output channel `oc`'s weights w * scale (the batch norm's) into `to`.
   void fold_channel(const KernelCall& call, const float* w, int64_t oc, float* to) const {
     const ChannelAffine norm = conv_batch_norm_channel(call, oc);
-    const int64_t per_oc = (p_.c / p_.groups) * p_.kh * p_.kw;
+    const int64_t per_oc = (p_.c / p_.groups) * p_.kd * p_.kh * p_.kw;
     const float* from = w + oc * per_oc;
     for (int64_t k = 0; k < per_oc; ++k) to[k] = static_cast<float>(from[k] * norm.scale);
   }
@@ -258,8 +278,9 @@ class ConvOneDnn final : public Kernel {
   dnnl::convolution_forward::primitive_desc primitive_desc(const KernelCall& call, const Desc& desc,
                                                            const dnnl::primitive_attr& attr) {
     dnnl::engine& eng = onednn_engine(call);
-    const bool winograd_shape = p_.groups == 1 && p_.kh == 3 && p_.kw == 3 && p_.stride[0] == 1 &&
-                                p_.stride[1] == 1 && p_.dil[0] == 1 && p_.dil[1] == 1;
+    const bool winograd_shape = !p_.three_d && p_.groups == 1 && p_.kh == 3 && p_.kw == 3 &&
+                                p_.stride[0] == 1 && p_.stride[1] == 1 && p_.dil[0] == 1 &&
+                                p_.dil[1] == 1;
     if (winograd_shape && winograd_enabled()) {
       try {
         return {desc(dnnl::algorithm::convolution_winograd), attr, eng};
@@ -312,11 +333,11 @@ class ConvOneDnn final : public Kernel {
     const auto any = [](const memory::dims& d) {
       return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
     };
+    const ConvGeometry geo = conv_geometry(p_);
     const auto desc = [&](dnnl::algorithm alg) {
-      return dnnl::convolution_forward::desc(
-          dnnl::prop_kind::forward_inference, alg, any(dims.src), any(dims.wei), bias_md,
-          any(dims.dst), {p_.stride[0], p_.stride[1]}, {p_.dil[0] - 1, p_.dil[1] - 1},
-          {p_.pad[0], p_.pad[1]}, {p_.pad[0], p_.pad[1]});
+      return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, any(dims.src),
+                                             any(dims.wei), bias_md, any(dims.dst), geo.stride,
+                                             geo.dil, geo.pad, geo.pad);
     };
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -443,6 +464,8 @@ void register_conv_onednn(KernelRegistry& registry) {
        &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
       {"aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
        &make_kernel<ConvOneDnn<conv_prepare_conv2d>>},
+      {"aten::conv3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
+       &make_kernel<ConvOneDnn<conv_prepare_conv3d>>},
       {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized,
        &make_kernel<ConvOneDnn<conv_prepare_convolution>>},
   });

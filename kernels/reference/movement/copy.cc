@@ -89,6 +89,8 @@ void register_copy_ref(KernelRegistry& registry) {
       {"aten::expand", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand>>},
       {"aten::expand_as", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand_as>>},
       {"aten::repeat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_repeat>>},
+      {"aten::repeat_interleave.self_int", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_repeat_interleave>>},
       {"aten::transpose.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_transpose>>},
       {"aten::swapaxes", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_transpose>>},
       {"aten::squeeze", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_squeeze>>},

@@ -1,4 +1,5 @@
-// Reference 3-D pooling: aten::_adaptive_avg_pool3d and aten::max_pool3d_with_indices
+// Reference 3-D pooling: aten::_adaptive_avg_pool3d, aten::max_pool3d(_with_indices) and
+// aten::adaptive_avg_pool1d (as 1 x 1 x L volumes)
 // (kernels/shapes/pooling/pool3d.h), with ATen's windows, NaN propagation and tie order.
 #include "kernels/shapes/pooling/pool3d.h"
 
@@ -50,7 +51,7 @@ template <typename T>
 void max_pool3d_typed(const Pool3dParams& p, const KernelCall& call) {
   const T* x = call.inputs[p.input].data_as<const T>();
   T* y = call.outputs[0].data_as<T>();
-  int64_t* idx = call.outputs[1].data_as<int64_t>();
+  int64_t* idx = call.outputs.size() > 1 ? call.outputs[1].data_as<int64_t>() : nullptr;
   const auto& in = p.in;
   std::array<int64_t, 3> lo{}, hi{};
   for (int64_t pl = 0; pl < p.planes; ++pl) {
@@ -78,7 +79,7 @@ void max_pool3d_typed(const Pool3dParams& p, const KernelCall& call) {
                 }
               }
           *y++ = best;
-          *idx++ = best_i;
+          if (idx) *idx++ = best_i;
         }
   }
 }
@@ -93,7 +94,10 @@ void ref_max_pool3d(const Pool3dParams& p, const KernelCall& call, void*) {
 
 using AdaptiveAvg3dRef =
     FnKernel<Pool3dParams, pool3d_prepare_adaptive_avg, ref_adaptive_avg_pool3d>;
-using MaxPool3dRef = FnKernel<Pool3dParams, pool3d_prepare_max_with_indices, ref_max_pool3d>;
+using AdaptiveAvg1dRef =
+    FnKernel<Pool3dParams, pool3d_prepare_adaptive_avg1d, ref_adaptive_avg_pool3d>;
+using MaxPool3dRef = FnKernel<Pool3dParams, pool3d_prepare_max, ref_max_pool3d>;
+using MaxPool3dIndicesRef = FnKernel<Pool3dParams, pool3d_prepare_max_with_indices, ref_max_pool3d>;
 
 }  // namespace
 
@@ -101,12 +105,18 @@ void register_pool3d_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::_adaptive_avg_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
        &make_kernel<AdaptiveAvg3dRef>},
+      {"aten::adaptive_avg_pool1d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<AdaptiveAvg1dRef>},
       {"aten::adaptive_avg_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
        &make_kernel<AdaptiveAvg3dRef>},
+      {"aten::max_pool3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<MaxPool3dRef>},
+      {"aten::max_pool3d", DeviceType::kCpu, DType::kInt64, KernelImpl::kReference,
+       &make_kernel<MaxPool3dRef>},
       {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-       &make_kernel<MaxPool3dRef>},
+       &make_kernel<MaxPool3dIndicesRef>},
       {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kInt64, KernelImpl::kReference,
-       &make_kernel<MaxPool3dRef>},
+       &make_kernel<MaxPool3dIndicesRef>},
   });
 }
 }  // namespace tir::kernels

@@ -44,11 +44,16 @@ Result<AttentionParams> attention_sizes(const KernelCall& call, const Tensor& q,
                     shape_str(k.shape()), " and value ", shape_str(v.shape()),
                     " have inconsistent batch, sequence or head sizes");
   }
-  if (p.kv_heads != p.heads && !(gqa && p.kv_heads > 0 && p.heads % p.kv_heads == 0)) {
+  // Without enable_gqa torch broadcasts the head dim: one key/value head (multi-query
+  // attention passed unexpanded) serves every query head, the same mapping as GQA's.
+  const bool broadcast = r == 4 && p.kv_heads == 1;
+  if (p.kv_heads != p.heads && !broadcast &&
+      !(gqa && p.kv_heads > 0 && p.heads % p.kv_heads == 0)) {
     return op_error(call, StatusCode::kInvalidArgument, "query has ", p.heads, " heads and key ",
                     p.kv_heads,
                     gqa ? " (enable_gqa needs query heads divisible by key heads)"
-                        : " (set enable_gqa for grouped-query attention)");
+                        : " (heads broadcast only from 1; set enable_gqa for grouped-query "
+                          "attention)");
   }
   return p;
 }

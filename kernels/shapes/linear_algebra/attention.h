@@ -4,7 +4,8 @@
 //
 // Semantics follow ATen's math path: attn_mask is bool (True = keep) or float (added to
 // the scaled scores) and broadcasts to [.., H, L, S]; is_causal keeps j <= i (top-left
-// aligned); scale None is 1/sqrt(E); enable_gqa maps query head h to kv head h / (H/Hk).
+// aligned); scale None is 1/sqrt(E); enable_gqa maps query head h to kv head h / (H/Hk); without
+// it a single kv head broadcasts to every query head (Hk = 1), as torch's batched matmul does.
 // A row whose every score is -inf yields zeros (and logsumexp 0), as torch 2.15 does.
 #pragma once
 

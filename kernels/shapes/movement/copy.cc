@@ -533,6 +533,47 @@ Result<CopyParams> copy_prepare_repeat(const KernelCall& call, PrepareInfo* out_
   return p;
 }
 
+// repeat_interleave.self_int(self, repeats, dim?, *, output_size?): element i of `dim` (of the
+// flattened self when dim is None) `repeats` times in a row, as one window with a stride-0
+// virtual dim after `dim`.
+Result<CopyParams> copy_prepare_repeat_interleave(const KernelCall& call, PrepareInfo*) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(const int64_t reps, int_arg(call, 1, "repeats"));
+  if (reps < 0)
+    return op_error(call, StatusCode::kInvalidArgument, "repeats ", reps, " must be >= 0");
+  const bool flat = call.args[2].is_none();
+  int dim = x->rank - 1;
+  if (!flat) {
+    TIR_ASSIGN_OR_RETURN(const int64_t raw, int_arg(call, 2, "dim"));
+    TIR_ASSIGN_OR_RETURN(dim, normalize_dim(call, raw, x->rank, "dim"));
+  }
+  if (x->rank == 0 && !flat)
+    return op_error(call, StatusCode::kInvalidArgument, "self is 0-dim; dim must be None");
+  Window w = whole(*x);  // insert the repeat dim (stride 0) after `dim`
+  w.rank = x->rank + 1;
+  for (int d = x->rank; d > dim + 1; --d) {
+    w.sizes[d] = w.sizes[d - 1];
+    w.strides[d] = w.strides[d - 1];
+  }
+  w.sizes[dim + 1] = reps;
+  w.strides[dim + 1] = 0;
+  std::vector<int64_t> out(x->shape().begin(), x->shape().end());
+  if (flat) out = {x->numel() * reps};
+  if (!flat) out[dim] *= reps;
+  if (!call.args[3].is_none()) {
+    TIR_ASSIGN_OR_RETURN(const int64_t want, int_arg(call, 3, "output_size"));
+    if (want != (flat ? out[0] : out[dim]))
+      return op_error(call, StatusCode::kInvalidArgument, "output_size ", want, " is not ",
+                      flat ? out[0] : out[dim], " (the repeated dim's size)");
+  }
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(out);
+  CopyParams p;
+  p.elem_size = dtype_size(x->dtype);
+  add_region(p, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
 Result<CopyParams> copy_prepare_transpose(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, 1));
   TIR_ASSIGN_OR_RETURN(int64_t raw0, int_arg(call, 1, "dim0"));

@@ -1,5 +1,7 @@
 #include "kernels/shapes/pooling/pool3d.h"
 
+#include <vector>
+
 #include "kernels/kernel_util.h"
 #include "kernels/shapes/pooling/pool.h"
 
@@ -75,9 +77,36 @@ Result<Pool3dParams> pool3d_prepare_adaptive_avg(const KernelCall& call, Prepare
   return p;
 }
 
-Result<Pool3dParams> pool3d_prepare_max_with_indices(const KernelCall& call,
-                                                     PrepareInfo* out_info) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 6, 2));
+Result<Pool3dParams> pool3d_prepare_adaptive_avg1d(const KernelCall& call, PrepareInfo*) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  if (x->rank != 2 && x->rank != 3)
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "self must be 2-D [C, L] or 3-D [N, C, L], got ", shape_str(x->shape()));
+  TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 1, "output_size"));
+  if (os.size() != 1 || os[0] < 0 || x->size(-1) == 0)
+    return op_error(call, StatusCode::kInvalidArgument, "output_size ", shape_str(os),
+                    " must be one non-negative int and self ", shape_str(x->shape()),
+                    " non-empty along L");
+  Pool3dParams p;  // a volume of 1 x 1 x L per plane
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.planes = prod(x->shape(), 0, x->rank - 1);
+  p.in = {1, 1, x->size(-1)};
+  p.out = {1, 1, os[0]};
+  std::vector<int64_t> shape(x->shape().begin(), x->shape().end());
+  shape.back() = os[0];
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(shape);
+  return p;
+}
+
+namespace {
+
+// max_pool3d has one output (values), max_pool3d_with_indices two; same arguments.
+Result<Pool3dParams> max_prepare(const KernelCall& call, bool indices) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 6, indices ? 2 : 1));
   TIR_ASSIGN_OR_RETURN(Pool3dParams p, volume_input(call, true));
   const std::array<int64_t, 3> zero{0, 0, 0}, one{1, 1, 1};
   TIR_RETURN_IF_ERROR(expand3(call, 1, "kernel_size", nullptr, &p.kernel));
@@ -102,8 +131,17 @@ Result<Pool3dParams> pool3d_prepare_max_with_indices(const KernelCall& call,
     }
   }
   set_outputs(call, p);
-  (void)out_info;
   return p;
+}
+
+}  // namespace
+
+Result<Pool3dParams> pool3d_prepare_max(const KernelCall& call, PrepareInfo*) {
+  return max_prepare(call, /*indices=*/false);
+}
+
+Result<Pool3dParams> pool3d_prepare_max_with_indices(const KernelCall& call, PrepareInfo*) {
+  return max_prepare(call, /*indices=*/true);
 }
 
 }  // namespace tir::kernels
