@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "tests/common/moments.h"
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {
@@ -54,15 +55,7 @@ std::vector<double> values(const Buffer& b) {
   return v;
 }
 
-void expect_moments(const std::vector<double>& v, double mean, double var) {
-  const double n = double(v.size());
-  const double m = std::accumulate(v.begin(), v.end(), 0.0) / n;
-  double s2 = 0;
-  for (double x : v) s2 += (x - m) * (x - m);
-  s2 /= n - 1;
-  EXPECT_NEAR(m, mean, 5 * std::sqrt(var / n));
-  EXPECT_NEAR(s2, var, 5 * var * std::sqrt(2.0 / n));  // ~5 standard errors (normal-ish tails)
-}
+using ::tir::testing::expect_moments;
 
 constexpr int64_t kN = 100000;
 const double kKsCritical = 1.63 / std::sqrt(double(kN));  // alpha = 0.01

@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "runtime/exec/session.h"
+#include "tests/common/moments.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir {
@@ -49,15 +50,7 @@ std::vector<double> floats(const HostTensor& t) {
   return std::vector<double>(p, p + v.numel());
 }
 
-void expect_moments(const std::vector<double>& v, double mean, double var) {
-  const double n = double(v.size());
-  const double m = std::accumulate(v.begin(), v.end(), 0.0) / n;
-  double s2 = 0;
-  for (double x : v) s2 += (x - m) * (x - m);
-  s2 /= n - 1;
-  EXPECT_NEAR(m, mean, 5 * std::sqrt(var / n));
-  EXPECT_NEAR(s2, var, 5 * var * std::sqrt(2.0 / n));
-}
+using ::tir::testing::expect_moments;
 
 class RandomProgram : public ::testing::TestWithParam<std::string> {};
 
