@@ -44,6 +44,7 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
   namespace fs = std::filesystem;
   std::vector<MethodSource> sources = o.methods;
   if (sources.empty()) sources.push_back({"forward", o.input, o.input_bytes});
+  TIR_RETURN_IF_ERROR(check_custom_op_names(o.custom_ops));
   ImportSummary sum;
   sum.model_path = o.model_path.empty()
                        ? fs::path(sources[0].path).replace_extension(".tir").string()
@@ -97,8 +98,8 @@ Result<ImportSummary> import_pt2(const ImportOptions& o) {
     archives.push_back(std::move(archive));
   }
   if (o.check_kernels) {
-    TIR_RETURN_IF_ERROR(
-        check_ops(node_ops, sources.size() == 1 ? sources[0].path : sum.model_path));
+    TIR_RETURN_IF_ERROR(check_ops(node_ops, sources.size() == 1 ? sources[0].path : sum.model_path,
+                                  DeviceType::kCpu, o.custom_ops));
     say(o, "checked ops: every op has a CPU kernel");
   }
   // A weight several programs name is stored once, so it must be the same tensor in each.

@@ -31,6 +31,10 @@ struct ImportOptions {
   std::string model_path;     // "" -> <input dir>/<stem>.tir
   std::string weights_path;   // "" -> model_path with extension .bin
   bool check_kernels = true;  // reject ops without a CPU kernel (see op_check.h)
+  /// Custom ops (kernels::is_custom_op, "mylib::scaled_add") to keep although tir has no
+  /// kernel for them: the application that runs the model registers one
+  /// (KernelRegistry::add_custom). Their nodes keep the arguments the program gives, by name.
+  std::vector<std::string> custom_ops;
   /// Receives one line per phase; may be empty.
   std::function<void(const std::string&)> progress;
   /// Called as weight bytes stream into the weight file: done and total bytes; may be empty.

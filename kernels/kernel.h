@@ -51,11 +51,22 @@ struct Arg {
   std::span<const int64_t> ints;
   std::span<const double> floats;
   std::string_view s;
+  /// The schema argument's name ("alpha"), as the program names it.
+  std::string_view name;
 
   bool is_none() const { return kind == ArgKind::kNone; }
   /// An ATen Scalar (int, float or bool) as double.
   double scalar() const { return kind == ArgKind::kFloat ? f : static_cast<double>(i); }
 };
+
+/// The argument named `name`, or nullptr. ATen kernels read arguments by position (the
+/// importer filled every one); a custom op's kernel reads them by name, since its node holds
+/// only the arguments the program gave (torch.export omits those left at their default).
+inline const Arg* find_arg(std::span<const Arg> args, std::string_view name) {
+  for (const Arg& a : args)
+    if (a.name == name) return &a;
+  return nullptr;
+}
 
 /// Handles that a device owns and its kernels use (the oneDNN engine and streams of a CPU
 /// device; a cuBLAS handle and stream later). The runtime's Device (runtime/devices/device.h)

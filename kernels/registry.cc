@@ -1,5 +1,7 @@
 #include "kernels/registry.h"
 
+#include <algorithm>
+
 namespace tir::kernels {
 
 // KernelRegistry::global() is defined with the built-in backends (builtin_kernels.cc), so
@@ -32,6 +34,33 @@ void KernelRegistry::add(std::initializer_list<KernelEntry> entries) {
     e.caps = row->caps_on(backend);
     entries_.push_back(std::move(e));
   }
+}
+
+Status KernelRegistry::add_custom(CustomKernel kernel) {
+  if (!is_custom_op(kernel.op))
+    return make_error(StatusCode::kInvalidArgument, "custom op '", kernel.op,
+                      "': not a custom op name (expected namespace::name in a namespace of "
+                      "its own, such as mylib::scaled_add; aten, prims and the other torch "
+                      "namespaces take kernels through the op catalogue)");
+  if (!kernel.make)
+    return make_error(StatusCode::kInvalidArgument, "custom op '", kernel.op,
+                      "': no kernel factory");
+  if (kernel.dtypes.empty()) kernel.dtypes.push_back(DType::kUndefined);
+  std::sort(kernel.dtypes.begin(), kernel.dtypes.end());
+  kernel.dtypes.erase(std::unique(kernel.dtypes.begin(), kernel.dtypes.end()), kernel.dtypes.end());
+  for (DType d : kernel.dtypes)
+    if (find_exact(kernel.op, DeviceType::kCpu, d, KernelImpl::kReference))
+      return make_error(StatusCode::kInvalidArgument, "custom op '", kernel.op, "' (",
+                        d == DType::kUndefined ? "any dtype" : dtype_name(d),
+                        "): registered twice");
+  auto make =
+      std::make_shared<const std::function<std::unique_ptr<Kernel>()>>(std::move(kernel.make));
+  for (DType d : kernel.dtypes) {
+    KernelEntry e{kernel.op, DeviceType::kCpu, d, KernelImpl::kReference, nullptr};
+    e.custom_factory = make;
+    entries_.push_back(std::move(e));
+  }
+  return ok_status();
 }
 
 void KernelRegistry::check_complete(Backend backend) {

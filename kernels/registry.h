@@ -4,6 +4,7 @@
 // against its catalogue row. An application may fill a registry of its own with a subset.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,8 +30,28 @@ struct KernelEntry {
   /// What the passes may ask of this kernel: its catalogue row's capabilities as its backend
   /// offers them (OpRow::caps_on). The registry fills it in `add`.
   OpCaps caps = {};
+  /// Set for a custom op's kernel (add_custom) instead of `factory`: it may hold state (a C
+  /// callback's user pointer).
+  std::shared_ptr<const std::function<std::unique_ptr<Kernel>()>> custom_factory;
 
   Backend backend() const { return backend_of(device, impl == KernelImpl::kOptimized); }
+  /// A new kernel instance (one per node and shape plan).
+  std::unique_ptr<Kernel> make() const { return custom_factory ? (*custom_factory)() : factory(); }
+};
+
+/// A kernel an application supplies for a custom op (kernels::is_custom_op: a namespace of its
+/// own, such as a torch.library op "mylib::scaled_add"). Its `prepare` fills every output's
+/// dtype and shape from the inputs (the shape function), `run` computes; it reads arguments by
+/// name (find_arg: the node holds those the program gave, in the order it gave them), its
+/// inputs are contiguous CPU tensors.
+struct CustomKernel {
+  std::string op;  // "mylib::scaled_add", or "mylib::op.overload" for a non-default overload
+  /// The dtypes of the first tensor input it takes; empty: any. A node of another dtype is an
+  /// open error naming node, op and dtype.
+  std::vector<DType> dtypes;
+  /// Makes one kernel per node and shape plan; called from the thread that opens a session or
+  /// plans a new shape, so it must be safe to call from several threads.
+  std::function<std::unique_ptr<Kernel>()> make;
 };
 
 class KernelRegistry {
@@ -48,6 +69,11 @@ class KernelRegistry {
   /// Records a registration error for every (op, dtype) the catalogue lists for `backend`
   /// that has no entry: a backend calls it after adding its kernels.
   void check_complete(Backend backend);
+  /// Adds a custom op's kernel: the sanctioned path for ops the catalogue does not list. It
+  /// runs on the CPU and reference devices (as a reference kernel: plain host code, no
+  /// capabilities). Errors (not recorded): an op that is not custom (an ATen op goes through
+  /// the catalogue), no `make`, or an (op, dtype) already registered.
+  Status add_custom(CustomKernel kernel);
 
   /// The kernel for `op` on `device` for inputs of `dtype`: an exact dtype beats "any",
   /// and `preferred` beats the other impl. nullptr when none exists.

@@ -20,6 +20,7 @@
 
 #include "core/printable.h"
 #include "importer/import_pt2.h"
+#include "importer/op_check.h"
 #include "tooling/cli/parse_command_line.h"
 #include "tooling/cli/progress_bar.h"
 #include "tooling/cli/read_limit_flags.h"
@@ -37,8 +38,14 @@ int fail(const tir::Status& s) {
 }
 
 int run_import(const std::vector<std::string>& programs, const std::string& out,
-               const std::string& weights, bool skip_kernel_check, bool quiet) {
+               const std::string& weights, bool skip_kernel_check, bool quiet,
+               const std::vector<std::string>& custom_ops,
+               const std::vector<std::string>& custom_op_lists) {
   tir::importer::ImportOptions o;
+  o.custom_ops = custom_ops;
+  for (const std::string& list : custom_op_lists)
+    if (tir::Status st = tir::importer::read_custom_op_list(list, &o.custom_ops); !st.ok())
+      return fail(st);
   // NAME=FILE.pt2 names the method; otherwise one program is "forward" and several are
   // named after their file stems.
   for (const std::string& p : programs) {
@@ -100,6 +107,14 @@ int main(int argc, char** argv) {
   tir::tools::add_read_limit_flags(imp, &limits);
   imp->add_flag("--skip-kernel-check", skip_kernel_check,
                 "import ops that have no CPU kernel (for inspection; tirrun will reject them)");
+  std::vector<std::string> custom_ops, custom_op_lists;
+  imp->add_option("--custom-op", custom_ops,
+                  "keep the nodes of this custom op (a torch.library op such as "
+                  "mylib::scaled_add), whose kernel the application registers; repeatable")
+      ->allow_extra_args(false);
+  imp->add_option("--custom-ops", custom_op_lists,
+                  "a file listing custom ops to keep, one per line (# comments)")
+      ->allow_extra_args(false);
   tir::tools::InspectOptions inspect;
   CLI::App* ins = app.add_subcommand("inspect", "show a model's methods, symbols, inputs and ops");
   ins->add_option("model", inspect.model_path, "model file (.tir)")->required();
@@ -181,7 +196,9 @@ int main(int argc, char** argv) {
   prt->add_option("--memory-cap", part.memory_cap_bytes, "most weight bytes per stage");
   if (auto code = tir::tools::parse_command_line(app, argc, argv, "tirc")) return *code;
   tir::set_read_limits(limits);
-  if (imp->parsed()) return run_import(programs, out, weights, skip_kernel_check, quiet);
+  if (imp->parsed())
+    return run_import(programs, out, weights, skip_kernel_check, quiet, custom_ops,
+                      custom_op_lists);
   if (ins->parsed()) {
     if (!inspect.svg_path.empty() && inspect.dot_path.empty())
       inspect.dot_path = std::filesystem::path(inspect.svg_path).replace_extension(".dot").string();

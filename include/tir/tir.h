@@ -53,8 +53,9 @@ extern "C" {
 #define TIR_API
 #endif
 
-/** Bumped when a function or type of this header changes incompatibly or is added. */
-#define TIR_API_VERSION 2
+/** Bumped when a function or type of this header changes incompatibly or is added.
+ *  3: custom ops (tir_custom_op, tir_session_options_add_custom_op, tir_custom_call_*). */
+#define TIR_API_VERSION 3
 
 /** Mirrors tir::StatusCode (core/status.h); values are stable. */
 typedef enum tir_status {
@@ -221,6 +222,90 @@ TIR_API tir_status tir_session_run(tir_session* session);
  *  valid until the next tir_session_run on this handle or tir_session_free. [per handle] */
 TIR_API tir_status tir_session_output(const tir_session* session, size_t index,
                                       tir_tensor_view* out_view);
+
+/* ---------------------------------------------------------------- custom ops */
+
+/* Kernels for custom ops: ops of a namespace of their own, such as a torch.library op
+ * "mylib::scaled_add" that the program calls (imported with `tirc import --custom-op NAME`).
+ * Register each on the options before opening a session; a session whose method calls a
+ * custom op with no registered kernel fails at open naming node and op.
+ *
+ *   static tir_status scaled_add_prepare(tir_custom_call* call, void* user_data) {
+ *     tir_tensor_view x;
+ *     tir_custom_call_input(call, 0, &x);           // dtype and dims; data may be NULL here
+ *     return tir_custom_call_set_output(call, 0, x.dtype, x.dims, x.rank);
+ *   }
+ *   static tir_status scaled_add_run(tir_custom_call* call, void* user_data) {
+ *     tir_tensor_view x, y;
+ *     double alpha = 1.0;                            // the schema's default
+ *     tir_custom_call_input(call, 0, &x);
+ *     tir_custom_call_input(call, 1, &y);
+ *     tir_custom_call_arg_float(call, "alpha", &alpha);   // TIR_NOT_FOUND: left at default
+ *     float* out = (float*)tir_custom_call_output_data(call, 0);
+ *     ...
+ *     return TIR_OK;
+ *   }
+ *   tir_dtype dtypes[] = {TIR_DTYPE_FLOAT32};
+ *   tir_custom_op op = {"mylib::scaled_add", dtypes, 1, scaled_add_prepare, scaled_add_run, NULL};
+ *   tir_session_options_add_custom_op(options, &op);
+ *
+ * Arguments. A custom op's node holds the arguments the program gave, with the names of the
+ * op's schema; torch.export leaves out those at their default, so read them by name and fall
+ * back to the default. Tensor arguments are the inputs, in the order the program gives them.
+ * Inputs are contiguous; outputs are contiguous, and memory tir owns.
+ *
+ * Threads: prepare runs when a session opens or meets a new input shape, run on each
+ * tir_session_run; sessions on different threads call them concurrently (with different
+ * calls), so callbacks must be safe for that. */
+
+typedef struct tir_custom_call tir_custom_call;
+
+/** A custom op's kernel. prepare: check the inputs and set every output's dtype and dims
+ *  (tir_custom_call_set_output), once per input shape. run: compute the outputs. Both return
+ *  TIR_OK, or a status with a message set by tir_custom_call_set_error. */
+typedef struct tir_custom_op {
+  const char* name;        /**< "mylib::scaled_add" ("ns::op.overload" for another overload) */
+  const tir_dtype* dtypes; /**< dtypes of the first tensor input it takes; NULL/0: any */
+  size_t num_dtypes;
+  tir_status (*prepare)(tir_custom_call* call, void* user_data);
+  tir_status (*run)(tir_custom_call* call, void* user_data);
+  void* user_data; /**< passed to both; must outlive every session opened with the options */
+} tir_custom_op;
+
+/** Registers `op` for sessions opened with `options` (copied; the strings and dtypes may be
+ *  freed afterwards). TIR_INVALID_ARGUMENT for a name that is not a custom op (aten::relu),
+ *  a missing callback, or an op and dtype registered twice. [per handle] on the options. */
+TIR_API tir_status tir_session_options_add_custom_op(tir_session_options* options,
+                                                     const tir_custom_op* op);
+
+/** The node's name and op ("mylib::scaled_add"), valid during the callback. [per handle] */
+TIR_API const char* tir_custom_call_node(const tir_custom_call* call);
+TIR_API const char* tir_custom_call_op(const tir_custom_call* call);
+/** Number of tensor inputs and of outputs (the op's returns). */
+TIR_API size_t tir_custom_call_input_count(const tir_custom_call* call);
+TIR_API size_t tir_custom_call_output_count(const tir_custom_call* call);
+/** Input `index`: dtype, dims and (in run; in prepare only for weights) its data, valid
+ *  during the callback. */
+TIR_API tir_status tir_custom_call_input(const tir_custom_call* call, size_t index,
+                                         tir_tensor_view* out_view);
+/** In prepare: output `index`'s dtype and dims (rank <= TIR_MAX_RANK). */
+TIR_API tir_status tir_custom_call_set_output(tir_custom_call* call, size_t index, tir_dtype dtype,
+                                              const int64_t* dims, int32_t rank);
+/** In run: output `index` as prepare shaped it; `data` is where run writes it. */
+TIR_API tir_status tir_custom_call_output(const tir_custom_call* call, size_t index,
+                                          tir_tensor_view* out_view);
+/** In run: output `index`'s writable buffer (NULL out of range or in prepare). */
+TIR_API void* tir_custom_call_output_data(const tir_custom_call* call, size_t index);
+/** The argument named `name`: an int (also a bool, 0/1) or a float (an int is widened).
+ *  TIR_NOT_FOUND when the node does not give it (the op's default applies),
+ *  TIR_INVALID_ARGUMENT when it is of another kind. */
+TIR_API tir_status tir_custom_call_arg_int(const tir_custom_call* call, const char* name,
+                                           int64_t* out_value);
+TIR_API tir_status tir_custom_call_arg_float(const tir_custom_call* call, const char* name,
+                                             double* out_value);
+/** Sets the message of the status the callback returns; tir reports it as
+ *  "node '<node>' (<op>): <message>". */
+TIR_API void tir_custom_call_set_error(tir_custom_call* call, const char* message);
 
 /* ---------------------------------------------------------------- weights */
 

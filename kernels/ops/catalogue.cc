@@ -93,4 +93,17 @@ bool catalogue_has_op(std::string_view op, DeviceType device) {
   return !row->reference.empty() || !row->cpu.empty();
 }
 
+bool is_custom_op(std::string_view op) {
+  static constexpr std::string_view kOwned[] = {
+      "aten", "prims", "higher_order", "quantized_decomposed", "tir", "_operator", "builtins",
+      "math", "torch", "profiler"};
+  const size_t colons = op.find("::");
+  if (colons == std::string_view::npos || colons == 0) return false;
+  const std::string_view ns = op.substr(0, colons);
+  if (op.size() == colons + 2) return false;
+  for (std::string_view owned : kOwned)
+    if (ns == owned) return false;
+  return true;
+}
+
 }  // namespace tir::kernels

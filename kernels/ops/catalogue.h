@@ -147,4 +147,10 @@ constexpr Backend backend_of(DeviceType device, bool optimized) {
 /// True when some backend on `device` implements `op` for some dtype.
 bool catalogue_has_op(std::string_view op, DeviceType device);
 
+/// True for a custom op: "ns::name[.overload]" whose namespace is none that torch or tir own
+/// (aten, prims, higher_order, quantized_decomposed, tir, _operator, ...), such as a user's
+/// torch.library op "mylib::scaled_add". The catalogue never lists one; an application
+/// registers its kernel (KernelRegistry::add_custom) and `tirc import --custom-op` keeps it.
+bool is_custom_op(std::string_view op);
+
 }  // namespace tir::kernels

@@ -12,6 +12,10 @@
 struct tir_session_options {
   tir::SessionOptions options;
   int threads = 0;
+  /// The built-in kernels and the custom ops added so far (tir_session_options_add_custom_op);
+  /// null until one is. Each addition makes a new registry and CPU device in `options`, so a
+  /// session already open on the old ones keeps them unchanged.
+  std::shared_ptr<const tir::kernels::KernelRegistry> registry;
 };
 
 namespace tir::capi {

@@ -49,6 +49,7 @@ Status bind_args(const ExecNode& node, const Plan& plan, PlanStep& step) {
     arg.i = a.i;
     arg.f = a.f;
     arg.s = a.s;
+    arg.name = a.name;
     arg.ints = a.ints;
     arg.floats = a.floats;
     if (a.sym) {
@@ -132,7 +133,7 @@ Result<std::unique_ptr<Plan>> plan_build_branch(const PlanInputs& in, const Exec
 Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, PlanStep& step) {
   switch (node.kind) {
     case StepKind::kKernel:
-      step.kernel = node.kernel->factory();
+      step.kernel = node.kernel->make();
       step.weights->weight_pages = in.drop_packed;  // for this prepare only
       {
         const Status st = step.kernel->prepare(step.call, &step.info);  // names node and op

@@ -233,7 +233,10 @@ Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method&
       node.module_path = ir::str(n->module_path());
       node.index = int32_t(g.nodes.size());
       if (n->args())
-        for (const fb::Argument* a : *n->args()) node.args.push_back(lower_arg(*a, node));
+        for (const fb::Argument* a : *n->args()) {
+          node.args.push_back(lower_arg(*a, node));
+          node.args.back().name = ir::str(a->name());  // custom ops' kernels read by name
+        }
       if (n->outputs()) node.outputs.assign(n->outputs()->begin(), n->outputs()->end());
       if (node.outputs.size() > size_t(kernels::kMaxOutputs))
         return make_error(StatusCode::kUnsupported, node_context(node), ": more than ",

@@ -50,6 +50,7 @@ struct ExecArg {
   int64_t i = 0;  // int, bool, dtype, memory format, layout, device index, tensor slot, graph
   double f = 0;
   std::string_view s;         // string, device type (view into the model's bytes)
+  std::string_view name;      // the schema argument's name (view into the model's bytes)
   std::vector<int64_t> ints;  // ints, bools (0/1), tensor slots (-1: None)
   std::vector<double> floats;
   /// Symbolic int(s) to evaluate per binding (kind is kInt / kInts once evaluated).

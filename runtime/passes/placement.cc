@@ -20,6 +20,11 @@ Status place_nodes(ExecGraph& g, std::span<const std::shared_ptr<Device>> device
         n.device = 0;
         n.kernel = devices[0]->find_kernel(n.op, dtype);
       }
+      if (!n.kernel && kernels::is_custom_op(n.op) && !devices[0]->supports_op(n.op))
+        return make_error(StatusCode::kUnsupported, "node '", n.name, "' calls custom op ", n.op,
+                          ", which has no registered kernel (register one before opening the "
+                          "session: KernelRegistry::add_custom in C++, "
+                          "tir_session_options_add_custom_op in C)");
       if (!n.kernel) {
         const bool any = devices[0]->supports_op(n.op);
         const std::string_view where =
