@@ -52,8 +52,7 @@ std::string run_example(const nlohmann::json& e) {
   if (!outputs.ok()) return "run: " + first_line(outputs.status().message());
   const auto& want = e["outputs"];
   if (outputs->size() != want.size())
-    return std::to_string(outputs->size()) + " outputs, torch gives " +
-           std::to_string(want.size());
+    return std::to_string(outputs->size()) + " outputs, torch gives " + std::to_string(want.size());
   for (size_t k = 0; k < want.size(); ++k) {
     auto w = npy_read(dir + "/" + want[k]["file"].get<std::string>());
     if (!w.ok()) return "fixture: " + w.status().message();
