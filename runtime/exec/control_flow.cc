@@ -13,21 +13,6 @@ using kernels::op_error;
 
 constexpr size_t kPred = 0, kOperands = 3;
 
-bool nonzero_scalar(const Tensor& t) {
-  switch (t.dtype) {
-    case DType::kFloat32:
-      return *t.data_as<const float>() != 0.0f;
-    case DType::kFloat64:
-      return *t.data_as<const double>() != 0.0;
-    case DType::kInt64:
-      return *t.data_as<const int64_t>() != 0;
-    case DType::kInt32:
-      return *t.data_as<const int32_t>() != 0;
-    default:  // kBool, kUInt8, kInt8
-      return *t.data_as<const uint8_t>() != 0;
-  }
-}
-
 const char* arg_kind_name(ArgKind k) {
   switch (k) {
     case ArgKind::kNone:
@@ -45,11 +30,6 @@ const char* arg_kind_name(ArgKind k) {
   }
 }
 
-bool scalar_dtype_ok(DType d) {
-  return d == DType::kBool || d == DType::kUInt8 || d == DType::kInt8 || d == DType::kInt32 ||
-         d == DType::kInt64 || d == DType::kFloat32 || d == DType::kFloat64;
-}
-
 /// Reads the predicate and the operands of `call` into `cond`.
 Status cond_bind(const kernels::KernelCall& call, CondPlan& cond) {
   if (call.args.size() != 4)
@@ -60,7 +40,7 @@ Status cond_bind(const kernels::KernelCall& call, CondPlan& cond) {
     cond.taken = pred.i != 0 ? 0 : 1;
   } else if (pred.kind == ArgKind::kTensor) {
     const Tensor& t = call.inputs[pred.i];
-    if (t.numel() != 1 || !scalar_dtype_ok(t.dtype))
+    if (t.numel() != 1 || !predicate_dtype_ok(t.dtype))
       return op_error(call, StatusCode::kInvalidArgument,
                       "the predicate must be a one-element bool tensor, got ", dtype_name(t.dtype),
                       shape_str(t.shape()));
@@ -94,6 +74,26 @@ Status cond_build(const kernels::KernelCall& call, CondPlan& cond, int b, const 
 
 }  // namespace
 
+bool predicate_dtype_ok(DType d) {
+  return d == DType::kBool || d == DType::kUInt8 || d == DType::kInt8 || d == DType::kInt32 ||
+         d == DType::kInt64 || d == DType::kFloat32 || d == DType::kFloat64;
+}
+
+bool predicate_value(const Tensor& t) {
+  switch (t.dtype) {
+    case DType::kFloat32:
+      return *t.data_as<const float>() != 0.0f;
+    case DType::kFloat64:
+      return *t.data_as<const double>() != 0.0;
+    case DType::kInt64:
+      return *t.data_as<const int64_t>() != 0;
+    case DType::kInt32:
+      return *t.data_as<const int32_t>() != 0;
+    default:  // kBool, kUInt8, kInt8
+      return *t.data_as<const uint8_t>() != 0;
+  }
+}
+
 Result<std::unique_ptr<CondPlan>> cond_prepare(const kernels::KernelCall& call,
                                                std::array<int32_t, 2> graphs,
                                                const BuildBranch& build) {
@@ -122,7 +122,7 @@ int cond_select(CondPlan& cond, std::span<const Tensor> inputs) {
   for (size_t k = 0; k < cond.operands.size(); ++k)
     cond.operands[k].data = inputs[cond.operand_inputs[k]].data;
   if (cond.taken >= 0) return cond.taken;
-  return nonzero_scalar(inputs[cond.pred_input]) ? 0 : 1;
+  return predicate_value(inputs[cond.pred_input]) ? 0 : 1;
 }
 
 }  // namespace tir

@@ -30,6 +30,11 @@ Result<std::unique_ptr<CondPlan>> cond_prepare(const kernels::KernelCall& call,
                                                std::array<int32_t, 2> graphs,
                                                const BuildBranch& build);
 
+/// A predicate tensor's dtype: bool, an integer or a float (read as its truth).
+bool predicate_dtype_ok(DType d);
+/// The truth of a one-element predicate tensor with data.
+bool predicate_value(const Tensor& t);
+
 /// The branch that runs for the step's `inputs` this run (0: true_fn, 1: false_fn); points
 /// cond.operands at the inputs' data.
 int cond_select(CondPlan& cond, std::span<const Tensor> inputs);

@@ -95,32 +95,13 @@ Status loop_outputs(const KernelCall& call, const LoopPlan& loop) {
   return ok_status();
 }
 
-/// A one-element tensor's truth (cond_fn's result).
-bool truth(const Tensor& t, const void* data) {
-  switch (t.dtype) {
-    case DType::kFloat32:
-      return *static_cast<const float*>(data) != 0.0f;
-    case DType::kFloat64:
-      return *static_cast<const double*>(data) != 0.0;
-    case DType::kInt64:
-      return *static_cast<const int64_t*>(data) != 0;
-    case DType::kInt32:
-      return *static_cast<const int32_t*>(data) != 0;
-    default:  // kBool, kUInt8, kInt8
-      return *static_cast<const uint8_t*>(data) != 0;
-  }
-}
-
 Status check_predicate(const KernelCall& call, const Plan& cond_fn) {
   if (cond_fn.graph->outputs.size() != 1)
     return op_error(call, StatusCode::kInvalidArgument, "cond_fn returns ",
                     cond_fn.graph->outputs.size(), " values, expected one bool");
   const Tensor& p = cond_fn.values[cond_fn.graph->outputs[0]];
   const DType d = p.dtype;
-  const bool scalar_dtype = d == DType::kBool || d == DType::kUInt8 || d == DType::kInt8 ||
-                            d == DType::kInt32 || d == DType::kInt64 || d == DType::kFloat32 ||
-                            d == DType::kFloat64;
-  if (p.numel() != 1 || !scalar_dtype)
+  if (p.numel() != 1 || !predicate_dtype_ok(d))
     return op_error(call, StatusCode::kInvalidArgument,
                     "cond_fn must return a one-element bool tensor, got ", dtype_name(d),
                     shape_str(p.shape()));
@@ -149,11 +130,12 @@ int take_state(LoopPlan& loop, const Plan& body, int cur) {
 Status run_while(LoopPlan& loop, const KernelCall& call, uint64_t max_iterations,
                  const RunLoopPlan& run, int* cur) {
   const Plan& cond_fn = *loop.plans[0];
-  const Tensor& pred = cond_fn.values[cond_fn.graph->outputs[0]];
+  Tensor pred = cond_fn.values[cond_fn.graph->outputs[0]];
   for (uint64_t it = 0;; ++it) {
     point_state(loop, *cur);
     TIR_RETURN_IF_ERROR(run(0));
-    if (!truth(pred, result(cond_fn, 0))) return ok_status();
+    pred.data = const_cast<void*>(result(cond_fn, 0));
+    if (!predicate_value(pred)) return ok_status();
     if (it >= max_iterations)
       return op_error(call, StatusCode::kInvalidArgument, "cond_fn still holds after ",
                       max_iterations,
