@@ -23,7 +23,11 @@ using kernels::cuda::CudaContext;
 
 constexpr size_t kStagingBytes = size_t{4} << 20;
 
+/// A failed runtime call as one line. The thread's last-error state is cleared, so a failure
+/// the caller handles (an allocation too large, say) is not reported again by the next kernel
+/// launch's cudaGetLastError.
 Status cuda_error(cudaError_t e, std::string_view what) {
+  (void)cudaGetLastError();
   return make_error(StatusCode::kInternal, "device 'cuda': ", what, ": ", cudaGetErrorString(e));
 }
 
@@ -81,9 +85,11 @@ class CudaDevice final : public Device {
     cudaSetDevice(ctx_.device);
     void* p = nullptr;
     const cudaError_t e = cudaMalloc(&p, std::max<size_t>(bytes, 1));
-    if (e != cudaSuccess)
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();  // as cuda_error: the next launch must not report this failure
       return make_error(StatusCode::kInternal, "device 'cuda': cannot allocate ", bytes,
                         " bytes: ", cudaGetErrorString(e));
+    }
     return p;
   }
   void free(void* ptr) override {

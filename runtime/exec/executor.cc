@@ -346,6 +346,9 @@ Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const T
     Status s = step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch)
                                               : run_step(step, b);
     if (profiler) [[unlikely]] {
+      // A GPU step only queued its work: wait for it, so the node's time is its own (each
+      // such node then also pays one synchronization, ~10 us).
+      if (s.ok() && step.device && !step.device->host_accessible()) s = step.device->synchronize();
       const ExecNode& n = *step.node;
       profiler->record(n.name, n.profile_name(), n.module_path, n.index, t0, Profiler::Clock::now(),
                        step.outputs, step.inputs);

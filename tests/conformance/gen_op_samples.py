@@ -250,9 +250,20 @@ CALLS = {
         lambda x, y: f(x, y, 2.0, None), [rand((3, 2), d), rand((4, 2), d)]),
     "aten::pdist": lambda f, d: (lambda x: f(x), [rand((4, 3), d)]),
     "aten::_pdist_forward": lambda f, d: (lambda x: f(x, 2.0), [rand((4, 3), d)]),
+    # every path of a backend's attention: causal (top-left, L != S), a bool mask broadcast
+    # over heads with one row all masked (zeros), a float mask broadcast over batch and heads
+    # with a scale, grouped-query heads, and one key/value head broadcast to all query heads
     "aten::scaled_dot_product_attention": lambda f, d: (
-        lambda q, k, v: f(q, k, v, is_causal=True),
-        [rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d)]),
+        lambda q, k, v, kg, vg, k1, v1, mb, mf: (
+            f(q, k, v, is_causal=True) + f(q, k, v, attn_mask=mb)
+            + f(q, k, v, attn_mask=mf, scale=0.3) + f(q, kg, vg, enable_gqa=True)
+            + f(q, k1, v1)),
+        [rand((2, 4, 5, 8), d), rand((2, 4, 6, 8), d), rand((2, 4, 6, 8), d),
+         rand((2, 2, 6, 8), d), rand((2, 2, 6, 8), d), rand((2, 1, 6, 8), d),
+         rand((2, 1, 6, 8), d),
+         torch.cat([torch.zeros(2, 1, 1, 6, dtype=torch.bool),
+                    rand((2, 1, 4, 6), torch.bool)], dim=2),
+         rand((5, 6), d)]),
     "aten::_scaled_dot_product_flash_attention_for_cpu": lambda f, d: (
         lambda q, k, v: f(q, k, v, 0.0, True)[0],
         [rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d), rand((1, 2, 4, 8), d)]),

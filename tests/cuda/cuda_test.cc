@@ -188,6 +188,18 @@ TEST(CudaDevice, CopiesRoundTripThroughStaging) {
   auto huge = gpu->alloc(size_t{1} << 50, 64);  // 1 PiB
   ASSERT_FALSE(huge.ok());
   EXPECT_NE(huge.status().message().find("device 'cuda': cannot allocate"), std::string::npos);
+  // The failed allocation is not reported again by this thread's next kernel launch.
+  const std::string dir = testing::fixture_dir() + "/gpt2/core";
+  TempDir tmp;
+  SessionOptions o;
+  o.device = "cuda";
+  auto session = testing::open_fixture(dir, tmp, o);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  auto ids = npy_read(dir + "/input_0.npy");
+  ASSERT_TRUE(ids.ok());
+  const std::vector<Tensor> in = {ids->view()};
+  auto r = (*session)->run(in);
+  EXPECT_TRUE(r.ok()) << r.status().message();
 }
 
 /// Every runnable fixture on the GPU against torch eager (the fixture's own tolerance) and
