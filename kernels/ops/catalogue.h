@@ -86,6 +86,9 @@ class DTypeSet {
 struct OpCaps {
   bool epilogue = false;
   uint8_t channels_last = 0;
+  /// The row of this op's in-place form (it writes its result into its first argument),
+  /// which the state-update pass uses when the old value is dead; empty: none.
+  std::string_view in_place = {};
 
   bool accepts_channels_last(size_t arg) const { return arg < 8 && (channels_last >> arg & 1u); }
   friend bool operator==(const OpCaps&, const OpCaps&) = default;
@@ -121,7 +124,8 @@ struct OpRow {
   OpCaps caps_on(Backend b) const {
     const OpCaps offered = backend_caps(b);
     return {.epilogue = caps.epilogue && offered.epilogue,
-            .channels_last = static_cast<uint8_t>(caps.channels_last & offered.channels_last)};
+            .channels_last = static_cast<uint8_t>(caps.channels_last & offered.channels_last),
+            .in_place = caps.in_place};
   }
 };
 

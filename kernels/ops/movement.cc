@@ -19,7 +19,7 @@ constexpr OpRow kRows[] = {
     {"aten::clone",              kAny, {}, {kF32}},
     {"aten::constant_pad_nd",    kAny, {}, {}},
     {"aten::contiguous",         kAny, {}, {kF32}},
-    {"aten::copy",               kAny, {}, {}},
+    {"aten::copy",               kAny, {}, {}, {.in_place = "aten::copy_"}},
     {"aten::copy_",              kAny, {}, {}},
     {"aten::detach",             kAny, {}, {kF32}},
     {"aten::diagonal",           kAny, {}, {}},

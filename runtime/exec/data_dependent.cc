@@ -21,30 +21,44 @@ int32_t bare_symbol(const ir::fb::SymExpr* e) {
 }
 
 /// The data-dependent size node `n` binds, if any: `x.item()`'s value (its second argument
-/// names the symbol), nonzero's and masked_select's output rows (output 0's dim 0).
+/// names the symbol), or the output dim data_dependent_dim names (nonzero's and
+/// masked_select's rows, a boolean mask index's count, repeat_interleave's repeated size).
 Result<std::optional<Bind>> bind_of(const ExecGraph& g, const ExecNode& n) {
-  const bool item = n.op == kLocalScalar, nonzero = n.op == "aten::nonzero",
-             masked = n.op == "aten::masked_select";
-  if (!item && !nonzero && !masked) return std::optional<Bind>();
+  const bool item = n.op == kLocalScalar;
+  const DataDependentDim dd = item ? DataDependentDim{} : data_dependent_dim(g, n);
+  if (!item && dd.dim < 0) return std::optional<Bind>();
   const ir::fb::SymExpr* e = nullptr;
   if (item) {
     e = n.args.size() == 2 ? n.args[1].sym : nullptr;
-  } else if (!n.outputs.empty()) {
+  } else {
     const ir::fb::Value* out = g.values[n.outputs[0]].ir;
-    if (!out->sizes() || out->sizes()->size() == 0 || !out->sizes()->Get(0)->expr())
+    if (!out->sizes() || out->sizes()->size() <= size_t(dd.dim) ||
+        !out->sizes()->Get(dd.dim)->expr())
       return std::optional<Bind>();  // a size torch knew: nothing to bind
-    e = out->sizes()->Get(0)->expr();
+    e = out->sizes()->Get(dd.dim)->expr();
   }
   const int32_t sym = bare_symbol(e);
-  if (sym < 0 || n.inputs.size() < (masked ? 2u : 1u))
+  if (sym < 0 || n.inputs.empty())
     return make_error(StatusCode::kUnsupported, "node '", n.name, "' (", n.op,
                       "): its data-dependent size does not name one symbol of the program");
   Bind b;
-  b.kind = item ? Bind::Kind::kItem : nonzero ? Bind::Kind::kNonzero : Bind::Kind::kMaskedSelect;
-  b.value = masked ? n.inputs[1] : n.inputs[0];
+  b.value = item ? n.inputs[0] : dd.source;
   b.symbol = sym;
   b.node = n.name;
-  if (masked) b.self = n.inputs[0];
+  if (item) {
+    b.kind = Bind::Kind::kItem;
+  } else if (n.op == "aten::masked_select") {
+    b.kind = Bind::Kind::kMaskedSelect;
+    b.self = n.inputs[0];
+  } else if (n.op.starts_with("aten::repeat_interleave")) {
+    b.kind = Bind::Kind::kRepeats;
+    const bool self_tensor = n.op == "aten::repeat_interleave.self_Tensor";
+    b.self = self_tensor ? n.inputs[0] : -1;
+    b.dim =
+        self_tensor && n.args.size() > 2 && n.args[2].kind == kernels::ArgKind::kInt ? dd.dim : -1;
+  } else {
+    b.kind = Bind::Kind::kNonzero;
+  }
   return std::optional<Bind>(b);
 }
 
@@ -80,6 +94,20 @@ Result<int64_t> read_size(const Bind& b, const Tensor& t, const Plan& probe_plan
     case Bind::Kind::kMaskedSelect: {
       TIR_ASSIGN_OR_RETURN(auto self, value_sizes(*probe_plan.graph->values[b.self].ir, symbols));
       return kernels::count_masked(t, self);
+    }
+    case Bind::Kind::kRepeats: {  // one repeats value repeats each of the dim's `size` slices
+      int64_t size = 1;
+      if (b.self >= 0) {
+        TIR_ASSIGN_OR_RETURN(auto self, value_sizes(*probe_plan.graph->values[b.self].ir, symbols));
+        size = 1;
+        if (b.dim >= 0 && size_t(b.dim) < self.size()) size = self[b.dim];
+        if (b.dim < 0)
+          for (int64_t s : self) size *= s;
+      }
+      auto n = kernels::count_repeats(t, size);
+      if (!n.ok())
+        return make_error(n.status().code(), "node '", b.node, "': ", n.status().message());
+      return *n;
     }
   }
   return int64_t{0};

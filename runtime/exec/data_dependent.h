@@ -1,10 +1,11 @@
 // Data-dependent ints: `n = x.item()` gives an unbacked symbol (u0) that later shapes,
 // slices and torch._check assertions use (importer/scalar_binding.cc keeps it as a node
-// `aten::_local_scalar_dense(x, u0)`); nonzero and masked_select name their output rows
-// the same way. Before the executor plans a run it binds such symbols:
-// it runs the probe, the part of the method that computes the `.item()` sources and the
-// inputs of nonzero / masked_select (their backward slice, planned and cached like any
-// plan), reads each value or counts the elements, checks it against
+// `aten::_local_scalar_dense(x, u0)`); nonzero, masked_select, boolean mask indices
+// (`x[mask]`) and repeat_interleave by a tensor name an output dim the same way
+// (data_dependent_dim in runtime/passes/exec_graph.h). Before the executor plans a run it
+// binds such symbols: it runs the probe, the part of the method that computes the `.item()`
+// sources and what those sizes are counted from (their backward slice, planned and cached
+// like any plan), reads each value or counts the elements, checks it against
 // the symbol's range (what torch._check declared) and binds it; the method's plan for that
 // binding then runs in full. The slice runs twice per run; it is usually an input or a small
 // reduction. A source whose own shape depends on another `.item()` is refused at open.
@@ -24,12 +25,14 @@ namespace tir {
 struct DataDependentProbe {
   ExecGraph graph;  // the method's nodes that compute the sources; outputs: the sources
   struct Bind {
-    enum class Kind : uint8_t { kItem, kNonzero, kMaskedSelect };
+    enum class Kind : uint8_t { kItem, kNonzero, kMaskedSelect, kRepeats };
     Kind kind = Kind::kItem;
-    int32_t value = -1;   // the source: item's one element, nonzero's self, the mask
+    int32_t value = -1;   // the source: item's one element, DataDependentDim::source
     int32_t symbol = -1;  // the method's symbol it binds
     std::string_view node;
-    int32_t self = -1;  // kMaskedSelect: self, whose declared shape the mask broadcasts to
+    int32_t self = -1;  // kMaskedSelect: self, whose declared shape the mask broadcasts to;
+                        // kRepeats: self (repeat_interleave.self_Tensor) or -1
+    int dim = -1;       // kRepeats: the repeated dim of self; -1: all of it (dim None)
   };
   std::vector<Bind> binds;  // per graph output, in order
 };

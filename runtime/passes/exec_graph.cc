@@ -12,15 +12,15 @@ namespace {
 std::atomic<uint64_t> lower_count{0};
 
 /// Decodes argument `a` of a node; tensor references become slots of `node.inputs`.
-/// Ops whose output rows depend on their input's values (kernels/shapes/indexing/
-/// data_dependent.h) get the rows as a trailing int argument: output 0's dim 0 as declared,
-/// bound before the run is planned (runtime/exec/data_dependent.h).
+/// Ops whose output size depends on their input's values (data_dependent_dim) get it as a
+/// trailing int argument: output 0's dim as declared, bound before the run is planned
+/// (runtime/exec/data_dependent.h).
 void append_bound_size(const ExecGraph& g, ExecNode& node) {
-  if (node.op != "aten::nonzero" && node.op != "aten::masked_select") return;
-  if (node.outputs.empty()) return;
+  const int dim = data_dependent_dim(g, node).dim;
+  if (dim < 0 || node.outputs.empty()) return;
   const fb::Value* out = g.values[node.outputs[0]].ir;
-  if (!out->sizes() || out->sizes()->size() == 0) return;
-  const fb::Dim* rows = out->sizes()->Get(0);
+  if (!out->sizes() || out->sizes()->size() <= size_t(dim)) return;
+  const fb::Dim* rows = out->sizes()->Get(dim);
   ExecArg arg;
   arg.kind = ArgKind::kInt;
   arg.i = rows->value();
@@ -302,6 +302,54 @@ bool same_declared_sizes(const fb::Value& a, const fb::Value& b) {
 
 void exec_graph_remove_dead(ExecGraph& g) {
   std::erase_if(g.nodes, [](const ExecNode& n) { return n.dead; });
+}
+
+namespace {
+
+DataDependentDim mask_index_dim(const ExecGraph& g, const ExecNode& node) {
+  if (node.args.size() < 2 || node.args[1].kind != ArgKind::kTensors) return {};
+  DataDependentDim m;
+  int dim = 0, tensors = 0;
+  for (int64_t in : node.args[1].ints) {
+    if (in < 0) {  // None: self's dim passes through
+      ++dim;
+      continue;
+    }
+    ++tensors;
+    const int32_t v = node.inputs[size_t(in)];
+    const DType t = ir::to_dtype(g.values[v].ir->dtype());
+    if ((t == DType::kBool || t == DType::kUInt8) && m.source < 0) m = {dim, v};
+  }
+  return tensors == 1 ? m : DataDependentDim{};
+}
+
+/// repeat_interleave.self_Tensor(self, repeats, dim?) repeats along dim (0 of the flattened
+/// self when None); .Tensor(repeats) makes a 1-D output.
+DataDependentDim repeat_dim(const ExecGraph& g, const ExecNode& node) {
+  const bool indices = node.op == "aten::repeat_interleave.Tensor";
+  const size_t r = indices ? 0 : 1;
+  if (node.args.size() <= r || node.args[r].kind != ArgKind::kTensor || node.outputs.empty())
+    return {};
+  int dim = 0;
+  if (!indices && node.args.size() > 2 && node.args[2].kind == ArgKind::kInt) {
+    const fb::Value* out = g.values[node.outputs[0]].ir;
+    const int rank = out->sizes() ? int(out->sizes()->size()) : 0;
+    dim = int(node.args[2].i < 0 ? node.args[2].i + rank : node.args[2].i);
+    if (dim < 0 || dim >= rank) return {};
+  }
+  return {dim, node.inputs[size_t(node.args[r].i)]};
+}
+
+}  // namespace
+
+DataDependentDim data_dependent_dim(const ExecGraph& g, const ExecNode& node) {
+  if (node.op == "aten::nonzero" && !node.inputs.empty()) return {0, node.inputs[0]};
+  if (node.op == "aten::masked_select" && node.inputs.size() >= 2) return {0, node.inputs[1]};
+  if (node.op == "aten::index.Tensor") return mask_index_dim(g, node);
+  if (node.op == "aten::repeat_interleave.self_Tensor" ||
+      node.op == "aten::repeat_interleave.Tensor")
+    return repeat_dim(g, node);
+  return {};
 }
 
 }  // namespace tir

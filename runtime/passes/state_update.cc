@@ -7,17 +7,11 @@
 namespace tir {
 namespace {
 
-/// Functional ops that write a whole new `self`, and their in-place forms.
-constexpr std::pair<std::string_view, std::string_view> kInPlaceForms[] = {
-    {"aten::index_put", "aten::index_put_"},
-    {"aten::index_copy", "aten::index_copy_"},
-    {"aten::copy", "aten::copy_"},
-};
-
+/// The in-place form of a functional op that writes a whole new `self`, from its catalogue
+/// row (OpCaps::in_place); empty when it has none.
 std::string_view in_place_form(std::string_view op) {
-  for (const auto& [functional, in_place] : kInPlaceForms)
-    if (op == functional) return in_place;
-  return {};
+  const kernels::OpRow* row = kernels::find_op_row(op);
+  return row ? row->caps.in_place : std::string_view();
 }
 
 }  // namespace

@@ -250,6 +250,9 @@ CALLS = {
         lambda x, y: f(x, y, 2.0, None), [rand((3, 2), d), rand((4, 2), d)]),
     "aten::pdist": lambda f, d: (lambda x: f(x), [rand((4, 3), d)]),
     "aten::_pdist_forward": lambda f, d: (lambda x: f(x, 2.0), [rand((4, 3), d)]),
+    "aten::repeat_interleave.self_Tensor": lambda f, d: (
+        lambda x, r: f(x, r, 1), [rand((2, 3), d), torch.tensor([1, 0, 2])]),
+    "aten::repeat_interleave.Tensor": lambda f, d: (lambda r: f(r), [torch.tensor([1, 0, 2])]),
     # every path of a backend's attention: causal (top-left, L != S), a bool mask broadcast
     # over heads with one row all masked (zeros), a float mask broadcast over batch and heads
     # with a scale, grouped-query heads, and one key/value head broadcast to all query heads

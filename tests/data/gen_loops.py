@@ -175,8 +175,29 @@ class DataDependent(torch.nn.Module):
         return torch.nonzero(x > 0), ms * 2, x[:n], ms.shape[0] + 1
 
 
+class MaskIndex(torch.nn.Module):
+    """Boolean-mask indexing by masks computed at run time: over the leading dims (x[m]), on an
+    inner dim (x[:, m2]) and by a comparison (x[x > 0.5])."""
+
+    def forward(self, x, m, m2):
+        return x[m] * 2, x[:, m2].sum(-1), x[x > 0.5]
+
+
+class RepeatByTensor(torch.nn.Module):
+    """repeat_interleave by a repeats tensor (its size depends on the values): rows of x along
+    dim 1, the flattened x by one repeat value, and the indices themselves (.Tensor)."""
+
+    def forward(self, x, reps, r1):
+        return (torch.repeat_interleave(x, reps, dim=1) * 2, torch.repeat_interleave(x, r1),
+                torch.repeat_interleave(reps))
+
+
 def mask_(seed, p, *shape):
     return torch.rand(*shape, generator=torch.Generator().manual_seed(seed)) < p
+
+
+def ints_(*v):
+    return torch.tensor(v, dtype=torch.int64)
 
 
 def n_(v):
@@ -203,6 +224,14 @@ MODELS = {
                                        (randn(30, 4, 3), mask_(31, 0.0, 4, 3), n_(1)),
                                        (randn(32, 4, 3), mask_(33, 0.5, 4, 3), n_(9))],
                        None, False, 1e-5),
+    "mask_index": (MaskIndex, [(randn(34, 2, 5, 4), mask_(35, 0.5, 2, 5), mask_(36, 0.5, 5)),
+                               (randn(37, 2, 5, 4), mask_(38, 0.9, 2, 5), mask_(39, 0.2, 5)),
+                               (randn(40, 2, 5, 4), mask_(41, 0.0, 2, 5), mask_(42, 1.0, 5))],
+                   None, False, 1e-5),
+    "repeat_tensor": (RepeatByTensor, [(randn(43, 2, 3), ints_(1, 2, 3), ints_(2)),
+                                       (randn(44, 2, 3), ints_(0, 0, 4), ints_(0)),
+                                       (randn(45, 2, 3), ints_(2, 2, 2), ints_(3))],
+                      None, False, 1e-5),
     "item_slice": (ItemSlice, [(randn(22, 6, 3), n_(2)), (randn(23, 6, 3), n_(6)),
                                (randn(24, 6, 3), n_(9))], None, False, 1e-5),
     "invoke_subgraph": (RepeatedLayers, [(randn(20, 2, 8),), (randn(21, 2, 8),)], None, True, 1e-5),

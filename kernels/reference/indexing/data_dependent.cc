@@ -1,6 +1,9 @@
-// Reference nonzero and masked_select (kernels/shapes/indexing/data_dependent.h): the output
-// holds as many rows as the runtime counted; a different count at run time is an error.
+// Reference nonzero, masked_select and repeat_interleave with a repeats tensor
+// (kernels/shapes/indexing/data_dependent.h): the output holds as many rows as the runtime counted;
+// a different count at run time is an error.
 #include "kernels/shapes/indexing/data_dependent.h"
+
+#include <cstring>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -58,9 +61,41 @@ Status run_masked_select(const DataDependentParams& p, const KernelCall& call) {
   return ok_status();
 }
 
+/// Reads repeats[i] (one value broadcasts to every i), checked against the bound count.
+Status run_repeat(const RepeatParams& p, const KernelCall& call) {
+  const Tensor& r = call.inputs[p.repeats_input];
+  auto rep = [&](int64_t i) {
+    const int64_t k = r.numel() == 1 ? 0 : i;
+    return r.dtype == DType::kInt32 ? int64_t(r.data_as<const int32_t>()[k])
+                                    : r.data_as<const int64_t>()[k];
+  };
+  int64_t total = 0;
+  for (int64_t i = 0; i < p.size; ++i) {
+    if (rep(i) < 0) return op_error(call, StatusCode::kInvalidArgument, "repeats[", i, "] < 0");
+    total += rep(i);
+  }
+  if (total != p.count) return count_error(call, total, p.count);
+  if (p.self_input < 0) {  // .Tensor: the indices themselves
+    int64_t* out = call.outputs[0].data_as<int64_t>();
+    for (int64_t i = 0, n = 0; i < p.size; ++i)
+      for (int64_t k = rep(i); k > 0; --k) out[n++] = i;
+    return ok_status();
+  }
+  const auto* in = call.inputs[p.self_input].data_as<const uint8_t>();
+  auto* out = call.outputs[0].data_as<uint8_t>();
+  const size_t row = size_t(p.inner) * p.elem_size;
+  for (int64_t o = 0; o < p.outer; ++o)
+    for (int64_t i = 0; i < p.size; ++i)
+      for (int64_t k = rep(i); k > 0; --k, out += row)
+        std::memcpy(out, in + (o * p.size + i) * row, row);
+  return ok_status();
+}
+
 using NonzeroRef = CheckedKernel<DataDependentParams, nonzero_prepare, run_nonzero>;
 using MaskedSelectRef =
     CheckedKernel<DataDependentParams, masked_select_prepare, run_masked_select>;
+using RepeatSelfRef = CheckedKernel<RepeatParams, repeat_prepare_self_tensor, run_repeat>;
+using RepeatIndicesRef = CheckedKernel<RepeatParams, repeat_prepare_tensor, run_repeat>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -72,6 +107,8 @@ void register_data_dependent_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::nonzero", kCpu, kAny, kRef, &make_kernel<NonzeroRef>},
       {"aten::masked_select", kCpu, kAny, kRef, &make_kernel<MaskedSelectRef>},
+      {"aten::repeat_interleave.self_Tensor", kCpu, kAny, kRef, &make_kernel<RepeatSelfRef>},
+      {"aten::repeat_interleave.Tensor", kCpu, DType::kInt64, kRef, &make_kernel<RepeatIndicesRef>},
   });
 }
 

@@ -16,9 +16,10 @@ Status bad_index(const KernelCall& call, int64_t v, int64_t dim, int64_t size) {
                   dim, " with size ", size);
 }
 
-Status run_index(const IndexParams& p, const KernelCall& call) {
+Status run_index(const IndexParams& p, const KernelCall& call, void* scratch) {
   int64_t total = 1;
   for (int d = 0; d < p.rank; ++d) total *= p.sizes[d];
+  TIR_RETURN_IF_ERROR(index_mask_coordinates(p, call, scratch));
   if (total == 0 || p.inner == 0) return ok_status();
   const auto* self = call.inputs[p.self_input].data_as<const uint8_t>();
   auto* out = call.outputs[0].data_as<uint8_t>();
@@ -27,7 +28,9 @@ Status run_index(const IndexParams& p, const KernelCall& call) {
   std::array<const void*, kMaxRank> base{};
   for (size_t i = 0; i < ns; ++i) {
     const IndexSource& s = p.sources[i];
-    base[i] = s.input >= 0 ? call.inputs[s.input].data : static_cast<const void*>(s.owned.data());
+    base[i] = s.input >= 0        ? call.inputs[s.input].data
+              : s.mask_input >= 0 ? static_cast<const int64_t*>(scratch) + s.mask_dim * p.mask_count
+                                  : static_cast<const void*>(s.owned.data());
   }
   std::array<int64_t, kMaxRank> idx{}, src_off{};
   int64_t self_off = 0;
@@ -96,7 +99,20 @@ Status run_gather(const GatherParams& p, const KernelCall& call) {
   return ok_status();
 }
 
-using IndexRef = CheckedKernel<IndexParams, index_prepare_index, run_index>;
+/// index.Tensor: a run-time mask's coordinates go to the scratch prepare asked for.
+class IndexRef final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(p_, index_prepare_index(call, out_info));
+    return ok_status();
+  }
+  Status run(const KernelCall& call, void* scratch) override {
+    return run_index(p_, call, scratch);
+  }
+
+ private:
+  IndexParams p_{};
+};
 using IndexSelectRef = CheckedKernel<GatherParams, index_prepare_index_select, run_index_select>;
 using GatherRef = CheckedKernel<GatherParams, index_prepare_gather, run_gather>;
 

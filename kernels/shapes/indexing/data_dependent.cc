@@ -38,6 +38,86 @@ Result<DataDependentParams> masked_select_prepare(const KernelCall& call, Prepar
   return p;
 }
 
+namespace {
+
+/// The bound size (the trailing int argument at `at`), else the output_size argument.
+Result<int64_t> bound_count(const KernelCall& call, size_t at, size_t output_size) {
+  if (call.args.size() > at && call.args[at].kind == ArgKind::kInt) return call.args[at].i;
+  if (call.args.size() > output_size && call.args[output_size].kind == ArgKind::kInt)
+    return call.args[output_size].i;
+  return op_error(call, StatusCode::kInvalidArgument, "its output size was not bound");
+}
+
+Status require_repeats(const KernelCall& call, const Tensor& r) {
+  if (r.dtype != DType::kInt64 && r.dtype != DType::kInt32)
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "argument 'repeats' must be int64 or "
+                    "int32, got ",
+                    dtype_name(r.dtype));
+  if (r.rank > 1)
+    return op_error(call, StatusCode::kInvalidArgument, "argument 'repeats' must be 0-D or 1-D");
+  return require_contiguous(call, r, "repeats");
+}
+
+}  // namespace
+
+Result<RepeatParams> repeat_prepare_self_tensor(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* r, tensor_arg(call, 1, "repeats"));
+  TIR_RETURN_IF_ERROR(require_repeats(call, *r));
+  RepeatParams p;
+  p.self_input = int(tensor_input_index(call, 0));
+  p.repeats_input = int(tensor_input_index(call, 1));
+  p.elem_size = dtype_size(x->dtype);
+  TIR_ASSIGN_OR_RETURN(p.count, bound_count(call, 4, 3));
+  std::vector<int64_t> out = {p.count};
+  if (call.args[2].is_none()) {
+    p.size = x->numel();
+  } else {
+    TIR_ASSIGN_OR_RETURN(const int64_t raw, int_arg(call, 2, "dim"));
+    TIR_ASSIGN_OR_RETURN(const int dim, normalize_dim(call, raw, x->rank, "dim"));
+    p.outer = prod(x->shape(), 0, dim);
+    p.size = x->sizes[dim];
+    p.inner = prod(x->shape(), dim + 1, x->rank);
+    out.assign(x->shape().begin(), x->shape().end());
+    out[dim] = p.count;
+  }
+  if (r->numel() != 1 && r->numel() != p.size)
+    return op_error(call, StatusCode::kInvalidArgument, "repeats has ", r->numel(),
+                    " elements, the repeated dim ", p.size);
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(out);
+  return p;
+}
+
+Result<RepeatParams> repeat_prepare_tensor(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* r, tensor_arg(call, 0, "repeats"));
+  TIR_RETURN_IF_ERROR(require_repeats(call, *r));
+  RepeatParams p;
+  p.repeats_input = int(tensor_input_index(call, 0));
+  p.size = r->numel();
+  TIR_ASSIGN_OR_RETURN(p.count, bound_count(call, 2, 1));
+  call.outputs[0].dtype = DType::kInt64;
+  call.outputs[0].set_shape(std::span<const int64_t>(&p.count, 1));
+  return p;
+}
+
+Result<int64_t> count_repeats(const Tensor& repeats, int64_t size) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < repeats.numel(); ++i) {
+    const int64_t r = repeats.dtype == DType::kInt32 ? repeats.data_as<const int32_t>()[i]
+                                                     : repeats.data_as<const int64_t>()[i];
+    if (r < 0) return make_error(StatusCode::kInvalidArgument, "repeats[", i, "] is ", r);
+    n += r;
+  }
+  return repeats.numel() == 1 ? n * size : n;
+}
+
 int64_t count_nonzero(const Tensor& t) {
   int64_t n = 0;
   visit_dtype(t.dtype, [&](auto tag) {

@@ -1,5 +1,8 @@
-// Ops whose output size depends on their input's values: nonzero(self) -> int64[n, rank] and
-// masked_select(self, mask) -> [n]. torch names n with an unbacked symbol; the runtime counts
+// Ops whose output size depends on their input's values: nonzero(self) -> int64[n, rank],
+// masked_select(self, mask) -> [n], repeat_interleave.self_Tensor(self, repeats, dim?) (n =
+// sum(repeats) along dim) and repeat_interleave.Tensor(repeats) -> int64[n] (boolean mask
+// indices are index.Tensor's: kernels/shapes/indexing/index.h). torch names n with an unbacked
+// symbol; the runtime counts
 // it before planning (runtime/exec/data_dependent.h) and passes the bound count as a trailing
 // int argument, so prepare knows the output shape; run checks the count it finds.
 #pragma once
@@ -21,9 +24,24 @@ Result<DataDependentParams> nonzero_prepare(const KernelCall& call, PrepareInfo*
 /// masked_select(self, mask, count).
 Result<DataDependentParams> masked_select_prepare(const KernelCall& call, PrepareInfo* out_info);
 
-/// What the runtime counts to bind the output size: the nonzero elements of `t`, and the
-/// true elements of `mask` broadcast to `shape` (masked_select's output rows).
+/// repeat_interleave with a repeats tensor: each slice i of self along `dim` (of the flattened
+/// self when dim is None), or the index i itself for .Tensor, repeats[i] times in a row.
+struct RepeatParams {
+  int self_input = -1, repeats_input = -1;  // self -1: .Tensor (the output is the indices)
+  int64_t outer = 1, size = 0, inner = 1;   // self viewed as [outer, size, inner] around dim
+  size_t elem_size = 8;
+  int64_t count = 0;  // the bound output size along dim
+};
+/// repeat_interleave.self_Tensor(self, repeats, dim?, *, output_size?, count).
+Result<RepeatParams> repeat_prepare_self_tensor(const KernelCall& call, PrepareInfo* out_info);
+/// repeat_interleave.Tensor(repeats, *, output_size?, count).
+Result<RepeatParams> repeat_prepare_tensor(const KernelCall& call, PrepareInfo* out_info);
+
+/// What the runtime counts to bind the output size: the nonzero elements of `t`, the true
+/// elements of `mask` broadcast to `shape` (masked_select's output rows), and the repeated
+/// size of repeat_interleave (the sum of `repeats`, or its one value times `size`).
 int64_t count_nonzero(const Tensor& t);
 int64_t count_masked(const Tensor& mask, std::span<const int64_t> self_shape);
+Result<int64_t> count_repeats(const Tensor& repeats, int64_t size);
 
 }  // namespace tir::kernels

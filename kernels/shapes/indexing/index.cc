@@ -31,15 +31,33 @@ Status add_mask_sources(const KernelCall& call, const Tensor& x, const Tensor& t
                       " does not match self ", shape_str(x.shape()), " at dim ", *d + k);
     }
   }
-  if (t.data == nullptr) {
-    return op_error(call, StatusCode::kUnsupported,
-                    "a boolean mask index must be a constant (its output size depends on "
-                    "its values)");
-  }
   if (t.rank == 0) {
     return op_error(call, StatusCode::kUnsupported, "0-d boolean mask indices are not supported");
   }
   const int m = t.rank;
+  if (t.data == nullptr) {  // computed at run time: its count was bound (the trailing int)
+    if (call.args.size() < 3 || call.args[2].kind != ArgKind::kInt) {
+      return op_error(call, StatusCode::kUnsupported,
+                      "a boolean mask index must be a constant here (its output size depends "
+                      "on its values)");
+    }
+    if (p->mask_count >= 0) {
+      return op_error(call, StatusCode::kUnsupported,
+                      "a boolean mask index computed at run time must be the only index tensor");
+    }
+    TIR_RETURN_IF_ERROR(require_contiguous(call, t, "indices"));
+    p->mask_count = call.args[2].i;
+    for (int k = 0; k < m; ++k) {
+      IndexSource s;
+      s.mask_input = int(&t - call.inputs.data());
+      s.mask_dim = k;
+      s.self_dim = *d + k;
+      shapes->push_back({p->mask_count});
+      p->sources.push_back(std::move(s));
+    }
+    *d += m;
+    return ok_status();
+  }
   std::vector<IndexSource> mask(m);
   const auto* bytes = t.data_as<const uint8_t>();
   for (int64_t e = 0; e < t.numel(); ++e) {
@@ -170,6 +188,11 @@ Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out
   // 1. One source per indexed dim of self (bool masks expand to one per masked dim).
   IndexShapes shapes;
   TIR_RETURN_IF_ERROR(add_index_sources(call, *x, &p, &shapes));
+  if (p.mask_count >= 0 && out_info) {
+    int mask_dims = 0;
+    for (const IndexSource& s : p.sources) mask_dims += s.mask_input >= 0;
+    out_info->scratch_bytes = size_t(p.mask_count) * mask_dims * sizeof(int64_t);
+  }
   // 2. Broadcast the index shapes.
   std::vector<int64_t> b = shapes[0];
   for (const auto& s : shapes) {
@@ -181,6 +204,30 @@ Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out
   call.outputs[0].dtype = x->dtype;
   call.outputs[0].set_shape(out);
   return p;
+}
+
+Status index_mask_coordinates(const IndexParams& p, const KernelCall& call, void* scratch) {
+  int mask = -1, m = 0;
+  for (const IndexSource& s : p.sources)
+    if (s.mask_input >= 0) mask = s.mask_input, ++m;
+  if (mask < 0) return ok_status();
+  const Tensor& t = call.inputs[mask];
+  const auto* bytes = t.data_as<const uint8_t>();
+  auto* coords = static_cast<int64_t*>(scratch);
+  int64_t found = 0;
+  for (int64_t e = 0; e < t.numel(); ++e) {
+    if (!bytes[e]) continue;
+    if (found == p.mask_count) break;
+    for (int k = 0; k < m; ++k) coords[k * p.mask_count + found] = (e / t.strides[k]) % t.sizes[k];
+    ++found;
+  }
+  int64_t all = 0;
+  for (int64_t e = 0; e < t.numel(); ++e) all += bytes[e] != 0;
+  if (all != p.mask_count) {
+    return op_error(call, StatusCode::kInvalidArgument, "the boolean mask index has ", all,
+                    " true elements, ", p.mask_count, " were bound before the run");
+  }
+  return ok_status();
 }
 
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info) {

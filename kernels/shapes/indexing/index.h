@@ -1,7 +1,9 @@
 // Shared shape inference for gathering ops (index.Tensor, index_select, gather). They copy any
-// dtype; their index tensors are int64 or int32 (and bool or uint8 masks for index.Tensor, only
-// when the mask's bytes are known at prepare, because the output size depends on them). Index
-// values are range-checked in `run`.
+// dtype; their index tensors are int64 or int32, and bool or uint8 masks for index.Tensor: a
+// mask known at prepare (a constant) becomes coordinates there; a mask computed at run time
+// needs its count of true elements bound before the run (a trailing int argument, as
+// nonzero's: runtime/exec/data_dependent.h), and `run` finds its coordinates into scratch.
+// Index values are range-checked in `run`.
 #pragma once
 
 #include <array>
@@ -18,6 +20,10 @@ struct IndexSource {
   int input = -1;
   size_t elem_size = 8;  // 8: int64, 4: int32
   std::vector<int64_t> owned;
+  /// A mask known only at run time: its input, and which of its dims' coordinates this source
+  /// holds (IndexParams::mask_count of them, at scratch + mask_dim * mask_count).
+  int mask_input = -1;
+  int mask_dim = 0;
   int self_dim = 0;  // the dim of self it indexes
   /// stride of this index in each output dim (0 where broadcast or not a batch dim)
   std::array<int64_t, kMaxRank> out_strides{};
@@ -35,6 +41,7 @@ struct IndexParams {
   std::array<int64_t, kMaxRank> self_sizes{};  // for range checks
   std::array<int64_t, kMaxRank> self_dim_stride{};
   std::vector<IndexSource> sources;
+  int64_t mask_count = -1;  // a run-time mask's true elements, bound before the run; -1: none
 };
 
 /// index_select(self, dim, index[N]) and gather(self, dim, index).
@@ -57,6 +64,9 @@ inline int64_t index_load(const void* base, size_t elem_size, int64_t i) {
 }
 
 Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info);
+/// The coordinates of a run-time mask's true elements, written to `scratch` (mask_count per
+/// mask dim); an error when the mask holds another count than was bound.
+Status index_mask_coordinates(const IndexParams& p, const KernelCall& call, void* scratch);
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info);
 Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* out_info);
 }  // namespace tir::kernels

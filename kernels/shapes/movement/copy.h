@@ -49,8 +49,9 @@ Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_i
 Result<CopyParams> copy_prepare_expand(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_expand_as(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_repeat(const KernelCall& call, PrepareInfo* out_info);
-/// repeat_interleave.self_int(self, repeats, dim?, *, output_size?): a repeats tensor
-/// (.self_Tensor, .Tensor) has a data-dependent output size and is not supported.
+/// repeat_interleave.self_int(self, repeats, dim?, *, output_size?); by a repeats tensor
+/// (.self_Tensor, .Tensor) the output size depends on its values:
+/// kernels/shapes/indexing/data_dependent.h.
 Result<CopyParams> copy_prepare_repeat_interleave(const KernelCall& call, PrepareInfo* out_info);
 /// transpose.int(self, dim0, dim1) and swapaxes(self, axis0, axis1).
 Result<CopyParams> copy_prepare_transpose(const KernelCall& call, PrepareInfo* out_info);
