@@ -10,6 +10,7 @@ namespace {
 // clang-format off
 constexpr OpRow kRows[] = {
     {"aten::_embedding_bag",              {kF32},              {}, {}},
+    {"aten::_unique2",                    kAny,                {}, {}},
     {"aten::_embedding_bag_forward_only", {kF32},              {}, {}},
     {"aten::embedding",                   {kF32},              {}, {kF32}},
     {"aten::embedding_bag.padding_idx",   {kF32},              {}, {}},

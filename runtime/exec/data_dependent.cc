@@ -50,6 +50,8 @@ Result<std::optional<Bind>> bind_of(const ExecGraph& g, const ExecNode& n) {
   } else if (n.op == "aten::masked_select") {
     b.kind = Bind::Kind::kMaskedSelect;
     b.self = n.inputs[0];
+  } else if (n.op == "aten::_unique2") {
+    b.kind = Bind::Kind::kUnique;
   } else if (n.op.starts_with("aten::repeat_interleave")) {
     b.kind = Bind::Kind::kRepeats;
     const bool self_tensor = n.op == "aten::repeat_interleave.self_Tensor";
@@ -91,6 +93,8 @@ Result<int64_t> read_size(const Bind& b, const Tensor& t, const Plan& probe_plan
     }
     case Bind::Kind::kNonzero:
       return kernels::count_nonzero(t);
+    case Bind::Kind::kUnique:
+      return kernels::count_unique(t);
     case Bind::Kind::kMaskedSelect: {
       TIR_ASSIGN_OR_RETURN(auto self, value_sizes(*probe_plan.graph->values[b.self].ir, symbols));
       return kernels::count_masked(t, self);

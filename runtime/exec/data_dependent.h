@@ -25,7 +25,7 @@ namespace tir {
 struct DataDependentProbe {
   ExecGraph graph;  // the method's nodes that compute the sources; outputs: the sources
   struct Bind {
-    enum class Kind : uint8_t { kItem, kNonzero, kMaskedSelect, kRepeats };
+    enum class Kind : uint8_t { kItem, kNonzero, kMaskedSelect, kRepeats, kUnique };
     Kind kind = Kind::kItem;
     int32_t value = -1;   // the source: item's one element, DataDependentDim::source
     int32_t symbol = -1;  // the method's symbol it binds

@@ -192,6 +192,15 @@ class RepeatByTensor(torch.nn.Module):
                 torch.repeat_interleave(reps))
 
 
+class UniqueValues(torch.nn.Module):
+    """torch.unique: as many values as distinct elements, with the inverse and the counts, and
+    without them (their outputs are then empty)."""
+
+    def forward(self, x, y):
+        v, inv, c = torch.unique(x, sorted=True, return_inverse=True, return_counts=True)
+        return v * 2, inv, c, torch.unique(y) + 1
+
+
 def mask_(seed, p, *shape):
     return torch.rand(*shape, generator=torch.Generator().manual_seed(seed)) < p
 
@@ -232,6 +241,13 @@ MODELS = {
                                        (randn(44, 2, 3), ints_(0, 0, 4), ints_(0)),
                                        (randn(45, 2, 3), ints_(2, 2, 2), ints_(3))],
                       None, False, 1e-5),
+    "unique": (UniqueValues, [(ints_(3, 1, 3, 2, 1, 1, 5, 0).view(2, 4),
+                               torch.tensor([0.5, -1.0, 0.5, 2.0])),
+                              (ints_(7, 7, 7, 7, 7, 7, 7, 7).view(2, 4),
+                               torch.tensor([1.0, 2.0, 3.0, 4.0])),
+                              (ints_(8, 6, 4, 2, 0, -2, -4, -6).view(2, 4),
+                               torch.tensor([3.0, 3.0, 3.0, 3.0]))],
+               None, False, 1e-5),
     "item_slice": (ItemSlice, [(randn(22, 6, 3), n_(2)), (randn(23, 6, 3), n_(6)),
                                (randn(24, 6, 3), n_(9))], None, False, 1e-5),
     "invoke_subgraph": (RepeatedLayers, [(randn(20, 2, 8),), (randn(21, 2, 8),)], None, True, 1e-5),

@@ -3,6 +3,7 @@
 // a different count at run time is an error.
 #include "kernels/shapes/indexing/data_dependent.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/kernel_util.h"
@@ -91,6 +92,47 @@ Status run_repeat(const RepeatParams& p, const KernelCall& call) {
   return ok_status();
 }
 
+/// Sorts a copy of self in scratch, then writes the distinct values, each element's index
+/// among them (binary search) and the counts.
+void run_unique(const UniqueParams& p, const KernelCall& call, void* scratch) {
+  visit_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = call.inputs[0].data_as<const T>();
+    T* sorted = static_cast<T*>(scratch);
+    std::copy(x, x + p.numel, sorted);
+    std::sort(sorted, sorted + p.numel);
+    T* end = std::unique(sorted, sorted + p.numel);
+    T* values = call.outputs[0].data_as<T>();
+    std::copy(sorted, std::min(end, sorted + p.count), values);
+    T* vend = values + std::min<int64_t>(end - sorted, p.count);
+    int64_t* counts = call.outputs[2].data_as<int64_t>();
+    if (p.counts) std::fill(counts, counts + p.count, 0);
+    for (int64_t i = 0; i < p.numel; ++i) {
+      const int64_t k = std::lower_bound(values, vend, x[i]) - values;
+      if (p.inverse) call.outputs[1].data_as<int64_t>()[i] = k;
+      if (p.counts && k < p.count) ++counts[k];
+    }
+  });
+}
+
+/// _unique2: the count found must be the one bound.
+class UniqueRef final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(p_, unique_prepare(call, out_info));
+    return ok_status();
+  }
+  Status run(const KernelCall& call, void* scratch) override {
+    const int64_t found = count_unique(call.inputs[0]);
+    if (found != p_.count) return count_error(call, found, p_.count);
+    run_unique(p_, call, scratch);
+    return ok_status();
+  }
+
+ private:
+  UniqueParams p_{};
+};
+
 using NonzeroRef = CheckedKernel<DataDependentParams, nonzero_prepare, run_nonzero>;
 using MaskedSelectRef =
     CheckedKernel<DataDependentParams, masked_select_prepare, run_masked_select>;
@@ -106,6 +148,7 @@ constexpr auto kAny = DType::kUndefined;
 void register_data_dependent_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::nonzero", kCpu, kAny, kRef, &make_kernel<NonzeroRef>},
+      {"aten::_unique2", kCpu, kAny, kRef, &make_kernel<UniqueRef>},
       {"aten::masked_select", kCpu, kAny, kRef, &make_kernel<MaskedSelectRef>},
       {"aten::repeat_interleave.self_Tensor", kCpu, kAny, kRef, &make_kernel<RepeatSelfRef>},
       {"aten::repeat_interleave.Tensor", kCpu, DType::kInt64, kRef, &make_kernel<RepeatIndicesRef>},

@@ -1,5 +1,8 @@
 #include "kernels/shapes/indexing/data_dependent.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "kernels/kernel_util.h"
 
 namespace tir::kernels {
@@ -116,6 +119,46 @@ Result<int64_t> count_repeats(const Tensor& repeats, int64_t size) {
     n += r;
   }
   return repeats.numel() == 1 ? n * size : n;
+}
+
+Result<UniqueParams> unique_prepare(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 3));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  if (!dtype_supported(x->dtype) || x->dtype == DType::kBool)
+    return op_error(call, StatusCode::kUnsupported, "self has dtype ", dtype_name(x->dtype));
+  UniqueParams p;
+  p.dtype = x->dtype;
+  p.numel = x->numel();
+  TIR_ASSIGN_OR_RETURN(p.inverse, bool_arg(call, 2, "return_inverse"));
+  TIR_ASSIGN_OR_RETURN(p.counts, bool_arg(call, 3, "return_counts"));
+  if (call.args.size() < 5 || call.args[4].kind != ArgKind::kInt)
+    return op_error(call, StatusCode::kInvalidArgument, "its output size was not bound");
+  p.count = call.args[4].i;
+  const int64_t none = 0;
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(std::span<const int64_t>(&p.count, 1));
+  call.outputs[1].dtype = DType::kInt64;
+  if (p.inverse) {
+    call.outputs[1].set_shape(x->shape());
+  } else {
+    call.outputs[1].set_shape(std::span<const int64_t>(&none, 1));
+  }
+  call.outputs[2].dtype = DType::kInt64;
+  call.outputs[2].set_shape(std::span<const int64_t>(p.counts ? &p.count : &none, 1));
+  out_info->scratch_bytes = size_t(p.numel) * dtype_size(x->dtype);
+  return p;
+}
+
+int64_t count_unique(const Tensor& t) {
+  int64_t n = 0;
+  visit_dtype(t.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> v(t.data_as<const T>(), t.data_as<const T>() + t.numel());
+    std::sort(v.begin(), v.end());
+    n = std::unique(v.begin(), v.end()) - v.begin();
+  });
+  return n;
 }
 
 int64_t count_nonzero(const Tensor& t) {
