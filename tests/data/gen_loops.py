@@ -201,6 +201,18 @@ class UniqueValues(torch.nn.Module):
         return v * 2, inv, c, torch.unique(y) + 1
 
 
+class MaskAssign(torch.nn.Module):
+    """Writes through masks computed at run time (index_put): a scalar fill (x[x < 0] = 0) and
+    rows computed from the rows the mask selects (y[m] = y[m] * 2 + 1)."""
+
+    def forward(self, x, y, m):
+        x = x.clone()
+        x[x < 0] = 0.0
+        y = y.clone()
+        y[m] = y[m] * 2 + 1
+        return x, y
+
+
 def mask_(seed, p, *shape):
     return torch.rand(*shape, generator=torch.Generator().manual_seed(seed)) < p
 
@@ -248,6 +260,10 @@ MODELS = {
                               (ints_(8, 6, 4, 2, 0, -2, -4, -6).view(2, 4),
                                torch.tensor([3.0, 3.0, 3.0, 3.0]))],
                None, False, 1e-5),
+    "mask_assign": (MaskAssign, [(randn(46, 3, 4), randn(47, 5, 3), mask_(48, 0.5, 5)),
+                                 (randn(49, 3, 4), randn(50, 5, 3), mask_(51, 0.0, 5)),
+                                 (randn(52, 3, 4).abs(), randn(53, 5, 3), mask_(54, 1.0, 5))],
+                    None, False, 1e-5),
     "item_slice": (ItemSlice, [(randn(22, 6, 3), n_(2)), (randn(23, 6, 3), n_(6)),
                                (randn(24, 6, 3), n_(9))], None, False, 1e-5),
     "invoke_subgraph": (RepeatedLayers, [(randn(20, 2, 8),), (randn(21, 2, 8),)], None, True, 1e-5),

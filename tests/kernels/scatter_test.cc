@@ -140,10 +140,31 @@ TEST(Scatter, IndexPutRejectsBadArguments) {
       .tensor(Buffer(DType::kFloat16, {3}))
       .b(true);
   expect_error(run_kernel(half), StatusCode::kUnsupported, "aten::index_put", "accumulate");
+}
+
+// A mask known only at run time (an activation): its true rows are found in run; values
+// broadcast to them or hold one row each.
+TEST(Scatter, IndexPutThroughAMaskKnownOnlyAtRun) {
+  const Buffer self = iota({4, 3});
   Buffer mask(DType::kBool, {4});
-  CallBuilder late("aten::index_put");  // a mask unknown at prepare
-  late.tensor(self).tensors({&mask}).tensor(Buffer::f32({3})).b(false);
-  EXPECT_EQ(run_kernel(late).status.code(), StatusCode::kUnsupported);
+  auto* m = static_cast<bool*>(mask.tensor().data);
+  m[1] = m[3] = true;
+  CallBuilder fill("aten::index_put");
+  fill.tensor(self).tensors({&mask}).tensor(Buffer::f32({3}, {-1, -2, -3})).b(false);
+  const RunResult r = run_kernel(fill);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_TRUE(all_close(r.outputs[0],
+                        Buffer::f32({4, 3}, {0, 1, 2, -1, -2, -3, 6, 7, 8, -1, -2, -3}), 0, 0));
+  CallBuilder rows("aten::index_put");  // one row per true element, accumulated
+  rows.tensor(self).tensors({&mask}).tensor(Buffer::f32({2, 3}, {1, 1, 1, 2, 2, 2})).b(true);
+  const RunResult a = run_kernel(rows);
+  ASSERT_TRUE(a.status.ok()) << a.status.message();
+  EXPECT_TRUE(
+      all_close(a.outputs[0], Buffer::f32({4, 3}, {0, 1, 2, 4, 5, 6, 6, 7, 8, 11, 12, 13}), 0, 0));
+  CallBuilder wrong("aten::index_put");  // 3 rows for 2 true elements
+  wrong.tensor(self).tensors({&mask}).tensor(Buffer::f32({3, 3})).b(false);
+  expect_error(run_kernel(wrong), StatusCode::kInvalidArgument, "aten::index_put",
+               "2 true elements");
 }
 
 }  // namespace

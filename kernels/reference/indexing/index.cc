@@ -19,7 +19,7 @@ Status bad_index(const KernelCall& call, int64_t v, int64_t dim, int64_t size) {
 Status run_index(const IndexParams& p, const KernelCall& call, void* scratch) {
   int64_t total = 1;
   for (int d = 0; d < p.rank; ++d) total *= p.sizes[d];
-  TIR_RETURN_IF_ERROR(index_mask_coordinates(p, call, scratch));
+  TIR_RETURN_IF_ERROR(index_mask_coordinates(p, call, scratch).status());
   if (total == 0 || p.inner == 0) return ok_status();
   const auto* self = call.inputs[p.self_input].data_as<const uint8_t>();
   auto* out = call.outputs[0].data_as<uint8_t>();
@@ -28,9 +28,10 @@ Status run_index(const IndexParams& p, const KernelCall& call, void* scratch) {
   std::array<const void*, kMaxRank> base{};
   for (size_t i = 0; i < ns; ++i) {
     const IndexSource& s = p.sources[i];
-    base[i] = s.input >= 0        ? call.inputs[s.input].data
-              : s.mask_input >= 0 ? static_cast<const int64_t*>(scratch) + s.mask_dim * p.mask_count
-                                  : static_cast<const void*>(s.owned.data());
+    base[i] = s.input >= 0 ? call.inputs[s.input].data
+              : s.mask_input >= 0
+                  ? static_cast<const int64_t*>(scratch) + s.mask_dim * p.mask_capacity
+                  : static_cast<const void*>(s.owned.data());
   }
   std::array<int64_t, kMaxRank> idx{}, src_off{};
   int64_t self_off = 0;

@@ -48,7 +48,7 @@ Status run_index_copy(const IndexCopyParams& p, const KernelCall& call) {
 
 /// Calls put(out_element, values_element) for every indexed position, in order.
 template <typename Put>
-void for_each_put(const IndexPutParams& p, const KernelCall& call, Put&& put) {
+void for_each_put(const IndexPutParams& p, const KernelCall& call, const void* scratch, Put&& put) {
   const IndexParams& ip = p.index;
   int64_t total = 1;
   for (int d = 0; d < ip.rank; ++d) total *= ip.sizes[d];
@@ -56,7 +56,10 @@ void for_each_put(const IndexPutParams& p, const KernelCall& call, Put&& put) {
   std::array<const void*, kMaxRank> base{};
   for (size_t i = 0; i < ns; ++i) {
     const IndexSource& s = ip.sources[i];
-    base[i] = s.input >= 0 ? call.inputs[s.input].data : static_cast<const void*>(s.owned.data());
+    base[i] = s.input >= 0 ? call.inputs[s.input].data
+              : s.mask_input >= 0
+                  ? static_cast<const int64_t*>(scratch) + s.mask_dim * ip.mask_capacity
+                  : static_cast<const void*>(s.owned.data());
   }
   const auto* values = call.inputs[p.values_input].data_as<const uint8_t>();
   auto* out = call.outputs[0].data_as<uint8_t>();
@@ -84,7 +87,33 @@ void for_each_put(const IndexPutParams& p, const KernelCall& call, Put&& put) {
   }
 }
 
-Status run_index_put(const IndexPutParams& p, const KernelCall& call) {
+/// A run-time mask: its coordinates into scratch and, when nothing bound its count, `p` with
+/// the count found in the walk (checked against values' rows there).
+Result<IndexPutParams> with_mask_count(const IndexPutParams& p, const KernelCall& call,
+                                       void* scratch) {
+  TIR_ASSIGN_OR_RETURN(const int64_t found, index_mask_coordinates(p.index, call, scratch));
+  if (!p.index.mask_dynamic) return p;
+  IndexPutParams q = p;
+  const int w = q.index.mask_walk_dim;
+  q.index.sizes[w] = found;
+  const Tensor& values = call.inputs[p.values_input];
+  const int k = w - (q.index.rank - values.rank);
+  if (k >= 0 && values.sizes[k] != 1 && values.sizes[k] != found)
+    return op_error(call, StatusCode::kInvalidArgument, "values ", shape_str(values.shape()),
+                    " has ", values.sizes[k], " rows at dim ", k, ", the mask ", found,
+                    " true elements");
+  return q;
+}
+
+Status run_index_put_walk(const IndexPutParams& p, const KernelCall& call, void* scratch);
+
+Status run_index_put(const IndexPutParams& p, const KernelCall& call, void* scratch) {
+  if (p.index.mask_count < 0) return run_index_put_walk(p, call, scratch);
+  TIR_ASSIGN_OR_RETURN(const IndexPutParams q, with_mask_count(p, call, scratch));
+  return run_index_put_walk(q, call, scratch);
+}
+
+Status run_index_put_walk(const IndexPutParams& p, const KernelCall& call, void* scratch) {
   const IndexParams& ip = p.index;
   for (const IndexSource& s : ip.sources) {  // bool-mask sources are in range by construction
     if (s.input < 0) continue;
@@ -104,12 +133,12 @@ Status run_index_put(const IndexPutParams& p, const KernelCall& call) {
   }
   if (!p.accumulate) {
     const size_t es = ip.elem_size;
-    for_each_put(p, call, [es](uint8_t* o, const uint8_t* v) { std::memcpy(o, v, es); });
+    for_each_put(p, call, scratch, [es](uint8_t* o, const uint8_t* v) { std::memcpy(o, v, es); });
     return ok_status();
   }
   visit_dtype(p.dtype, [&](auto zero) {
     using T = decltype(zero);
-    for_each_put(p, call, [](uint8_t* o, const uint8_t* v) {
+    for_each_put(p, call, scratch, [](uint8_t* o, const uint8_t* v) {
       T a, b;
       std::memcpy(&a, o, sizeof(T));
       std::memcpy(&b, v, sizeof(T));
@@ -192,8 +221,23 @@ Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) 
 using IndexCopyRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_copy, run_index_copy>;
 using IndexCopyInPlaceRef =
     CheckedKernel<IndexCopyParams, scatter_prepare_index_copy_, run_index_copy>;
-using IndexPutRef = CheckedKernel<IndexPutParams, scatter_prepare_index_put, run_index_put>;
-using IndexPutInPlaceRef = CheckedKernel<IndexPutParams, scatter_prepare_index_put_, run_index_put>;
+/// index_put(_): a run-time mask's coordinates go to the scratch prepare asked for.
+template <Result<IndexPutParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
+class IndexPutKernel final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
+    return ok_status();
+  }
+  Status run(const KernelCall& call, void* scratch) override {
+    return run_index_put(p_, call, scratch);
+  }
+
+ private:
+  IndexPutParams p_{};
+};
+using IndexPutRef = IndexPutKernel<scatter_prepare_index_put>;
+using IndexPutInPlaceRef = IndexPutKernel<scatter_prepare_index_put_>;
 using SliceScatterRef =
     FnKernel<ScatterRegionParams, scatter_prepare_slice_scatter, ref_scatter_region>;
 using SelectScatterRef =

@@ -20,7 +20,7 @@ using IndexShapes = std::vector<std::vector<int64_t>>;  // each index source's s
 // A bool (or uint8) mask over self's dims d.. becomes one source per masked dim, holding the
 // coordinates of its true elements.
 Status add_mask_sources(const KernelCall& call, const Tensor& x, const Tensor& t, int* d,
-                        IndexParams* p, IndexShapes* shapes) {
+                        bool dynamic_ok, IndexParams* p, IndexShapes* shapes) {
   if (*d + t.rank > x.rank) {
     return op_error(call, StatusCode::kInvalidArgument, "too many indices for tensor ",
                     shape_str(x.shape()));
@@ -35,8 +35,9 @@ Status add_mask_sources(const KernelCall& call, const Tensor& x, const Tensor& t
     return op_error(call, StatusCode::kUnsupported, "0-d boolean mask indices are not supported");
   }
   const int m = t.rank;
-  if (t.data == nullptr) {  // computed at run time: its count was bound (the trailing int)
-    if (call.args.size() < 3 || call.args[2].kind != ArgKind::kInt) {
+  if (t.data == nullptr) {  // computed at run time: its count bound (the trailing int) or found
+    const bool bound = call.args.size() >= 3 && call.args[2].kind == ArgKind::kInt;
+    if (!bound && !dynamic_ok) {
       return op_error(call, StatusCode::kUnsupported,
                       "a boolean mask index must be a constant here (its output size depends "
                       "on its values)");
@@ -46,7 +47,11 @@ Status add_mask_sources(const KernelCall& call, const Tensor& x, const Tensor& t
                       "a boolean mask index computed at run time must be the only index tensor");
     }
     TIR_RETURN_IF_ERROR(require_contiguous(call, t, "indices"));
-    p->mask_count = call.args[2].i;
+    // Unbound: a placeholder of 2 (1 would read as a broadcast dim), replaced in run.
+    p->mask_dynamic = !bound;
+    p->mask_count = bound ? call.args[2].i : 2;
+    p->mask_capacity = bound ? p->mask_count : t.numel();
+    p->mask_walk_dim = *d;
     for (int k = 0; k < m; ++k) {
       IndexSource s;
       s.mask_input = int(&t - call.inputs.data());
@@ -74,7 +79,7 @@ Status add_mask_sources(const KernelCall& call, const Tensor& x, const Tensor& t
 }
 
 // One source per indexed dim of self (bool masks expand to one per masked dim).
-Status add_index_sources(const KernelCall& call, const Tensor& x, IndexParams* p,
+Status add_index_sources(const KernelCall& call, const Tensor& x, bool dynamic_ok, IndexParams* p,
                          IndexShapes* shapes) {
   int d = 0;
   for (int64_t in : call.args[1].ints) {
@@ -88,7 +93,7 @@ Status add_index_sources(const KernelCall& call, const Tensor& x, IndexParams* p
     }
     const Tensor& t = call.inputs[in];
     if (t.dtype == DType::kBool || t.dtype == DType::kUInt8) {
-      TIR_RETURN_IF_ERROR(add_mask_sources(call, x, t, &d, p, shapes));
+      TIR_RETURN_IF_ERROR(add_mask_sources(call, x, t, &d, dynamic_ok, p, shapes));
       continue;
     }
     TIR_RETURN_IF_ERROR(require_int_index(call, t, "indices"));
@@ -176,8 +181,9 @@ Status index_output_dims(const KernelCall& call, const Tensor& x, const std::vec
 
 }  // namespace
 
-Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info) {
-  (void)out_info;
+namespace {
+
+Result<IndexParams> index_prepare(const KernelCall& call, PrepareInfo* out_info, bool dynamic_ok) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   if (call.args[1].kind != ArgKind::kTensors) {
     return op_error(call, StatusCode::kInvalidArgument, "argument 'indices' must be a Tensor list");
@@ -187,11 +193,11 @@ Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out
   p.self_input = static_cast<int>(tensor_input_index(call, 0));
   // 1. One source per indexed dim of self (bool masks expand to one per masked dim).
   IndexShapes shapes;
-  TIR_RETURN_IF_ERROR(add_index_sources(call, *x, &p, &shapes));
+  TIR_RETURN_IF_ERROR(add_index_sources(call, *x, dynamic_ok, &p, &shapes));
   if (p.mask_count >= 0 && out_info) {
     int mask_dims = 0;
     for (const IndexSource& s : p.sources) mask_dims += s.mask_input >= 0;
-    out_info->scratch_bytes = size_t(p.mask_count) * mask_dims * sizeof(int64_t);
+    out_info->scratch_bytes = size_t(p.mask_capacity) * mask_dims * sizeof(int64_t);
   }
   // 2. Broadcast the index shapes.
   std::vector<int64_t> b = shapes[0];
@@ -206,28 +212,38 @@ Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out
   return p;
 }
 
-Status index_mask_coordinates(const IndexParams& p, const KernelCall& call, void* scratch) {
+}  // namespace
+
+Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info) {
+  return index_prepare(call, out_info, false);
+}
+
+Result<IndexParams> index_prepare_put_walk(const KernelCall& call, PrepareInfo* out_info) {
+  return index_prepare(call, out_info, true);
+}
+
+Result<int64_t> index_mask_coordinates(const IndexParams& p, const KernelCall& call,
+                                       void* scratch) {
   int mask = -1, m = 0;
   for (const IndexSource& s : p.sources)
     if (s.mask_input >= 0) mask = s.mask_input, ++m;
-  if (mask < 0) return ok_status();
+  if (mask < 0) return int64_t{0};
   const Tensor& t = call.inputs[mask];
   const auto* bytes = t.data_as<const uint8_t>();
   auto* coords = static_cast<int64_t*>(scratch);
-  int64_t found = 0;
+  const int64_t cap = p.mask_capacity;
+  int64_t found = 0, all = 0;
   for (int64_t e = 0; e < t.numel(); ++e) {
     if (!bytes[e]) continue;
-    if (found == p.mask_count) break;
-    for (int k = 0; k < m; ++k) coords[k * p.mask_count + found] = (e / t.strides[k]) % t.sizes[k];
+    if (all++ >= cap) continue;
+    for (int k = 0; k < m; ++k) coords[k * cap + found] = (e / t.strides[k]) % t.sizes[k];
     ++found;
   }
-  int64_t all = 0;
-  for (int64_t e = 0; e < t.numel(); ++e) all += bytes[e] != 0;
-  if (all != p.mask_count) {
+  if (!p.mask_dynamic && all != p.mask_count) {
     return op_error(call, StatusCode::kInvalidArgument, "the boolean mask index has ", all,
                     " true elements, ", p.mask_count, " were bound before the run");
   }
-  return ok_status();
+  return found;
 }
 
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info) {

@@ -21,7 +21,7 @@ struct IndexSource {
   size_t elem_size = 8;  // 8: int64, 4: int32
   std::vector<int64_t> owned;
   /// A mask known only at run time: its input, and which of its dims' coordinates this source
-  /// holds (IndexParams::mask_count of them, at scratch + mask_dim * mask_count).
+  /// holds (at scratch + mask_dim * IndexParams::mask_capacity).
   int mask_input = -1;
   int mask_dim = 0;
   int self_dim = 0;  // the dim of self it indexes
@@ -41,7 +41,12 @@ struct IndexParams {
   std::array<int64_t, kMaxRank> self_sizes{};  // for range checks
   std::array<int64_t, kMaxRank> self_dim_stride{};
   std::vector<IndexSource> sources;
-  int64_t mask_count = -1;  // a run-time mask's true elements, bound before the run; -1: none
+  int64_t mask_count = -1;    // a run-time mask's true elements, bound before the run; -1: none
+  int64_t mask_capacity = 0;  // coordinates room per mask dim in scratch
+  /// index_put's run-time mask, whose count nothing binds: the walk's dim `mask_walk_dim`
+  /// holds a placeholder size that `run` replaces by the count it finds.
+  bool mask_dynamic = false;
+  int mask_walk_dim = -1;
 };
 
 /// index_select(self, dim, index[N]) and gather(self, dim, index).
@@ -64,9 +69,12 @@ inline int64_t index_load(const void* base, size_t elem_size, int64_t i) {
 }
 
 Result<IndexParams> index_prepare_index(const KernelCall& call, PrepareInfo* out_info);
-/// The coordinates of a run-time mask's true elements, written to `scratch` (mask_count per
-/// mask dim); an error when the mask holds another count than was bound.
-Status index_mask_coordinates(const IndexParams& p, const KernelCall& call, void* scratch);
+/// index_put's walk: as index.Tensor's, and a run-time mask needs no bound count
+/// (IndexParams::mask_dynamic).
+Result<IndexParams> index_prepare_put_walk(const KernelCall& call, PrepareInfo* out_info);
+/// The coordinates of a run-time mask's true elements, written to `scratch` (mask_capacity
+/// per mask dim); returns how many it found, an error when a bound count differs.
+Result<int64_t> index_mask_coordinates(const IndexParams& p, const KernelCall& call, void* scratch);
 Result<GatherParams> index_prepare_index_select(const KernelCall& call, PrepareInfo* out_info);
 Result<GatherParams> index_prepare_gather(const KernelCall& call, PrepareInfo* out_info);
 }  // namespace tir::kernels

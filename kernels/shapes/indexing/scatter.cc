@@ -88,7 +88,7 @@ Result<IndexPutParams> index_put_common(const KernelCall& call, PrepareInfo* out
   // Where self[indices] lives: index.Tensor's walk, whose output is the indexed shape.
   Tensor indexed;
   const KernelCall sub{call.op, call.node, call.args.first(2), call.inputs, {&indexed, 1}};
-  TIR_ASSIGN_OR_RETURN(p.index, index_prepare_index(sub, out_info));
+  TIR_ASSIGN_OR_RETURN(p.index, index_prepare_put_walk(sub, out_info));
   IndexParams& ip = p.index;
   const int tail = indexed.rank - ip.rank;  // the last `tail` dims of self, not indexed
   for (int k = 0; k < tail; ++k) {
@@ -104,7 +104,8 @@ Result<IndexPutParams> index_put_common(const KernelCall& call, PrepareInfo* out
   for (int d = 0; fits && d < ip.rank; ++d) {
     const int k = d - (ip.rank - vr);
     if (k < 0 || values->sizes[k] == 1) continue;  // broadcast: stride 0
-    fits = values->sizes[k] == ip.sizes[d];
+    // A run-time mask's count is found in run, which checks values against it.
+    fits = values->sizes[k] == ip.sizes[d] || (ip.mask_dynamic && d == ip.mask_walk_dim);
     p.values_strides[d] = values->strides[k];
   }
   if (!fits) {
