@@ -21,6 +21,7 @@ constexpr OpRow kRows[] = {
     {"aten::mm",                                          {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true}},
     {"aten::pdist",                                       {kF32},       {},     {}},
     {"aten::scaled_dot_product_attention",                {kF32},       {kF32}, {}},
+    {"transformers::grouped_mm_fallback",                 {kF32},       {},     {}},
 };
 // clang-format on
 

@@ -11,7 +11,8 @@ import torchvision
 from torch import nn
 from transformers import (CodeGenConfig, CodeGenForCausalLM, DistilBertConfig, DistilBertModel,
                           FalconConfig, FalconForCausalLM, GPTJConfig, GPTJForCausalLM,
-                          MistralConfig, MistralForCausalLM, SwinConfig, SwinModel, T5Config,
+                          MistralConfig, MistralForCausalLM, MixtralConfig, MixtralForCausalLM,
+                          Qwen3MoeConfig, Qwen3MoeForCausalLM, SwinConfig, SwinModel, T5Config,
                           T5Model, ViTConfig, ViTModel, Wav2Vec2Config, Wav2Vec2Model,
                           WhisperConfig)
 from transformers.models.whisper.modeling_whisper import WhisperEncoder
@@ -297,6 +298,27 @@ def falcon_mqa():
     return CausalLogits(randomize_constant_tensors(check_sdpa(FalconForCausalLM(cfg))))
 
 
+def mixtral():
+    """Mixtral's sparse mixture of experts as transformers exports it: the router's top-k, then
+    the experts' GEMMs as transformers::grouped_mm_fallback (a torch.library op of
+    transformers' integrations/moe.py, run by tir's own kernel)."""
+    cfg = MixtralConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=48,
+                        num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                        num_local_experts=4, num_experts_per_tok=2, max_position_embeddings=64,
+                        **HF_COMMON)
+    return CausalLogits(randomize_constant_tensors(check_sdpa(MixtralForCausalLM(cfg))))
+
+
+def qwen3_moe():
+    """Qwen3-MoE: every layer sparse, the experts' GEMMs as transformers::grouped_mm_fallback."""
+    cfg = Qwen3MoeConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=48,
+                         moe_intermediate_size=24, num_hidden_layers=2, num_attention_heads=4,
+                         num_key_value_heads=2, head_dim=8, num_experts=4, num_experts_per_tok=2,
+                         max_position_embeddings=64, decoder_sparse_step=1, mlp_only_layers=[],
+                         **HF_COMMON)
+    return CausalLogits(randomize_constant_tensors(check_sdpa(Qwen3MoeForCausalLM(cfg))))
+
+
 class MoeRouter(nn.Module):
     """Mixtral's router and its load statistics: softmax over the gate logits, top-2 experts,
     the tokens per expert counted with histc as transformers' load_balancing_loss_func does on
@@ -382,4 +404,6 @@ MODELS = [
      lambda g: ((torch.randn(1, 3, 4, 16, 16, generator=g),), {}), 1e-4),
     ("swin", swin, 50, lambda g: ((image(g),), {}), 1e-4),
     ("hf_swin", hf_swin, 51, lambda g: ((image(g),), {}), 1e-4),
+    ("mixtral", mixtral, 52, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("qwen3_moe", qwen3_moe, 53, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
 ]

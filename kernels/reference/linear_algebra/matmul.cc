@@ -2,6 +2,9 @@
 // accumulation, one batch at a time over the broadcast batch dims).
 #include "kernels/reference/linear_algebra/matmul.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
 
@@ -54,11 +57,73 @@ constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 
+namespace {
+
+/// transformers::grouped_mm_fallback(input [S, K], weight [E, K, N], offs [E]) -> [S, N]: the
+/// mixture-of-experts GEMM transformers exports (integrations/moe.py): rows offs[i-1] ..
+/// offs[i] of input times weight[i] (offs cumulative, int64 or int32), rows past offs[E-1]
+/// zero. float32, accumulated in float as torch.mm.
+struct GroupedMmParams {
+  int64_t s = 0, k = 0, n = 0, experts = 0;
+};
+
+Result<GroupedMmParams> grouped_mm_prepare(const KernelCall& call, PrepareInfo*) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* w, tensor_arg(call, 1, "weight"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* offs, tensor_arg(call, 2, "offs"));
+  for (const auto& [t, name] : {std::pair{x, "input"}, std::pair{w, "weight"}}) {
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
+  }
+  if (offs->dtype != DType::kInt64 && offs->dtype != DType::kInt32)
+    return op_error(call, StatusCode::kInvalidArgument, "offs must be int64 or int32");
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *offs, "offs"));
+  if (x->rank != 2 || w->rank != 3 || offs->rank != 1 || w->sizes[1] != x->sizes[1] ||
+      offs->sizes[0] != w->sizes[0])
+    return op_error(call, StatusCode::kInvalidArgument, "input ", shape_str(x->shape()),
+                    ", weight ", shape_str(w->shape()), " and offs ", shape_str(offs->shape()),
+                    " are not [S, K], [E, K, N] and [E]");
+  GroupedMmParams p{x->sizes[0], x->sizes[1], w->sizes[2], w->sizes[0]};
+  call.outputs[0].dtype = DType::kFloat32;
+  const int64_t out[2] = {p.s, p.n};
+  call.outputs[0].set_shape(out);
+  return p;
+}
+
+Status grouped_mm_run(const GroupedMmParams& p, const KernelCall& call) {
+  const float* x = call.inputs[0].data_as<const float>();
+  const float* w = call.inputs[1].data_as<const float>();
+  const Tensor& offs = call.inputs[2];
+  float* y = call.outputs[0].data_as<float>();
+  std::fill(y, y + p.s * p.n, 0.0f);
+  int64_t start = 0;
+  for (int64_t e = 0; e < p.experts; ++e) {
+    const int64_t end = offs.dtype == DType::kInt32 ? offs.data_as<const int32_t>()[e]
+                                                    : offs.data_as<const int64_t>()[e];
+    if (end < start || end > p.s)
+      return op_error(call, StatusCode::kInvalidArgument, "offs[", e, "] = ", end, " is not in [",
+                      start, ", ", p.s, "]");
+    const float* we = w + e * p.k * p.n;
+    for (int64_t r = start; r < end; ++r)
+      for (int64_t kk = 0; kk < p.k; ++kk) {
+        const float a = x[r * p.k + kk];
+        for (int64_t j = 0; j < p.n; ++j) y[r * p.n + j] += a * we[kk * p.n + j];
+      }
+    start = end;
+  }
+  return ok_status();
+}
+
+}  // namespace
+
 void register_matmul_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::bmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_bmm>>},
       {"aten::matmul", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_matmul>>},
       {"aten::baddbmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_baddbmm>>},
+      {"transformers::grouped_mm_fallback", kCpu, kF32, kRef,
+       &make_kernel<CheckedKernel<GroupedMmParams, grouped_mm_prepare, grouped_mm_run>>},
   });
 }
 }  // namespace tir::kernels
