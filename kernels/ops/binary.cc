@@ -16,6 +16,7 @@ constexpr OpRow kRows[] = {
     {"aten::add.Tensor",         {kI32, kI64, kF32, kBool}, {kF32}, {kF32}},
     {"aten::add_.Tensor",        {kI64, kF32},              {kF32}, {kF32}},
     {"aten::atan2",              kAny,                      {},     {}},
+    {"aten::atan2.out",          kAny,                      {},     {}},
     {"aten::bitwise_and.Scalar", kAny,                      {},     {}},
     {"aten::bitwise_and.Tensor", {kI32, kI64, kBool},       {},     {}},
     {"aten::bitwise_or.Scalar",  kAny,                      {},     {}},

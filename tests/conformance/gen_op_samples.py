@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
                                 "data"))  # tests/data: export_util
 from export_util import restore_deflated  # noqa: E402
 import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines quantized_decomposed)
+import transformers.integrations.moe  # noqa: F401 (defines transformers::grouped_mm_fallback)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -250,6 +251,9 @@ CALLS = {
         lambda x, y: f(x, y, 2.0, None), [rand((3, 2), d), rand((4, 2), d)]),
     "aten::pdist": lambda f, d: (lambda x: f(x), [rand((4, 3), d)]),
     "aten::_pdist_forward": lambda f, d: (lambda x: f(x, 2.0), [rand((4, 3), d)]),
+    "transformers::grouped_mm_fallback": lambda f, d: (
+        lambda x, w, offs: f(x, w, offs),
+        [rand((5, 3), d), rand((2, 3, 4), d), torch.tensor([2, 4])]),  # row 4 past offs: zeros
     "aten::repeat_interleave.self_Tensor": lambda f, d: (
         lambda x, r: f(x, r, 1), [rand((2, 3), d), torch.tensor([1, 0, 2])]),
     "aten::repeat_interleave.Tensor": lambda f, d: (lambda r: f(r), [torch.tensor([1, 0, 2])]),

@@ -88,6 +88,8 @@ constexpr auto kAny = DType::kUndefined;
 void register_arithmetic_ref(KernelRegistry& registry) {
   registry.add({
       math_binary<BinaryKind::kAtan2>("aten::atan2"),
+      // out= form (core ATen lists it): the result is computed as atan2's; `out` is not read.
+      math_binary<BinaryKind::kAtan2>("aten::atan2.out"),
       math_binary<BinaryKind::kFmod>("aten::fmod.Tensor"),
       math_binary<BinaryKind::kFmod>("aten::fmod.Scalar"),
       math_binary<BinaryKind::kRemainder>("aten::remainder.Tensor"),
