@@ -204,9 +204,10 @@ class PySession {
  public:
   PySession(const std::string& model, py::handle weights, const std::string& method, int threads,
             const std::string& precision, bool fuse, bool verify_checksums,
-            const PySession* state_of) {
+            const PySession* state_of, std::optional<uint64_t> seed) {
     tir::SessionOptions o;
     o.method = method;
+    o.seed = seed;
     if (state_of) o.state = state_of->session_->state();  // e.g. decode continues prefill's cache
     o.fuse = fuse;
     o.precision = unwrap(tir::precision_from_name(precision));
@@ -383,18 +384,21 @@ PYBIND11_MODULE(tir, m) {
                         "each Python thread runs in its own context (run releases the GIL).")
       .def(py::init([](py::object model, py::handle weights, const std::string& method, int threads,
                        const std::string& precision, bool fuse, bool verify_checksums,
-                       const PySession* state_of) {
+                       const PySession* state_of, std::optional<uint64_t> seed) {
              const std::string path = py::str(py::module_::import("os").attr("fspath")(model));
              return std::make_unique<PySession>(path, weights, method, threads, precision, fuse,
-                                                verify_checksums, state_of);
+                                                verify_checksums, state_of, seed);
            }),
            py::arg("model"), py::arg("weights"), py::kw_only(), py::arg("method") = "forward",
            py::arg("threads") = 0, py::arg("precision") = "f32", py::arg("fuse") = true,
            py::arg("verify_checksums") = true, py::arg("state_of") = nullptr,
+           py::arg("seed") = py::none(),
            "Opens `model` (.tir) with `weights`: a tir weight file or .safetensors path, a list "
            "of paths (base, then overlays laid over it in order), or a dict name -> array. "
            "state_of=another Session shares its state: the buffers the model's methods mutate, "
-           "such as an LLM's KV cache (a decode session continues a prefill session's cache).")
+           "such as an LLM's KV cache (a decode session continues a prefill session's cache). "
+           "seed=N: the random ops (rand, randn, randperm) draw the same values for the same "
+           "seed and sequence of runs; None: a fresh seed per open.")
       .def(
           "run",
           [](py::object self, py::handle inputs, bool copy) {

@@ -54,8 +54,9 @@ extern "C" {
 #endif
 
 /** Bumped when a function or type of this header changes incompatibly or is added.
- *  3: custom ops (tir_custom_op, tir_session_options_add_custom_op, tir_custom_call_*). */
-#define TIR_API_VERSION 3
+ *  3: custom ops (tir_custom_op, tir_session_options_add_custom_op, tir_custom_call_*).
+ *  4: tir_session_options_set_seed. */
+#define TIR_API_VERSION 4
 
 /** Mirrors tir::StatusCode (core/status.h); values are stable. */
 typedef enum tir_status {
@@ -160,6 +161,10 @@ TIR_API tir_status tir_session_options_set_fuse(tir_session_options* options, in
 /** Recompute every weight's checksum at open (non-zero, default) or trust the file (0). */
 TIR_API tir_status tir_session_options_set_verify_checksums(tir_session_options* options,
                                                             int verify);
+/** Seed of the random ops (rand, randn, randperm, their _like forms; Philox4x32-10): a session
+ *  draws the same values for the same seed and sequence of runs, as `tirrun --seed`. Not set:
+ *  a fresh seed per open. */
+TIR_API tir_status tir_session_options_set_seed(tir_session_options* options, uint64_t seed);
 
 /* ---------------------------------------------------------------- open and close */
 

@@ -229,6 +229,12 @@ tir_status tir_session_options_set_verify_checksums(tir_session_options* options
   return TIR_OK;
 }
 
+tir_status tir_session_options_set_seed(tir_session_options* options, uint64_t seed) {
+  TIR_C_CHECK_ARG(options, __func__);
+  options->options.seed = seed;
+  return TIR_OK;
+}
+
 tir_status tir_session_open(const char* model_path, const char* weights_path,
                             const tir_session_options* options, tir_session** out_session) {
   return guarded(__func__, [&] {

@@ -118,6 +118,42 @@ TEST(CApi, OptionsAreChecked) {
   tir_session_options_free(o);
 }
 
+/// The random ops' fixture (rand, randn, randperm, ...) run once under `seed`: output 0's bytes.
+std::vector<uint8_t> random_draw(const TempDir& tmp, const HostTensor& x, uint64_t seed) {
+  tir_session_options* o = nullptr;
+  EXPECT_EQ(tir_session_options_create(&o), TIR_OK);
+  EXPECT_EQ(tir_session_options_set_seed(o, seed), TIR_OK);
+  tir_session* s = nullptr;
+  const tir_status st =
+      tir_session_open(tmp.file("m.tir").c_str(), tmp.file("m.bin").c_str(), o, &s);
+  tir_session_options_free(o);
+  EXPECT_EQ(st, TIR_OK) << tir_last_error();
+  if (st != TIR_OK) return {};
+  const Tensor v = x.view();
+  EXPECT_EQ(tir_session_bind_input(s, 0, static_cast<tir_dtype>(v.dtype), v.sizes.data(), v.rank,
+                                   v.data, v.nbytes()),
+            TIR_OK)
+      << tir_last_error();
+  EXPECT_EQ(tir_session_run(s), TIR_OK) << tir_last_error();
+  tir_tensor_view out{};
+  EXPECT_EQ(tir_session_output(s, 0, &out), TIR_OK) << tir_last_error();
+  const auto* bytes = static_cast<const uint8_t*>(out.data);
+  std::vector<uint8_t> draw(bytes, bytes + out.nbytes);
+  tir_session_free(s);
+  return draw;
+}
+
+TEST(CApi, SeedRepeatsTheRandomOpsDraws) {
+  TempDir tmp;
+  ASSERT_TRUE(import("random/random_ops/core", tmp));
+  const HostTensor x = read_npy(testing::fixture_dir() + "/random/random_ops/core/input_0.npy");
+  const std::vector<uint8_t> a = random_draw(tmp, x, 5), b = random_draw(tmp, x, 5),
+                             c = random_draw(tmp, x, 6);
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+}
+
 /// resnet_small (core IR), imported once for the suite: input x float32 [2, 3, 32, 32],
 /// output float32 [2, 10].
 class CApiSession : public ::testing::Test {

@@ -264,6 +264,16 @@ class Api(unittest.TestCase):
             self.assertEqual(y.tobytes(), want.tobytes())
             self.assertEqual(s.info()["input_copies"], 1)
 
+    def test_seed_repeats_the_random_ops_draws(self):
+        d = os.path.join(FIXTURES, "random", "random_ops", "core")
+        model, weights = tirc_import([os.path.join(d, "program.pt2")], "random_ops")
+        x = np.load(os.path.join(d, "input_0.npy"))
+
+        def draw(seed):
+            return tir.Session(model, weights, seed=seed).run([x])[0]
+        np.testing.assert_array_equal(draw(5), draw(5))
+        self.assertFalse(np.array_equal(draw(5), draw(6)))
+
     def test_version_is_the_tools_version(self):
         out = subprocess.run([TIRC, "--version"], check=True, capture_output=True, text=True)
         self.assertEqual(out.stdout, f"tirc {tir.__version__}\n")
