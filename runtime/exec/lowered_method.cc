@@ -3,6 +3,7 @@
 #include "runtime/passes/fusion.h"
 #include "runtime/passes/layout.h"
 #include "runtime/passes/linear_rewrite.h"
+#include "runtime/passes/promotion.h"
 #include "runtime/passes/quant_rewrite.h"
 #include "runtime/passes/state_update.h"
 
@@ -39,6 +40,7 @@ Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::Mod
 
 Status LoweredMethod::run_passes(const LoweringOptions& options) {
   ExecGraph& g = graph_;
+  promote_operands(g);  // casts before placement, which picks kernels by dtype
   // The passes share one def-use index, built again after each pass that changes the nodes.
   DefUse def_use = exec_graph_def_use(g);
   update_state_in_place(g, def_use);  // before placement picks the kernels

@@ -319,6 +319,23 @@ def qwen3_moe():
     return CausalLogits(randomize_constant_tensors(check_sdpa(Qwen3MoeForCausalLM(cfg))))
 
 
+class Promotion(nn.Module):
+    """Mixed dtypes that torch promotes (torch.result_type): int64 / int64 true division,
+    int32 + int64, a float tensor compared with an int64 one, where() over int64 and float32,
+    float32 x int32, and an int64 tensor with a float number."""
+
+    def forward(self, a, b, c, x):
+        c = c.int()
+        return a / b, c + a, (x > a).long(), torch.where(x > 0, a, x), x * c, a * 0.5
+
+
+def promotion_inputs(g):
+    a = torch.randint(-9, 10, (2, 3), generator=g)
+    b = torch.randint(1, 5, (2, 3), generator=g) * (torch.randint(0, 2, (2, 3), generator=g) * 2 - 1)
+    c = torch.randint(-5, 6, (2, 3), generator=g)
+    return (a, b, c, torch.randn(2, 3, generator=g) * 5), {}
+
+
 class MoeRouter(nn.Module):
     """Mixtral's router and its load statistics: softmax over the gate logits, top-2 experts,
     the tokens per expert counted with histc as transformers' load_balancing_loss_func does on
@@ -406,4 +423,5 @@ MODELS = [
     ("hf_swin", hf_swin, 51, lambda g: ((image(g),), {}), 1e-4),
     ("mixtral", mixtral, 52, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("qwen3_moe", qwen3_moe, 53, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("promotion", Promotion, 54, promotion_inputs, 1e-5),
 ]
