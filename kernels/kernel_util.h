@@ -158,6 +158,23 @@ class CheckedKernel final : public Kernel {
   Params params_{};
 };
 
+/// CheckedKernel for run functions that use the scratch prepare asked for.
+template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*),
+          Status (*RunFn)(const Params&, const KernelCall&, void*)>
+class CheckedScratchKernel final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(params_, PrepareFn(call, out_info));
+    return ok_status();
+  }
+  Status run(const KernelCall& call, void* scratch) override {
+    return RunFn(params_, call, scratch);
+  }
+
+ private:
+  Params params_{};
+};
+
 /// Kernel whose output aliases its input: run has nothing to do.
 template <typename Params, Result<Params> (*PrepareFn)(const KernelCall&, PrepareInfo*)>
 class AliasKernel final : public Kernel {

@@ -168,6 +168,19 @@ TEST(CudaKernels, MatchTheCatalogue) {
   EXPECT_EQ(got, want);
 }
 
+/// The gpt2 fixture (core IR) opened on the GPU, and its input ids.
+void open_gpt2_on_gpu(const TempDir& tmp, std::unique_ptr<Session>* session, HostTensor* ids) {
+  const std::string dir = testing::fixture_dir() + "/gpt2/core";
+  SessionOptions o;
+  o.device = "cuda";
+  auto opened = testing::open_fixture(dir, tmp, o);
+  ASSERT_TRUE(opened.ok()) << opened.status().message();
+  auto read = npy_read(dir + "/input_0.npy");
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  *session = std::move(opened).value();
+  *ids = std::move(read).value();
+}
+
 TEST(CudaDevice, CopiesRoundTripThroughStaging) {
   TIR_REQUIRE_GPU(gpu);
   EXPECT_EQ(gpu->name(), "cuda");
@@ -189,16 +202,11 @@ TEST(CudaDevice, CopiesRoundTripThroughStaging) {
   ASSERT_FALSE(huge.ok());
   EXPECT_NE(huge.status().message().find("device 'cuda': cannot allocate"), std::string::npos);
   // The failed allocation is not reported again by this thread's next kernel launch.
-  const std::string dir = testing::fixture_dir() + "/gpt2/core";
   TempDir tmp;
-  SessionOptions o;
-  o.device = "cuda";
-  auto session = testing::open_fixture(dir, tmp, o);
-  ASSERT_TRUE(session.ok()) << session.status().message();
-  auto ids = npy_read(dir + "/input_0.npy");
-  ASSERT_TRUE(ids.ok());
-  const std::vector<Tensor> in = {ids->view()};
-  auto r = (*session)->run(in);
+  std::unique_ptr<Session> session;
+  HostTensor ids;
+  ASSERT_NO_FATAL_FAILURE(open_gpt2_on_gpu(tmp, &session, &ids));
+  auto r = session->run(std::vector<Tensor>{ids.view()});
   EXPECT_TRUE(r.ok()) << r.status().message();
 }
 
@@ -271,17 +279,12 @@ TEST(CudaPlacement, TransformersRunTheirHeavyOpsOnTheGpu) {
 
 TEST(CudaPlacement, EmbeddingIndexOutOfRangeIsAnError) {
   TIR_REQUIRE_GPU(gpu);
-  const std::string dir = testing::fixture_dir() + "/gpt2/core";
   TempDir tmp;
-  SessionOptions o;
-  o.device = "cuda";
-  auto session = testing::open_fixture(dir, tmp, o);
-  ASSERT_TRUE(session.ok()) << session.status().message();
-  auto ids = npy_read(dir + "/input_0.npy");
-  ASSERT_TRUE(ids.ok());
-  ids->view().data_as<int64_t>()[0] = int64_t{1} << 40;
-  const std::vector<Tensor> in = {ids->view()};
-  auto r = (*session)->run(in);
+  std::unique_ptr<Session> session;
+  HostTensor ids;
+  ASSERT_NO_FATAL_FAILURE(open_gpt2_on_gpu(tmp, &session, &ids));
+  ids.view().data_as<int64_t>()[0] = int64_t{1} << 40;
+  auto r = session->run(std::vector<Tensor>{ids.view()});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("out of range"), std::string::npos) << r.status().message();
 }

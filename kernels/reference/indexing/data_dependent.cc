@@ -116,22 +116,13 @@ void run_unique(const UniqueParams& p, const KernelCall& call, void* scratch) {
 }
 
 /// _unique2: the count found must be the one bound.
-class UniqueRef final : public Kernel {
- public:
-  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(p_, unique_prepare(call, out_info));
-    return ok_status();
-  }
-  Status run(const KernelCall& call, void* scratch) override {
-    const int64_t found = count_unique(call.inputs[0]);
-    if (found != p_.count) return count_error(call, found, p_.count);
-    run_unique(p_, call, scratch);
-    return ok_status();
-  }
-
- private:
-  UniqueParams p_{};
-};
+Status run_unique_checked(const UniqueParams& p, const KernelCall& call, void* scratch) {
+  const int64_t found = count_unique(call.inputs[0]);
+  if (found != p.count) return count_error(call, found, p.count);
+  run_unique(p, call, scratch);
+  return ok_status();
+}
+using UniqueRef = CheckedScratchKernel<UniqueParams, unique_prepare, run_unique_checked>;
 
 using NonzeroRef = CheckedKernel<DataDependentParams, nonzero_prepare, run_nonzero>;
 using MaskedSelectRef =

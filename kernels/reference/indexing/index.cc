@@ -101,19 +101,7 @@ Status run_gather(const GatherParams& p, const KernelCall& call) {
 }
 
 /// index.Tensor: a run-time mask's coordinates go to the scratch prepare asked for.
-class IndexRef final : public Kernel {
- public:
-  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(p_, index_prepare_index(call, out_info));
-    return ok_status();
-  }
-  Status run(const KernelCall& call, void* scratch) override {
-    return run_index(p_, call, scratch);
-  }
-
- private:
-  IndexParams p_{};
-};
+using IndexRef = CheckedScratchKernel<IndexParams, index_prepare_index, run_index>;
 using IndexSelectRef = CheckedKernel<GatherParams, index_prepare_index_select, run_index_select>;
 using GatherRef = CheckedKernel<GatherParams, index_prepare_gather, run_gather>;
 

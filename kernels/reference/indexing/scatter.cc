@@ -222,22 +222,9 @@ using IndexCopyRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_copy, 
 using IndexCopyInPlaceRef =
     CheckedKernel<IndexCopyParams, scatter_prepare_index_copy_, run_index_copy>;
 /// index_put(_): a run-time mask's coordinates go to the scratch prepare asked for.
-template <Result<IndexPutParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
-class IndexPutKernel final : public Kernel {
- public:
-  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
-    return ok_status();
-  }
-  Status run(const KernelCall& call, void* scratch) override {
-    return run_index_put(p_, call, scratch);
-  }
-
- private:
-  IndexPutParams p_{};
-};
-using IndexPutRef = IndexPutKernel<scatter_prepare_index_put>;
-using IndexPutInPlaceRef = IndexPutKernel<scatter_prepare_index_put_>;
+using IndexPutRef = CheckedScratchKernel<IndexPutParams, scatter_prepare_index_put, run_index_put>;
+using IndexPutInPlaceRef =
+    CheckedScratchKernel<IndexPutParams, scatter_prepare_index_put_, run_index_put>;
 using SliceScatterRef =
     FnKernel<ScatterRegionParams, scatter_prepare_slice_scatter, ref_scatter_region>;
 using SelectScatterRef =

@@ -118,19 +118,7 @@ Status ref_scatter_dim(const ScatterDimParams& p, const KernelCall& call, void* 
 }
 
 template <Result<ScatterDimParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
-class ScatterDimKernel final : public Kernel {
- public:
-  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
-    return ok_status();
-  }
-  Status run(const KernelCall& call, void* scratch) override {
-    return ref_scatter_dim(p_, call, scratch);
-  }
-
- private:
-  ScatterDimParams p_{};
-};
+using ScatterDimKernel = CheckedScratchKernel<ScatterDimParams, Prepare, ref_scatter_dim>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
