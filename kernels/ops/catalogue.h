@@ -89,6 +89,13 @@ struct OpCaps {
   /// The row of this op's in-place form (it writes its result into its first argument),
   /// which the state-update pass uses when the old value is dead; empty: none.
   std::string_view in_place = {};
+  /// Type promotion (runtime/passes/promotion.h): bit k set when schema argument k's tensor
+  /// is cast to the dtype the op computes in; `compare`: that dtype is torch.result_type of
+  /// those operands (comparisons), else the output's. `bool_other`: the kernels read a bool
+  /// argument 1 as 0/1 themselves (no cast).
+  uint8_t promoted = 0;
+  bool compare = false;
+  bool bool_other = false;
 
   bool accepts_channels_last(size_t arg) const { return arg < 8 && (channels_last >> arg & 1u); }
   friend bool operator==(const OpCaps&, const OpCaps&) = default;
@@ -125,7 +132,10 @@ struct OpRow {
     const OpCaps offered = backend_caps(b);
     return {.epilogue = caps.epilogue && offered.epilogue,
             .channels_last = static_cast<uint8_t>(caps.channels_last & offered.channels_last),
-            .in_place = caps.in_place};
+            .in_place = caps.in_place,
+            .promoted = caps.promoted,
+            .compare = caps.compare,
+            .bool_other = caps.bool_other};
   }
 };
 

@@ -4,7 +4,9 @@
 // (aten::_to_copy) of each such operand in front of it, so its kernel sees one dtype and has
 // no per-element conversion. Arithmetic computes in its output's dtype (the one torch
 // recorded); comparisons in the promoted dtype of their operands (0-d tensors and Python
-// numbers count only where they raise the category: bool < integer < float).
+// numbers count only where they raise the category: bool < integer < float). Which ops and
+// arguments take part is a capability of their catalogue row (kernels/ops/catalogue.h
+// OpCaps::promoted, compare, bool_other).
 #pragma once
 
 #include <cstddef>
