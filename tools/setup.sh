@@ -49,13 +49,15 @@ configure() {
 
 # The Python module needs pybind11 >= 2.12 (Debian 12's 2.10 predates NumPy 2 and makes
 # arrays with zero strides there): a virtualenv from PyPI holds it, with NumPy 2, and
-# tests/python runs under both that NumPy and Debian's 1.24 (python3-numpy).
+# tests/python runs under both that NumPy and Debian's 1.24 (python3-numpy). ml_dtypes gives
+# NumPy a bfloat16 dtype (bfloat16 inputs and outputs; without it they are a clear error).
 VENV=build-venv
 python_venv() {
-  if ! "$VENV/bin/python" -c 'import numpy, pybind11' 2>/dev/null; then
-    echo "== virtualenv $VENV: numpy>=2, pybind11>=2.12 (PyPI)"
+  if ! "$VENV/bin/python" -c 'import numpy, pybind11, ml_dtypes' 2>/dev/null; then
+    echo "== virtualenv $VENV: numpy>=2, pybind11>=2.12, ml_dtypes (bfloat16 arrays) (PyPI)"
     /usr/bin/python3 -m venv "$VENV"  # Debian's, the Python the module is built for
-    "$VENV/bin/pip" install -q --disable-pip-version-check 'numpy>=2' 'pybind11>=2.12'
+    "$VENV/bin/pip" install -q --disable-pip-version-check 'numpy>=2' 'pybind11>=2.12' \
+      'ml_dtypes>=0.5'
   fi
 }
 python_options() {

@@ -28,6 +28,8 @@ Result<EmbeddingParams> embedding_prepare_cuda(const KernelCall& call, PrepareIn
   TIR_ASSIGN_OR_RETURN(EmbeddingParams p, embedding_prepare(call, out_info));
   if (p.index_dtype != DType::kInt64 && p.index_dtype != DType::kInt32)
     return op_error(call, StatusCode::kUnsupported, "the CUDA kernel takes int64 or int32 indices");
+  if (p.dtype != DType::kFloat32)
+    return op_error(call, StatusCode::kUnsupported, "the CUDA kernel takes a float32 weight");
   return p;
 }
 

@@ -96,6 +96,12 @@ struct OpCaps {
   uint8_t promoted = 0;
   bool compare = false;
   bool bool_other = false;
+  /// The kernels take a tensor of every dtype tir stores, float16 and bfloat16 included: they
+  /// move elements (views, copies, gathers, scatters that overwrite) or cast them, never
+  /// compute on their values. runtime/passes/narrow_dtypes.h leaves such nodes in the
+  /// program's dtype; other ops on float16/bfloat16 compute in float32, on uint8/int8/int16 in
+  /// int64.
+  bool all_dtypes = false;
 
   bool accepts_channels_last(size_t arg) const { return arg < 8 && (channels_last >> arg & 1u); }
   friend bool operator==(const OpCaps&, const OpCaps&) = default;
@@ -135,7 +141,8 @@ struct OpRow {
             .in_place = caps.in_place,
             .promoted = caps.promoted,
             .compare = caps.compare,
-            .bool_other = caps.bool_other};
+            .bool_other = caps.bool_other,
+            .all_dtypes = caps.all_dtypes};
   }
 };
 

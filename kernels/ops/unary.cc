@@ -10,7 +10,7 @@ namespace {
 
 // clang-format off
 constexpr OpRow kRows[] = {
-    {"aten::abs",            {kI32, kI64, kF32},  {kF32}, {kF32}},
+    {"aten::abs",            {kI32, kI64, kF32, kF64},  {kF32}, {kF32}},
     {"aten::acos",           kAny,                {},     {}},
     {"aten::acosh",          kAny,                {},     {}},
     {"aten::asin",           kAny,                {},     {}},
@@ -44,7 +44,7 @@ constexpr OpRow kRows[] = {
     {"aten::log2",           kAny,                {},     {}},
     {"aten::logical_not",    {kI64, kF32, kBool}, {},     {}},
     {"aten::native_dropout", kAny,                {},     {}},
-    {"aten::neg",            {kI32, kI64, kF32},  {kF32}, {kF32}},
+    {"aten::neg",            {kI32, kI64, kF32, kF64},  {kF32}, {kF32}},
     {"aten::reciprocal",     kAny,                {},     {}},
     {"aten::relu",           {kI64, kF32},        {kF32}, {kF32}},
     {"aten::relu6",          {kI64, kF32},        {kF32}, {kF32}},

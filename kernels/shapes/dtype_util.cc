@@ -5,23 +5,6 @@
 namespace tir::kernels {
 namespace {
 
-int dtype_rank(DType d) {
-  switch (d) {
-    case DType::kBool:
-      return 0;
-    case DType::kInt32:
-      return 1;
-    case DType::kInt64:
-      return 2;
-    case DType::kFloat32:
-      return 3;
-    case DType::kFloat64:
-      return 4;
-    default:
-      return -1;
-  }
-}
-
 int category(DType d) {
   if (d == DType::kUndefined) return -1;
   if (d == DType::kBool) return 0;
@@ -50,7 +33,26 @@ Status require_supported_dtype(const KernelCall& call, const Tensor& t, std::str
                   dtype_name(t.dtype), " (supported: bool, int32, int64, float32, float64)");
 }
 
-DType promote_types(DType a, DType b) { return dtype_rank(a) >= dtype_rank(b) ? a : b; }
+Status require_valid_dtype(const KernelCall& call, const Tensor& t, std::string_view name) {
+  if (dtype_valid(int(t.dtype))) return ok_status();
+  return op_error(call, StatusCode::kUnsupported, "argument '", name, "' has no valid dtype (",
+                  int(t.dtype), ")");
+}
+
+DType promote_types(DType a, DType b) {
+  if (a == b || b == DType::kBool || b == DType::kUndefined) return a;
+  if (a == DType::kBool || a == DType::kUndefined) return b;
+  if (dtype_is_float(a) != dtype_is_float(b)) return dtype_is_float(a) ? a : b;
+  if (dtype_is_float(a)) {
+    const bool half_pair = dtype_size(a) == 2 && dtype_size(b) == 2;  // float16 x bfloat16
+    return half_pair ? DType::kFloat32 : dtype_size(a) >= dtype_size(b) ? a : b;
+  }
+  if (a == DType::kUInt8 || b == DType::kUInt8) {  // uint8 with a signed integer
+    const DType other = a == DType::kUInt8 ? b : a;
+    return other == DType::kInt8 ? DType::kInt16 : other;
+  }
+  return dtype_size(a) >= dtype_size(b) ? a : b;
+}
 
 ScalarValue scalar_value(const Arg& a) {
   ScalarValue v;
@@ -163,9 +165,12 @@ Result<NaryPlan> make_nary_plan(const KernelCall& call,
   return p;
 }
 
-Result<DType> optional_dtype_arg(const KernelCall& call, size_t idx, std::string_view name) {
+Result<DType> optional_dtype_arg(const KernelCall& call, size_t idx, std::string_view name,
+                                 bool any_valid) {
   if (idx >= call.args.size() || call.args[idx].is_none()) return DType::kUndefined;
   const Arg& a = call.args[idx];
+  if (a.kind == ArgKind::kDType && any_valid && dtype_valid(int(a.i)))
+    return static_cast<DType>(a.i);
   if (a.kind != ArgKind::kDType || !dtype_supported(static_cast<DType>(a.i))) {
     return op_error(call, StatusCode::kUnsupported, "argument '", name,
                     "' must be None or one of bool, int32, int64, float32, float64");

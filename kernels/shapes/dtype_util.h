@@ -9,6 +9,7 @@
 #include <span>
 #include <type_traits>
 
+#include "core/float16.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"
 
@@ -44,10 +45,39 @@ void visit_dtype(DType d, F&& f) {
   }
 }
 
+/// Calls f(T{}) for every dtype tir stores: the types of visit_dtype plus uint8_t, int8_t,
+/// int16_t and Float16 / BFloat16 (core/float16.h). For casts, which convert between all.
+template <typename F>
+void visit_any_dtype(DType d, F&& f) {
+  switch (d) {
+    case DType::kUInt8:
+      f(uint8_t{});
+      break;
+    case DType::kInt8:
+      f(int8_t{});
+      break;
+    case DType::kInt16:
+      f(int16_t{});
+      break;
+    case DType::kFloat16:
+      f(Float16{});
+      break;
+    case DType::kBFloat16:
+      f(BFloat16{});
+      break;
+    default:
+      visit_dtype(d, f);
+  }
+}
+
 /// Error unless dtype_supported(t.dtype).
 Status require_supported_dtype(const KernelCall& call, const Tensor& t, std::string_view name);
 
-/// ATen promote_types over the supported dtypes (bool < int32 < int64 < float32 < float64).
+/// Error unless t.dtype is one tir stores (casts take every one).
+Status require_valid_dtype(const KernelCall& call, const Tensor& t, std::string_view name);
+
+/// ATen promote_types over every dtype: bool < integers < floats; the wider of two signed
+/// integers (uint8 with int8: int16); the wider of two floats (float16 with bfloat16: float32).
 DType promote_types(DType a, DType b);
 
 /// A scalar value: kept as int64 for integral/bool values so large ints stay exact.
@@ -140,7 +170,9 @@ void nary_for_each(const NaryPlan& p, F&& f) {
   }
 }
 
-/// The optional ScalarType argument at `idx`: kUndefined when None.
-Result<DType> optional_dtype_arg(const KernelCall& call, size_t idx, std::string_view name);
+/// The optional ScalarType argument at `idx`: kUndefined when None. One of dtype_supported,
+/// or with `any_valid` any dtype tir stores (casts).
+Result<DType> optional_dtype_arg(const KernelCall& call, size_t idx, std::string_view name,
+                                 bool any_valid = false);
 
 }  // namespace tir::kernels

@@ -3,6 +3,7 @@
 #include "runtime/passes/fusion.h"
 #include "runtime/passes/layout.h"
 #include "runtime/passes/linear_rewrite.h"
+#include "runtime/passes/narrow_dtypes.h"
 #include "runtime/passes/promotion.h"
 #include "runtime/passes/quant_rewrite.h"
 #include "runtime/passes/state_update.h"
@@ -51,6 +52,9 @@ Status LoweredMethod::run_passes(const LoweringOptions& options) {
       def_use = exec_graph_def_use(g);
     }
   }
+  // After the GEMM rewrites (a half-precision weight's permute + addmm is one linear that
+  // reads the weight as stored), before placement, which picks kernels by dtype.
+  if (compute_narrow_dtypes_wide(g) > 0) def_use = exec_graph_def_use(g);
   TIR_RETURN_IF_ERROR(place_nodes(g, devices_, options.placement));  // nodes stay as they are
   if (options.fuse && fuse_graph(g, def_use) > 0) {
     exec_graph_remove_dead(g);

@@ -266,6 +266,25 @@ Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method&
   return g;
 }
 
+ExecNode exec_graph_cast_node(const ExecGraph& g, int32_t from, int32_t to, DType dtype) {
+  ExecNode c;
+  c.op = "aten::_to_copy";
+  c.name = ir::str(g.values[from].ir->name());
+  c.device = g.values[from].device;
+  ExecArg self;
+  self.kind = kernels::ArgKind::kTensor;
+  self.i = 0;
+  self.name = "self";
+  ExecArg d;
+  d.kind = kernels::ArgKind::kDType;
+  d.i = int64_t(dtype);
+  d.name = "dtype";
+  c.args = {self, d};
+  c.inputs = {from};
+  c.outputs = {to};
+  return c;
+}
+
 DType exec_node_key_dtype(const ExecGraph& g, const ExecNode& n) {
   for (const ExecArg& a : n.args) {
     if (a.kind == ArgKind::kTensor) return g.values[n.inputs[a.i]].dtype;

@@ -136,6 +136,10 @@ struct DefUse {
 /// The def-use index of `g` as it is now.
 DefUse exec_graph_def_use(const ExecGraph& g);
 
+/// A node `aten::_to_copy(from, dtype=dtype)` writing value `to` (made by a pass: promotion
+/// and half-precision casts), on `from`'s device and named after it.
+ExecNode exec_graph_cast_node(const ExecGraph& g, int32_t from, int32_t to, DType dtype);
+
 /// The dtype that keys the kernel lookup of node `n`: its first tensor input's, else its first
 /// output's, else kUndefined.
 DType exec_node_key_dtype(const ExecGraph& g, const ExecNode& n);

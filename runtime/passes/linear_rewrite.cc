@@ -7,7 +7,13 @@ namespace {
 
 using kernels::ArgKind;
 
-/// W when `v` is permute(W, [1, 0]) of a float32 rank-2 weight; else -1.
+/// A float dtype a GEMM computes in: float32, or float16/bfloat16 (computed in float32 by
+/// runtime/passes/narrow_dtypes.h, which reads the weight as stored once it is a linear).
+bool gemm_dtype(DType d) {
+  return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16;
+}
+
+/// W when `v` is permute(W, [1, 0]) of a float rank-2 weight (gemm_dtype); else -1.
 int32_t transposed_weight(const ExecGraph& g, const DefUse& du, int32_t v) {
   const int32_t p = v >= 0 ? du.producer[size_t(v)] : -1;
   if (p < 0) return -1;
@@ -16,7 +22,7 @@ int32_t transposed_weight(const ExecGraph& g, const DefUse& du, int32_t v) {
       perm.args[1].ints != std::vector<int64_t>{1, 0})
     return -1;
   const int32_t w = tensor_at(perm, 0);
-  if (!is_fixed(g, w) || g.values[size_t(w)].dtype != DType::kFloat32 ||
+  if (!is_fixed(g, w) || !gemm_dtype(g.values[size_t(w)].dtype) ||
       declared_rank(g.values[size_t(w)]) != 2)
     return -1;
   return w;
@@ -29,12 +35,12 @@ bool rewrite(ExecGraph& g, DefUse& du, int32_t i) {
   if (!addmm && n.op != "aten::mm") return false;
   const int32_t x = tensor_at(n, addmm ? 1 : 0);
   const int32_t w = transposed_weight(g, du, tensor_at(n, addmm ? 2 : 1));
-  if (x < 0 || w < 0 || g.values[size_t(x)].dtype != DType::kFloat32) return false;
+  if (x < 0 || w < 0 || g.values[size_t(x)].dtype != g.values[size_t(w)].dtype) return false;
   int32_t bias = -1;
   if (addmm) {
     bias = tensor_at(n, 0);
     if (!is_scalar_one(n, 3) || !is_scalar_one(n, 4) || !is_fixed(g, bias) ||
-        g.values[size_t(bias)].dtype != DType::kFloat32 ||
+        g.values[size_t(bias)].dtype != g.values[size_t(w)].dtype ||
         declared_rank(g.values[size_t(bias)]) != 1)
       return false;
   }

@@ -2,8 +2,8 @@
 // the core IR (run_decompositions) a `linear` becomes
 //   mm(x, permute(W, [1, 0]))                       no bias
 //   addmm(b, x, permute(W, [1, 0]))                 beta = alpha = 1
-// with W a float32 [N, K] weight (and b a float32 [N] weight). Each such node becomes
-// linear(x, W[, b]), which is what the precision paths key on: int8 weights
+// with W a float32 (or float16/bfloat16) [N, K] weight (and b an [N] weight of its dtype). Each
+// such node becomes linear(x, W[, b]), which is what the precision paths key on: int8 weights
 // (SessionOptions::precision kInt8) and bf16 packing apply to a GEMM whose weight operand is a
 // weight, and a permute of one is not. Permutes left without readers are dropped, so the
 // transposed view is never computed. Anything else (a weight used [K, N] as stored, as

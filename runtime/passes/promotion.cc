@@ -9,10 +9,7 @@
 namespace tir {
 namespace {
 
-bool castable(DType d) {
-  return d == DType::kBool || d == DType::kInt32 || d == DType::kInt64 || d == DType::kFloat32 ||
-         d == DType::kFloat64;
-}
+bool castable(DType d) { return d != DType::kUndefined && dtype_valid(int(d)); }
 
 /// The dtype torch computes node `n` in (its row's capabilities `caps`), or kUndefined when
 /// nothing is to be done.
@@ -43,25 +40,6 @@ DType compute_dtype(const ExecGraph& g, const ExecNode& n, const kernels::OpCaps
   return ops.empty() ? DType::kUndefined : kernels::result_type(ops);
 }
 
-ExecNode make_cast(const ExecGraph& g, int32_t from, int32_t to, DType dtype) {
-  ExecNode c;
-  c.op = "aten::_to_copy";
-  c.name = ir::str(g.values[from].ir->name());
-  c.device = g.values[from].device;
-  ExecArg self;
-  self.kind = kernels::ArgKind::kTensor;
-  self.i = 0;
-  self.name = "self";
-  ExecArg d;
-  d.kind = kernels::ArgKind::kDType;
-  d.i = int64_t(dtype);
-  d.name = "dtype";
-  c.args = {self, d};
-  c.inputs = {from};
-  c.outputs = {to};
-  return c;
-}
-
 }  // namespace
 
 size_t promote_operands(ExecGraph& g) {
@@ -81,7 +59,7 @@ size_t promote_operands(ExecGraph& g) {
         continue;
       const int32_t cast = g.add_value_like(v, g.values[v].device);
       g.values[cast].dtype = want;
-      out.push_back(make_cast(g, v, cast, want));
+      out.push_back(exec_graph_cast_node(g, v, cast, want));
       v = cast;
       ++inserted;
     }

@@ -15,9 +15,20 @@ struct NpyDescr {
   DType dtype;
 };
 constexpr NpyDescr kDescrs[] = {
-    {"<f4", DType::kFloat32}, {"<f8", DType::kFloat64}, {"<f2", DType::kFloat16},
-    {"<i8", DType::kInt64},   {"<i4", DType::kInt32},   {"<i2", DType::kInt16},
-    {"|i1", DType::kInt8},    {"|u1", DType::kUInt8},   {"|b1", DType::kBool},
+    {"<f4", DType::kFloat32},
+    {"<f8", DType::kFloat64},
+    {"<f2", DType::kFloat16},
+    {"<i8", DType::kInt64},
+    {"<i4", DType::kInt32},
+    {"<i2", DType::kInt16},
+    {"|i1", DType::kInt8},
+    {"|u1", DType::kUInt8},
+    {"|b1", DType::kBool},
+    // NumPy has no bfloat16: ml_dtypes' bfloat16 array saves as a 2-byte void ('<V2'; a
+    // plain np.dtype('V2') writes '|V2'), which `np.load(f).view(ml_dtypes.bfloat16)` reads
+    // back. tir reads either as bfloat16 and writes '<V2'.
+    {"<V2", DType::kBFloat16},
+    {"|V2", DType::kBFloat16},
 };
 
 /// A cursor over the header text: the Python dict literal numpy writes, e.g.

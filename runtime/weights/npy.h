@@ -1,5 +1,6 @@
 // Reading and writing NumPy .npy files (format versions 1.0-3.0, little-endian,
 // C order). Only the dtypes tir knows are accepted; everything else is a clear error.
+// bfloat16 travels as a 2-byte void ('<V2'), as NumPy saves ml_dtypes' bfloat16 (npy.cc).
 #pragma once
 
 #include <span>

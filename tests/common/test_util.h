@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/float16.h"
 #include "core/tensor.h"
 
 namespace tir::testing {
@@ -45,6 +46,16 @@ inline std::vector<nlohmann::json> runnable_fixtures() {
     for (nlohmann::json f : am["fixtures"]) {
       f["dir"] = "aten/" + f["dir"].get<std::string>();
       f["model"] = "aten_" + f["model"].get<std::string>();
+      out.push_back(f);
+    }
+  }
+  // fixtures/half/ (tests/data/gen_half.py): the model families as float16/bfloat16 programs.
+  std::ifstream half(fixture_dir() + "/half/manifest.json");
+  if (half) {
+    const nlohmann::json hm = nlohmann::json::parse(half);
+    for (nlohmann::json f : hm["fixtures"]) {
+      f["dir"] = "half/" + f["dir"].get<std::string>();
+      f["model"] = "half_" + f["model"].get<std::string>();
       out.push_back(f);
     }
   }
@@ -93,23 +104,36 @@ class TempDir {
   std::string path_;
 };
 
-/// Checks |a - b| <= atol + rtol * |b| elementwise (float32), reporting the worst element.
+/// Element i of a float tensor (float32, float16, bfloat16, float64) as a double.
+inline double float_element(const Tensor& t, int64_t i) {
+  switch (t.dtype) {
+    case DType::kFloat16:
+      return fp16_to_float(t.data_as<uint16_t>()[i]);
+    case DType::kBFloat16:
+      return bf16_to_float(t.data_as<uint16_t>()[i]);
+    case DType::kFloat64:
+      return t.data_as<double>()[i];
+    default:
+      return t.data_as<float>()[i];
+  }
+}
+
+/// Checks |a - b| <= atol + rtol * |b| elementwise (float dtypes), reporting the worst element.
 inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, double rtol,
                                             double atol) {
   if (a.dtype != b.dtype || !a.same_shape(b))
     return ::testing::AssertionFailure()
            << "dtype/shape differ: " << dtype_name(a.dtype) << shape_str(a.shape()) << " vs "
            << dtype_name(b.dtype) << shape_str(b.shape());
-  if (a.dtype != DType::kFloat32)
+  if (!dtype_is_float(a.dtype))
     return std::memcmp(a.data, b.data, a.nbytes()) == 0
                ? ::testing::AssertionSuccess()
                : ::testing::AssertionFailure() << "non-float data differs";
-  const float* x = a.data_as<float>();
-  const float* y = b.data_as<float>();
   double worst = 0;
   int64_t worst_i = -1;
   for (int64_t i = 0; i < a.numel(); ++i) {
-    const double err = std::fabs(double(x[i]) - y[i]) - (atol + rtol * std::fabs(double(y[i])));
+    const double xi = float_element(a, i), yi = float_element(b, i);
+    const double err = std::fabs(xi - yi) - (atol + rtol * std::fabs(yi));
     if (!(err <= 0) && (worst_i < 0 || err > worst)) {
       worst = err;
       worst_i = i;
@@ -117,8 +141,8 @@ inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, do
   }
   if (worst_i < 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << "element " << worst_i << ": " << x[worst_i] << " vs " << y[worst_i] << " (rtol " << rtol
-         << ", atol " << atol << ")";
+         << "element " << worst_i << ": " << float_element(a, worst_i) << " vs "
+         << float_element(b, worst_i) << " (rtol " << rtol << ", atol " << atol << ")";
 }
 
 }  // namespace tir::testing

@@ -4,10 +4,14 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
+#include "core/float16.h"
 #include "importer/import_pt2.h"
+#include "kernels/shapes/dtype_util.h"
 #include "runtime/exec/session.h"
 #include "runtime/weights/host_tensor.h"
 
@@ -15,15 +19,13 @@ namespace tir::conformance {
 namespace {
 
 DType dtype_of(const std::string& s) {
-  if (s == "float32") return DType::kFloat32;
-  if (s == "float64") return DType::kFloat64;
-  if (s == "int64") return DType::kInt64;
-  if (s == "int32") return DType::kInt32;
-  if (s == "bool") return DType::kBool;
-  if (s == "int8") return DType::kInt8;
-  if (s == "uint8") return DType::kUInt8;
+  for (int v = 0; v < 16; ++v)
+    if (dtype_valid(v) && dtype_name(DType(v)) == s) return DType(v);
   return DType::kUndefined;
 }
+
+template <typename T>
+constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
 double number(const nlohmann::json& v) {
   if (v.is_string()) {
@@ -34,60 +36,44 @@ double number(const nlohmann::json& v) {
   return v.get<double>();
 }
 
+}  // namespace
+
 HostTensor tensor_of(const nlohmann::json& j) {
   const std::vector<int64_t> shape = j["shape"].get<std::vector<int64_t>>();
   HostTensor t(dtype_of(j["dtype"].get<std::string>()), shape);
   const nlohmann::json& data = j["data"];
-  for (size_t i = 0; i < data.size(); ++i) {
-    switch (t.view().dtype) {
-      case DType::kFloat32:
-        t.data<float>()[i] = static_cast<float>(number(data[i]));
-        break;
-      case DType::kFloat64:
-        t.data<double>()[i] = number(data[i]);
-        break;
-      case DType::kInt64:
-        t.data<int64_t>()[i] = data[i].get<int64_t>();
-        break;
-      case DType::kInt32:
-        t.data<int32_t>()[i] = data[i].get<int32_t>();
-        break;
-      case DType::kInt8:
-        t.data<int8_t>()[i] = data[i].get<int8_t>();
-        break;
-      case DType::kUInt8:
-        t.data<uint8_t>()[i] = data[i].get<uint8_t>();
-        break;
-      case DType::kBool:
-        t.data<bool>()[i] =
-            data[i].is_boolean() ? data[i].get<bool>() : data[i].get<int64_t>() != 0;
-        break;
-      default:
-        break;
+  kernels::visit_any_dtype(t.view().dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* out = static_cast<T*>(t.view().data);
+    for (size_t i = 0; i < data.size(); ++i) {
+      if constexpr (kIsHalf<T>) {
+        out[i] = T::from_float(static_cast<float>(number(data[i])));
+      } else if constexpr (std::is_same_v<T, bool>) {
+        out[i] = data[i].is_boolean() ? data[i].get<bool>() : data[i].get<int64_t>() != 0;
+      } else if constexpr (std::is_floating_point_v<T>) {
+        out[i] = static_cast<T>(number(data[i]));
+      } else {
+        out[i] = data[i].is_boolean() ? T(data[i].get<bool>()) : data[i].get<T>();
+      }
     }
-  }
+  });
   return t;
 }
 
+namespace {
+
 double element(const Tensor& t, int64_t i) {
-  switch (t.dtype) {
-    case DType::kFloat32:
-      return t.data_as<const float>()[i];
-    case DType::kFloat64:
-      return t.data_as<const double>()[i];
-    case DType::kInt64:
-      return static_cast<double>(t.data_as<const int64_t>()[i]);
-    case DType::kInt32:
-      return t.data_as<const int32_t>()[i];
-    case DType::kInt8:
-      return t.data_as<const int8_t>()[i];
-    case DType::kUInt8:
-      return t.data_as<const uint8_t>()[i];
-    case DType::kBool:
-      return t.data_as<const bool>()[i];
-    default:
-      return 0;
-  }
+  double v = 0;
+  kernels::visit_any_dtype(t.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T x = static_cast<const T*>(t.data)[i];
+    if constexpr (kIsHalf<T>) {
+      v = x.to_float();
+    } else {
+      v = static_cast<double>(x);
+    }
+  });
+  return v;
 }
 
 }  // namespace
@@ -102,12 +88,16 @@ std::string compare_output(size_t k, const Tensor& got, const Tensor& want,
     return at + "shape " + shape_str(got.shape()) + ", " + who + " gives " +
            shape_str(want.shape());
   const bool exact = !dtype_is_float(want.dtype);
+  // float16 / bfloat16: one rounding step of the dtype (transcendentals may round the other way).
+  const double rtol = want.dtype == DType::kBFloat16  ? 0x1p-7
+                      : want.dtype == DType::kFloat16 ? 0x1p-10
+                                                      : kRtol;
   int64_t bad = 0;
   for (int64_t i = 0; i < want.numel(); ++i) {
     const double a = element(got, i), b = element(want, i);
     if (exact ? a != b
               : !(std::isnan(b) ? std::isnan(a)
-                                : (a == b || std::abs(a - b) <= kAtol + kRtol * std::abs(b))))
+                                : (a == b || std::abs(a - b) <= kAtol + rtol * std::abs(b))))
       ++bad;
   }
   if (bad == 0) return "";
@@ -217,6 +207,70 @@ std::string render_markdown(const std::vector<CaseResult>& results, const std::s
     for (char& ch : reason)
       if (ch == '|' || ch == '\n') ch = ' ';
     os << "- `" << r.case_name << "`: " << reason << "\n";
+  }
+  return os.str();
+}
+
+std::vector<PromotionResult> run_promotion_sweep(const std::string& dir) {
+  std::ifstream f(dir + "/manifest.json");
+  const nlohmann::json m = nlohmann::json::parse(f);
+  std::vector<PromotionResult> out;
+  for (const nlohmann::json& c : m["cases"]) {
+    PromotionResult p;
+    p.op = c["op"].get<std::string>();
+    p.form = c["dtype"].get<std::string>();
+    const std::vector<std::string> pairs = c["pairs"].get<std::vector<std::string>>();
+    p.total = int(pairs.size());
+    const CaseResult r = run_case(dir, c);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      std::string why =
+          k < r.outputs.size()
+              ? compare_output(k, r.outputs[k].view(), tensor_of(c["outputs"][k]).view(), "torch")
+              : r.reason;
+      if (why.empty()) {
+        ++p.passed;
+      } else {
+        p.failed.push_back(pairs[k] + ": " + why);
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string render_promotion_markdown(const std::vector<PromotionResult>& results) {
+  int passed = 0, total = 0;
+  for (const PromotionResult& r : results) {
+    passed += r.passed;
+    total += r.total;
+  }
+  std::ostringstream os;
+  os << "\n## Type promotion sweep\n\n"
+     << "`tests/conformance/gen_promotion.py` exports, per op and operand form, one program "
+        "computing the op on every pair of bool, uint8, int8, int16, int32, int64, float16, "
+        "bfloat16, float32 and float64 that torch accepts (tensor x tensor, tensor x 0-dim "
+        "tensor, tensor x Python int/float/bool); a pair passes when tir's result has torch's "
+        "dtype and values (float16/bfloat16 within one rounding step).\n\n"
+     << "**" << passed << " of " << total << " pairs pass in " << results.size()
+     << " programs.**\n\n| op | form | passed / pairs |\n|---|---|---|\n";
+  for (const PromotionResult& r : results)
+    os << "| `" << r.op << "` | " << r.form << " | " << r.passed << " / " << r.total << " |\n";
+  // Failures grouped by their reason (the pair's name cut off): one line per op, form and reason.
+  bool header = false;
+  for (const PromotionResult& r : results) {
+    std::map<std::string, int> reasons;
+    for (const std::string& why : r.failed) {
+      std::string reason = why.substr(why.find(": ") + 2);
+      for (char& ch : reason)
+        if (ch == '|' || ch == '\n') ch = ' ';
+      ++reasons[reason];
+    }
+    for (const auto& [reason, n] : reasons) {
+      if (!header) os << "\n### Failing pairs, by reason\n\n";
+      header = true;
+      os << "- `" << r.op << "` (" << r.form << "), " << n << " pair" << (n == 1 ? "" : "s") << ": "
+         << reason << "\n";
+    }
   }
   return os.str();
 }

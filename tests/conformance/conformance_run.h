@@ -27,6 +27,9 @@ struct CaseResult {
   std::vector<std::pair<std::string, kernels::Backend>> kernels;
 };
 
+/// A manifest tensor ({"dtype", "shape", "data"}; NaN and infinities as strings).
+HostTensor tensor_of(const nlohmann::json& j);
+
 /// Imports and runs one manifest case whose archive is `<dir>/<case>.pt2`, in a session with
 /// `options` (the process's CPU device by default).
 CaseResult run_case(const std::string& dir, const nlohmann::json& c,
@@ -35,6 +38,17 @@ CaseResult run_case(const std::string& dir, const nlohmann::json& c,
 /// Empty when output `k` of a run, `got`, matches `want` within the tolerance above, else
 /// why not (`who` names where `want` comes from: "torch", "the reference").
 std::string compare_output(size_t k, const Tensor& got, const Tensor& want, const std::string& who);
+
+/// The type-promotion sweep (tests/conformance/gen_promotion.py, in `dir`): per program
+/// (op x operand form), the pairs of dtypes whose result matches torch's dtype and values.
+struct PromotionResult {
+  std::string op, form;
+  int passed = 0, total = 0;
+  std::vector<std::string> failed;  // "int8 x float16: output 3: dtype ..." (or the run's error)
+};
+std::vector<PromotionResult> run_promotion_sweep(const std::string& dir);
+/// Its section of docs/conformance.md.
+std::string render_promotion_markdown(const std::vector<PromotionResult>& results);
 
 /// docs/conformance.md for these results.
 std::string render_markdown(const std::vector<CaseResult>& results, const std::string& torch);

@@ -2,6 +2,7 @@
 // results: a sample that stops passing (or starts) makes the page stale and fails this test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -26,13 +27,42 @@ TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
   ASSERT_GT(m["cases"].size(), 100u);
   std::vector<CaseResult> results;
   for (const auto& c : m["cases"]) results.push_back(run_case(dir, c));
-  const std::string md = render_markdown(results, m["torch"].get<std::string>());
+  const std::string md =
+      render_markdown(results, m["torch"].get<std::string>()) +
+      render_promotion_markdown(run_promotion_sweep(testing::test_data_dir() + "/promotion"));
   if (const char* out = std::getenv("TIR_CONFORMANCE_WRITE")) {
     std::ofstream w(out, std::ios::binary | std::ios::trunc);
     w << md;
   }
   EXPECT_EQ(md, slurp(testing::test_data_dir() + "/../../docs/conformance.md"))
       << "docs/conformance.md is stale: rerun with TIR_CONFORMANCE_WRITE=$PWD/docs/conformance.md";
+}
+
+// The promotion sweep is real: it has thousands of pairs, and a pair whose expected value is
+// wrong fails (the sweep's results are in docs/conformance.md, checked above).
+TEST(Conformance, PromotionSweepCountsAndCatchesAWrongAnswer) {
+  const std::string dir = testing::test_data_dir() + "/promotion";
+  const auto results = run_promotion_sweep(dir);
+  ASSERT_GE(results.size(), 50u);
+  int total = 0, passed = 0;
+  for (const PromotionResult& r : results) {
+    total += r.total;
+    passed += r.passed;
+  }
+  EXPECT_GT(total, 4000);
+  EXPECT_GT(passed, 0);
+  std::ifstream f(dir + "/manifest.json");
+  const nlohmann::json c = nlohmann::json::parse(f)["cases"][0];  // add, tensor x tensor
+  const auto pairs = c["pairs"].get<std::vector<std::string>>();
+  const size_t k =
+      size_t(std::find(pairs.begin(), pairs.end(), "float32 x float32") - pairs.begin());
+  ASSERT_LT(k, pairs.size());
+  const CaseResult r = run_case(dir, c);
+  ASSERT_GT(r.outputs.size(), k) << r.reason;
+  nlohmann::json want = c["outputs"][k];
+  EXPECT_EQ(compare_output(k, r.outputs[k].view(), tensor_of(want).view(), "torch"), "");
+  want["data"][0] = want["data"][0].get<double>() + 1.0;
+  EXPECT_NE(compare_output(k, r.outputs[k].view(), tensor_of(want).view(), "torch"), "");
 }
 
 // A sample whose outputs differ from torch's is reported, not passed: feed a case the wrong

@@ -19,7 +19,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils import _pytree as pytree
 
 DIALECTS = ("training", "core")  # torch.export.export, then ep.run_decompositions()
-NPY_DTYPES = (np.float32, np.int64)
+NPY_DTYPES = (np.float32, np.int64, np.float16)
 
 
 # ----------------------------------------------------------------------------- archives
@@ -87,7 +87,13 @@ def count_ops(path):
 # ----------------------------------------------------------------------------- tensors
 
 def save_npy(path, t):
-    arr = t.detach().cpu().numpy()
+    """t as .npy; bfloat16 as the 2-byte void NumPy saves ml_dtypes' bfloat16 as ('<V2')."""
+    t = t.detach().cpu()
+    if t.dtype == torch.bfloat16:
+        arr = t.view(torch.int16).numpy().view("<V2")
+        np.save(path, arr, allow_pickle=False)
+        return {"file": os.path.basename(path), "dtype": "bfloat16", "shape": list(arr.shape)}
+    arr = t.numpy()
     assert arr.dtype in NPY_DTYPES, (path, arr.dtype)
     np.save(path, arr, allow_pickle=False)
     return {"file": os.path.basename(path), "dtype": str(arr.dtype), "shape": list(arr.shape)}

@@ -132,6 +132,60 @@ class Families(unittest.TestCase):
                 del views
 
 
+def half_fixtures(models=("gpt2", "vit")):
+    """fixtures/half/ (gen_half.py): float16 and bfloat16 programs, core dialect."""
+    with open(os.path.join(FIXTURES, "half", "manifest.json")) as f:
+        manifest = json.load(f)
+    return [e for e in manifest["fixtures"]
+            if e["dialect"] == "core" and e["model"].rsplit("_", 1)[0] in models]
+
+
+def bfloat16_or_none():
+    try:
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    except ImportError:
+        return None
+
+
+def load_half(path, bfloat16):
+    """A fixture .npy; bfloat16 ones (saved as '<V2') viewed as ml_dtypes' bfloat16."""
+    a = np.load(path)
+    return a.view(bfloat16) if a.dtype.kind == "V" and bfloat16 is not None else a
+
+
+class HalfPrecision(unittest.TestCase):
+    """float16 programs with NumPy's float16; bfloat16 ones with ml_dtypes' bfloat16 where it is
+    installed, else a clear error naming it."""
+
+    def test_float16_and_bfloat16_programs(self):
+        bfloat16 = bfloat16_or_none()
+        fixtures = half_fixtures()
+        self.assertEqual(len(fixtures), 4)
+        for e in fixtures:
+            with self.subTest(fixture=e["dir"], ml_dtypes=bfloat16 is not None):
+                d = os.path.join(FIXTURES, "half", e["dir"])
+                name = "half_" + e["dir"].replace("/", "_")
+                model, weights = tirc_import([os.path.join(d, "program.pt2")], name)
+                inputs = [load_half(os.path.join(d, i["file"]), bfloat16) for i in e["inputs"]]
+                s = tir.Session(model, weights)
+                if e["dtype"] == "bfloat16" and bfloat16 is None:
+                    with self.assertRaises(tir.Error) as cm:
+                        s.run(inputs)
+                    self.assertIn("ml_dtypes", str(cm.exception))
+                    continue
+                got = s.run(inputs)
+                want_tirrun = tirrun_outputs(model, weights, inputs, name)
+                for g, w, o in zip(got, want_tirrun, e["outputs"]):
+                    want = load_half(os.path.join(d, o["file"]), bfloat16)
+                    self.assertEqual(g.dtype, want.dtype)
+                    self.assertEqual(str(g.dtype), e["dtype"])
+                    self.assertEqual(g.shape, want.shape)
+                    np.testing.assert_allclose(g.astype(np.float32), want.astype(np.float32),
+                                               rtol=e["rtol"], atol=e["atol"])
+                    self.assertEqual(g.tobytes(), w.tobytes())  # tirrun's .npy, same bytes
+
+
 class Dtypes(unittest.TestCase):
     """One real OpInfo sample (tests/conformance/gen_conformance.py) per output dtype tir
     returns: the module's arrays have that dtype, NumPy's strides and torch's values."""

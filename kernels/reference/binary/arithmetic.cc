@@ -64,6 +64,8 @@ void ref_clamp(const ClampParams& p, const KernelCall& call, void*) {
 void ref_binary(const BinaryParams& p, const KernelCall& call, void*) {
   if (p.dtype == DType::kInt64) {
     binary<int64_t, int64_t>(p, call);
+  } else if (p.dtype == DType::kFloat64) {
+    binary<double, double>(p, call);
   } else {
     binary<float, double>(p, call);
   }
@@ -77,6 +79,7 @@ using BinaryRef = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, ref_binary>
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
+constexpr auto kF64 = DType::kFloat64;
 constexpr auto kI64 = DType::kInt64;
 using ClampRef = FnKernel<ClampParams, misc_prepare_clamp, ref_clamp>;
 
@@ -154,6 +157,10 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       {"aten::mul.Scalar", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
       {"aten::mul.Scalar", kCpu, kI64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
       {"aten::div.Tensor", kCpu, kF32, kRef, &make_kernel<BinaryRef<BinaryKind::kDiv>>},
+      {"aten::add.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::sub.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kSub>>},
+      {"aten::mul.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::div.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kDiv>>},
   });
 }
 }  // namespace tir::kernels

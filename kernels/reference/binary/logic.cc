@@ -169,6 +169,18 @@ KernelEntry compare_entry(const char* op, DType d) {
 void register_compare_f32_i64(KernelRegistry& registry) {
   registry.add({
       compare_entry<LogicOp::kEq>("aten::eq.Tensor", kF32),
+      compare_entry<LogicOp::kEq>("aten::eq.Tensor", DType::kFloat64),
+      compare_entry<LogicOp::kEq>("aten::eq.Scalar", DType::kFloat64),
+      compare_entry<LogicOp::kNe>("aten::ne.Tensor", DType::kFloat64),
+      compare_entry<LogicOp::kNe>("aten::ne.Scalar", DType::kFloat64),
+      compare_entry<LogicOp::kLt>("aten::lt.Tensor", DType::kFloat64),
+      compare_entry<LogicOp::kLt>("aten::lt.Scalar", DType::kFloat64),
+      compare_entry<LogicOp::kLe>("aten::le.Tensor", DType::kFloat64),
+      compare_entry<LogicOp::kLe>("aten::le.Scalar", DType::kFloat64),
+      compare_entry<LogicOp::kGt>("aten::gt.Tensor", DType::kFloat64),
+      compare_entry<LogicOp::kGt>("aten::gt.Scalar", DType::kFloat64),
+      compare_entry<LogicOp::kGe>("aten::ge.Tensor", DType::kFloat64),
+      compare_entry<LogicOp::kGe>("aten::ge.Scalar", DType::kFloat64),
       compare_entry<LogicOp::kEq>("aten::eq.Tensor", kI64),
       compare_entry<LogicOp::kEq>("aten::eq.Scalar", kF32),
       compare_entry<LogicOp::kEq>("aten::eq.Scalar", kI64),

@@ -10,8 +10,9 @@
 namespace tir::kernels {
 
 Status ref_embedding(const EmbeddingParams& p, const KernelCall& call) {
-  const float* w = call.inputs[p.weight].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+  const auto* w = static_cast<const char*>(call.inputs[p.weight].data);
+  auto* y = static_cast<char*>(call.outputs[0].data);
+  const size_t row_bytes = static_cast<size_t>(p.dim) * dtype_size(p.dtype);
   const void* idx = call.inputs[p.indices].data;
   for (int64_t i = 0; i < p.count; ++i) {
     const int64_t row = p.index_dtype == DType::kInt64 ? static_cast<const int64_t*>(idx)[i]
@@ -20,7 +21,7 @@ Status ref_embedding(const EmbeddingParams& p, const KernelCall& call) {
       return op_error(call, StatusCode::kInvalidArgument, "index ", row,
                       " is out of range for weight with ", p.num_embeddings, " rows");
     }
-    std::memcpy(y + i * p.dim, w + row * p.dim, static_cast<size_t>(p.dim) * sizeof(float));
+    std::memcpy(y + i * row_bytes, w + row * row_bytes, row_bytes);
   }
   return ok_status();
 }
@@ -44,6 +45,10 @@ class EmbeddingRef final : public Kernel {
 void register_embedding_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::embedding", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<EmbeddingRef>},
+      {"aten::embedding", DeviceType::kCpu, DType::kFloat16, KernelImpl::kReference,
+       &make_kernel<EmbeddingRef>},
+      {"aten::embedding", DeviceType::kCpu, DType::kBFloat16, KernelImpl::kReference,
        &make_kernel<EmbeddingRef>},
   });
 }

@@ -28,17 +28,29 @@ To float_to_integer(From x) {
   }
 }
 
+template <typename T>
+constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+
+/// One element of From as To, as torch casts: a float16/bfloat16 value is its float; a value
+/// becomes float16/bfloat16 through float (c10::Half and c10::BFloat16 are made from float).
+template <typename To, typename From>
+To convert_one(From x) {
+  if constexpr (kIsHalf<From>) {
+    return convert_one<To>(x.to_float());
+  } else if constexpr (kIsHalf<To>) {
+    return To::from_float(std::is_same_v<From, bool> ? float(x) : static_cast<float>(x));
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return x != From{};
+  } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
+    return float_to_integer<To>(x);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+
 template <typename From, typename To>
 void convert_loop(const From* x, To* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    if constexpr (std::is_same_v<To, bool>) {
-      y[i] = x[i] != From{};
-    } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
-      y[i] = float_to_integer<To>(x[i]);
-    } else {
-      y[i] = static_cast<To>(x[i]);
-    }
-  }
+  for (int64_t i = 0; i < n; ++i) y[i] = convert_one<To>(x[i]);
 }
 
 void ref_convert(const ConvertParams& p, const KernelCall& call, void*) {
@@ -49,8 +61,8 @@ void ref_convert(const ConvertParams& p, const KernelCall& call, void*) {
     std::memcpy(y, x, static_cast<size_t>(p.numel) * dtype_size(p.in));
     return;
   }
-  visit_dtype(p.in, [&](auto from) {
-    visit_dtype(p.out, [&](auto to) {
+  visit_any_dtype(p.in, [&](auto from) {
+    visit_any_dtype(p.out, [&](auto to) {
       using F = decltype(from);
       using T = decltype(to);
       convert_loop(static_cast<const F*>(x), static_cast<T*>(y), p.numel);

@@ -140,7 +140,17 @@ void ref_pow_tensor(const PowParams& p, const KernelCall& call, void*) {
     int64_t* y = call.outputs[0].data_as<int64_t>();
     nary_for_each(p.plan, [&](int64_t o, const std::array<int64_t, 3>& in) {
       const int64_t e = load(p.exponent, in[1], int64_t{});
-      y[o] = e < 0 ? 0 : ipow(load(p.base, in[0], int64_t{}), e);
+      const int64_t b = load(p.base, in[0], int64_t{});
+      // A negative power of an integer truncates as torch's does: 1 and -1 keep their
+      // magnitude, every other base (0 included) gives 0.
+      y[o] = e >= 0 ? ipow(b, e) : b == 1 ? 1 : b == -1 ? ((e & 1) ? -1 : 1) : 0;
+    });
+    return;
+  }
+  if (p.dtype == DType::kFloat64) {
+    double* y = call.outputs[0].data_as<double>();
+    nary_for_each(p.plan, [&](int64_t o, const std::array<int64_t, 3>& in) {
+      y[o] = std::pow(load(p.base, in[0], double{}), load(p.exponent, in[1], double{}));
     });
     return;
   }
@@ -194,6 +204,9 @@ void register_activation_ref(KernelRegistry& registry) {
       math_unary<UnaryKind::kErf>("aten::erf", DType::kInt64),
       math_unary<UnaryKind::kAbs>("aten::abs", DType::kInt32),
       math_unary<UnaryKind::kNeg>("aten::neg", DType::kInt32),
+      math_unary<UnaryKind::kAbs>("aten::abs", DType::kFloat64),
+      math_unary<UnaryKind::kNeg>("aten::neg", DType::kFloat64),
+      {"aten::pow.Tensor_Scalar", kCpu, DType::kFloat64, kRef, &make_kernel<PowTensorRef>},
       {"aten::relu", kCpu, kF32, kRef, &make_kernel<ReluRef>},
       {"aten::relu_", kCpu, kF32, kRef, &make_kernel<ReluRef>},
       {"aten::sin", kCpu, kF32, kRef, &make_kernel<SinRef>},

@@ -78,9 +78,9 @@ Result<BinaryParams> prepare_number_self(const KernelCall& call, BinaryKind op, 
                                          bool channels_last) {
   TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, 1, "other"));
   TIR_RETURN_IF_ERROR(check_operand(call, *b, "other", channels_last));
-  if (b->dtype != DType::kFloat32 && b->dtype != DType::kInt64)
+  if (b->dtype != DType::kFloat32 && b->dtype != DType::kFloat64 && b->dtype != DType::kInt64)
     return op_error(call, StatusCode::kUnsupported, "argument 'other' has dtype ",
-                    dtype_name(b->dtype), ", only float32 and int64 are supported");
+                    dtype_name(b->dtype), ", only float32, float64 and int64 are supported");
   const bool is_int = b->dtype == DType::kInt64;
   if (is_int && (call.args[0].kind == ArgKind::kFloat || op == BinaryKind::kDiv))
     return op_error(call, StatusCode::kUnsupported,
@@ -115,9 +115,9 @@ Result<BinaryParams> binary_common(const KernelCall& call, bool channels_last) {
   p.op = Op;
   p.dtype = a->dtype;
   p.a_input = static_cast<int>(tensor_input_index(call, 0));
-  if (a->dtype != DType::kFloat32 && a->dtype != DType::kInt64) {
+  if (a->dtype != DType::kFloat32 && a->dtype != DType::kFloat64 && a->dtype != DType::kInt64) {
     return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
-                    dtype_name(a->dtype), ", only float32 and int64 are supported");
+                    dtype_name(a->dtype), ", only float32, float64 and int64 are supported");
   }
   if (a->dtype == DType::kInt64 && Op == BinaryKind::kDiv) {
     return op_error(call, StatusCode::kUnsupported, "integer true division is not supported");

@@ -12,6 +12,7 @@ namespace tir::kernels {
 struct EmbeddingParams {
   int64_t num_embeddings = 0, dim = 0, count = 0;
   DType index_dtype = DType::kInt64;
+  DType dtype = DType::kFloat32;  // of weight and output: float32, float16 or bfloat16
   int weight = -1, indices = -1;
 };
 

@@ -10,7 +10,7 @@ Result<ConvertParams> convert_self(const KernelCall& call, DType requested, bool
                                    PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
+  TIR_RETURN_IF_ERROR(require_valid_dtype(call, *x, "self"));
   ConvertParams p;
   p.in = x->dtype;
   p.out = requested == DType::kUndefined ? x->dtype : requested;
@@ -27,13 +27,13 @@ Result<ConvertParams> convert_self(const KernelCall& call, DType requested, bool
 
 Result<ConvertParams> convert_prepare_to_copy(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype", true));
   return convert_self(call, d, false, out_info);
 }
 
 Result<ConvertParams> convert_prepare_to_dtype(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype", true));
   if (d == DType::kUndefined) {
     return op_error(call, StatusCode::kInvalidArgument, "argument 'dtype' must not be None");
   }
@@ -47,7 +47,7 @@ Result<ConvertParams> convert_prepare_to_device(const KernelCall& call, PrepareI
   if (device.kind != ArgKind::kDevice || device.s != "cpu") {
     return op_error(call, StatusCode::kUnsupported, "argument 'device' must be cpu");
   }
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 2, "dtype"));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 2, "dtype", true));
   TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 4, "copy"));
   return convert_self(call, d, !copy, out_info);
 }
@@ -55,7 +55,7 @@ Result<ConvertParams> convert_prepare_to_device(const KernelCall& call, PrepareI
 Result<ConvertParams> convert_prepare_to_dtype_layout(const KernelCall& call,
                                                       PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 8, 1));
-  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype"));
+  TIR_ASSIGN_OR_RETURN(DType d, optional_dtype_arg(call, 1, "dtype", true));
   TIR_ASSIGN_OR_RETURN(bool copy, bool_arg(call, 6, "copy"));
   return convert_self(call, d, !copy, out_info);
 }
@@ -63,7 +63,7 @@ Result<ConvertParams> convert_prepare_to_dtype_layout(const KernelCall& call,
 Result<ConvertParams> convert_prepare_type_as(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* other, tensor_arg(call, 1, "other"));
-  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *other, "other"));
+  TIR_RETURN_IF_ERROR(require_valid_dtype(call, *other, "other"));
   return convert_self(call, other->dtype, true, out_info);
 }
 

@@ -135,9 +135,9 @@ Result<PowParams> act_prepare_pow_tensor(const KernelCall& call, PrepareInfo* ou
   TIR_ASSIGN_OR_RETURN(p.exponent, operand_arg(call, 1, "exponent"));
   const std::array<Operand, 2> ops = {p.base, p.exponent};
   p.dtype = result_type(ops);
-  if (p.dtype != DType::kFloat32 && p.dtype != DType::kInt64) {
+  if (p.dtype != DType::kFloat32 && p.dtype != DType::kFloat64 && p.dtype != DType::kInt64) {
     return op_error(call, StatusCode::kUnsupported, "pow computes in ", dtype_name(p.dtype),
-                    "; only float32 and int64 are supported");
+                    "; only float32, float64 and int64 are supported");
   }
   const std::array<std::span<const int64_t>, 2> shapes = {p.base.shape, p.exponent.shape};
   TIR_ASSIGN_OR_RETURN(p.plan, make_nary_plan(call, shapes));

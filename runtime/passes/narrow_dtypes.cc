@@ -1,0 +1,110 @@
+#include "runtime/passes/narrow_dtypes.h"
+
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/ops/catalogue.h"
+
+namespace tir {
+namespace {
+
+bool is_narrow(DType d) { return wide_compute_dtype(d) != DType::kUndefined; }
+
+/// True when `row`'s kernels take the narrow dtype `d` as it is.
+bool runs_in(const kernels::OpRow& row, DType d) {
+  return row.caps.all_dtypes || row.reference.contains(d) || row.cpu.contains(d);
+}
+
+/// True when a `d` operand of `row`'s op is computed on in its wide dtype.
+bool widens(const kernels::OpRow& row, DType d) {
+  if (!is_narrow(d) || runs_in(row, d)) return false;
+  return dtype_is_float(d) || row.caps.promoted != 0;
+}
+
+/// The narrow dtype node `n` reads or writes (tensors or a ScalarType argument) that its
+/// kernels do not take; kUndefined when there is none. Integers are widened only for the
+/// promoting element-wise ops (OpCaps::promoted: arithmetic, comparisons, where), whose
+/// results wrap as torch's do; the quantization family keeps its int8/uint8 as they are.
+DType needs_widening(const ExecGraph& g, const ExecNode& n) {
+  if (n.kind != StepKind::kKernel || n.dead) return DType::kUndefined;
+  kernels::Family family{};
+  const kernels::OpRow* row = kernels::find_op_row(n.op, &family);
+  if (row == nullptr || family == kernels::Family::kQuantization)
+    return DType::kUndefined;  // custom ops: their kernels say
+  const auto check = [&](DType d) { return widens(*row, d); };
+  for (int32_t v : n.inputs)
+    if (v >= 0 && g.values[v].is_tensor && check(g.values[v].dtype)) return g.values[v].dtype;
+  for (int32_t v : n.outputs)
+    if (v >= 0 && g.values[v].is_tensor && check(g.values[v].dtype)) return g.values[v].dtype;
+  for (const ExecArg& a : n.args)
+    if (a.kind == kernels::ArgKind::kDType && check(DType(a.i))) return DType(a.i);
+  return DType::kUndefined;
+}
+
+/// An in-place ATen op ("aten::add_"): it writes its first argument.
+bool writes_first_input(std::string_view op) {
+  const size_t dot = op.find('.', op.find("::") + 2);
+  const std::string_view name = op.substr(0, dot);
+  return !name.empty() && name.back() == '_';
+}
+
+}  // namespace
+
+DType wide_compute_dtype(DType d) {
+  switch (d) {
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      return DType::kFloat32;
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+      return DType::kInt64;
+    default:
+      return DType::kUndefined;
+  }
+}
+
+size_t compute_narrow_dtypes_wide(ExecGraph& g) {
+  std::vector<ExecNode> out;
+  out.reserve(g.nodes.size());
+  std::unordered_map<int32_t, int32_t> widened;  // narrow value -> its wide cast
+  size_t count = 0;
+  for (ExecNode& n : g.nodes) {
+    if (writes_first_input(n.op) && !n.inputs.empty()) widened.erase(n.inputs[0]);
+    const kernels::OpRow* row = kernels::find_op_row(n.op);
+    if (needs_widening(g, n) == DType::kUndefined) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    ++count;
+    for (int32_t& v : n.inputs) {
+      if (v < 0 || !g.values[v].is_tensor || !widens(*row, g.values[v].dtype)) continue;
+      auto [it, fresh] = widened.try_emplace(v, -1);
+      if (fresh) {
+        const DType wide = wide_compute_dtype(g.values[v].dtype);
+        it->second = g.add_value_like(v, g.values[v].device);
+        g.values[it->second].dtype = wide;
+        out.push_back(exec_graph_cast_node(g, v, it->second, wide));
+      }
+      v = it->second;
+    }
+    for (ExecArg& a : n.args)
+      if (a.kind == kernels::ArgKind::kDType && widens(*row, DType(a.i)))
+        a.i = int64_t(wide_compute_dtype(DType(a.i)));
+    std::vector<ExecNode> rounds;
+    for (int32_t& v : n.outputs) {
+      if (v < 0 || !g.values[v].is_tensor || !widens(*row, g.values[v].dtype)) continue;
+      const int32_t wide = g.add_value_like(v, g.values[v].device);
+      g.values[wide].dtype = wide_compute_dtype(g.values[v].dtype);
+      rounds.push_back(exec_graph_cast_node(g, wide, v, g.values[v].dtype));
+      v = wide;
+    }
+    out.push_back(std::move(n));
+    for (ExecNode& r : rounds) out.push_back(std::move(r));
+  }
+  g.nodes = std::move(out);
+  return count;
+}
+
+}  // namespace tir

@@ -1,0 +1,29 @@
+// Programs in dtypes that most kernels do not implement, run as torch's CPU kernels run them:
+// float16 and bfloat16 load their elements, compute in float32 and round the result; uint8,
+// int8, int16 and int32 compute in int64 and wrap the result (two's complement, as torch's
+// narrow integer arithmetic wraps; integers only for the promoting element-wise ops). A node
+// that reads or writes such a tensor, whose op's catalogue row neither lists that dtype for a
+// CPU backend nor takes every dtype (OpCaps::all_dtypes: views, copies, gathers, casts), gets
+// casts around it: each narrow tensor input is widened
+// (one cast per value, shared by the nodes that read it), the node computes in the wide dtype,
+// and each narrow output is narrowed back by a cast to the dtype torch gave it. A ScalarType
+// argument naming a narrow dtype (full(dtype=bf16), sum(dtype=)) is widened the same way.
+// Weights and the values between such ops stay in the program's dtype (half the bytes of
+// float32 for a bfloat16 model).
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/passes/exec_graph.h"
+
+namespace tir {
+
+/// The dtype a narrow dtype computes in: float32 for float16/bfloat16, int64 for uint8, int8,
+/// int16 and int32; kUndefined for the others.
+DType wide_compute_dtype(DType d);
+
+/// Inserts the casts; returns how many nodes now compute in a wider dtype. Run after type
+/// promotion and before placement (kernels are picked by dtype).
+size_t compute_narrow_dtypes_wide(ExecGraph& g);
+
+}  // namespace tir
