@@ -30,45 +30,32 @@ inline nlohmann::json manifest() {
   return nlohmann::json::parse(f);
 }
 
+/// Appends the entries of fixtures/<sub>/manifest.json (if there is one), their "dir" made
+/// relative to the fixture root and their "model" prefixed with "<sub>_" (and, for archives
+/// of older torch releases, that release).
+inline void append_sub_manifest(const std::string& sub, std::vector<nlohmann::json>* out) {
+  std::ifstream in(fixture_dir() + "/" + sub + "/manifest.json");
+  if (!in) return;
+  const nlohmann::json m = nlohmann::json::parse(in);
+  for (nlohmann::json f : m["fixtures"]) {
+    f["dir"] = sub + "/" + f["dir"].get<std::string>();
+    const std::string release =
+        f.contains("torch_version") ? f["torch_version"].get<std::string>() + "_" : "";
+    f["model"] = sub + "_" + release + f["model"].get<std::string>();
+    out->push_back(f);
+  }
+}
+
 /// Manifest entries of every fixture that is expected to run (not the unsupported-op one).
-/// Also those of tests/data/fixtures/aten/manifest.json (gen_aten.py) and
-/// tests/data/fixtures/legacy/manifest.json (archives of older torch releases), whose "dir"
-/// is made relative to the fixture root.
+/// Also those of fixtures/aten/ (gen_aten.py: more architectures and ops), fixtures/half/
+/// (gen_half.py: the model families as float16/bfloat16 programs) and fixtures/legacy/
+/// (archives of older torch releases).
 inline std::vector<nlohmann::json> runnable_fixtures() {
   std::vector<nlohmann::json> out;
   const nlohmann::json m = manifest();
   for (const auto& f : m["fixtures"])
     if (!f.contains("unsupported_ops")) out.push_back(f);
-  // fixtures/aten/ (tests/data/gen_aten.py): the architectures and ops of issue 15.
-  std::ifstream aten(fixture_dir() + "/aten/manifest.json");
-  if (aten) {
-    const nlohmann::json am = nlohmann::json::parse(aten);
-    for (nlohmann::json f : am["fixtures"]) {
-      f["dir"] = "aten/" + f["dir"].get<std::string>();
-      f["model"] = "aten_" + f["model"].get<std::string>();
-      out.push_back(f);
-    }
-  }
-  // fixtures/half/ (tests/data/gen_half.py): the model families as float16/bfloat16 programs.
-  std::ifstream half(fixture_dir() + "/half/manifest.json");
-  if (half) {
-    const nlohmann::json hm = nlohmann::json::parse(half);
-    for (nlohmann::json f : hm["fixtures"]) {
-      f["dir"] = "half/" + f["dir"].get<std::string>();
-      f["model"] = "half_" + f["model"].get<std::string>();
-      out.push_back(f);
-    }
-  }
-  std::ifstream legacy(fixture_dir() + "/legacy/manifest.json");
-  if (legacy) {
-    const nlohmann::json lm = nlohmann::json::parse(legacy);
-    for (nlohmann::json f : lm["fixtures"]) {
-      f["dir"] = "legacy/" + f["dir"].get<std::string>();
-      f["model"] = "legacy_" + f.value("torch_version", std::string("old")) + "_" +
-                   f["model"].get<std::string>();
-      out.push_back(f);
-    }
-  }
+  for (const char* sub : {"aten", "half", "legacy"}) append_sub_manifest(sub, &out);
   return out;
 }
 
