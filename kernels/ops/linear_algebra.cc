@@ -22,6 +22,7 @@ constexpr OpRow kRows[] = {
     {"aten::pdist",                                       {kF32},       {},     {}},
     {"aten::scaled_dot_product_attention",                {kF32},       {kF32}, {}},
     {"transformers::grouped_mm_fallback",                 {kF32},       {},     {}},
+    {"aten::_grouped_mm",                                 {kF32},       {},     {}},
 };
 // clang-format on
 

@@ -9,7 +9,8 @@ import torch
 import torch.nn.functional as F
 import torchvision
 from torch import nn
-from transformers import (CodeGenConfig, CodeGenForCausalLM, DistilBertConfig, DistilBertModel,
+from transformers import (BloomConfig, BloomForCausalLM, DebertaV2Config, DebertaV2Model,
+                          CodeGenConfig, CodeGenForCausalLM, DistilBertConfig, DistilBertModel,
                           FalconConfig, FalconForCausalLM, GPTJConfig, GPTJForCausalLM,
                           MistralConfig, MistralForCausalLM, MixtralConfig, MixtralForCausalLM,
                           Qwen3MoeConfig, Qwen3MoeForCausalLM, SwinConfig, SwinModel, T5Config,
@@ -298,6 +299,22 @@ def falcon_mqa():
     return CausalLogits(randomize_constant_tensors(check_sdpa(FalconForCausalLM(cfg))))
 
 
+def bloom():
+    """ALiBi attention: a float bias built from int64 positions times float slopes (type
+    promotion, issue 25)."""
+    cfg = BloomConfig(vocab_size=VOCAB, hidden_size=32, n_layer=2, n_head=4, **HF_EAGER)
+    return CausalLogits(randomize_constant_tensors(BloomForCausalLM(cfg)))
+
+
+def deberta_v2():
+    """Disentangled attention: relative positions (int64) bucketed in float (log), gathered."""
+    cfg = DebertaV2Config(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2,
+                          num_attention_heads=4, intermediate_size=64, max_position_embeddings=64,
+                          relative_attention=True, position_buckets=8, max_relative_positions=16,
+                          pos_att_type=["p2c", "c2p"], **HF_EAGER)
+    return Hidden(randomize_constant_tensors(DebertaV2Model(cfg)))
+
+
 def mixtral():
     """Mixtral's sparse mixture of experts as transformers exports it: the router's top-k, then
     the experts' GEMMs as transformers::grouped_mm_fallback (a torch.library op of
@@ -424,4 +441,6 @@ MODELS = [
     ("mixtral", mixtral, 52, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("qwen3_moe", qwen3_moe, 53, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("promotion", Promotion, 54, promotion_inputs, 1e-5),
+    ("bloom", bloom, 55, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
+    ("deberta_v2", deberta_v2, 56, lambda g: ((token_ids(g, 2, 8),), {}), 1e-4),
 ]

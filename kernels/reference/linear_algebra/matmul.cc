@@ -3,6 +3,7 @@
 #include "kernels/reference/linear_algebra/matmul.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "kernels/kernel_util.h"
@@ -60,22 +61,24 @@ constexpr auto kF32 = DType::kFloat32;
 namespace {
 
 /// transformers::grouped_mm_fallback(input [S, K], weight [E, K, N], offs [E]) -> [S, N]: the
-/// mixture-of-experts GEMM transformers exports (integrations/moe.py): rows offs[i-1] ..
-/// offs[i] of input times weight[i] (offs cumulative, int64 or int32), rows past offs[E-1]
-/// zero. float32, accumulated in float as torch.mm.
+/// mixture-of-experts GEMM transformers exports (integrations/moe.py), and torch's own
+/// aten::_grouped_mm(self, mat2, offs, bias=None, out_dtype=None) in its 2-D x 3-D form, which
+/// transformers calls instead for bfloat16 models: rows offs[i-1] .. offs[i] of input times
+/// weight[i] (offs cumulative, int64 or int32), rows past offs[E-1] zero. float32 (half
+/// programs compute here in float32, runtime/passes/narrow_dtypes.h), accumulated in float as
+/// torch.mm; the weight may be a strided view (transposed experts).
 struct GroupedMmParams {
   int64_t s = 0, k = 0, n = 0, experts = 0;
+  std::array<int64_t, 3> w_strides{};
 };
 
-Result<GroupedMmParams> grouped_mm_prepare(const KernelCall& call, PrepareInfo*) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+Result<GroupedMmParams> grouped_mm_common(const KernelCall& call) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
   TIR_ASSIGN_OR_RETURN(const Tensor* w, tensor_arg(call, 1, "weight"));
   TIR_ASSIGN_OR_RETURN(const Tensor* offs, tensor_arg(call, 2, "offs"));
-  for (const auto& [t, name] : {std::pair{x, "input"}, std::pair{w, "weight"}}) {
-    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
-    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
-  }
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *w, DType::kFloat32, "weight"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   if (offs->dtype != DType::kInt64 && offs->dtype != DType::kInt32)
     return op_error(call, StatusCode::kInvalidArgument, "offs must be int64 or int32");
   TIR_RETURN_IF_ERROR(require_contiguous(call, *offs, "offs"));
@@ -84,11 +87,34 @@ Result<GroupedMmParams> grouped_mm_prepare(const KernelCall& call, PrepareInfo*)
     return op_error(call, StatusCode::kInvalidArgument, "input ", shape_str(x->shape()),
                     ", weight ", shape_str(w->shape()), " and offs ", shape_str(offs->shape()),
                     " are not [S, K], [E, K, N] and [E]");
-  GroupedMmParams p{x->sizes[0], x->sizes[1], w->sizes[2], w->sizes[0]};
+  GroupedMmParams p{x->sizes[0],
+                    x->sizes[1],
+                    w->sizes[2],
+                    w->sizes[0],
+                    {w->strides[0], w->strides[1], w->strides[2]}};
   call.outputs[0].dtype = DType::kFloat32;
   const int64_t out[2] = {p.s, p.n};
   call.outputs[0].set_shape(out);
   return p;
+}
+
+Result<GroupedMmParams> grouped_mm_prepare(const KernelCall& call, PrepareInfo*) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* w, tensor_arg(call, 1, "weight"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *w, "weight"));
+  return grouped_mm_common(call);
+}
+
+Result<GroupedMmParams> aten_grouped_mm_prepare(const KernelCall& call, PrepareInfo*) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 5, 1));
+  if (!call.args[3].is_none())
+    return op_error(call, StatusCode::kUnsupported, "a bias is not supported");
+  if (!call.args[4].is_none() &&
+      !(call.args[4].kind == ArgKind::kDType && DType(call.args[4].i) == DType::kFloat32))
+    return op_error(call, StatusCode::kUnsupported, "out_dtype must be None or float32");
+  if (call.args[2].is_none())
+    return op_error(call, StatusCode::kUnsupported, "only the 2-D x 3-D form with offs");
+  return grouped_mm_common(call);
 }
 
 Status grouped_mm_run(const GroupedMmParams& p, const KernelCall& call) {
@@ -97,6 +123,7 @@ Status grouped_mm_run(const GroupedMmParams& p, const KernelCall& call) {
   const Tensor& offs = call.inputs[2];
   float* y = call.outputs[0].data_as<float>();
   std::fill(y, y + p.s * p.n, 0.0f);
+  const auto [se, sk, sn] = p.w_strides;
   int64_t start = 0;
   for (int64_t e = 0; e < p.experts; ++e) {
     const int64_t end = offs.dtype == DType::kInt32 ? offs.data_as<const int32_t>()[e]
@@ -104,11 +131,11 @@ Status grouped_mm_run(const GroupedMmParams& p, const KernelCall& call) {
     if (end < start || end > p.s)
       return op_error(call, StatusCode::kInvalidArgument, "offs[", e, "] = ", end, " is not in [",
                       start, ", ", p.s, "]");
-    const float* we = w + e * p.k * p.n;
+    const float* we = w + e * se;
     for (int64_t r = start; r < end; ++r)
       for (int64_t kk = 0; kk < p.k; ++kk) {
         const float a = x[r * p.k + kk];
-        for (int64_t j = 0; j < p.n; ++j) y[r * p.n + j] += a * we[kk * p.n + j];
+        for (int64_t j = 0; j < p.n; ++j) y[r * p.n + j] += a * we[kk * sk + j * sn];
       }
     start = end;
   }
@@ -124,6 +151,8 @@ void register_matmul_ref(KernelRegistry& registry) {
       {"aten::baddbmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_baddbmm>>},
       {"transformers::grouped_mm_fallback", kCpu, kF32, kRef,
        &make_kernel<CheckedKernel<GroupedMmParams, grouped_mm_prepare, grouped_mm_run>>},
+      {"aten::_grouped_mm", kCpu, kF32, kRef,
+       &make_kernel<CheckedKernel<GroupedMmParams, aten_grouped_mm_prepare, grouped_mm_run>>},
   });
 }
 }  // namespace tir::kernels
