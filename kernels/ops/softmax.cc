@@ -11,8 +11,8 @@ namespace {
 constexpr OpRow kRows[] = {
     {"aten::_log_softmax",    {kF32, kF64}, {kF32}, {kF32}},
     {"aten::_softmax",        {kF32, kF64}, {kF32}, {kF32}},
-    {"aten::log_softmax.int", {kF32, kF64}, {kF32}, {kF32}},
-    {"aten::softmax.int",     {kF32, kF64}, {kF32}, {kF32}},
+    {"aten::log_softmax.int", {kF32, kF64}, {kF32}, {kF32}, {.promoted = 0b1}},
+    {"aten::softmax.int",     {kF32, kF64}, {kF32}, {kF32}, {.promoted = 0b1}},
 };
 // clang-format on
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The type-promotion sweep (issue 25): every binary, comparison and ternary element-wise op
 on each pair of bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
-as tensor-tensor, tensor-0-dim tensor and tensor-Python scalar (int, float, bool), exported
-with torch.export and checked against torch eager: the result's dtype and values.
+as tensor-tensor, tensor-0-dim tensor and tensor-Python scalar (int, float, bool), and the
+reductions and scans that take dtype= on every input dtype, exported with torch.export and
+checked against torch eager: the result's dtype and values.
 
-    ~/.venvs/torch/bin/python tests/conformance/gen_promotion.py
+    ~/.venvs/torch/bin/python tests/conformance/gen_promotion.py [OP ...]
 
 One program per (op, form) computes the op on every pair torch accepts (a pair torch refuses,
 such as bitwise_and on floats or sub on bools, is left out) and returns one output per pair.
@@ -47,6 +48,16 @@ BINARY = {
 # scalar forms only where torch has a Scalar overload that export keeps
 SCALAR_OPS = {"add", "sub", "mul", "div", "remainder", "fmod", "pow", "eq", "ne", "lt", "le",
               "gt", "ge", "bitwise_and"}
+# Reductions and scans with dtype=: every input dtype x each requested dtype (None: torch's
+# default, which widens bool and integers to int64 for sum, prod and cumsum).
+REDUCTION_DTYPES = [None, torch.int64, torch.float32, torch.float64, torch.bfloat16]
+REDUCTIONS = {
+    "sum_dtype": lambda x, d: torch.sum(x, dtype=d),
+    "prod_dtype": lambda x, d: torch.prod(x, dtype=d),
+    "cumsum_dtype": lambda x, d: torch.cumsum(x, 0, dtype=d),
+    "mean_dtype": lambda x, d: torch.mean(x, dtype=d),
+    "softmax_dtype": lambda x, d: torch.softmax(x, 0, dtype=d),
+}
 TERNARY = {
     "where": lambda a, b, c: torch.where(c > 0, a, b),
     "clamp": lambda a, b, c: torch.clamp(a, min=b, max=c + 4),
@@ -98,6 +109,9 @@ def cases_for(name, fn, form, ternary=False):
     xs = [tensor(A, d) for d in DTYPES]
     if form == "tensor":
         ys, ys_inputs, labels = [tensor(B, d) for d in DTYPES], True, [NAMES[d] for d in DTYPES]
+    elif form == "dtype":
+        ys, ys_inputs = REDUCTION_DTYPES, False
+        labels = ["dtype=" + (NAMES[d] if d is not None else "None") for d in ys]
     elif form == "zero_dim":
         ys, ys_inputs = [tensor(ZERO_DIM, d) for d in DTYPES], True
         labels = ["0-dim " + NAMES[d] for d in DTYPES]
@@ -134,23 +148,43 @@ def cases_for(name, fn, form, ternary=False):
 
 
 def main():
+    """With op names, only those programs are (re)generated; the manifest keeps the others."""
     torch.manual_seed(0)
-    shutil.rmtree(OUT, ignore_errors=True)
-    os.makedirs(OUT)
+    only = set(sys.argv[1:])
     cases = []
+    manifest = os.path.join(OUT, "manifest.json")
+    if only:
+        with open(manifest) as f:
+            cases = [c for c in json.load(f)["cases"] if c["op"] not in only]
+    else:
+        shutil.rmtree(OUT, ignore_errors=True)
+        os.makedirs(OUT)
+    for name, fn in REDUCTIONS.items():
+        if only and name not in only:
+            continue
+        c = cases_for(name, fn, "dtype")
+        if c:
+            cases.append(c)
+            print(f"{c['case']}: {len(c['pairs'])} pairs", flush=True)
     for name, fn in BINARY.items():
+        if only and name not in only:
+            continue
         for form in ("tensor", "zero_dim") + (("scalar",) if name in SCALAR_OPS else ()):
             c = cases_for(name, fn, form)
             if c:
                 cases.append(c)
                 print(f"{c['case']}: {len(c['pairs'])} pairs", flush=True)
     for name, fn in TERNARY.items():
+        if only and name not in only:
+            continue
         for form in ("tensor", "zero_dim"):
             c = cases_for(name, fn, form, ternary=True)
             if c:
                 cases.append(c)
                 print(f"{c['case']}: {len(c['pairs'])} pairs", flush=True)
-    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+    order = list(REDUCTIONS) + list(BINARY) + list(TERNARY)
+    cases.sort(key=lambda c: order.index(c["op"]))
+    with open(manifest, "w") as f:
         json.dump({"torch": torch.__version__, "cases": cases}, f, separators=(",", ":"))
     print(f"{sum(len(c['pairs']) for c in cases)} pairs in {len(cases)} programs")
 
