@@ -92,8 +92,8 @@ struct OpCaps {
   /// Type promotion (runtime/passes/promotion.h): bit k set when schema argument k's tensor
   /// is cast to the dtype the op computes in; `compare`: that dtype is torch.result_type of
   /// those operands (comparisons), else the output's (arithmetic; and the reductions, scans
-  /// and softmax that take dtype=, whose input torch casts to that dtype first). `bool_other`: the kernels read a bool
-  /// argument 1 as 0/1 themselves (no cast).
+  /// and softmax that take dtype=, whose input torch casts to that dtype first). `bool_other`: the
+  /// kernels read a bool argument 1 as 0/1 themselves (no cast).
   uint8_t promoted = 0;
   bool compare = false;
   bool bool_other = false;

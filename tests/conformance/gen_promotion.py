@@ -159,26 +159,16 @@ def main():
     else:
         shutil.rmtree(OUT, ignore_errors=True)
         os.makedirs(OUT)
-    for name, fn in REDUCTIONS.items():
+    # (op, fn, forms, ternary) in the manifest's order
+    plan = [(n, f, ("dtype",), False) for n, f in REDUCTIONS.items()]
+    plan += [(n, f, ("tensor", "zero_dim") + (("scalar",) if n in SCALAR_OPS else ()), False)
+             for n, f in BINARY.items()]
+    plan += [(n, f, ("tensor", "zero_dim"), True) for n, f in TERNARY.items()]
+    for name, fn, forms, ternary in plan:
         if only and name not in only:
             continue
-        c = cases_for(name, fn, "dtype")
-        if c:
-            cases.append(c)
-            print(f"{c['case']}: {len(c['pairs'])} pairs", flush=True)
-    for name, fn in BINARY.items():
-        if only and name not in only:
-            continue
-        for form in ("tensor", "zero_dim") + (("scalar",) if name in SCALAR_OPS else ()):
-            c = cases_for(name, fn, form)
-            if c:
-                cases.append(c)
-                print(f"{c['case']}: {len(c['pairs'])} pairs", flush=True)
-    for name, fn in TERNARY.items():
-        if only and name not in only:
-            continue
-        for form in ("tensor", "zero_dim"):
-            c = cases_for(name, fn, form, ternary=True)
+        for form in forms:
+            c = cases_for(name, fn, form, ternary=ternary)
             if c:
                 cases.append(c)
                 print(f"{c['case']}: {len(c['pairs'])} pairs", flush=True)
