@@ -6,6 +6,7 @@ logits [1, seq, vocab].
 
     python tools/export_llm.py --from-pretrained PATH --out DIR [--max-context 256]
     python tools/export_llm.py --model-config config.json --out DIR [--seed 0]
+    python tools/export_llm.py --from-pretrained PATH --out DIR --dtype bfloat16
 
 writes DIR/prefill.pt2 (seq dynamic in [1, max-context - 1]) and DIR/decode.pt2 (seq 1),
 then import both into one model; its methods share the weights and the cache:
@@ -13,7 +14,8 @@ then import both into one model; its methods share the weights and the cache:
     tirc import prefill=DIR/prefill.pt2 decode=DIR/decode.pt2 -o llm.tir --weights llm.bin
 
 --model-config builds the model from a config.json (its `model_type` names the architecture)
-with random weights (--seed), for tests and benchmarks. --dialect core also applies
+with random weights (--seed), for tests and benchmarks. --dtype bfloat16 (or float16) exports a
+half-precision program: weights, cache and logits in that dtype, half the bytes of float32. --dialect core also applies
 run_decompositions() (core ATen); the default keeps the training IR. Needs torch and
 transformers (tests/data/requirements.txt).
 """
@@ -31,7 +33,7 @@ def load_model(args):
 
     if args.from_pretrained:
         model = transformers.AutoModelForCausalLM.from_pretrained(args.from_pretrained,
-                                                                  torch_dtype=torch.float32)
+                                                                  dtype=torch.float32)
     else:
         with open(args.model_config) as f:
             config = json.load(f)
@@ -39,7 +41,7 @@ def load_model(args):
         torch.manual_seed(args.seed)
         model = transformers.AutoModelForCausalLM.from_config(
             transformers.AutoConfig.for_model(kind, **config))
-    return model.eval()
+    return model.to(getattr(torch, args.dtype)).eval()
 
 
 def exportable(model, max_context):
@@ -76,6 +78,8 @@ def main(argv=None):
     p.add_argument("--max-context", type=int, default=256, help="KV cache length (tokens)")
     p.add_argument("--dialect", choices=["training", "core"], default="training")
     p.add_argument("--seed", type=int, default=0, help="--model-config: weight seed")
+    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32",
+                   help="the program's dtype (weights, KV cache, logits)")
     args = p.parse_args(argv)
     if args.max_context < 2:
         p.error("--max-context must be at least 2")

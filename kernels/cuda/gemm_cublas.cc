@@ -33,6 +33,9 @@ template <Result<GemmParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 Result<GemmParams> gemm_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(GemmParams p, Prepare(call, out_info));
   TIR_RETURN_IF_ERROR(check_sizes(call, p.m, p.k, p.n));
+  if (p.b_dtype != DType::kFloat32)  // the CUDA rows offer no OpCaps::half_weight
+    return op_error(call, StatusCode::kUnsupported, "a ", dtype_name(p.b_dtype),
+                    " B operand is read as stored only on the CPU");
   return p;
 }
 

@@ -103,6 +103,10 @@ struct OpCaps {
   /// program's dtype; other ops on float16/bfloat16 compute in float32, on uint8/int8/int16 in
   /// int64.
   bool all_dtypes = false;
+  /// Bit k: the kernels of a float32 node read schema argument k as stored when it is a
+  /// float16/bfloat16 weight (the GEMM family's B: no float32 copy of a half-precision
+  /// program's weights). runtime/passes/narrow_dtypes.h leaves such a weight narrow.
+  uint8_t half_weight = 0;
 
   bool accepts_channels_last(size_t arg) const { return arg < 8 && (channels_last >> arg & 1u); }
   friend bool operator==(const OpCaps&, const OpCaps&) = default;
@@ -113,9 +117,9 @@ struct OpCaps {
 constexpr OpCaps backend_caps(Backend b) {
   switch (b) {
     case Backend::kReference:
-      return {.epilogue = true};
+      return {.epilogue = true, .half_weight = 0xff};
     case Backend::kCpu:
-      return {.epilogue = true, .channels_last = 0xff};
+      return {.epilogue = true, .channels_last = 0xff, .half_weight = 0xff};
     case Backend::kCuda:
       return {};
   }
@@ -143,7 +147,8 @@ struct OpRow {
             .promoted = caps.promoted,
             .compare = caps.compare,
             .bool_other = caps.bool_other,
-            .all_dtypes = caps.all_dtypes};
+            .all_dtypes = caps.all_dtypes,
+            .half_weight = static_cast<uint8_t>(caps.half_weight & offered.half_weight)};
   }
 };
 

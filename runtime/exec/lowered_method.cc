@@ -56,6 +56,10 @@ Status LoweredMethod::run_passes(const LoweringOptions& options) {
   // reads the weight as stored), before placement, which picks kernels by dtype.
   if (compute_narrow_dtypes_wide(g) > 0) def_use = exec_graph_def_use(g);
   TIR_RETURN_IF_ERROR(place_nodes(g, devices_, options.placement));  // nodes stay as they are
+  if (read_half_weights_as_stored(g) > 0) {  // the kernels picked read them (no float32 copy)
+    exec_graph_remove_dead(g);
+    def_use = exec_graph_def_use(g);
+  }
   if (options.fuse && fuse_graph(g, def_use) > 0) {
     exec_graph_remove_dead(g);
     def_use = exec_graph_def_use(g);

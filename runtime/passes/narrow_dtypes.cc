@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/ops/catalogue.h"
+#include "kernels/registry.h"
 
 namespace tir {
 namespace {
@@ -104,6 +105,40 @@ size_t compute_narrow_dtypes_wide(ExecGraph& g) {
     for (ExecNode& r : rounds) out.push_back(std::move(r));
   }
   g.nodes = std::move(out);
+  return count;
+}
+
+size_t read_half_weights_as_stored(ExecGraph& g) {
+  std::unordered_map<int32_t, size_t> cast_of;  // float32 cast of a half weight -> its node
+  std::vector<int32_t> uses(g.values.size(), 0);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ExecNode& n = g.nodes[i];
+    if (n.dead) continue;
+    for (int32_t v : n.inputs)
+      if (v >= 0) ++uses[size_t(v)];
+    if (n.index >= 0 || n.op != "aten::_to_copy" || n.inputs.size() != 1 || n.outputs.size() != 1)
+      continue;  // not a cast this pass made
+    const ExecValue& from = g.values[n.inputs[0]];
+    const bool weight = (from.weight >= 0 || from.constant >= 0) && !from.mutated;
+    if (weight && wide_compute_dtype(from.dtype) == DType::kFloat32) cast_of[n.outputs[0]] = i;
+  }
+  size_t count = 0;
+  for (ExecNode& n : g.nodes) {
+    if (n.dead || n.kernel == nullptr || n.kernel->caps.half_weight == 0) continue;
+    for (size_t k = 0; k < n.args.size() && k < 8; ++k) {
+      if ((n.kernel->caps.half_weight >> k & 1u) == 0 ||
+          n.args[k].kind != kernels::ArgKind::kTensor)
+        continue;
+      int32_t& v = n.inputs[size_t(n.args[k].i)];
+      const auto it = cast_of.find(v);
+      if (it == cast_of.end()) continue;
+      --uses[size_t(v)];
+      v = g.nodes[it->second].inputs[0];
+      ++count;
+    }
+  }
+  for (const auto& [v, i] : cast_of)
+    if (uses[size_t(v)] == 0) g.nodes[i].dead = true;
   return count;
 }
 

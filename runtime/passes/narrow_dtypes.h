@@ -9,7 +9,9 @@
 // and each narrow output is narrowed back by a cast to the dtype torch gave it. A ScalarType
 // argument naming a narrow dtype (full(dtype=bf16), sum(dtype=)) is widened the same way.
 // Weights and the values between such ops stay in the program's dtype (half the bytes of
-// float32 for a bfloat16 model).
+// float32 for a bfloat16 model); a GEMM's half-precision weight is not even widened per run:
+// after placement, kernels that read it as stored take it in place of its cast
+// (read_half_weights_as_stored).
 #pragma once
 
 #include <cstddef>
@@ -25,5 +27,12 @@ DType wide_compute_dtype(DType d);
 /// Inserts the casts; returns how many nodes now compute in a wider dtype. Run after type
 /// promotion and before placement (kernels are picked by dtype).
 size_t compute_narrow_dtypes_wide(ExecGraph& g);
+
+/// After placement: a node whose kernel reads a float16/bfloat16 weight as stored
+/// (OpCaps::half_weight, the GEMM family's B on the CPU) takes the weight itself instead of
+/// its float32 cast, and a cast no node reads any more is marked dead. Returns how many
+/// operands now read a weight as stored. A bfloat16 model then holds no float32 copy of its
+/// GEMM weights, not even one per run in the arena.
+size_t read_half_weights_as_stored(ExecGraph& g);
 
 }  // namespace tir

@@ -3,6 +3,7 @@
 // float with a different summation order, so the float result can be ~K*eps off.
 #include <gtest/gtest.h>
 
+#include "core/float16.h"
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {
@@ -97,6 +98,66 @@ TEST(Gemm, MmMatchesReference) {
     CallBuilder cb("aten::mm");
     cb.tensor(Buffer::random(rng, {m, k})).tensor(Buffer::random(rng, {k, n}));
     expect_opt_matches_ref(cb, kTol, kTol);
+  }
+}
+
+/// `f32`'s values rounded to `dtype` (float16 or bfloat16), and those values widened back.
+std::pair<Buffer, Buffer> narrowed(const Buffer& f32, DType dtype) {
+  Buffer half(dtype, f32.shape()), wide = Buffer::f32(f32.shape());
+  for (size_t i = 0; i < f32.span<float>().size(); ++i) {
+    const float x = f32.span<float>()[i];
+    const uint16_t h = dtype == DType::kBFloat16 ? float_to_bf16(x) : float_to_fp16(x);
+    half.span<uint16_t>()[i] = h;
+    wide.span<float>()[i] = dtype == DType::kBFloat16 ? bf16_to_float(h) : fp16_to_float(h);
+  }
+  return {half, wide};
+}
+
+// A half-precision program's GEMM reads its float16/bfloat16 weight as stored: the reference
+// and the optimized kernel (row products below HalfWeightGemm::kTiledRows rows, oneDNN over
+// widened tiles from it, several tiles and a narrower last one when K is large) equal the
+// float32 product of the widened weight.
+TEST(Gemm, HalfWeightMatchesWidenedFloat32) {
+  std::mt19937 rng(test_seed());
+  struct Case {
+    const char* op;
+    int64_t m, k, n;
+  };
+  const Case cases[] = {
+      {"aten::linear", 1, 768, 70},   {"aten::linear", 5, 37, 300}, {"aten::linear", 16, 4096, 300},
+      {"aten::linear", 40, 64, 129},  {"aten::addmm", 1, 300, 130}, {"aten::addmm", 3, 33, 64},
+      {"aten::addmm", 20, 4096, 150}, {"aten::mm", 2, 50, 65},      {"aten::mm", 33, 3000, 200}};
+  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+    for (const Case& c : cases) {
+      const bool linear = std::string_view(c.op) == "aten::linear";
+      const Buffer a = Buffer::random(rng, {c.m, c.k});
+      const auto [half, wide] =
+          narrowed(Buffer::random(rng, linear ? std::vector<int64_t>{c.n, c.k}
+                                              : std::vector<int64_t>{c.k, c.n}),
+                   dtype);
+      const Buffer bias = Buffer::random(rng, {c.n});
+      CallBuilder narrow(c.op), want(c.op);
+      if (std::string_view(c.op) == "aten::addmm") {
+        narrow.tensor(bias).tensor(a).tensor(half).f(0.5).f(2.0);
+        want.tensor(bias).tensor(a).tensor(wide).f(0.5).f(2.0);
+      } else {
+        narrow.tensor(a).tensor(half);
+        want.tensor(a).tensor(wide);
+        if (linear) {
+          narrow.tensor(bias);
+          want.tensor(bias);
+        }
+      }
+      SCOPED_TRACE(std::string(c.op) + " " + std::string(dtype_name(dtype)) + " m " +
+                   std::to_string(c.m) + " k " + std::to_string(c.k) + " n " + std::to_string(c.n));
+      const RunResult ref = run_kernel(want, {KernelImpl::kReference});
+      ASSERT_TRUE(ref.status.ok()) << ref.status.message();
+      for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
+        const RunResult got = run_kernel(narrow, {impl});
+        ASSERT_TRUE(got.status.ok()) << got.status.message();
+        EXPECT_TRUE(all_close(got.outputs[0], ref.outputs[0], kTol, kTol));
+      }
+    }
   }
 }
 

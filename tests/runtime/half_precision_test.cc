@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "kernels/ops/catalogue.h"
+#include "kernels/registry.h"
+#include "runtime/exec/lowered_method.h"
 #include "runtime/exec/session.h"
 #include "runtime/passes/narrow_dtypes.h"
 #include "runtime/weights/safetensors_writer.h"
@@ -99,6 +101,33 @@ TEST_P(HalfProgram, WeightsStayHalfFromTirAndSafetensorsFiles) {
       }
     }
   }
+}
+
+// After placement the CPU's GEMMs read their half-precision weights as stored
+// (read_half_weights_as_stored): no float32 copy of a GEMM weight is made, per run or once.
+TEST_P(HalfProgram, GemmsReadHalfWeightsAsStored) {
+  LoadedModel m;
+  ASSERT_NO_FATAL_FAILURE(testing::load_model(std::string("half/") + GetParam(), &m));
+  auto lowered = LoweredMethod::create(*m.view, *m.forward, {});
+  ASSERT_TRUE(lowered.ok()) << lowered.status().message();
+  const ExecGraph& g = (*lowered)->graph();
+  size_t gemms = 0;
+  for (const ExecNode& n : g.nodes) {
+    for (int32_t v : n.inputs) {
+      const ExecValue& in = g.values[v];
+      if (in.weight < 0 || !is_half(in.dtype)) continue;
+      if (n.op == "aten::_to_copy") {  // what is still widened is no GEMM's B (a bias may be)
+        for (const ExecNode& user : g.nodes)
+          for (size_t k = 0; k < user.args.size() && k < 8; ++k)
+            if ((user.kernel->caps.half_weight >> k & 1u) != 0)
+              EXPECT_NE(user.inputs[size_t(user.args[k].i)], n.outputs[0]) << user.name;
+      }
+      if (n.kernel != nullptr && n.kernel->caps.half_weight != 0 && in.ir->sizes() != nullptr &&
+          in.ir->sizes()->size() == 2)
+        ++gemms;
+    }
+  }
+  EXPECT_GT(gemms, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, HalfProgram,

@@ -9,7 +9,8 @@
 // In bf16 (KernelCall::precision), A is converted per run and B, when it is a weight,
 // packed to bf16 once (kernels/cpu/onednn/onednn_operand.h); accumulation and output stay float32.
 // In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
-// per-run quantized activations (kernels/cpu/int8/gemm_int8.h).
+// per-run quantized activations (kernels/cpu/int8/gemm_int8.h). A float16/bfloat16 weight (a
+// half-precision program's) is read as stored (kernels/cpu/onednn/gemm_half_weight.h).
 // addmm's alpha is an output scale; beta*self is either a row-broadcast bias (alpha ==
 // beta == 1) or, in general, self broadcast into the output followed by a sum post-op.
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "kernels/cpu/int8/gemm_int8.h"
+#include "kernels/cpu/onednn/gemm_half_weight.h"
 #include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/cpu/onednn/onednn_epilogue.h"
 #include "kernels/cpu/onednn/onednn_operand.h"
@@ -51,6 +53,11 @@ class GemmOneDnn final : public Kernel {
     TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0;
     if (fallback_) return ok_status();
+    half_ = HalfWeightGemm::wanted(p_);
+    if (half_) {
+      return onednn_guard(call,
+                          [&] { return half_gemm_.build(call, p_, &out_info->scratch_bytes); });
+    }
     int8_ = Int8Gemm::wanted(call, p_);
     if (int8_) {
       size_t scratch = 0;
@@ -70,6 +77,7 @@ class GemmOneDnn final : public Kernel {
       ref_gemm(p_, call, scratch);
       return ok_status();
     }
+    if (half_) return half_gemm_.run(call, scratch);
     if (int8_) return int8_gemm_.run(call, scratch);
     float* out = call.outputs[0].data_as<float>();
     const float* c = p_.c_input >= 0 ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
@@ -226,6 +234,8 @@ class GemmOneDnn final : public Kernel {
   bool bf16_ = false;
   bool int8_ = false;  // computing in int8 (kernels/cpu/int8/gemm_int8.h)
   Int8Gemm int8_gemm_;
+  bool half_ = false;  // B float16/bfloat16 (kernels/cpu/onednn/gemm_half_weight.h)
+  HalfWeightGemm half_gemm_;
   // Float32 weight packing (from the second run): pending until then, packed_ after.
   bool pack_pending_ = false, packed_ = false;
   int runs_ = 0;

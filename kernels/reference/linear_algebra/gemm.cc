@@ -1,6 +1,7 @@
 // Reference GEMM family: aten::linear, aten::addmm, aten::mm.
 #include <cstdint>
 
+#include "core/float16.h"
 #include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
@@ -34,21 +35,32 @@ void ref_gemm_int64(const GemmParams& p, const KernelCall& call) {
   }
 }
 
+/// B[r, c] of a float32, float16 or bfloat16 B.
+double b_at(const GemmParams& p, const void* b, int64_t r, int64_t c) {
+  const int64_t i = p.b_transposed ? c * p.k + r : r * p.n + c;
+  switch (p.b_dtype) {
+    case DType::kFloat16:
+      return fp16_to_float(static_cast<const uint16_t*>(b)[i]);
+    case DType::kBFloat16:
+      return bf16_to_float(static_cast<const uint16_t*>(b)[i]);
+    default:
+      return static_cast<const float*>(b)[i];
+  }
+}
+
 }  // namespace
 
 void ref_gemm(const GemmParams& p, const KernelCall& call, void*) {
   if (call.outputs[0].dtype == DType::kInt64) return ref_gemm_int64(p, call);
   const float* a = call.inputs[p.a_input].data_as<const float>();
-  const float* b = call.inputs[p.b_input].data_as<const float>();
+  const void* b = call.inputs[p.b_input].data;  // float32, or a half weight (GemmParams)
   const float* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const float>() : nullptr;
   float* out = call.outputs[0].data_as<float>();
   for (int64_t i = 0; i < p.m; ++i) {
     for (int64_t j = 0; j < p.n; ++j) {
       double acc = 0.0;
-      for (int64_t k = 0; k < p.k; ++k) {
-        const double bv = p.b_transposed ? b[j * p.k + k] : b[k * p.n + j];
-        acc += static_cast<double>(a[i * p.k + k]) * bv;
-      }
+      for (int64_t k = 0; k < p.k; ++k)
+        acc += static_cast<double>(a[i * p.k + k]) * b_at(p, b, k, j);
       double v = p.alpha * acc;
       if (c != nullptr && p.beta != 0.0) {
         v += p.beta * static_cast<double>(c[i * p.c_row_stride + j * p.c_col_stride]);

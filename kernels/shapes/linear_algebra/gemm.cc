@@ -21,6 +21,13 @@ Status check_mm_operand(const KernelCall& call, const Tensor& t, DType want,
   return require_contiguous(call, t, name);
 }
 
+// The B operand of a float32 product: float32, or a float16/bfloat16 weight read as stored.
+Status check_b_operand(const KernelCall& call, const Tensor& t, std::string_view name) {
+  if (t.dtype != DType::kFloat16 && t.dtype != DType::kBFloat16)
+    return check_float_contiguous(call, t, name);
+  return require_contiguous(call, t, name);
+}
+
 }  // namespace
 
 Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_info) {
@@ -29,7 +36,7 @@ Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_
   TIR_ASSIGN_OR_RETURN(const Tensor* w, tensor_arg(call, 1, "weight"));
   TIR_ASSIGN_OR_RETURN(const Tensor* b, optional_tensor_arg(call, 2, "bias"));
   TIR_RETURN_IF_ERROR(check_float_contiguous(call, *x, "input"));
-  TIR_RETURN_IF_ERROR(check_float_contiguous(call, *w, "weight"));
+  TIR_RETURN_IF_ERROR(check_b_operand(call, *w, "weight"));
   if (x->rank < 1) {
     return op_error(call, StatusCode::kInvalidArgument, "input must have rank >= 1, got ",
                     shape_str(x->shape()));
@@ -48,6 +55,7 @@ Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_
                     " disagree on in_features (last dim of input must equal weight.size(1))");
   }
   p.b_transposed = true;
+  p.b_dtype = w->dtype;
   p.a_input = static_cast<int>(tensor_input_index(call, 0));
   p.b_input = static_cast<int>(tensor_input_index(call, 1));
   if (b != nullptr) {
@@ -75,7 +83,11 @@ Result<GemmParams> prepare_mm_common(const KernelCall& call, size_t a_pos, size_
   TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, b_pos, "mat2"));
   const DType dtype = a->dtype == DType::kInt64 ? DType::kInt64 : DType::kFloat32;
   TIR_RETURN_IF_ERROR(check_mm_operand(call, *a, dtype, "mat1"));
-  TIR_RETURN_IF_ERROR(check_mm_operand(call, *b, dtype, "mat2"));
+  if (dtype == DType::kInt64) {
+    TIR_RETURN_IF_ERROR(check_mm_operand(call, *b, dtype, "mat2"));
+  } else {
+    TIR_RETURN_IF_ERROR(check_b_operand(call, *b, "mat2"));
+  }
   if (a->rank != 2 || b->rank != 2) {
     return op_error(call, StatusCode::kInvalidArgument, "mat1 ", shape_str(a->shape()),
                     " and mat2 ", shape_str(b->shape()), " must both be 2-D");
@@ -88,6 +100,7 @@ Result<GemmParams> prepare_mm_common(const KernelCall& call, size_t a_pos, size_
   p.m = a->sizes[0];
   p.k = a->sizes[1];
   p.n = b->sizes[1];
+  p.b_dtype = b->dtype;
   p.a_input = static_cast<int>(tensor_input_index(call, a_pos));
   p.b_input = static_cast<int>(tensor_input_index(call, b_pos));
   call.outputs[0].dtype = dtype;

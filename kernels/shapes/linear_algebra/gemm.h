@@ -9,10 +9,13 @@ namespace tir::kernels {
 
 /// out[M,N] = alpha * A[M,K] @ B + beta * C, where B is [K,N] or, when `b_transposed`
 /// (linear's weight), stored as [N,K]. C (bias / addmm's self) is read as
-/// C[i*c_row_stride + j*c_col_stride] (strides 0 where broadcast).
+/// C[i*c_row_stride + j*c_col_stride] (strides 0 where broadcast). A float32 product may read
+/// a float16/bfloat16 B as stored (`b_dtype`): a half-precision program's weight, left narrow
+/// by runtime/passes/narrow_dtypes.h where the node's kernel reads it (OpCaps::half_weight).
 struct GemmParams {
   int64_t m = 0, k = 0, n = 0;
   bool b_transposed = false;
+  DType b_dtype = DType::kFloat32;
   double alpha = 1.0, beta = 0.0;
   int a_input = -1, b_input = -1, c_input = -1;  // indices into KernelCall::inputs; -1 = none
   int64_t c_row_stride = 0, c_col_stride = 0;

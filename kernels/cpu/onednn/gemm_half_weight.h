@@ -1,0 +1,60 @@
+// The GEMM family (aten::linear, addmm, mm) with a float16/bfloat16 weight B and float32
+// activations: a half-precision program's GEMMs, whose weight runtime/passes/narrow_dtypes.h
+// leaves as stored while the activations around it compute in float32 (as torch's CPU kernels
+// do: load half, accumulate in float32, round the result). B is read in its own bytes on every
+// run and never widened whole, so a bf16 model holds one 2-byte copy of its GEMM weights:
+// - Fewer than kTiledRows rows of A (an LLM's decode step): each output element is a dot
+//   product of A's row with B's column, widened 8 lanes at a time in registers (AVX2 + F16C).
+//   B is read once per run at 2 bytes an element, half of float32's traffic.
+// - More rows (a prefill, a batch): B is widened tile by tile, a few hundred columns of float32
+//   at a time, into the run's scratch, and a oneDNN float32 matmul primitive multiplies each
+//   tile into its columns of the output (alpha as output scale, bias, sum and activation
+//   post-ops as the float32 kernel applies them).
+// Accumulation is float32; the casts after the node round its result to the program's dtype.
+#pragma once
+
+#include <oneapi/dnnl/dnnl.hpp>
+#include <vector>
+
+#include "kernels/cpu/onednn/onednn_context.h"
+#include "kernels/shapes/linear_algebra/gemm.h"
+
+namespace tir::kernels {
+
+class HalfWeightGemm {
+ public:
+  /// Rows of A from which B is widened tile by tile for oneDNN instead of read by dot products.
+  static constexpr int64_t kTiledRows = 16;
+
+  /// True when B is float16 or bfloat16 (A, C and the output are float32).
+  static bool wanted(const GemmParams& p) {
+    return p.b_dtype == DType::kFloat16 || p.b_dtype == DType::kBFloat16;
+  }
+  /// Makes the tile primitives (when tiled); `*scratch` becomes what run needs.
+  Status build(const KernelCall& call, const GemmParams& p, size_t* scratch);
+  Status run(const KernelCall& call, void* scratch);
+
+ private:
+  enum class Mode { kPlain, kBias, kSum };  // as GemmOneDnn: no C, a row bias, beta * C
+  /// One oneDNN product of A with `cols` widened columns of B into the output's columns.
+  struct Tile {
+    int64_t cols = 0;
+    dnnl::matmul prim;
+    dnnl::memory src, wei, dst, bias, scratchpad;
+    std::vector<dnnl_exec_arg_t> args;
+  };
+  Status make_tile(const KernelCall& call, int64_t cols, Tile* tile, size_t* scratch);
+  /// Columns [j0, j0 + cols) of B as float32 in the layout the tile's weights desc says.
+  void widen_tile(const uint16_t* b, int64_t j0, int64_t cols, float* dst) const;
+  Status run_tiled(const KernelCall& call, float* out, void* scratch);
+  /// out = alpha * A @ B (+ beta * C) by dot products over B's columns.
+  void run_rows(const KernelCall& call, float* out) const;
+
+  GemmParams p_;
+  Mode mode_ = Mode::kPlain;
+  bool tiled_ = false;
+  Tile full_, tail_;        // tiles of tile_cols_ columns, and the last narrower one (cols 0: none)
+  size_t tile_offset_ = 0;  // the widened tile's place in the run scratch
+};
+
+}  // namespace tir::kernels
