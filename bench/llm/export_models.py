@@ -6,6 +6,8 @@
   bench/models/llm/<name>/llm.tir, llm.bin   tools/export_llm.py (transformers' export for
                                               native runtimes, training IR), `tirc import`;
                                               llm.int8.bin: `tirc weights pack --dtype int8`
+  bench/models/llm/<name>/llm.bf16.tir, .bin  the same model exported in bfloat16 (weights,
+                                              KV cache and logits bf16), as a BF16 GGUF
   bench/models/llm/<name>/hf/                 save_pretrained(), for torch eager generate()
   bench/models/llm/<name>/<name>-{F32,BF16,Q8_0}.gguf   the same weights for llama.cpp
                                               (Llama-shaped models only), written with the
@@ -49,11 +51,11 @@ def build(config):
     kind = config.pop("model_type")
     torch.manual_seed(0)
     model = transformers.AutoModelForCausalLM.from_config(
-        transformers.AutoConfig.for_model(kind, **config), torch_dtype=torch.float32)
+        transformers.AutoConfig.for_model(kind, **config), dtype=torch.float32)
     return model.eval()
 
 
-def export_tir(name, model, out):
+def export_tir(name, model, out, stem="llm"):
     programs = export_programs(model, MAX_CONTEXT, "training")
     paths = {}
     for method, ep in programs.items():
@@ -61,10 +63,12 @@ def export_tir(name, model, out):
         torch.export.save(ep, paths[method])
     tirc = os.path.join(ROOT, "build", "tools", "tirc")
     subprocess.run([tirc, "import", *[f"{m}={p}" for m, p in paths.items()],
-                    "-o", os.path.join(out, "llm.tir"), "--weights", os.path.join(out, "llm.bin")],
-                   check=True)
+                    "-o", os.path.join(out, stem + ".tir"), "--weights",
+                    os.path.join(out, stem + ".bin")], check=True)
     for p in paths.values():
         os.remove(p)
+    if stem != "llm":
+        return
     subprocess.run([tirc, "weights", "pack", os.path.join(out, "llm.bin"), "--dtype", "int8",
                     "--model", os.path.join(out, "llm.tir"), "-o", os.path.join(out, "llm.int8.bin")],
                    check=True)
@@ -144,6 +148,8 @@ def main():
         model.save_pretrained(os.path.join(out, "hf"))
         if not os.path.exists(os.path.join(out, "llm.tir")):
             export_tir(name, build(MODELS[name]), out)
+        if not os.path.exists(os.path.join(out, "llm.bf16.tir")):
+            export_tir(name, build(MODELS[name]).to(torch.bfloat16), out, "llm.bf16")
         if MODELS[name]["model_type"] == "llama":
             for kind in args.gguf:
                 path = os.path.join(out, f"{name}-{kind}.gguf")

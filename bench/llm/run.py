@@ -68,11 +68,17 @@ def weight_bytes_per_token(model_dir, precision):
 
 def run_tir(model_dir, prompt, new, threads, precision):
     # int8: the weight file packed int8 ahead (`tirc weights pack --dtype int8`), as a Q8_0
-    # GGUF is quantized ahead; f32 and bf16 from the float32 file.
-    weights = os.path.join(model_dir, "llm.int8.bin" if precision == "int8" else "llm.bin")
-    cmd = [TIRRUN, "generate", os.path.join(model_dir, "llm.tir"), "-w", weights,
-           "--prompt-ids", ",".join(map(str, prompt)),
-           "-n", str(new), "--ignore-eos", "-t", str(threads), "--dtype", precision, "--json"]
+    # GGUF is quantized ahead; f32 from the float32 file.
+    # bf16: the model exported in bfloat16 (export_models.py), weights stored bf16 as in a BF16
+    # GGUF; its GEMMs read them as stored on any CPU.
+    model, weights, flags = "llm.tir", "llm.bin", ["--dtype", precision]
+    if precision == "int8":
+        weights = "llm.int8.bin"
+    elif precision == "bf16" and os.path.exists(os.path.join(model_dir, "llm.bf16.tir")):
+        model, weights, flags = "llm.bf16.tir", "llm.bf16.bin", []
+    cmd = [TIRRUN, "generate", os.path.join(model_dir, model), "-w",
+           os.path.join(model_dir, weights), "--prompt-ids", ",".join(map(str, prompt)),
+           "-n", str(new), "--ignore-eos", "-t", str(threads), *flags, "--json"]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     j = json.loads(out.stdout)
     return {"ttft_ms": j["time_to_first_token_ms"], "prefill_tps": j["prefill_tokens_per_s"],

@@ -38,7 +38,10 @@ enum class BinaryKind : uint8_t {
   kLogicalAnd,  // -> bool
   kLogicalOr,
   kLogicalXor,
-  kClamp,  // clamp(self, min?, max?): three operands, either bound optional
+  kClamp,    // clamp(self, min?, max?): three operands, either bound optional
+  kAddcmul,  // self + value * t1 * t2 (value in alpha)
+  kAddcdiv,  // self + value * t1 / t2 (floating point only, as torch)
+  kLerp,     // self + weight * (end - self), in torch's two-sided form
 };
 
 /// a (op) alpha * b for add and sub; a * b and a / b for mul and div (alpha unused); a for

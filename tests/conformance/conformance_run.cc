@@ -238,14 +238,15 @@ std::vector<PromotionResult> run_promotion_sweep(const std::string& dir) {
   return out;
 }
 
-std::string render_promotion_markdown(const std::vector<PromotionResult>& results) {
+std::string render_promotion_markdown(const std::vector<PromotionResult>& results,
+                                      std::string_view dialect) {
   int passed = 0, total = 0;
   for (const PromotionResult& r : results) {
     passed += r.passed;
     total += r.total;
   }
   std::ostringstream os;
-  os << "\n## Type promotion sweep\n\n"
+  os << "\n## Type promotion sweep, " << dialect << "\n\n"
      << "`tests/conformance/gen_promotion.py` exports, per op and operand form, one program "
         "computing the op on every pair of bool, uint8, int8, int16, int32, int64, float16, "
         "bfloat16, float32 and float64 that torch accepts (tensor x tensor, tensor x 0-dim "

@@ -47,8 +47,9 @@ struct PromotionResult {
   std::vector<std::string> failed;  // "int8 x float16: output 3: dtype ..." (or the run's error)
 };
 std::vector<PromotionResult> run_promotion_sweep(const std::string& dir);
-/// Its section of docs/conformance.md.
-std::string render_promotion_markdown(const std::vector<PromotionResult>& results);
+/// Its section of docs/conformance.md, titled with the programs' dialect ("core IR").
+std::string render_promotion_markdown(const std::vector<PromotionResult>& results,
+                                      std::string_view dialect);
 
 /// docs/conformance.md for these results.
 std::string render_markdown(const std::vector<CaseResult>& results, const std::string& torch);

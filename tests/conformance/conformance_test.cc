@@ -29,7 +29,10 @@ TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
   for (const auto& c : m["cases"]) results.push_back(run_case(dir, c));
   const std::string md =
       render_markdown(results, m["torch"].get<std::string>()) +
-      render_promotion_markdown(run_promotion_sweep(testing::test_data_dir() + "/promotion"));
+      render_promotion_markdown(run_promotion_sweep(testing::test_data_dir() + "/promotion"),
+                                "core IR") +
+      render_promotion_markdown(
+          run_promotion_sweep(testing::test_data_dir() + "/promotion_training"), "training IR");
   if (const char* out = std::getenv("TIR_CONFORMANCE_WRITE")) {
     std::ofstream w(out, std::ios::binary | std::ios::trunc);
     w << md;
@@ -41,16 +44,18 @@ TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
 // The promotion sweep is real: it has thousands of pairs, and a pair whose expected value is
 // wrong fails (the sweep's results are in docs/conformance.md, checked above).
 TEST(Conformance, PromotionSweepCountsAndCatchesAWrongAnswer) {
-  const std::string dir = testing::test_data_dir() + "/promotion";
-  const auto results = run_promotion_sweep(dir);
-  ASSERT_GE(results.size(), 50u);
-  int total = 0, passed = 0;
-  for (const PromotionResult& r : results) {
-    total += r.total;
-    passed += r.passed;
+  for (const char* dialect : {"/promotion_training", "/promotion"}) {
+    const auto results = run_promotion_sweep(testing::test_data_dir() + dialect);
+    ASSERT_GE(results.size(), 50u) << dialect;
+    int total = 0, passed = 0;
+    for (const PromotionResult& r : results) {
+      total += r.total;
+      passed += r.passed;
+    }
+    EXPECT_GT(total, 4000) << dialect;
+    EXPECT_GT(passed, 0) << dialect;
   }
-  EXPECT_GT(total, 4000);
-  EXPECT_GT(passed, 0);
+  const std::string dir = testing::test_data_dir() + "/promotion";
   std::ifstream f(dir + "/manifest.json");
   const nlohmann::json m = nlohmann::json::parse(f);
   nlohmann::json c;

@@ -5,14 +5,15 @@ as tensor-tensor, tensor-0-dim tensor and tensor-Python scalar (int, float, bool
 reductions and scans that take dtype= on every input dtype, exported with torch.export and
 checked against torch eager: the result's dtype and values.
 
-    ~/.venvs/torch/bin/python tests/conformance/gen_promotion.py [OP ...]
+    ~/.venvs/torch/bin/python tests/conformance/gen_promotion.py [--dialect training] [OP ...]
 
 One program per (op, form) computes the op on every pair torch accepts (a pair torch refuses,
 such as bitwise_and on floats or sub on bools, is left out) and returns one output per pair.
 Written to tests/data/promotion/: <op>-<form>.pt2 (deflated) and manifest.json in the format
 of tests/data/conformance/manifest.json, each case listing its pairs ("pairs", in output
-order). Read by tests/conformance/promotion_test.cc, which writes the sweep's section of
-docs/conformance.md.
+order). --dialect training keeps the training IR (no run_decompositions()) and writes to
+tests/data/promotion_training/. Read by tests/conformance/promotion_test.cc, which writes the
+sweep's sections of docs/conformance.md.
 """
 
 import json
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from export_util import restore_deflated  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+DIALECT = "core"
 OUT = os.path.join(os.path.dirname(HERE), "data", "promotion")
 DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
           torch.float16, torch.bfloat16, torch.float32, torch.float64]
@@ -62,6 +64,7 @@ TERNARY = {
     "where": lambda a, b, c: torch.where(c > 0, a, b),
     "clamp": lambda a, b, c: torch.clamp(a, min=b, max=c + 4),
     "addcmul": lambda a, b, c: torch.addcmul(a, b, c),
+    "addcdiv": lambda a, b, c: torch.addcdiv(a, b, c, value=0.5),
     "lerp": lambda a, b, c: torch.lerp(a, b, c),
 }
 
@@ -134,7 +137,9 @@ def cases_for(name, fn, form, ternary=False):
     module = Pairs(fn, pairs, ys_inputs, None if ys_inputs else ys,
                    thirds if ternary else None).eval()
     inputs = xs + (ys if ys_inputs else []) + thirds
-    ep = torch.export.export(module, tuple(inputs)).run_decompositions()
+    ep = torch.export.export(module, tuple(inputs))
+    if DIALECT == "core":
+        ep = ep.run_decompositions()
     case = f"{name}-{form}"
     path = os.path.join(OUT, case + ".pt2")
     torch.export.save(ep, path)
@@ -149,8 +154,16 @@ def cases_for(name, fn, form, ternary=False):
 
 def main():
     """With op names, only those programs are (re)generated; the manifest keeps the others."""
+    global DIALECT, OUT
     torch.manual_seed(0)
-    only = set(sys.argv[1:])
+    argv = sys.argv[1:]
+    if argv[:1] == ["--dialect"]:
+        DIALECT, argv = argv[1], argv[2:]
+        if DIALECT not in ("core", "training"):
+            sys.exit("--dialect is core or training")
+        if DIALECT == "training":
+            OUT += "_training"
+    only = set(argv)
     cases = []
     manifest = os.path.join(OUT, "manifest.json")
     if only:
@@ -175,7 +188,8 @@ def main():
     order = list(REDUCTIONS) + list(BINARY) + list(TERNARY)
     cases.sort(key=lambda c: order.index(c["op"]))
     with open(manifest, "w") as f:
-        json.dump({"torch": torch.__version__, "cases": cases}, f, separators=(",", ":"))
+        json.dump({"torch": torch.__version__, "dialect": DIALECT, "cases": cases}, f,
+                  separators=(",", ":"))
     print(f"{sum(len(c['pairs']) for c in cases)} pairs in {len(cases)} programs")
 
 

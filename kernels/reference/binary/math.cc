@@ -165,6 +165,39 @@ void run_clamp(const MathBinaryParams& p, const KernelCall& call) {
   });
 }
 
+// addcmul, addcdiv and lerp: floats in double and rounded once; addcmul on integers exact
+// with int64 wrap-around (bool: logic).
+template <typename T>
+void run_ternary(const MathBinaryParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    if constexpr (std::is_floating_point_v<T>) {
+      const double a = operand_load<T>(o[0], call, in[0]), b = operand_load<T>(o[1], call, in[1]),
+                   c = operand_load<T>(o[2], call, in[2]);
+      double y = 0;
+      if (p.op == BinaryKind::kAddcmul) {
+        y = a + p.alpha * b * c;
+      } else if (p.op == BinaryKind::kAddcdiv) {
+        y = a + p.alpha * (b / c);
+      } else {  // torch's lerp: exact at weight 0 and 1
+        y = std::abs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c);
+      }
+      store<T>(call, i, static_cast<T>(y));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      store<bool>(call, i,
+                  operand_load<bool>(o[0], call, in[0]) ||
+                      (p.int_alpha != 0 && operand_load<bool>(o[1], call, in[1]) &&
+                       operand_load<bool>(o[2], call, in[2])));
+    } else {
+      const int64_t prod = wrap_mul(operand_load<int64_t>(o[1], call, in[1]),
+                                    operand_load<int64_t>(o[2], call, in[2]));
+      store<T>(call, i,
+               static_cast<T>(wrap_add(operand_load<int64_t>(o[0], call, in[0]),
+                                       wrap_mul(p.int_alpha, prod))));
+    }
+  });
+}
+
 // Binary math: floats in double (binary_float), bools as logic, integers exact in int64
 // (binary_int); fails on an integer division by zero.
 template <typename T>
@@ -221,6 +254,11 @@ Status run_typed(const MathBinaryParams& p, const KernelCall& call) {
       return ok_status();
     case BinaryKind::kClamp:
       run_clamp<T>(p, call);
+      return ok_status();
+    case BinaryKind::kAddcmul:
+    case BinaryKind::kAddcdiv:
+    case BinaryKind::kLerp:
+      run_ternary<T>(p, call);
       return ok_status();
     default:
       return run_binary<T>(p, call);

@@ -16,6 +16,8 @@ template <BinaryKind Op>
 using MathBinaryRef = CheckedKernel<MathBinaryParams, math_prepare_binary<Op>, ref_math_binary>;
 using MathDivModeRef = CheckedKernel<MathBinaryParams, math_prepare_div_mode, ref_math_binary>;
 using MathClampRef = CheckedKernel<MathBinaryParams, math_prepare_clamp, ref_math_binary>;
+template <BinaryKind Op>
+using MathTernaryRef = CheckedKernel<MathBinaryParams, math_prepare_ternary<Op>, ref_math_binary>;
 
 /// A registration row of `op` for `dtype` (kUndefined: any) on the reference backend.
 template <BinaryKind Op>

@@ -117,6 +117,48 @@ Result<MathBinaryParams> math_prepare_clamp(const KernelCall& call, PrepareInfo*
   return p;
 }
 
+template <BinaryKind Op>
+Result<MathBinaryParams> math_prepare_ternary(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  const bool lerp = Op == BinaryKind::kLerp;
+  if (call.args.size() != (lerp ? 3u : 4u) || call.outputs.size() != 1)
+    return op_error(
+        call, StatusCode::kInvalidArgument,
+        lerp ? "expects (self, end, weight)" : "expects (self, tensor1, tensor2, value)");
+  MathBinaryParams p;
+  p.op = Op;
+  p.n = 3;
+  const char* names[3] = {"self", lerp ? "end" : "tensor1", lerp ? "weight" : "tensor2"};
+  for (int k = 0; k < 3; ++k) {
+    if (lerp && k == 2) {
+      TIR_ASSIGN_OR_RETURN(p.operands[k], operand_arg(call, k, names[k]));
+    } else {
+      TIR_ASSIGN_OR_RETURN(p.operands[k], tensor_operand_arg(call, k, names[k]));
+    }
+  }
+  p.compute = p.out = result_type(std::span(p.operands.data(), 3));
+  if ((lerp || Op == BinaryKind::kAddcdiv) && !dtype_is_float(p.out))
+    return op_error(call, StatusCode::kInvalidArgument, "needs floating-point operands, got ",
+                    dtype_name(p.out));
+  if (!lerp && !call.args[3].is_none()) {
+    const Arg& value = call.args[3];
+    if (value.kind == ArgKind::kFloat && !dtype_is_float(p.out))
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "a float value needs floating-point operands");
+    p.alpha = value.scalar();
+    p.int_alpha = value.kind == ArgKind::kFloat ? 1 : value.i;
+  }
+  TIR_RETURN_IF_ERROR(set_output(call, p));
+  return p;
+}
+
+template Result<MathBinaryParams> math_prepare_ternary<BinaryKind::kAddcmul>(const KernelCall&,
+                                                                             PrepareInfo*);
+template Result<MathBinaryParams> math_prepare_ternary<BinaryKind::kAddcdiv>(const KernelCall&,
+                                                                             PrepareInfo*);
+template Result<MathBinaryParams> math_prepare_ternary<BinaryKind::kLerp>(const KernelCall&,
+                                                                          PrepareInfo*);
+
 #define TIR_MATH_BINARY(op)                                                                \
   template Result<MathBinaryParams> math_prepare_binary<BinaryKind::op>(const KernelCall&, \
                                                                         PrepareInfo*);

@@ -1,6 +1,7 @@
 // Shared shape inference and dtype rules for the binary math with torch's type promotion:
 // atan2, fmod, remainder, maximum, minimum, floor/trunc division, pow with a scalar base,
-// logical and bitwise ops, add/sub/mul on int32 and bool, and clamp with tensor bounds.
+// logical and bitwise ops, add/sub/mul on int32 and bool, clamp with tensor bounds, and the
+// ternary addcmul, addcdiv and lerp.
 // Operands may be tensors of bool, int32, int64, float32 or float64, or Python scalars where
 // the schema has a Scalar. The unary math is kernels/shapes/unary/math.h.
 #pragma once
@@ -38,5 +39,9 @@ Result<MathBinaryParams> math_prepare_binary(const KernelCall& call, PrepareInfo
 Result<MathBinaryParams> math_prepare_div_mode(const KernelCall& call, PrepareInfo* out_info);
 /// clamp.Tensor(self, min?, max?) and clamp(self, min?, max?) with Scalar bounds.
 Result<MathBinaryParams> math_prepare_clamp(const KernelCall& call, PrepareInfo* out_info);
+/// addcmul / addcdiv (self, tensor1, tensor2, *, value=1) and lerp.Tensor / lerp.Scalar
+/// (self, end, weight): three operands promoted together (torch.result_type).
+template <BinaryKind Op>
+Result<MathBinaryParams> math_prepare_ternary(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
