@@ -141,6 +141,8 @@ Result<LoraUpdate> make_update(const std::string& file, const std::string& modul
 Result<std::shared_ptr<const LoraAdapter>> LoraAdapter::open(const std::string& path,
                                                              const WeightSet& base) {
   std::error_code ec;
+  if (!fs::exists(path, ec))
+    return make_error(StatusCode::kNotFound, "adapter '", path, "': no such file or directory");
   const bool dir = fs::is_directory(path, ec);
   const fs::path folder = dir ? fs::path(path) : fs::path(path).parent_path();
   const std::string tensors_file = dir ? (folder / "adapter_model.safetensors").string() : path;

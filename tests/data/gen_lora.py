@@ -14,7 +14,7 @@ Per family in tests/data/fixtures/lora/<family>/:
                            (the model card it also writes is removed)
   <adapter>_output_0.npy   logits of PEFT's merge_and_unload() model (the reference)
   <adapter>_unmerged_output_0.npy   logits of the PeftModel itself (checked equal to the merged)
-and manifest.json (adapters, ranks, targets). Each family gets three adapters of different
+and manifest.json (adapters, ranks, targets). Each family gets four adapters of different
 ranks, alphas and targets (one with use_rslora, one with modules_to_save); every LoRA matrix
 is drawn at random (PEFT starts B at zero, which would make an adapter a no-op).
 """
@@ -41,6 +41,7 @@ ADAPTERS = {
                               use_rslora=True, fan_in_fan_out=True),
         "mlp_r2_save": dict(r=2, lora_alpha=4, target_modules=["c_fc"], fan_in_fan_out=True,
                             modules_to_save=["ln_f"]),
+        "proj_r16": dict(r=16, lora_alpha=32, target_modules=["c_proj"], fan_in_fan_out=True),
     },
     "llama": {
         "qv_r4": dict(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]),
@@ -49,6 +50,8 @@ ADAPTERS = {
                               use_rslora=True),
         "ko_r2_save": dict(r=2, lora_alpha=2, target_modules=["k_proj", "o_proj"],
                            modules_to_save=["lm_head"]),
+        "qkvo_r6": dict(r=6, lora_alpha=12, target_modules=["q_proj", "k_proj", "v_proj",
+                                                            "o_proj"]),
     },
 }
 DIALECT = {"gpt2": "training", "llama": "core"}
