@@ -389,12 +389,20 @@ Status MethodExecutor::prepare_lora_twin(PlanStep& step) {
   if (info.scratch_bytes > step.info.scratch_bytes)
     return make_error(StatusCode::kInternal, node_context(*step.node),
                       ": needs more scratch without its activation");
+  if (!step.device)
+    return make_error(StatusCode::kInternal, node_context(*step.node), ": no device");
+  TIR_ASSIGN_OR_RETURN(step.lora_activation,
+                       LoraActivation::make(*step.call.epilogue, *step.device, step.outputs[0]));
   step.lora_twin = std::move(twin);
   return ok_status();
 }
 
 Status MethodExecutor::run_lora_step(PlanStep& step, const LoraNode& node) {
   const LoraUpdate& u = *node.update;
+  if (step.device && !step.device->host_accessible())
+    return make_error(StatusCode::kUnsupported, node_context(*step.node),
+                      ": LoRA adapters run on CPU nodes only (this one runs on ",
+                      step.device->name(), ")");
   TIR_ASSIGN_OR_RETURN(const int64_t rows, lora_rows(node, step.inputs[size_t(node.x_input)],
                                                      step.outputs[0], step.node->name));
   if (lora_scratch_.size() < size_t(rows * u.rank)) lora_scratch_.resize(size_t(rows * u.rank));
@@ -412,6 +420,7 @@ Status MethodExecutor::run_lora_step(PlanStep& step, const LoraNode& node) {
   call.epilogue.reset();
   TIR_RETURN_IF_ERROR(step.lora_twin->run(call, step.scratch));
   lora_up(u, lora_scratch_.data(), rows, y);
+  if (step.lora_activation) return step.lora_activation->run(y);
   kernels::apply_activation(step.call.epilogue, y, rows * u.out_features);
   return ok_status();
 }

@@ -78,6 +78,62 @@ Result<std::shared_ptr<const BoundAdapter>> BoundAdapter::bind(
   return std::shared_ptr<const BoundAdapter>(std::move(b));
 }
 
+Result<std::shared_ptr<LoraActivation>> LoraActivation::make(kernels::ops::UnaryKind act,
+                                                             Device& device, const Tensor& y) {
+  using kernels::ops::UnaryKind;
+  std::string_view op, approximate;
+  switch (act) {
+    case UnaryKind::kRelu:
+      op = "aten::relu";
+      break;
+    case UnaryKind::kGeluErf:
+      op = "aten::gelu", approximate = "none";
+      break;
+    case UnaryKind::kGeluTanh:
+      op = "aten::gelu", approximate = "tanh";
+      break;
+    case UnaryKind::kSilu:
+      op = "aten::silu";
+      break;
+    case UnaryKind::kSigmoid:
+      op = "aten::sigmoid";
+      break;
+    case UnaryKind::kTanh:
+      op = "aten::tanh";
+      break;
+    case UnaryKind::kHardswish:
+      op = "aten::hardswish";
+      break;
+    case UnaryKind::kHardsigmoid:
+      op = "aten::hardsigmoid";
+      break;
+    default:
+      return std::shared_ptr<LoraActivation>();
+  }
+  const kernels::KernelEntry* entry = device.find_kernel(op, DType::kFloat32);
+  if (!entry) return std::shared_ptr<LoraActivation>();
+  auto a = std::make_shared<LoraActivation>();
+  a->kernel_ = entry->make();
+  a->args_[0] = {.kind = kernels::ArgKind::kTensor, .i = 0, .name = "self"};
+  a->args_[1] = {.kind = kernels::ArgKind::kString, .s = approximate, .name = "approximate"};
+  a->in_[0] = a->out_[0] = make_tensor(DType::kFloat32, y.shape(), nullptr);
+  a->call_.op = op;
+  a->call_.node = "lora activation";
+  a->call_.args = std::span<const kernels::Arg>(a->args_.data(), approximate.empty() ? 1 : 2);
+  a->call_.inputs = a->in_;
+  a->call_.outputs = a->out_;
+  a->call_.context = device.context();
+  kernels::PrepareInfo info;
+  TIR_RETURN_IF_ERROR(a->kernel_->prepare(a->call_, &info));
+  if (info.scratch_bytes > 0) return std::shared_ptr<LoraActivation>();
+  return a;
+}
+
+Status LoraActivation::run(void* data) {
+  in_[0].data = out_[0].data = data;  // in place: an elementwise kernel reads each x once
+  return kernel_->run(call_, nullptr);
+}
+
 Result<int64_t> lora_rows(const LoraNode& node, const Tensor& x, const Tensor& y,
                           std::string_view node_name) {
   const LoraUpdate& u = *node.update;

@@ -12,6 +12,7 @@
 // a run's adapter is a pointer the run carries, so threads run different adapters at once.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 
 #include "core/status.h"
 #include "ir/model.h"
+#include "runtime/devices/device.h"
 #include "runtime/passes/exec_graph.h"
 #include "runtime/weights/lora_adapter.h"
 #include "runtime/weights/weight_source.h"
@@ -58,6 +60,24 @@ class BoundAdapter {
   std::vector<int32_t> by_node_;  // per graph node: index into nodes_, or -1
   std::vector<LoraNode> nodes_;
   std::shared_ptr<WeightSource> replacements_;
+};
+
+/// The activation a fused GEMM applies (KernelCall::epilogue), as the device's own kernel for
+/// that op run in place on the GEMM's output: what a GEMM run without it (for a LoRA update in
+/// between) applies afterwards. Made once per plan step, on the first adapted run.
+class LoraActivation {
+ public:
+  /// Null (and OK) when `device` has no kernel for `act`'s op: then kernels::apply_activation.
+  static Result<std::shared_ptr<LoraActivation>> make(kernels::ops::UnaryKind act, Device& device,
+                                                      const Tensor& y);
+  /// Applies it to `y` (the tensor make() saw, at `data`).
+  Status run(void* data);
+
+ private:
+  std::unique_ptr<kernels::Kernel> kernel_;
+  std::array<kernels::Arg, 2> args_;
+  std::array<Tensor, 1> in_, out_;
+  kernels::KernelCall call_;
 };
 
 /// x's row count for `node`'s update: x (float32, contiguous) holds rows of K floats and y
