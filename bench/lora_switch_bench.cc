@@ -6,7 +6,6 @@
 // measures the same difference interleaved, in thread CPU time (run with OMP_NUM_THREADS=1).
 // Fixtures are imported at setup, outside the timed loop; TIR_TEST_DATA overrides where they are.
 #include <benchmark/benchmark.h>
-
 #include <time.h>
 
 #include <algorithm>
