@@ -59,6 +59,7 @@ def main():
         r[f"{key}_wall_ms"] = round(statistics.median(wall[n]), 2)
         r[f"{key}_cpu_ms"] = round(statistics.median(cpu[n]), 2)
         r[f"{key}_cpu_ratio"] = round(statistics.median(cpu[n]) / statistics.median(cpu[""]), 3)
+        r[f"{key}_wall_ratio"] = round(statistics.median(wall[n]) / statistics.median(wall[""]), 3)
     print(json.dumps(r))
 
 
