@@ -238,7 +238,7 @@ class PySession {
         without_gil([&] { return tir::Session::create(std::move(source), std::move(set), o); }));
   }
 
-  py::list run(py::handle self, py::handle inputs, bool copy) {
+  py::list run(py::handle self, py::handle inputs, bool copy, const std::string& adapter) {
     const auto& specs = session_->inputs();
     std::vector<py::array> arrays(specs.size());
     std::vector<bool> given(specs.size(), false);  // (a default py::array is an empty array)
@@ -295,7 +295,7 @@ class PySession {
     py::object lease;
     if (!copy) lease = take_lease(self);
     const std::span<const tir::Tensor> outs =
-        unwrap(without_gil([&] { return session_->run(tensors); }));
+        unwrap(without_gil([&] { return session_->run(tensors, adapter); }));
     py::list result;
     for (size_t i = 0; i < outs.size(); ++i) {
       const tir::Tensor& t = outs[i];
@@ -421,15 +421,33 @@ PYBIND11_MODULE(tir, m) {
            "seed and sequence of runs; None: a fresh seed per open.")
       .def(
           "run",
-          [](py::object self, py::handle inputs, bool copy) {
-            return self.cast<PySession&>().run(self, inputs, copy);
+          [](py::object self, py::handle inputs, bool copy, std::optional<std::string> adapter) {
+            return self.cast<PySession&>().run(self, inputs, copy, adapter.value_or(""));
           },
-          py::arg("inputs"), py::kw_only(), py::arg("copy") = true,
+          py::arg("inputs"), py::kw_only(), py::arg("copy") = true, py::arg("adapter") = py::none(),
           "Runs the method on `inputs` (dict name -> array, or a sequence in signature order) "
           "and returns the outputs as a list of arrays. Inputs are read in place (zero copy) "
           "when C-contiguous. copy=True (default): outputs are new arrays. copy=False: read-only "
           "views of the session's memory, valid until this thread's next run, which raises "
-          "tir.Error while any of them is still referenced.")
+          "tir.Error while any of them is still referenced. adapter='name': with that LoRA "
+          "adapter (load_adapter) applied; None: the base model.")
+      .def(
+          "load_adapter",
+          [](PySession& s, const std::string& name, py::object path) {
+            const std::string p = py::str(py::module_::import("os").attr("fspath")(path));
+            check(without_gil([&] { return s.session().load_adapter(name, p); }));
+          },
+          py::arg("name"), py::arg("path"),
+          "Reads the PEFT LoRA adapter at `path` (the folder save_pretrained wrote, or its "
+          "adapter_model.safetensors) and makes it runnable as run(..., adapter=name). Any "
+          "thread, while runs go on.")
+      .def(
+          "unload_adapter",
+          [](PySession& s, const std::string& name) {
+            check(without_gil([&] { return s.session().unload_adapter(name); }));
+          },
+          py::arg("name"), "Forgets adapter `name`; runs in flight with it finish with it.")
+      .def_property_readonly("adapters", [](PySession& s) { return s.session().adapter_names(); })
       .def("swap_weights", &PySession::swap_weights, py::arg("weights"), py::kw_only(),
            py::arg("overlay") = false,
            "Installs new weights for later runs (checked against the model first; the current "

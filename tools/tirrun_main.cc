@@ -82,6 +82,10 @@ int main(int argc, char** argv) {
                  "Seed of the random ops (rand, randn, randperm: Philox4x32-10, "
                  "kernels/random.h); the same seed draws the same values. Default: a fresh one "
                  "per run");
+  app.add_option("--adapter", o.adapter,
+                 "A PEFT LoRA adapter every run applies: its folder (adapter_config.json + "
+                 "adapter_model.safetensors) or that .safetensors file; mapped onto the "
+                 "model's weights by module name (README \"LoRA adapters\")");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   app.add_option("--max-loop-iterations", o.max_loop_iterations,

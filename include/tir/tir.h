@@ -55,8 +55,10 @@ extern "C" {
 
 /** Bumped when a function or type of this header changes incompatibly or is added.
  *  3: custom ops (tir_custom_op, tir_session_options_add_custom_op, tir_custom_call_*).
- *  4: tir_session_options_set_seed. */
-#define TIR_API_VERSION 4
+ *  4: tir_session_options_set_seed.
+ *  5: LoRA adapters (tir_session_load_adapter, tir_session_unload_adapter,
+ *     tir_session_run_adapter). */
+#define TIR_API_VERSION 5
 
 /** Mirrors tir::StatusCode (core/status.h); values are stable. */
 typedef enum tir_status {
@@ -324,6 +326,23 @@ TIR_API tir_status tir_session_swap_weights(tir_session* session, const char* we
  *  --weights B`). count >= 1. [any thread], as tir_session_swap_weights. */
 TIR_API tir_status tir_session_swap_weights_overlay(tir_session* session, const char* const* paths,
                                                     size_t count);
+
+/* ---------------------------------------------------------------- LoRA adapters */
+
+/** Reads the PEFT LoRA adapter at `path` (the folder save_pretrained wrote, with
+ *  adapter_config.json and adapter_model.safetensors, or that .safetensors file), maps it onto
+ *  the model's weights by module name and makes it runnable as `name` (a loaded name is
+ *  replaced). Unsupported or malformed adapters fail naming the file and the field or tensor.
+ *  The base weights are not changed. [any thread]: also while another thread runs this handle. */
+TIR_API tir_status tir_session_load_adapter(tir_session* session, const char* name,
+                                            const char* path);
+/** Forgets adapter `name` (TIR_NOT_FOUND if none); a run in flight with it finishes with it.
+ *  [any thread] */
+TIR_API tir_status tir_session_unload_adapter(tir_session* session, const char* name);
+/** As tir_session_run, with the low-rank updates (and modules_to_save) of adapter `adapter`
+ *  applied; NULL or "" runs the base model. Choosing an adapter per run costs a lookup.
+ *  [per handle] */
+TIR_API tir_status tir_session_run_adapter(tir_session* session, const char* adapter);
 
 /* ---------------------------------------------------------------- generate (LLMs) */
 

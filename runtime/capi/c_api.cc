@@ -347,6 +347,10 @@ tir_status tir_session_bind_input_by_name(tir_session* session, const char* name
 }
 
 tir_status tir_session_run(tir_session* session) {
+  return tir_session_run_adapter(session, nullptr);
+}
+
+tir_status tir_session_run_adapter(tir_session* session, const char* adapter) {
   return guarded(__func__, [&] {
     TIR_C_CHECK_ARG(session, __func__);
     session->has_run = false;
@@ -355,7 +359,7 @@ tir_status tir_session_run(tir_session* session) {
         return fail(make_error(StatusCode::kInvalidArgument, "input '",
                                session->session->inputs()[i].name, "' (index ", i,
                                ") is not bound"));
-    auto outputs = session->session->run(session->bound);
+    auto outputs = session->session->run(session->bound, adapter ? adapter : "");
     if (!outputs.ok()) return fail(outputs.status());
     session->outputs = *outputs;
     session->has_run = true;
@@ -386,6 +390,25 @@ tir_status tir_session_swap_weights(tir_session* session, const char* weights_pa
     TIR_C_CHECK_ARG(session, __func__);
     TIR_C_CHECK_ARG(weights_path, __func__);
     return install(session, tir::WeightSet::open(weights_path, session->weight_options));
+  });
+}
+
+tir_status tir_session_load_adapter(tir_session* session, const char* name, const char* path) {
+  return guarded(__func__, [&] {
+    TIR_C_CHECK_ARG(session, __func__);
+    TIR_C_CHECK_ARG(name, __func__);
+    TIR_C_CHECK_ARG(path, __func__);
+    const tir::Status s = session->session->load_adapter(name, path);
+    return s.ok() ? TIR_OK : fail(s);
+  });
+}
+
+tir_status tir_session_unload_adapter(tir_session* session, const char* name) {
+  return guarded(__func__, [&] {
+    TIR_C_CHECK_ARG(session, __func__);
+    TIR_C_CHECK_ARG(name, __func__);
+    const tir::Status s = session->session->unload_adapter(name);
+    return s.ok() ? TIR_OK : fail(s);
   });
 }
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/epilogue.h"
 #include "runtime/exec/control_flow.h"
 #include "runtime/exec/loops.h"
+#include "runtime/exec/lora_step.h"
 #include "runtime/exec/profiler.h"
 #include "runtime/exec/session_state.h"
 #include "runtime/exec/shape_binding.h"
@@ -170,6 +172,7 @@ Status MethodExecutor::refresh_steps(Plan& plan, const Binding& b,
     // Not the previous run's activation pointers: prepare must tell weights from activations.
     for (size_t s = 0; s < step.in_values.size(); ++s)
       step.inputs[s].data = plan_prepare_data(in, step.in_values[s]);
+    step.lora_twin.reset();  // made again, over the new weights, when an adapter needs it
     kernels::PrepareInfo info;
     step.weights->weight_pages = in.drop_packed;  // for this prepare only
     const Status prepared = step.kernel->prepare(step.call, &info);
@@ -234,6 +237,11 @@ Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {
 }
 
 Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inputs) {
+  return run(inputs, nullptr);
+}
+
+Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inputs,
+                                                    const BoundAdapter* adapter) {
   const ExecGraph& g = graph();
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (inputs[k].data == nullptr && inputs[k].nbytes() > 0)
@@ -243,7 +251,7 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
       return make_error(StatusCode::kUnsupported, "input ", k, " is not contiguous");
   }
   TIR_ASSIGN_OR_RETURN(Plan * plan, plan_for(inputs));
-  return execute(plan, inputs);
+  return execute(plan, inputs, adapter);
 }
 
 Status MethodExecutor::run_step(PlanStep& step, const Binding& b) {
@@ -297,11 +305,11 @@ Status MethodExecutor::run_loop(PlanStep& step, const Binding& b) {
   return loop_run(loop, step.call, options_.max_loop_iterations, run);
 }
 
-Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
-                                                        std::span<const Tensor> inputs) {
+Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan, std::span<const Tensor> inputs,
+                                                        const BoundAdapter* adapter) {
   if (plan->bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(*plan, root_));
   if (!resident_) weights_->begin_run(plan->weight_order);  // read ahead in the plan's order
-  const Status s = run_steps(*plan, root_, inputs, profiler_);
+  const Status s = run_steps(*plan, root_, inputs, profiler_, true, adapter);
   if (s.ok()) {
     outputs_.clear();
     for (int32_t v : plan->graph->outputs) {
@@ -323,7 +331,8 @@ Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan,
 }
 
 Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const Tensor> inputs,
-                                 Profiler* const profiler, bool write_back) {
+                                 Profiler* const profiler, bool write_back,
+                                 const BoundAdapter* const adapter) {
   const ExecGraph& g = *plan.graph;
   std::vector<void*>& data = plan.value_data;
   for (size_t k = 0; k < inputs.size(); ++k) data[g.inputs[k]] = inputs[k].data;
@@ -343,8 +352,10 @@ Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const T
     }
     ++kernel_calls_;
     const auto t0 = profiler ? Profiler::Clock::now() : Profiler::Clock::time_point{};
-    Status s = step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch)
-                                              : run_step(step, b);
+    const LoraNode* lora = adapter ? adapter->at(size_t(step.node - g.nodes.data())) : nullptr;
+    Status s = lora                             ? run_lora_step(step, *lora)
+               : step.kind == StepKind::kKernel ? step.kernel->run(step.call, step.scratch)
+                                                : run_step(step, b);
     if (profiler) [[unlikely]] {
       // A GPU step only queued its work: wait for it, so the node's time is its own (each
       // such node then also pays one synchronization, ~10 us).
@@ -360,6 +371,57 @@ Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const T
   if (!write_back) return ok_status();
   for (const auto& [v, buffer] : b.write_back)  // what the program wrote to its buffers
     if (data[v] != buffer->data) std::memmove(buffer->data, data[v], buffer->nbytes());
+  return ok_status();
+}
+
+Status MethodExecutor::prepare_lora_twin(PlanStep& step) {
+  const PlanInputs in = plan_inputs(root_);
+  std::vector<Tensor> inputs = step.inputs, outputs = step.outputs;
+  for (size_t s = 0; s < inputs.size(); ++s)
+    inputs[s].data = plan_prepare_data(in, step.in_values[s]);
+  kernels::KernelCall call = step.call;
+  call.inputs = inputs;
+  call.outputs = outputs;
+  call.epilogue.reset();
+  std::unique_ptr<kernels::Kernel> twin = step.node->kernel->make();
+  kernels::PrepareInfo info;
+  TIR_RETURN_IF_ERROR(twin->prepare(call, &info));
+  if (info.scratch_bytes > step.info.scratch_bytes)
+    return make_error(StatusCode::kInternal, node_context(*step.node),
+                      ": needs more scratch without its activation");
+  if (!step.device)
+    return make_error(StatusCode::kInternal, node_context(*step.node), ": no device");
+  TIR_ASSIGN_OR_RETURN(step.lora_activation,
+                       LoraActivation::make(*step.call.epilogue, *step.device, step.outputs[0]));
+  step.lora_twin = std::move(twin);
+  return ok_status();
+}
+
+Status MethodExecutor::run_lora_step(PlanStep& step, const LoraNode& node) {
+  const LoraUpdate& u = *node.update;
+  if (step.device && !step.device->host_accessible())
+    return make_error(StatusCode::kUnsupported, node_context(*step.node),
+                      ": LoRA adapters run on CPU nodes only (this one runs on ",
+                      step.device->name(), ")");
+  TIR_ASSIGN_OR_RETURN(const int64_t rows, lora_rows(node, step.inputs[size_t(node.x_input)],
+                                                     step.outputs[0], step.node->name));
+  if (lora_scratch_.size() < size_t(rows * u.rank)) lora_scratch_.resize(size_t(rows * u.rank));
+  // x first: the planner may give the output x's memory.
+  lora_down(u, step.inputs[size_t(node.x_input)].data_as<const float>(), rows,
+            lora_scratch_.data());
+  float* y = step.outputs[0].data_as<float>();
+  if (!step.call.epilogue) {
+    TIR_RETURN_IF_ERROR(step.kernel->run(step.call, step.scratch));
+    lora_up(u, lora_scratch_.data(), rows, y);
+    return ok_status();
+  }
+  if (!step.lora_twin) TIR_RETURN_IF_ERROR(prepare_lora_twin(step));
+  kernels::KernelCall call = step.call;
+  call.epilogue.reset();
+  TIR_RETURN_IF_ERROR(step.lora_twin->run(call, step.scratch));
+  lora_up(u, lora_scratch_.data(), rows, y);
+  if (step.lora_activation) return step.lora_activation->run(y);
+  kernels::apply_activation(step.call.epilogue, y, rows * u.out_features);
   return ok_status();
 }
 

@@ -23,6 +23,8 @@
 
 namespace tir {
 
+class BoundAdapter;
+struct LoraNode;
 class Profiler;
 class SessionState;
 
@@ -60,6 +62,10 @@ class MethodExecutor {
   /// executor (or the caller's inputs / the weights) and stay valid until the next run.
   /// Not thread-safe: one run at a time per executor.
   Result<std::span<const Tensor>> run(std::span<const Tensor> inputs);
+  /// The same with `adapter`'s low-rank updates applied around the GEMMs it adapts
+  /// (runtime/exec/lora_step.h); null: none. `adapter` must be bound to this executor's
+  /// program and stay alive until the run returns; it is only read.
+  Result<std::span<const Tensor>> run(std::span<const Tensor> inputs, const BoundAdapter* adapter);
 
   /// Points the executor (its cond branches included) at another weight source whose set was
   /// already checked against the model (runtime/weights/weight_binding.h check_weights). Cheap:
@@ -114,11 +120,16 @@ class MethodExecutor {
   Result<Plan*> plan_for(std::span<const Tensor> inputs);
   Plan* find_plan(std::span<const int64_t> symbols);  // moves it to the front; nullptr if none
   Status add_plan(std::vector<int64_t> symbols, std::span<const Tensor> inputs);
-  Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs);
+  Result<std::span<const Tensor>> execute(Plan* plan, std::span<const Tensor> inputs,
+                                          const BoundAdapter* adapter);
   /// Runs `plan`'s steps (those of cond branches' sub-plans within) on `inputs`; records them
   /// into `profiler` unless null.
   Status run_steps(Plan& plan, const Binding& b, std::span<const Tensor> inputs, Profiler* profiler,
-                   bool write_back = true);
+                   bool write_back = true, const BoundAdapter* adapter = nullptr);
+  /// Runs kernel step `step` with `node`'s low-rank update around it.
+  Status run_lora_step(PlanStep& step, const LoraNode& node);
+  /// `step`'s kernel without its fused activation, prepared like it (PlanStep::lora_twin).
+  Status prepare_lora_twin(PlanStep& step);
   /// Runs the probe for `inputs` and binds the data-dependent ints in `symbols`
   /// (runtime/exec/data_dependent.h).
   Status bind_data_dependent_ints(std::span<const Tensor> inputs, std::vector<int64_t>& symbols);
@@ -137,6 +148,7 @@ class MethodExecutor {
   std::vector<Tensor> outputs_;
   std::vector<std::vector<uint8_t>> held_outputs_;  // outputs that view streamed weights
   uint64_t kernel_calls_ = 0;
+  std::vector<float> lora_scratch_;  // x A^T of the adapted step running (grows, never shrinks)
   Profiler* profiler_ = nullptr;
   uint64_t bind_count_ = 0;  // bumped by every rebind; a plan records the one it matches
 };

@@ -23,6 +23,7 @@
 namespace tir {
 
 class WeightSet;
+class LoraActivation;
 
 struct CondPlan;
 struct LoopPlan;
@@ -55,6 +56,10 @@ struct PlanStep {
   /// method), for sources that are not resident.
   std::vector<std::pair<WeightId, int32_t>> acquire;  // (weight, value)
   std::vector<WeightId> release;
+  /// A fused GEMM's kernel without its activation, made on the first run with a LoRA adapter
+  /// that updates it (runtime/exec/lora_step.h); null until then.
+  std::unique_ptr<kernels::Kernel> lora_twin;
+  std::shared_ptr<LoraActivation> lora_activation;  // its activation, run after the update
 };
 
 /// One device's arena.

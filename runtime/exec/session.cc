@@ -10,6 +10,7 @@
 #include "kernels/random.h"
 #include "runtime/exec/device_select.h"
 #include "runtime/exec/executor.h"
+#include "runtime/exec/lora_step.h"
 #include "runtime/exec/lowered_method.h"
 #include "runtime/exec/profiler.h"
 #include "runtime/weights/streaming_weights.h"
@@ -46,7 +47,13 @@ IoSpec io_spec(const ir::fb::Method& m, const ir::fb::Value& v) {
 }  // namespace
 
 struct Session::Context {
+  /// An executor over an adapter's modules_to_save (Session::adapter_executor).
+  struct AdapterExecutor {
+    std::weak_ptr<const BoundAdapter> owner;  // expired: the adapter was unloaded
+    std::unique_ptr<MethodExecutor> executor;
+  };
   std::unique_ptr<MethodExecutor> executor;
+  std::unordered_map<const BoundAdapter*, AdapterExecutor> adapter_executors;
   std::shared_ptr<const WeightSet> set;  // the weights the executor is bound to
   uint64_t generation = 0;               // of the weights the executor is bound to
 };
@@ -127,13 +134,7 @@ Result<Session::Context*> Session::context() {
     generation = generation_;
     auto& slot = contexts_[std::this_thread::get_id()];
     if (!slot) {
-      ExecutorOptions o;
-      o.max_cached_plans = options_.max_cached_plans;
-      o.max_loop_iterations = options_.max_loop_iterations;
-      o.state = options_.state.get();
-      o.precision = options_.precision;
-      o.random = random_.get();
-      auto made = MethodExecutor::create(program_, weights, o);
+      auto made = MethodExecutor::create(program_, weights, executor_options());
       if (!made.ok()) {
         contexts_.erase(std::this_thread::get_id());
         return made.status();
@@ -154,14 +155,104 @@ Result<Session::Context*> Session::context() {
   return ctx;
 }
 
+ExecutorOptions Session::executor_options() const {
+  ExecutorOptions o;
+  o.max_cached_plans = options_.max_cached_plans;
+  o.max_loop_iterations = options_.max_loop_iterations;
+  o.state = options_.state.get();
+  o.precision = options_.precision;
+  o.random = random_.get();
+  return o;
+}
+
 Status Session::swap_weights(std::shared_ptr<const WeightSet> weights) {
   if (!weights) return make_error(StatusCode::kInvalidArgument, "swap_weights: no weight set");
+  std::lock_guard admin(admin_mu_);
   TIR_RETURN_IF_ERROR(check_weights(*view_, *weights));
   TIR_ASSIGN_OR_RETURN(std::shared_ptr<WeightSource> bound, bind(std::move(weights)));
+  // Adapters with modules_to_save lay them over the new weights now.
+  std::map<std::string, std::shared_ptr<const BoundAdapter>, std::less<>> adapters;
+  {
+    std::lock_guard lock(mu_);
+    adapters = adapters_;
+  }
+  for (auto& [name, a] : adapters) {
+    if (!a->replacements()) continue;
+    TIR_ASSIGN_OR_RETURN(a, bind_adapter(name, a->adapter(), bound));
+  }
   std::lock_guard lock(mu_);
   weights_ = std::move(bound);
+  adapters_ = std::move(adapters);
   ++generation_;
   return ok_status();
+}
+
+Result<std::shared_ptr<const BoundAdapter>> Session::bind_adapter(
+    const std::string& name, std::shared_ptr<const LoraAdapter> adapter,
+    std::shared_ptr<WeightSource> weights) {
+  std::shared_ptr<WeightSource> replaced;
+  if (adapter->replacements()) {
+    const std::shared_ptr<const WeightSet> deltas[] = {adapter->replacements()};
+    TIR_ASSIGN_OR_RETURN(auto set, WeightSet::overlay(weights->set_ptr(), deltas));
+    TIR_RETURN_IF_ERROR(check_weights(*view_, *set));
+    TIR_ASSIGN_OR_RETURN(replaced, bind(std::move(set)));
+  }
+  return BoundAdapter::bind(name, std::move(adapter), program_->graph(), view_->model(),
+                            weights->set(), std::move(replaced));
+}
+
+Status Session::load_adapter(const std::string& name, const std::string& path) {
+  TIR_ASSIGN_OR_RETURN(auto adapter, LoraAdapter::open(path, *weights()));
+  return load_adapter(name, std::move(adapter));
+}
+
+Status Session::load_adapter(const std::string& name, std::shared_ptr<const LoraAdapter> adapter) {
+  if (name.empty() || !adapter)
+    return make_error(StatusCode::kInvalidArgument, "load_adapter: an adapter needs a name");
+  if (options_.weight_pool)
+    return make_error(StatusCode::kUnsupported, "adapter '", adapter->path(),
+                      "': adapters need resident weights (no weight budget)");
+  std::lock_guard admin(admin_mu_);
+  std::shared_ptr<WeightSource> current;
+  {
+    std::lock_guard lock(mu_);
+    current = weights_;
+  }
+  TIR_ASSIGN_OR_RETURN(auto bound, bind_adapter(name, std::move(adapter), std::move(current)));
+  std::lock_guard lock(mu_);
+  adapters_[name] = std::move(bound);
+  return ok_status();
+}
+
+Status Session::unload_adapter(const std::string& name) {
+  std::lock_guard lock(mu_);
+  if (adapters_.erase(name) == 0)
+    return make_error(StatusCode::kNotFound, "unload_adapter: no adapter named '", name, "'");
+  return ok_status();
+}
+
+std::vector<std::string> Session::adapter_names() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, a] : adapters_) names.push_back(name);
+  return names;
+}
+
+Result<MethodExecutor*> Session::adapter_executor(
+    Context& ctx, const std::shared_ptr<const BoundAdapter>& adapter) {
+  auto& made = ctx.adapter_executors;
+  for (auto it = made.begin(); it != made.end();)  // those of unloaded adapters go
+    it = it->second.owner.expired() ? made.erase(it) : std::next(it);
+  if (!adapter->replacements()) return ctx.executor.get();
+  const auto it = made.find(adapter.get());
+  if (it != made.end() && it->second.owner.lock() == adapter) return it->second.executor.get();
+  TIR_ASSIGN_OR_RETURN(
+      auto executor, MethodExecutor::create(program_, adapter->replacements(), executor_options()));
+  if (Profiler* p = ctx.executor->profiler()) executor->set_profiler(p);
+  auto& slot = made[adapter.get()];
+  slot.owner = adapter;
+  slot.executor = std::move(executor);
+  return slot.executor.get();
 }
 
 Result<std::shared_ptr<WeightSource>> Session::bind(std::shared_ptr<const WeightSet> set) {
@@ -205,6 +296,32 @@ Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
   if (!profiler) return ctx->executor->run(inputs);
   profiler->begin_run();
   auto outputs = ctx->executor->run(inputs);
+  profiler->end_run();
+  return outputs;
+}
+
+Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs,
+                                             std::string_view adapter) {
+  if (adapter.empty()) return run(inputs);
+  std::shared_ptr<const BoundAdapter> bound;
+  {
+    std::lock_guard lock(mu_);
+    const auto it = adapters_.find(adapter);
+    if (it == adapters_.end()) {
+      std::string loaded;
+      for (const auto& [name, a] : adapters_) loaded += (loaded.empty() ? "" : ", ") + name;
+      return make_error(StatusCode::kNotFound, "no adapter named '", adapter,
+                        "' is loaded (loaded: ", loaded.empty() ? "none" : loaded, ")");
+    }
+    bound = it->second;
+  }
+  TIR_ASSIGN_OR_RETURN(Context * ctx, context());
+  if (ctx->set) TIR_RETURN_IF_ERROR(ctx->set->check_mapped());
+  TIR_ASSIGN_OR_RETURN(MethodExecutor * executor, adapter_executor(*ctx, bound));
+  Profiler* profiler = executor->profiler();
+  if (!profiler) return executor->run(inputs, bound.get());
+  profiler->begin_run();
+  auto outputs = executor->run(inputs, bound.get());
   profiler->end_run();
   return outputs;
 }

@@ -10,6 +10,7 @@
 // run on this session.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,8 +32,11 @@
 namespace tir {
 
 struct ExecGraph;
+class BoundAdapter;
+class LoraAdapter;
 class LoweredMethod;
 class MethodExecutor;
+struct ExecutorOptions;
 class Profiler;
 class WeightSource;
 class WeightPool;
@@ -125,6 +129,24 @@ class Session {
   /// Runs the method. Inputs are checked (count, dtype, shape, symbol ranges) before any
   /// kernel runs. The returned views stay valid until this thread's next run or destruction.
   Result<std::span<const Tensor>> run(std::span<const Tensor> inputs);
+  /// The same with the LoRA adapter loaded as `adapter` (load_adapter); "" runs the base
+  /// model. Runs on other threads may use other adapters at the same time: the adapter is
+  /// applied around the GEMMs it updates (runtime/exec/lora_step.h), never written into the
+  /// shared weights. Choosing an adapter costs a lookup; the first run with an adapter that has
+  /// modules_to_save builds this thread's executor over those tensors (kept until unload).
+  Result<std::span<const Tensor>> run(std::span<const Tensor> inputs, std::string_view adapter);
+
+  /// Reads the PEFT LoRA adapter at `path` (runtime/weights/lora_adapter.h: its directory or
+  /// its adapter_model.safetensors), maps it onto this model's weights and makes it runnable
+  /// as `name`. Any thread, while runs go on. A name already loaded is replaced (runs in flight
+  /// finish on the old one). Errors name the file and the tensor or module; nothing changes.
+  Status load_adapter(const std::string& name, const std::string& path);
+  /// The same for an adapter already read (shared, e.g. by the methods of one model).
+  Status load_adapter(const std::string& name, std::shared_ptr<const LoraAdapter> adapter);
+  /// Forgets adapter `name`; runs in flight with it finish with it, then its memory goes.
+  Status unload_adapter(const std::string& name);
+  /// The loaded adapters' names, sorted.
+  std::vector<std::string> adapter_names() const;
 
   /// Installs another weight set for this model (a fresh file, safetensors, an overlay).
   /// It is checked against the model first (missing, extra, dtype, shape: the error names
@@ -187,6 +209,15 @@ class Session {
   Result<Context*> context();
   /// `set` bound to the model: resident, or streamed within the weight budget.
   Result<std::shared_ptr<WeightSource>> bind(std::shared_ptr<const WeightSet> set);
+  /// Binds `adapter` over the current weights (its modules_to_save overlaid on them).
+  Result<std::shared_ptr<const BoundAdapter>> bind_adapter(
+      const std::string& name, std::shared_ptr<const LoraAdapter> adapter,
+      std::shared_ptr<WeightSource> weights);
+  /// The executor `ctx` runs `adapter` on: its own, or one over the adapter's replacements.
+  Result<MethodExecutor*> adapter_executor(Context& ctx,
+                                           const std::shared_ptr<const BoundAdapter>& adapter);
+  /// What every executor of this session is created with.
+  ExecutorOptions executor_options() const;
   /// The calling thread's executor, else the first one (for the statistics).
   const MethodExecutor& executor() const;
 
@@ -200,10 +231,12 @@ class Session {
   std::string method_name_;
   std::vector<IoSpec> inputs_, outputs_;
 
+  std::mutex admin_mu_;                    // one swap_weights or load_adapter at a time
   mutable std::mutex mu_;                  // guards the members below
   std::shared_ptr<WeightSource> weights_;  // the current set, bound to the model
   uint64_t generation_ = 0;
   std::unordered_map<std::thread::id, std::unique_ptr<Context>> contexts_;
+  std::map<std::string, std::shared_ptr<const BoundAdapter>, std::less<>> adapters_;
 };
 
 /// How to open the weight file for a session with `options`: as given, except that a

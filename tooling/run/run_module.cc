@@ -116,6 +116,8 @@ long peak_rss_kb() {
 }  // namespace
 
 Status run_module(const RunModuleOptions& o, std::ostream& out) {
+  if (o.pipeline && !o.adapter.empty())
+    return make_error(StatusCode::kUnsupported, "--adapter does not apply to --pipeline runs");
   if (o.pipeline) return run_pipeline_module(o, out);
   set_num_threads(o.threads);
   SessionOptions so;
@@ -141,6 +143,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   TIR_ASSIGN_OR_RETURN(auto weights, WeightSet::open_layers(layers, open_options));
   TIR_ASSIGN_OR_RETURN(auto model, data_source_mmap(o.model_path));
   TIR_ASSIGN_OR_RETURN(auto session, Session::create(std::move(model), std::move(weights), so));
+  const std::string adapter = o.adapter.empty() ? "" : "adapter";
+  if (!adapter.empty()) TIR_RETURN_IF_ERROR(session->load_adapter(adapter, o.adapter));
   const double load_ms = ms_since(t_load);
   if (!o.dot_path.empty()) {
     TIR_RETURN_IF_ERROR(session_graph_save(*session, o.model_path, o.dot_path, o.svg_path));
@@ -160,7 +164,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   const bool profile = !o.profile_path.empty() || !o.profile_layers_path.empty();
   if (profile && o.repeat == 0) TIR_RETURN_IF_ERROR(session->set_profiler(&profiler));
   const auto t_first = Clock::now();
-  TIR_ASSIGN_OR_RETURN(auto outputs, session->run(views));
+  TIR_ASSIGN_OR_RETURN(auto outputs, session->run(views, adapter));
   const double first_ms = ms_since(t_first);
   // Wall clock at the first output, so a harness that spawned this process can measure its
   // cold start (process start to first output) on the same clock.
@@ -171,7 +175,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   std::vector<double> times;
   for (int r = 0; r < o.repeat; ++r) {
     const auto t0 = Clock::now();
-    TIR_ASSIGN_OR_RETURN(outputs, session->run(views));
+    TIR_ASSIGN_OR_RETURN(outputs, session->run(views, adapter));
     times.push_back(ms_since(t0));
   }
   const std::vector<double> times_in_order = times;
@@ -226,6 +230,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
         << " copies\n";
   out << "weights " << session->weights()->path() << " (" << session->weights()->size()
       << " tensors, " << session->weights()->total_bytes() << " bytes)\n";
+  if (!adapter.empty()) out << "adapter " << o.adapter << "\n";
   for (size_t k = 0; k < outputs.size(); ++k) {
     out << "output " << k << "  " << dtype_name(outputs[k].dtype) << shape_str(outputs[k].shape())
         << "  [" << preview(outputs[k]) << "]";

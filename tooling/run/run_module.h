@@ -43,6 +43,9 @@ struct RunModuleOptions {
   std::string device = "cpu";       // SessionOptions::device: "cpu", "cuda" or "cuda:N"
   int weight_io_threads = 4;        // SessionOptions::weight_io_threads
   std::optional<uint64_t> seed;     // SessionOptions::seed (random ops)
+  /// Non-empty: a PEFT LoRA adapter (its folder or adapter_model.safetensors) every run uses
+  /// (Session::load_adapter, runtime/weights/lora_adapter.h).
+  std::string adapter;
   /// Non-empty: write the method's graph with the fused groups marked (tooling/run/session_graph.h)
   /// after loading; without inputs nothing runs then.
   std::string dot_path, svg_path;
