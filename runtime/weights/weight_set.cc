@@ -116,10 +116,11 @@ Status WeightSet::save_layouts() const {
   const Table& t = *table_;
   if (t.layout_cache.empty() || t.packed_cache->unsaved(t.generation) == 0) return ok_status();
   const auto entries = t.packed_cache->storable(t.generation);
-  TIR_RETURN_IF_ERROR(
-      layout_cache_write(t.layout_cache, {signature_, t.hashes, t.generation}, entries));
+  // Marked saved even when the write fails (a read-only folder): tried once, not every run.
+  const Status written =
+      layout_cache_write(t.layout_cache, {signature_, t.hashes, t.generation}, entries);
   t.packed_cache->mark_saved(t.generation, entries);
-  return ok_status();
+  return written;
 }
 
 Status WeightSet::Table::add(const std::string& name, std::vector<std::string> other_names,
