@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_flag("!--no-verify", o.verify_checksums, "Skip weight checksum verification");
+  app.add_flag("!--no-layout-cache", o.layout_cache,
+               "Neither read nor write the layout cache beside the weight file (WEIGHTS.layout: "
+               "GEMM weights packed for this CPU by an earlier run, mapped instead of packed)");
   app.add_option("--dtype", o.dtype,
                  "What GEMM/matmul kernels compute in: f32; bf16 (weights packed to bf16 "
                  "once, float32 accumulation and outputs; float32 on a CPU without native "

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <atomic>
+#include <cstdio>
 #include <limits>
 #include <random>
 
@@ -288,15 +290,29 @@ int Session::input_index(std::string_view name) const {
   return -1;
 }
 
+namespace {
+
+/// Writes the weight file's layout cache when this run packed weights it lacks. A cache that
+/// cannot be written (a read-only folder) costs only the packing in later processes: one
+/// warning line per process, never a failed run.
+void save_layouts(const WeightSet& set) {
+  const Status s = set.save_layouts();
+  static std::atomic<bool> warned{false};
+  if (!s.ok() && !warned.exchange(true))
+    std::fprintf(stderr, "tir: warning: %s (layout cache not written)\n", s.message().c_str());
+}
+
+}  // namespace
+
 Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
   TIR_ASSIGN_OR_RETURN(Context * ctx, context());
   // A weight file truncated since it was mapped is an error here, not SIGBUS in a kernel.
   if (ctx->set) TIR_RETURN_IF_ERROR(ctx->set->check_mapped());
   Profiler* profiler = ctx->executor->profiler();
-  if (!profiler) return ctx->executor->run(inputs);
-  profiler->begin_run();
+  if (profiler) profiler->begin_run();
   auto outputs = ctx->executor->run(inputs);
-  profiler->end_run();
+  if (profiler) profiler->end_run();
+  if (outputs.ok() && ctx->set) save_layouts(*ctx->set);
   return outputs;
 }
 

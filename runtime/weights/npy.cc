@@ -3,6 +3,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/atomic_file.h"
 #include "core/checked_size.h"
 #include "core/printable.h"
 #include "runtime/weights/data_loader.h"
@@ -170,7 +171,7 @@ Result<HostTensor> npy_read(const std::string& path) {
   return npy_parse(src->bytes(), path);
 }
 
-std::vector<uint8_t> npy_serialize(const Tensor& t) {
+std::vector<uint8_t> npy_serialize(const Tensor& t, bool header_only) {
   const char* descr = "<f4";
   for (const NpyDescr& d : kDescrs)
     if (d.dtype == t.dtype) descr = d.descr;
@@ -192,13 +193,19 @@ std::vector<uint8_t> npy_serialize(const Tensor& t) {
                               uint8_t(header.size() & 0xff),
                               uint8_t(header.size() >> 8)};
   out.insert(out.end(), header.begin(), header.end());
-  const auto* p = static_cast<const uint8_t*>(t.data);
-  out.insert(out.end(), p, p + t.nbytes());
+  if (!header_only) {
+    const auto* p = static_cast<const uint8_t*>(t.data);
+    out.insert(out.end(), p, p + t.nbytes());
+  }
   return out;
 }
 
 Status npy_write(const std::string& path, const Tensor& t) {
-  return write_file_atomic(path, npy_serialize(t));
+  // Header, then the tensor's bytes straight from where they are (no copy of a large output).
+  TIR_ASSIGN_OR_RETURN(auto file, AtomicFile::create(path));
+  TIR_RETURN_IF_ERROR(file->write(npy_serialize(t, /*header_only=*/true)));
+  TIR_RETURN_IF_ERROR(file->write({static_cast<const uint8_t*>(t.data), t.nbytes()}));
+  return file->commit();
 }
 
 }  // namespace tir

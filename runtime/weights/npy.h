@@ -16,8 +16,9 @@ namespace tir {
 Result<HostTensor> npy_parse(std::span<const uint8_t> bytes, const std::string& name);
 Result<HostTensor> npy_read(const std::string& path);
 
-/// Serialises a contiguous tensor as .npy version 1.0.
-std::vector<uint8_t> npy_serialize(const Tensor& t);
+/// Serialises a contiguous tensor as .npy version 1.0 (`header_only`: the bytes before its
+/// data).
+std::vector<uint8_t> npy_serialize(const Tensor& t, bool header_only = false);
 /// Writes atomically (temp + rename).
 Status npy_write(const std::string& path, const Tensor& t);
 

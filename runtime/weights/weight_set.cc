@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -13,6 +14,7 @@
 #include "core/float16.h"
 #include "core/quantize.h"
 #include "ir/model.h"
+#include "runtime/weights/layout_cache.h"
 #include "runtime/weights/safetensors.h"
 
 namespace tir {
@@ -97,6 +99,30 @@ Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& 
 
 }  // namespace
 
+/// Installs the layout cache beside the file into the table's packed cache, if there is a
+/// usable one; a bad one is ignored with a line on stderr (it is rewritten after packing).
+void WeightSet::attach_layout_cache(Table& table, uint64_t signature) {
+  table.layout_cache = layout_cache_path(table.tir_file);
+  auto store = layout_cache_open(table.layout_cache, {signature, table.hashes, table.generation});
+  if (store.ok()) {
+    table.packed_cache->set_store(*std::move(store));
+  } else if (store.status().code() != StatusCode::kNotFound) {
+    std::fprintf(stderr, "tir: warning: %s; ignored (weights are packed at run time)\n",
+                 store.status().message().c_str());
+  }
+}
+
+Status WeightSet::save_layouts() const {
+  const Table& t = *table_;
+  if (t.layout_cache.empty() || t.packed_cache->unsaved(t.generation) == 0) return ok_status();
+  const auto entries = t.packed_cache->storable(t.generation);
+  // Marked saved even when the write fails (a read-only folder): tried once, not every run.
+  const Status written =
+      layout_cache_write(t.layout_cache, {signature_, t.hashes, t.generation}, entries);
+  t.packed_cache->mark_saved(t.generation, entries);
+  return written;
+}
+
 Status WeightSet::Table::add(const std::string& name, std::vector<std::string> other_names,
                              const Tensor& t) {
   const size_t idx = tensors.size();
@@ -108,6 +134,11 @@ Status WeightSet::Table::add(const std::string& name, std::vector<std::string> o
   aliases.push_back(std::move(other_names));
   total_bytes += t.nbytes();
   return ok_status();
+}
+
+void WeightSet::Table::set_quantized(const kernels::QuantizedWeight& q) {
+  quantized.resize(tensors.size());
+  quantized.back() = q;
 }
 
 uint8_t* WeightSet::allocate(size_t bytes) {
@@ -122,7 +153,11 @@ uint8_t* WeightSet::allocate(size_t bytes) {
 Result<std::shared_ptr<const WeightSet>> WeightSet::open(const std::string& path,
                                                          const WeightSetOptions& options) {
   TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(path));
-  return from_source(std::move(source), options);
+  TIR_ASSIGN_OR_RETURN(auto set, from_source(std::move(source), options));
+  // Only a file opened here has a place for its layout cache (bytes in memory have none).
+  if (options.layout_cache && set->format_ == WeightFormat::kTir)
+    attach_layout_cache(*set->table_, set->signature_);
+  return set;
 }
 
 Result<std::shared_ptr<const WeightSet>> WeightSet::from_source(
@@ -209,10 +244,8 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     if (Status s = set->table_->add(name, std::move(aliases), make_view(dtype, shape, raw.data()));
         !s.ok())
       return make_error(StatusCode::kCorrupt, "weight file '", path, "': ", s.message());
-    if (quantized) {
-      set->table_->quantized.resize(set->table_->tensors.size());
-      set->table_->quantized.back() = q;
-    }
+    set->table_->hashes.push_back(e->xxh3());
+    if (quantized) set->table_->set_quantized(q);
   }
   return std::shared_ptr<const WeightSet>(set);
 }

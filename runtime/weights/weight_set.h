@@ -46,6 +46,10 @@ struct WeightSetOptions {
   /// data == nullptr, for a streaming source that reads them when they are needed,
   /// runtime/weights/streaming_weights.h).
   bool decode = true;
+  /// Read GEMM weights packed by an earlier process from the layout cache beside a tir weight
+  /// file, and write it when packing happens here (runtime/weights/layout_cache.h; `tirrun
+  /// --no-layout-cache` turns it off).
+  bool layout_cache = true;
 };
 
 enum class WeightFormat { kTir, kSafetensors, kOverlay };
@@ -120,6 +124,12 @@ class WeightSet final : public kernels::WeightPages {
   /// every session bound to the set and by the overlays made from it (keyed by slot and
   /// generation, so an overlay repacks only what it replaces), freed with the last of them.
   kernels::PackedCache& packed_cache() const { return *table_->packed_cache; }
+  /// Writes the layout cache of the set's tir weight file (runtime/weights/layout_cache.h)
+  /// when kernels packed tensors of the file that it lacks; nothing to do (no new packed
+  /// copies, no file, or the cache turned off) is OK. Thread-safe.
+  Status save_layouts() const;
+  /// Where the set reads and writes its layout cache; empty when it has none.
+  const std::string& layout_cache_file() const { return table_->layout_cache; }
   /// Checks that every file this set's tensors are mapped from still holds them (an
   /// overlay: its root and deltas). Reading a mapped file that someone truncated raises
   /// SIGBUS, so Session::run checks first: one fstat per file. The error names the file, its
@@ -139,12 +149,16 @@ class WeightSet final : public kernels::WeightPages {
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> by_name;  // + aliases
     size_t total_bytes = 0;
     std::string tir_file;
+    std::vector<uint64_t> hashes;        // per tensor: xxh3 from the tir weight file's index
+    std::string layout_cache;            // its layout cache file; empty: none
     const DataSource* source = nullptr;  // the mapped file its views point into (kept by keep_)
     uint64_t generation = next_generation();  // of the bytes the table's tensors point at
     std::unique_ptr<kernels::PackedCache> packed_cache = std::make_unique<kernels::PackedCache>();
     Status add(const std::string& name, std::vector<std::string> aliases, const Tensor& t);
+    void set_quantized(const kernels::QuantizedWeight& q);  // of the tensor added last
   };
   WeightSet() = default;
+  static void attach_layout_cache(Table& table, uint64_t signature);
   static Result<std::shared_ptr<const WeightSet>> from_tir(std::shared_ptr<const DataSource> source,
                                                            const WeightSetOptions& options);
   static Result<std::shared_ptr<const WeightSet>> from_safetensors(

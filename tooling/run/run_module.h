@@ -29,6 +29,7 @@ struct RunModuleOptions {
   int threads = 0;
   bool json = false;
   bool verify_checksums = true;
+  bool layout_cache = true;  // WeightSetOptions::layout_cache (`--no-layout-cache`: false)
   uint64_t max_loop_iterations = 1'000'000;  // SessionOptions::max_loop_iterations
   bool fuse = true;           // SessionOptions::fuse (GEMM/conv + activation as one kernel call)
   std::string dtype = "f32";  // SessionOptions::precision by name: "f32", "bf16" or "int8"

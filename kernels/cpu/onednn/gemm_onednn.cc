@@ -5,7 +5,9 @@
 // second run packs a weight B into the blocked layout oneDNN prefers and uses a primitive for
 // it from then on (GPT-2 small: ~17% faster steady state, one extra copy of the GEMM weights
 // in memory; TIR_GEMM_PACK=0 turns it off), when A has at least kMinPackedRows rows (a decode
-// step's GEMV never packs). A swapped weight is packed again.
+// step's GEMV never packs). A swapped weight is packed again. Packed bytes that are already
+// there (a layout cache file beside the weight file, runtime/weights/layout_cache.h, or another
+// session's) are used from the first run, and the plain weight's pages are let go.
 // In bf16 (KernelCall::precision), A is converted per run and B, when it is a weight,
 // packed to bf16 once (kernels/cpu/onednn/onednn_operand.h); accumulation and output stay float32.
 // In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
@@ -186,21 +188,13 @@ class GemmOneDnn final : public Kernel {
       pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src_f32, wei_f32, bias_md, dst_md), attr,
                                         eng);
     // A float32 weight B (bytes known now) is packed from the second run on, if oneDNN
-    // prefers another layout for it; both primitives share the scratch.
-    runs_ = 0;
-    packed_ = pack_pending_ = false;
-    wei_f32_ = wei_f32;
-    size_t primitive_scratch = pd.scratchpad_desc().get_size();
-    if (!bf16_ && packs(call)) {
-      packed_pd_ = dnnl::matmul::primitive_desc(
-          dnnl::matmul::desc(src_f32, memory::desc({k, n}, dt::f32, memory::format_tag::any),
-                             bias_md, dst_md),
-          attr, eng);
-      pack_pending_ = packed_pd_.weights_desc() != wei_f32;
-      if (pack_pending_)
-        primitive_scratch = std::max(primitive_scratch, packed_pd_.scratchpad_desc().get_size());
-    }
-    prim_ = dnnl::matmul(pd);
+    // prefers another layout for it; both primitives share the scratch. Packed bytes already
+    // at hand: no primitive for the plain layout is made (JIT-compiled) at all.
+    const size_t primitive_scratch =
+        plan_packing(call, pd, src_f32, wei_f32, bias_md, dst_md, attr);
+    const bool ready =
+        pack_pending_ && onednn_pack_ready(call, p_.b_input, wei_f32, packed_pd_.weights_desc());
+    if (!ready) prim_ = dnnl::matmul(pd);
     src_ = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
     wei_ = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
     dst_ = memory(dst_md, eng, DNNL_MEMORY_NONE);
@@ -213,6 +207,7 @@ class GemmOneDnn final : public Kernel {
       bias_ = memory(bias_md, eng, DNNL_MEMORY_NONE);
       args_.push_back({DNNL_ARG_BIAS, bias_.get()});
     }
+    if (ready) TIR_RETURN_IF_ERROR(use_stored(call, out_info));
     size_t scratch = primitive_scratch;
     if (bf16_) {
       scratch = align64(scratch);
@@ -220,6 +215,34 @@ class GemmOneDnn final : public Kernel {
       TIR_RETURN_IF_ERROR(b_bf16_.init(call, wei_f32, pd.weights_desc(), p_.b_input, &scratch));
     }
     out_info->scratch_bytes = scratch;
+    return ok_status();
+  }
+
+  /// Decides whether B is packed (pack_pending_), describing the packed primitive; returns
+  /// the scratch both primitives need.
+  size_t plan_packing(const KernelCall& call, const dnnl::matmul::primitive_desc& pd,
+                      const memory::desc& src, const memory::desc& wei, const memory::desc& bias,
+                      const memory::desc& dst, const dnnl::primitive_attr& attr) {
+    runs_ = 0;
+    packed_ = pack_pending_ = false;
+    wei_f32_ = wei;
+    const size_t scratch = pd.scratchpad_desc().get_size();
+    if (bf16_ || !packs(call)) return scratch;
+    const memory::desc any({p_.k, p_.n}, memory::data_type::f32, memory::format_tag::any);
+    packed_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, any, bias, dst), attr,
+                                              onednn_engine(call));
+    pack_pending_ = packed_pd_.weights_desc() != wei;
+    return pack_pending_ ? std::max(scratch, packed_pd_.scratchpad_desc().get_size()) : scratch;
+  }
+
+  /// B packed already (a layout cache file, another session): read from the first run on.
+  /// The plain weight's pages go before the packed ones are read (their checksum, on first
+  /// use), so the two are never resident together.
+  Status use_stored(const KernelCall& call, PrepareInfo* out_info) {
+    if (const WeightPages* pages = call.weight_pages())
+      pages->drop(call.input_key(p_.b_input), 0, SIZE_MAX);
+    TIR_RETURN_IF_ERROR(start_packed(call));
+    if (p_.b_input < 64) out_info->packed_inputs |= uint64_t{1} << p_.b_input;
     return ok_status();
   }
 

@@ -17,7 +17,7 @@ Status OnednnOperand::init(const KernelCall& call, const memory::desc& user,
   input_ = input;
   user_ = memory(user, eng, DNNL_MEMORY_NONE);
   bf16_ = memory(packed, eng, DNNL_MEMORY_NONE);
-  reorder_ = dnnl::reorder(user_, bf16_);
+  reorder_ = {};  // made on first use: bytes read from a layout cache need none
   args_ = {{DNNL_ARG_FROM, user_.get()}, {DNNL_ARG_TO, bf16_.get()}};
   packed_from_ = nullptr;
   if (data == nullptr) {
@@ -30,23 +30,51 @@ Status OnednnOperand::init(const KernelCall& call, const memory::desc& user,
   return ok_status();
 }
 
+std::string onednn_pack_key(const memory::desc& from, const memory::desc& to) {
+  // oneDNN's version and the ISA it dispatches to: a layout another build or CPU chose
+  // never matches (a layout cache file from elsewhere is then ignored, entry by entry).
+  static const std::string prefix = [] {
+    const dnnl_version_t* v = dnnl_version();
+    return "onednn " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+           std::to_string(v->patch) + " " + (v->hash ? v->hash : "") + " isa " +
+           std::to_string(int(dnnl_get_effective_cpu_isa())) + "|";
+  }();
+  std::string how = prefix;
+  how.append(reinterpret_cast<const char*>(&from.data), sizeof(from.data));
+  how.append(reinterpret_cast<const char*>(&to.data), sizeof(to.data));
+  return how;
+}
+
+bool onednn_pack_ready(const KernelCall& call, size_t input, const memory::desc& from,
+                       const memory::desc& to) {
+  const WeightKey key = call.input_key(input);
+  return call.packed_cache() != nullptr && key.valid() &&
+         call.packed_cache()->has_storable(key, onednn_pack_key(from, to), to.get_size());
+}
+
 Result<std::shared_ptr<memory>> OnednnOperand::pack(const KernelCall& call, const void* data) {
-  const auto make = [&]() -> Result<std::shared_ptr<void>> {
+  const auto make = [&]() -> Result<PackedEntry> {
     auto m = std::make_shared<memory>(bf16_.get_desc(), onednn_engine(call));
     TIR_RETURN_IF_ERROR(reorder_into(call, data, m->get_data_handle()));
-    return std::shared_ptr<void>(std::move(m));
+    const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(m->get_data_handle()),
+                                         m->get_desc().get_size());
+    return PackedEntry{std::shared_ptr<void>(std::move(m)), bytes};
   };
-  std::shared_ptr<void> made;
   const WeightKey key = call.input_key(input_);
   if (call.packed_cache() == nullptr || !key.valid()) {
-    TIR_ASSIGN_OR_RETURN(made, make());
-  } else {  // keyed by how the bytes are read and how they are laid out for the primitive
-    const dnnl_memory_desc_t& from = user_.get_desc().data;
-    const dnnl_memory_desc_t& to = bf16_.get_desc().data;
-    std::string how(reinterpret_cast<const char*>(&from), sizeof(from));
-    how.append(reinterpret_cast<const char*>(&to), sizeof(to));
-    TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, how, make));
+    TIR_ASSIGN_OR_RETURN(PackedEntry made, make());
+    return std::static_pointer_cast<memory>(made.owner);
   }
+  // Keyed by how the bytes are read and how they are laid out for the primitive; stored
+  // bytes (a layout cache file, read-only) are read in place: oneDNN never writes weights.
+  const auto wrap = [&](std::span<const uint8_t> bytes) -> Result<std::shared_ptr<void>> {
+    return std::shared_ptr<void>(std::make_shared<memory>(bf16_.get_desc(), onednn_engine(call),
+                                                          const_cast<uint8_t*>(bytes.data())));
+  };
+  TIR_ASSIGN_OR_RETURN(
+      std::shared_ptr<void> made,
+      call.packed_cache()->get_storable(key, onednn_pack_key(user_.get_desc(), bf16_.get_desc()),
+                                        bf16_.get_desc().get_size(), wrap, make));
   return std::static_pointer_cast<memory>(made);
 }
 
@@ -64,6 +92,7 @@ Result<void*> OnednnOperand::convert(const KernelCall& call, const void* data, v
 }
 
 Status OnednnOperand::reorder_into(const KernelCall& call, const void* data, void* to) {
+  if (!reorder_) reorder_ = dnnl::reorder(user_, bf16_);
   user_.set_data_handle(const_cast<void*>(data));
   bf16_.set_data_handle(to);
   return onednn_execute(call, reorder_, args_);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/onednn/onednn_context.h"
@@ -41,6 +42,14 @@ class OnednnOperand {
   size_t scratch_offset_ = 0;
   std::vector<dnnl_exec_arg_t> args_;
 };
+
+/// The packed-cache key of a weight read as `from` and packed as `to`: both descriptors'
+/// bytes, oneDNN's version and the CPU ISA it dispatches to (kernels/packed_cache.h).
+std::string onednn_pack_key(const dnnl::memory::desc& from, const dnnl::memory::desc& to);
+/// Whether weight input `input` of `call`, read as `from`, is packed as `to` already (in the
+/// weight set's cache or its layout cache file): using it then packs nothing.
+bool onednn_pack_ready(const KernelCall& call, size_t input, const dnnl::memory::desc& from,
+                       const dnnl::memory::desc& to);
 
 /// Says once per process on stderr that oneDNN has no bf16 implementation for `call` on
 /// this CPU (`what`: oneDNN's message); the caller then computes that node in float32.
