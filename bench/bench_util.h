@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/float16.h"
 #include "kernels/kernel.h"
 #include "kernels/registry.h"
 
@@ -20,10 +22,12 @@ namespace tir::bench {
 class PreparedKernel {
  public:
   /// Returns an error message, or "" when the kernel is ready to run. Inputs are uniform in
-  /// [-1, 1], those listed in `positive` in [0.5, 1.5] (variances).
+  /// [-1, 1], those listed in `positive` in [0.5, 1.5] (variances); input `half.first`, when
+  /// given, is stored in float16/bfloat16 `half.second` (a half-precision weight).
   std::string setup(std::string op, std::vector<std::vector<int64_t>> input_shapes,
                     std::vector<kernels::Arg> args, kernels::KernelImpl impl,
-                    const std::vector<size_t>& positive = {}) {
+                    const std::vector<size_t>& positive = {},
+                    std::pair<size_t, DType> half = {SIZE_MAX, DType::kFloat32}) {
     op_ = std::move(op);
     args_ = std::move(args);
     std::mt19937 rng(1);
@@ -37,6 +41,13 @@ class PreparedKernel {
           std::find(positive.begin(), positive.end(), inputs_.size()) != positive.end();
       for (float& v : store_.back()) v = pos ? 1.f + 0.5f * d(rng) : d(rng);
       t.data = store_.back().data();
+      if (inputs_.size() == half.first && half.second != DType::kFloat32) {
+        std::vector<uint16_t>& bits = half_store_.emplace_back();
+        for (float v : store_.back())
+          bits.push_back(half.second == DType::kBFloat16 ? float_to_bf16(v) : float_to_fp16(v));
+        t.dtype = half.second;
+        t.data = bits.data();
+      }
       inputs_.push_back(t);
     }
     const kernels::KernelEntry* e =
@@ -66,6 +77,7 @@ class PreparedKernel {
   std::string op_;
   std::vector<kernels::Arg> args_;
   std::vector<std::vector<float>> store_;
+  std::vector<std::vector<uint16_t>> half_store_;
   std::vector<float> out_store_, scratch_;
   std::vector<Tensor> inputs_, outputs_;
   std::unique_ptr<kernels::Kernel> kernel_;

@@ -43,6 +43,37 @@ BENCHMARK(BM_LinearReference)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// A half-precision program's linear (float32 activations, a float16/bfloat16 weight read as
+// stored: kernels/cpu/onednn/gemm_half_weight.h) beside the float32 weight, GPT-2 small's MLP
+// up shape and Llama-1B's MLP down shape: one token (decode: bound by reading the weight) and
+// 128 (prefill: the weight widened tile by tile). range: m, k, n, threads, weight dtype.
+void BM_LinearWeightDtype(benchmark::State& state) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  omp_set_num_threads(static_cast<int>(state.range(3)));
+  const auto dtype = static_cast<DType>(state.range(4));
+  PreparedKernel pk;
+  const std::string err =
+      pk.setup("aten::linear", {{m, k}, {n, k}, {n}}, {tensor_arg(0), tensor_arg(1), tensor_arg(2)},
+               kernels::KernelImpl::kOptimized, {}, {1, dtype});
+  if (!time_kernel(state, pk, err)) return;
+  state.counters["weight_B/s"] = benchmark::Counter(static_cast<double>(n * k * dtype_size(dtype)),
+                                                    benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_LinearWeightDtype)
+    ->ArgsProduct({{1, 128},
+                   {768},
+                   {3072},
+                   {1, 2},
+                   {int64_t(DType::kFloat32), int64_t(DType::kBFloat16), int64_t(DType::kFloat16)}})
+    ->ArgsProduct({{1},
+                   {8192},
+                   {2048},
+                   {1, 2},
+                   {int64_t(DType::kFloat32), int64_t(DType::kBFloat16), int64_t(DType::kFloat16)}})
+    ->ArgNames({"m", "k", "n", "threads", "dtype"})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
 // kIters rounds of kAcc independent 16-lane FMAs (enough chains to hide the FMA latency on
 // two ports); returns a value derived from the accumulators so nothing is optimised away.
 constexpr int kAcc = 16;
