@@ -156,9 +156,7 @@ void row_products(const GemmParams& p, const float* a, const uint16_t* b, float*
 
 Status HalfWeightGemm::build(const KernelCall& call, const GemmParams& p, size_t* scratch) {
   p_ = p;
-  mode_ = Mode::kPlain;
-  if (p_.c_input >= 0 && p_.beta != 0.0)
-    mode_ = (p_.alpha == 1.0 && p_.beta == 1.0 && p_.c_row_stride == 0) ? Mode::kBias : Mode::kSum;
+  mode_ = gemm_c_mode(p_);
   tiled_ = p_.m >= kTiledRows;
   *scratch = 0;
   if (!tiled_) return ok_status();
@@ -258,7 +256,7 @@ void HalfWeightGemm::run_rows(const KernelCall& call, float* out) const {
   } else {
     row_products<false>(p_, a, b, out);
   }
-  if (mode_ != Mode::kPlain) {
+  if (mode_ != Mode::kNone) {
     const float* c = call.inputs[p_.c_input].data_as<const float>();
     const float beta = static_cast<float>(p_.beta);
     for (int64_t i = 0; i < p_.m; ++i)
@@ -274,12 +272,8 @@ Status HalfWeightGemm::run(const KernelCall& call, void* scratch) {
     run_rows(call, out);
     return ok_status();
   }
-  if (mode_ == Mode::kSum) {  // beta * C arrives through the sum post-op
-    const float* c = call.inputs[p_.c_input].data_as<const float>();
-    for (int64_t i = 0; i < p_.m; ++i)
-      for (int64_t j = 0; j < p_.n; ++j)
-        out[i * p_.n + j] = c[i * p_.c_row_stride + j * p_.c_col_stride];
-  }
+  if (mode_ == Mode::kSum)  // beta * C arrives through the sum post-op
+    gemm_copy_c(p_, call.inputs[p_.c_input].data_as<const float>(), out);
   return onednn_guard(call, [&] { return run_tiled(call, out, scratch); });
 }
 

@@ -35,7 +35,7 @@ class HalfWeightGemm {
   Status run(const KernelCall& call, void* scratch);
 
  private:
-  enum class Mode { kPlain, kBias, kSum };  // as GemmOneDnn: no C, a row bias, beta * C
+  using Mode = GemmCMode;
   /// One oneDNN product of A with `cols` widened columns of B into the output's columns.
   struct Tile {
     int64_t cols = 0;
@@ -51,7 +51,7 @@ class HalfWeightGemm {
   void run_rows(const KernelCall& call, float* out) const;
 
   GemmParams p_;
-  Mode mode_ = Mode::kPlain;
+  Mode mode_ = Mode::kNone;
   bool tiled_ = false;
   Tile full_, tail_;        // tiles of tile_cols_ columns, and the last narrower one (cols 0: none)
   size_t tile_offset_ = 0;  // the widened tile's place in the run scratch

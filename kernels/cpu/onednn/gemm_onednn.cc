@@ -83,17 +83,7 @@ class GemmOneDnn final : public Kernel {
     if (int8_) return int8_gemm_.run(call, scratch);
     float* out = call.outputs[0].data_as<float>();
     const float* c = p_.c_input >= 0 ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
-    if (mode_ == Mode::kSum) {
-      for (int64_t i = 0; i < p_.m; ++i) {
-        const float* row = c + i * p_.c_row_stride;
-        float* orow = out + i * p_.n;
-        if (p_.c_col_stride == 1) {
-          std::copy(row, row + p_.n, orow);
-        } else {
-          std::fill(orow, orow + p_.n, row[0]);
-        }
-      }
-    }
+    if (mode_ == Mode::kSum) gemm_copy_c(p_, c, out);
     return onednn_guard(call, [&]() -> Status {
       void* a = call.inputs[p_.a_input].data;
       void* b = call.inputs[p_.b_input].data;
@@ -122,7 +112,7 @@ class GemmOneDnn final : public Kernel {
   }
 
  private:
-  enum class Mode { kPlain, kBias, kSum };
+  using Mode = GemmCMode;
 
   /// From the second run on: the primitive for packed weights (JIT-compiled now) and B packed
   /// into memory this kernel owns.
@@ -152,11 +142,7 @@ class GemmOneDnn final : public Kernel {
     const memory::desc wei_f32({k, n}, dt::f32,
                                p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
     const memory::desc dst_md({m, n}, dt::f32, memory::dims{n, 1});
-    mode_ = Mode::kPlain;
-    if (p_.c_input >= 0 && p_.beta != 0.0) {
-      mode_ =
-          (p_.alpha == 1.0 && p_.beta == 1.0 && p_.c_row_stride == 0) ? Mode::kBias : Mode::kSum;
-    }
+    mode_ = gemm_c_mode(p_);
     memory::desc bias_md;
     if (mode_ == Mode::kBias) {
       const memory::dim bn = p_.c_col_stride == 0 ? 1 : n;
@@ -270,7 +256,7 @@ class GemmOneDnn final : public Kernel {
   std::vector<dnnl_exec_arg_t>
       packed_args_;  // computing in bf16 (asked for, and oneDNN has an implementation)
   OnednnOperand a_bf16_, b_bf16_;
-  Mode mode_ = Mode::kPlain;
+  Mode mode_ = Mode::kNone;
   dnnl::matmul prim_;
   memory src_, wei_, dst_, bias_, scratchpad_;
   std::vector<dnnl_exec_arg_t> args_;

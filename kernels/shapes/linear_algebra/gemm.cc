@@ -1,5 +1,6 @@
 #include "kernels/shapes/linear_algebra/gemm.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "kernels/kernel_util.h"
@@ -29,6 +30,24 @@ Status check_b_operand(const KernelCall& call, const Tensor& t, std::string_view
 }
 
 }  // namespace
+
+GemmCMode gemm_c_mode(const GemmParams& p) {
+  if (p.c_input < 0 || p.beta == 0.0) return GemmCMode::kNone;
+  const bool bias = p.alpha == 1.0 && p.beta == 1.0 && p.c_row_stride == 0;
+  return bias ? GemmCMode::kBias : GemmCMode::kSum;
+}
+
+void gemm_copy_c(const GemmParams& p, const float* c, float* out) {
+  for (int64_t i = 0; i < p.m; ++i) {
+    const float* row = c + i * p.c_row_stride;
+    float* orow = out + i * p.n;
+    if (p.c_col_stride == 1) {
+      std::copy(row, row + p.n, orow);
+    } else {
+      std::fill(orow, orow + p.n, row[0]);
+    }
+  }
+}
 
 Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));

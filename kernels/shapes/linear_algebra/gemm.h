@@ -21,6 +21,14 @@ struct GemmParams {
   int64_t c_row_stride = 0, c_col_stride = 0;
 };
 
+/// How C enters a float32 product: not at all, as a row-broadcast bias (alpha == beta == 1,
+/// one value per column or one for all), or as beta * C summed onto the output, which then
+/// starts as C (gemm_copy_c).
+enum class GemmCMode { kNone, kBias, kSum };
+GemmCMode gemm_c_mode(const GemmParams& p);
+/// out[i, j] = C broadcast to [M, N]: what a kSum product accumulates onto.
+void gemm_copy_c(const GemmParams& p, const float* c, float* out);
+
 /// linear(input[..., K], weight[N, K], bias[N]?) -> [..., N]
 Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_info);
 /// addmm(self, mat1[M, K], mat2[K, N], *, beta, alpha) -> [M, N]; self broadcasts to [M, N].
