@@ -302,7 +302,10 @@ Status MethodExecutor::run_loop(PlanStep& step, const Binding& b) {
     if (!resident_) weights_->end_run();
     return s;
   };
-  return loop_run(loop, step.call, options_.max_loop_iterations, run);
+  const uint64_t copied = loop.copied_bytes;
+  const Status s = loop_run(loop, step.call, options_.max_loop_iterations, run);
+  loop_copied_bytes_ += loop.copied_bytes - copied;
+  return s;
 }
 
 Result<std::span<const Tensor>> MethodExecutor::execute(Plan* plan, std::span<const Tensor> inputs,

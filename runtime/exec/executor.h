@@ -91,6 +91,9 @@ class MethodExecutor {
   /// Steps run so far, kernel calls, copies and those in cond branches included (tests use it
   /// to show a rejected input ran nothing, and which branch ran).
   uint64_t kernel_calls() const { return kernel_calls_; }
+  /// Bytes loops copied so far: the state and rows their bodies could not compute in place
+  /// (runtime/exec/loops.h), and each while_loop's final state.
+  uint64_t loop_copied_bytes() const { return loop_copied_bytes_; }
   /// Records every step of later runs into `profiler` (not owned; nullptr turns it off).
   void set_profiler(Profiler* profiler) { profiler_ = profiler; }
   Profiler* profiler() const { return profiler_; }
@@ -148,6 +151,7 @@ class MethodExecutor {
   std::vector<Tensor> outputs_;
   std::vector<std::vector<uint8_t>> held_outputs_;  // outputs that view streamed weights
   uint64_t kernel_calls_ = 0;
+  uint64_t loop_copied_bytes_ = 0;
   std::vector<float> lora_scratch_;  // x A^T of the adapted step running (grows, never shrinks)
   Profiler* profiler_ = nullptr;
   uint64_t bind_count_ = 0;  // bumped by every rebind; a plan records the one it matches

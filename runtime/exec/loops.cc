@@ -13,8 +13,11 @@ using kernels::ArgKind;
 using kernels::KernelCall;
 using kernels::op_error;
 
-void copy_bytes(void* dst, const void* src, size_t bytes) {
-  if (bytes > 0 && dst != src) std::memmove(dst, src, bytes);
+/// Copies what the loop could not compute in place, counting it (LoopPlan::copied_bytes).
+void copy_bytes(LoopPlan& loop, void* dst, const void* src, size_t bytes) {
+  if (bytes == 0 || dst == src) return;
+  std::memmove(dst, src, bytes);
+  loop.copied_bytes += bytes;
 }
 
 /// The step input slots of operand list argument `a`.
@@ -111,28 +114,77 @@ Status check_predicate(const KernelCall& call, const Plan& cond_fn) {
 /// The sub-plan's output k: where it is this run.
 const void* result(const Plan& sub, size_t k) { return sub.value_data[sub.graph->outputs[k]]; }
 
-/// Points the carried operands at state set `s`.
-void point_state(LoopPlan& loop, int s) {
-  for (size_t c = 0; c < loop.carried.size(); ++c)
-    loop.operands[c].data = loop.state[s][c].view().data;
+/// Per output of `body`: the value whose memory the iteration can point at the loop's own
+/// buffer (the carried state, a row of a stacked output) so that the body writes there and
+/// nothing is copied; -1 where the output must be copied. That value is the output's root
+/// (the output itself, or what it is a whole view of) when a step of the body computes it
+/// into the arena of a host device, as many bytes as the output and contiguous, and no
+/// other output has the same root. Any other output (one of the body's inputs or a view of
+/// one, a constant, a second output of one value) is copied from where it is.
+std::vector<int32_t> direct_roots(const Plan& body) {
+  const ExecGraph& g = *body.graph;
+  std::vector<int32_t> root(g.values.size());
+  std::vector<bool> computed(g.values.size(), false);
+  for (size_t v = 0; v < root.size(); ++v) root[v] = int32_t(v);
+  for (const PlanStep& step : body.steps) {
+    const bool host = step.device == nullptr || step.device->host_accessible();
+    for (size_t k = 0; k < step.out_values.size(); ++k) {
+      const int32_t v = step.out_values[k];
+      const int alias = k < step.info.output_alias.size() ? step.info.output_alias[k] : -1;
+      if (alias >= 0)
+        root[v] = root[step.in_values[size_t(alias)]];
+      else
+        computed[v] = host && !step.uploaded;
+    }
+  }
+  std::vector<int32_t> direct(g.outputs.size(), -1);
+  std::vector<bool> claimed(g.values.size(), false);
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const int32_t v = g.outputs[k], r = root[v];
+    const Tensor &out = body.values[v], &whole = body.values[r];
+    if (!computed[r] || claimed[r] || whole.nbytes() != out.nbytes() || !out.is_contiguous() ||
+        !whole.is_contiguous())
+      continue;
+    claimed[r] = true;
+    direct[k] = r;
+  }
+  return direct;
 }
 
-/// Copies the body's new state into the set not being read; returns that set.
-int take_state(LoopPlan& loop, const Plan& body, int cur) {
-  const int next = 1 - cur;
-  for (size_t c = 0; c < loop.carried.size(); ++c) {
-    Tensor& dst = loop.state[next][c].view();
-    copy_bytes(dst.data, result(body, c), dst.nbytes());
-  }
-  return next;
+/// The body writes output k at `dst` this iteration: its root's memory is `dst` where it can
+/// be (the steps read value_data as they run), else output k is copied there afterwards
+/// (finish_outputs).
+void aim_output(LoopPlan& loop, Plan& body, size_t k, void* dst) {
+  loop.targets[k] = dst;
+  if (loop.direct[k] >= 0) body.value_data[size_t(loop.direct[k])] = dst;
+}
+
+/// Copies the outputs the body could not write in place to their targets.
+void finish_outputs(LoopPlan& loop, const Plan& body) {
+  for (size_t k = 0; k < loop.targets.size(); ++k)
+    if (loop.direct[k] < 0)
+      copy_bytes(loop, loop.targets[k], result(body, k),
+                 body.values[body.graph->outputs[k]].nbytes());
+}
+
+/// Aims the body's carried outputs at the state set `w` (or, on the last iteration of a
+/// scan, at the step's outputs).
+void aim_state(LoopPlan& loop, Plan& body, const KernelCall& call, int w, bool last) {
+  for (size_t c = 0; c < loop.carried.size(); ++c)
+    aim_output(loop, body, c, last ? call.outputs[c].data : loop.state[w][c].view().data);
+}
+
+/// The next iteration reads the state the body just wrote.
+void take_state(LoopPlan& loop) {
+  for (size_t c = 0; c < loop.carried.size(); ++c) loop.operands[c].data = loop.targets[c];
 }
 
 Status run_while(LoopPlan& loop, const KernelCall& call, uint64_t max_iterations,
-                 const RunLoopPlan& run, int* cur) {
+                 const RunLoopPlan& run) {
   const Plan& cond_fn = *loop.plans[0];
+  Plan& body = *loop.plans[1];
   Tensor pred = cond_fn.values[cond_fn.graph->outputs[0]];
   for (uint64_t it = 0;; ++it) {
-    point_state(loop, *cur);
     TIR_RETURN_IF_ERROR(run(0));
     pred.data = const_cast<void*>(result(cond_fn, 0));
     if (!predicate_value(pred)) return ok_status();
@@ -141,26 +193,29 @@ Status run_while(LoopPlan& loop, const KernelCall& call, uint64_t max_iterations
                       max_iterations,
                       " iterations (the limit: SessionOptions::"
                       "max_loop_iterations, tirrun --max-loop-iterations)");
+    aim_state(loop, body, call, int(it % 2), false);
     TIR_RETURN_IF_ERROR(run(1));
-    *cur = take_state(loop, *loop.plans[1], *cur);
+    finish_outputs(loop, body);
+    take_state(loop);
   }
 }
 
-Status run_rows(LoopPlan& loop, const KernelCall& call, const RunLoopPlan& run, int* cur) {
-  const Plan& body = *loop.plans[0];
+Status run_rows(LoopPlan& loop, const KernelCall& call, const RunLoopPlan& run) {
+  Plan& body = *loop.plans[0];
   const size_t nc = loop.carried.size(), nx = loop.xs.size();
   for (int64_t i = 0; i < loop.length; ++i) {
-    point_state(loop, *cur);
     for (size_t x = 0; x < nx; ++x) {
       Tensor& slice = loop.operands[nc + x];
       slice.data = static_cast<uint8_t*>(call.inputs[loop.xs[x]].data) + i * slice.nbytes();
     }
-    TIR_RETURN_IF_ERROR(run(0));
-    *cur = take_state(loop, body, *cur);
+    aim_state(loop, body, call, int(i % 2), i + 1 == loop.length);
     for (size_t k = nc; k < call.outputs.size(); ++k) {
       const size_t row = call.outputs[k].nbytes() / size_t(loop.length);
-      copy_bytes(static_cast<uint8_t*>(call.outputs[k].data) + i * row, result(body, k), row);
+      aim_output(loop, body, k, static_cast<uint8_t*>(call.outputs[k].data) + i * row);
     }
+    TIR_RETURN_IF_ERROR(run(0));
+    finish_outputs(loop, body);
+    take_state(loop);
   }
   return ok_status();
 }
@@ -184,6 +239,8 @@ Result<std::unique_ptr<LoopPlan>> loop_prepare(const KernelCall& call, std::stri
   if (loop->kind == LoopPlan::Kind::kWhile)
     TIR_RETURN_IF_ERROR(check_predicate(call, *loop->plans[0]));
   TIR_RETURN_IF_ERROR(loop_outputs(call, *loop));
+  loop->direct = direct_roots(*loop->plans[loop->kind == LoopPlan::Kind::kWhile ? 1 : 0]);
+  loop->targets.assign(loop->direct.size(), nullptr);
   for (auto& set : loop->state)
     for (size_t c = 0; c < loop->carried.size(); ++c)
       set.emplace_back(loop->operands[c].dtype, loop->operands[c].shape());
@@ -195,16 +252,14 @@ Status loop_run(LoopPlan& loop, const KernelCall& call, uint64_t max_iterations,
   const size_t nc = loop.carried.size(), nx = loop.xs.size();
   for (size_t e = 0; e < loop.extra.size(); ++e)
     loop.operands[nc + nx + e].data = call.inputs[loop.extra[e]].data;
-  for (size_t c = 0; c < nc; ++c) {
-    Tensor& s = loop.state[0][c].view();
-    copy_bytes(s.data, call.inputs[loop.carried[c]].data, s.nbytes());
-  }
-  int cur = 0;
+  // The first iteration reads the state where it enters; each writes the set the one before
+  // did not, so an iteration never overwrites what it reads.
+  for (size_t c = 0; c < nc; ++c) loop.operands[c].data = call.inputs[loop.carried[c]].data;
   TIR_RETURN_IF_ERROR(loop.kind == LoopPlan::Kind::kWhile
-                          ? run_while(loop, call, max_iterations, run, &cur)
-                          : run_rows(loop, call, run, &cur));
-  for (size_t c = 0; c < nc; ++c)
-    copy_bytes(call.outputs[c].data, loop.state[cur][c].view().data, call.outputs[c].nbytes());
+                          ? run_while(loop, call, max_iterations, run)
+                          : run_rows(loop, call, run));
+  for (size_t c = 0; c < nc; ++c)  // a scan's last iteration wrote them in place
+    copy_bytes(loop, call.outputs[c].data, loop.operands[c].data, call.outputs[c].nbytes());
   return ok_status();
 }
 

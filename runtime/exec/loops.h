@@ -6,9 +6,13 @@
 //   scan        for i in [0, len(xs[0])): carry, y_i = combine_fn(carry..., xs[..][i]...,
 //               additional...). Outputs: the final carry, then each y stacked on dim 0.
 //   map_impl    y_i = body_fn(xs[..][i]..., args...). Outputs: each y stacked on dim 0.
-// The loop state lives in two buffers the step owns, allocated with its plan: an iteration
-// reads one and the body's new state is copied into the other (one copy of the state per
-// iteration, none of the rest); slices of xs are views, stacked outputs are written in place.
+// No copy per iteration where the body allows: the loop state lives in two buffers the step
+// owns, allocated with its plan; the first iteration reads the state where it enters, and
+// each iteration's body computes its new state straight into the buffer the iteration does
+// not read (the memory of the body values it returns is pointed there), a scan's last
+// iteration into the step's outputs. Stacked outputs are computed into their rows of the
+// step's outputs the same way; slices of xs are views. Only what the body returns without
+// computing it (an input passed through, a constant, one value returned twice) is copied.
 // A while_loop that runs more than ExecutorOptions::max_loop_iterations fails naming the node.
 #pragma once
 

@@ -119,6 +119,11 @@ struct LoopPlan {
   int64_t length = 0;                            // scan and map: iterations (dim 0 of every xs)
   std::vector<Tensor> operands;                  // the subgraphs' inputs; data set per iteration
   std::array<std::vector<HostTensor>, 2> state;  // the carried state, twice
+  /// Per body output: the body value computed straight into the output's place each
+  /// iteration (its memory pointed there), or -1: copied there after the body runs.
+  std::vector<int32_t> direct;
+  std::vector<void*> targets;  // per body output: its place this iteration
+  uint64_t copied_bytes = 0;   // copied so far (what the body could not compute in place)
 };
 
 /// What building a plan reads besides the graph.

@@ -360,6 +360,7 @@ size_t Session::num_fused_groups() const { return program_->graph().num_fused; }
 size_t Session::num_channels_last() const { return program_->graph().num_channels_last; }
 size_t Session::num_cached_plans() const { return executor().num_cached_plans(); }
 uint64_t Session::kernel_calls() const { return executor().kernel_calls(); }
+uint64_t Session::loop_copied_bytes() const { return executor().loop_copied_bytes(); }
 size_t Session::num_copies() const { return program_->num_copies(); }
 
 std::string Session::placement_summary() const {

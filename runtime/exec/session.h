@@ -184,6 +184,9 @@ class Session {
   size_t num_cached_plans() const;
   /// Kernel calls made so far (a rejected input makes none).
   uint64_t kernel_calls() const;
+  /// Bytes loops copied so far (what their bodies could not compute in place, and each
+  /// while_loop's final state once): no more as a loop runs more iterations.
+  uint64_t loop_copied_bytes() const;
 
   /// The weight set later runs use.
   std::shared_ptr<const WeightSet> weights() const;

@@ -164,5 +164,36 @@ TEST(WhileLoop, IterationLimitFailsNamingTheNode) {
   EXPECT_TRUE(testing::all_close((*ok)[1], want[1].view(), 1e-5, 1e-5));
 }
 
+// The carried state is not copied per iteration: a while_loop whose body computes all of its
+// state copies only its final state, once, whether it runs 3 or 7 times; a scan and a map
+// whose bodies compute every output copy nothing (their last iteration and their rows are
+// computed in place).
+TEST(Loops, StateIsNotCopiedPerIteration) {
+  auto copied_per_case = [](const std::string& model) {
+    const nlohmann::json& f = fixture(model, "core");
+    TempDir tmp;
+    const Imported m = import_fixture(f, tmp);
+    auto session = Session::open(m.model, m.weights);
+    EXPECT_TRUE(session.ok()) << session.status().message();
+    std::vector<uint64_t> copied;
+    if (!session.ok()) return copied;
+    const std::string dir = loops_dir() + "/" + f["dir"].get<std::string>();
+    for (const auto& cs : f["cases"]) {
+      const std::vector<HostTensor> in = read_all(dir, cs["inputs"]);
+      const uint64_t before = (*session)->loop_copied_bytes();
+      auto got = (*session)->run(views(in));
+      EXPECT_TRUE(got.ok()) << got.status().message();
+      copied.push_back((*session)->loop_copied_bytes() - before);
+    }
+    return copied;
+  };
+  const std::vector<uint64_t> whiles = copied_per_case("while_counter");  // n = 3, 5, 7
+  ASSERT_EQ(whiles.size(), 3u);
+  EXPECT_EQ(whiles[0], whiles[2]);
+  EXPECT_LE(whiles[0], 8u + 8u * 8u * 4u) << "more than the final counter and state";
+  for (const char* model : {"scan_rnn", "map_body", "map_of_scan"})
+    for (uint64_t bytes : copied_per_case(model)) EXPECT_EQ(bytes, 0u) << model;
+}
+
 }  // namespace
 }  // namespace tir
