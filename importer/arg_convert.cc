@@ -53,6 +53,7 @@ Result<flatbuffers::Offset<fb::SymExpr>> GraphBuilder::named_sym(const std::stri
   const Json* text = u.first == "as_expr" ? json_get(*u.second, "expr_str") : nullptr;
   if (!text || !text->is_string())
     return corrupt(where, " symbolic value '", name, "' has no expression");
+  TIR_RETURN_IF_ERROR(check_no_storage_offset(text->get<std::string>(), where));
   return sym_expr(text->get<std::string>());
 }
 

@@ -17,7 +17,7 @@ std::string functional_op_name(std::string_view op) {
 }
 
 bool is_view_op(std::string_view op) {
-  static constexpr std::array<std::string_view, 30> kViews = {
+  static constexpr std::array<std::string_view, 42> kViews = {
       "aten::view",
       "aten::_unsafe_view",
       "aten::reshape",
@@ -40,6 +40,18 @@ bool is_view_op(std::string_view op) {
       "aten::split.Tensor",
       "aten::split_with_sizes",
       "aten::chunk",
+      "aten::unsafe_split.Tensor",
+      "aten::unsafe_split_with_sizes",
+      "aten::unsafe_chunk",
+      "aten::tensor_split.indices",
+      "aten::tensor_split.sections",
+      "aten::tensor_split.tensor_indices_or_sections",
+      "aten::hsplit.int",
+      "aten::hsplit.array",
+      "aten::vsplit.int",
+      "aten::vsplit.array",
+      "aten::dsplit.int",
+      "aten::dsplit.array",
       "aten::unbind.int",
       "aten::as_strided",
       "aten::diagonal",

@@ -60,9 +60,15 @@ Status GraphBuilder::read_symbols() {
                        });
     if (!plain) continue;
     const int64_t idx = symbol_index(name);
-    symbols_[idx].min = range_bound(json_get(r, "min_val"), 0);
+    // A size is never negative; an unbacked symbol (u0: an `.item()` value, a storage
+    // offset) may be, and an unbounded one (min_val None) is unbounded below.
+    const bool unbacked =
+        name.size() > 1 && name[0] == 'u' && std::all_of(name.begin() + 1, name.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        });
+    symbols_[idx].min = range_bound(json_get(r, "min_val"), unbacked ? INT64_MIN : 0);
     symbols_[idx].max = range_bound(json_get(r, "max_val"), INT64_MAX);
-    if (symbols_[idx].min < 0) symbols_[idx].min = 0;
+    if (!unbacked && symbols_[idx].min < 0) symbols_[idx].min = 0;
   }
   return ok_status();
 }

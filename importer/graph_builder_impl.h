@@ -174,6 +174,20 @@ class GraphBuilder {
   void functionalize(const Json& node, std::string* op, std::string* out_rebind) const;
   size_t skipped_symbolic_nodes_ = 0;
 
+  // ---- storage_offsets.cc: sym_storage_offset's unbacked symbols.
+  /// The expression text of a named SymInt/SymBool argument or output; "" otherwise.
+  std::string sym_text(const Json& arg) const;
+  /// Records the unbacked symbol an `aten::sym_storage_offset` node names.
+  void note_storage_offsets(const Json& node);
+  /// Whether `node` (an `_assert_scalar`) asserts over a storage offset: it is dropped.
+  bool asserts_storage_offset(const Json& node) const;
+  /// Error naming `where` when `expr` mentions a storage offset.
+  Status check_no_storage_offset(const std::string& expr, const std::string& where) const;
+  /// Whether a tensor's shape in the graph mentions `symbol`.
+  bool in_shapes(const std::string& symbol) const;
+  std::unordered_set<std::string> storage_offsets_;
+  std::unordered_set<std::string> scalar_symbols_;  // what `.item()` nodes bind
+
   // ---- view_write_back.cc: in-place ops on slices (x[a:b, c] = v, Swin's attention mask).
   /// A slice.Tensor / select.int output: the value it views and the node's arguments.
   struct ViewLink {

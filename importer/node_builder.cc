@@ -236,6 +236,11 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
                        "are inlined");
   if (op == "aten::item" || op == "aten::_local_scalar_dense")
     return add_scalar_binding(node, name);
+  if (op == "aten::sym_storage_offset") note_storage_offsets(node);
+  if (op == "aten::_assert_scalar" && asserts_storage_offset(node)) {
+    ++skipped_symbolic_nodes_;  // storage_offsets.cc
+    return ok_status();
+  }
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
   if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {

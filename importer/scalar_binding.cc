@@ -25,6 +25,10 @@ Status GraphBuilder::add_scalar_binding(const Json& node, const std::string& nam
   TIR_ASSIGN_OR_RETURN(ArgOffset a, convert_arg("self", *self, nullptr, name));
   args.push_back(a);
   TIR_ASSIGN_OR_RETURN(ArgOffset s, convert_arg("symbol", out, nullptr, name));
+  if (std::string text = sym_text(out); !text.empty()) {  // storage_offsets.cc
+    if (text.starts_with("Symbol('")) text = text.substr(8, text.find('\'', 8) - 8);
+    scalar_symbols_.insert(text);
+  }
   args.push_back(s);
   const std::string op = "aten::_local_scalar_dense";
   const std::string full = scope_prefix_ + name;

@@ -143,6 +143,20 @@ class QuantizedLinear(QuantizedWeights):
         return torch.ops.aten.linear(dx, super().forward(), self.b)
 
 
+class SplitByBuffer(torch.nn.Module):
+    """tensor_split by indices in a tensor that is the model's own (a buffer): its values
+    are known when tir prepares the node. (By a 0-dim tensor of sections the number of
+    outputs depends on its value: torch.export refuses that.)"""
+
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+        self.register_buffer("indices", torch.tensor([1, -2, 5]))
+
+    def forward(self, x):
+        return self.f(x, self.indices, 1)
+
+
 class EvenRows(torch.nn.Module):
     def forward(self, x):
         torch._check(x.shape[0] % 2 == 0)
@@ -381,6 +395,23 @@ CALLS = {
     "aten::select.int": lambda f, d: (lambda x: f(x, 1, 2), [rand((2, 3), d)]),
     "aten::slice.Tensor": lambda f, d: (lambda x: f(x, 1, 1, 3), [rand((2, 4), d)]),
     "aten::split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
+    "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
+    "aten::unsafe_split_with_sizes": lambda f, d: (
+        lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),
+    "aten::unsafe_chunk": lambda f, d: (lambda x: f(x, 3, 1), [rand((2, 5), d)]),
+    # indices count from the end when negative, clamp, and a decreasing pair is empty
+    "aten::tensor_split.indices": lambda f, d: (
+        lambda x: f(x, [1, 4], 1) + f(x, [-2, 1, 9], 1), [rand((2, 6), d)]),
+    "aten::tensor_split.sections": lambda f, d: (
+        lambda x: f(x, 4, 1) + f(x, 3, 0), [rand((2, 6), d)]),
+    "aten::tensor_split.tensor_indices_or_sections": lambda f, d: (
+        SplitByBuffer(f), [rand((5, 6), d)]),
+    "aten::hsplit.int": lambda f, d: (lambda x: f(x, 3) + f(x[0], 2), [rand((2, 6), d)]),
+    "aten::hsplit.array": lambda f, d: (lambda x: f(x, [1, 4]), [rand((2, 6), d)]),
+    "aten::vsplit.int": lambda f, d: (lambda x: f(x, 2), [rand((4, 3), d)]),
+    "aten::vsplit.array": lambda f, d: (lambda x: f(x, [1, 3]), [rand((4, 3), d)]),
+    "aten::dsplit.int": lambda f, d: (lambda x: f(x, 2), [rand((2, 3, 4), d)]),
+    "aten::dsplit.array": lambda f, d: (lambda x: f(x, [3]), [rand((2, 3, 4), d)]),
     "aten::split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),
     "aten::squeeze": lambda f, d: (lambda x: f(x), [rand((2, 1, 3), d)]),

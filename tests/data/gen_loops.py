@@ -201,6 +201,20 @@ class UniqueValues(torch.nn.Module):
         return v * 2, inv, c, torch.unique(y) + 1
 
 
+class SplitByTensor(torch.nn.Module):
+    """tensor_split at indices held in a buffer (one negative, a decreasing pair). The training
+    IR keeps the op (the buffer's values are known when tir prepares it); the core IR reads
+    each index with .item() and slices, and asserts each slice's storage offset, a symbol of
+    its own, is >= 0."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("at", torch.tensor([1, -2, 2]))
+
+    def forward(self, x):
+        return tuple(p * 2 for p in torch.tensor_split(x, self.at, dim=1))
+
+
 class MaskAssign(torch.nn.Module):
     """Writes through masks computed at run time (index_put): a scalar fill (x[x < 0] = 0) and
     rows computed from the rows the mask selects (y[m] = y[m] * 2 + 1)."""
@@ -264,6 +278,8 @@ MODELS = {
                                  (randn(49, 3, 4), randn(50, 5, 3), mask_(51, 0.0, 5)),
                                  (randn(52, 3, 4).abs(), randn(53, 5, 3), mask_(54, 1.0, 5))],
                     None, False, 1e-5),
+    "split_by_tensor": (SplitByTensor, [(randn(55, 2, 6),), (randn(56, 2, 6),)], None, False,
+                        1e-5),
     "item_slice": (ItemSlice, [(randn(22, 6, 3), n_(2)), (randn(23, 6, 3), n_(6)),
                                (randn(24, 6, 3), n_(9))], None, False, 1e-5),
     "invoke_subgraph": (RepeatedLayers, [(randn(20, 2, 8),), (randn(21, 2, 8),)], None, True, 1e-5),

@@ -7,6 +7,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/shapes/movement/tensor_split.h"
 
 namespace tir::kernels {
 namespace {
@@ -83,6 +84,22 @@ void register_copy_ref(KernelRegistry& registry) {
       {"aten::split_with_sizes", kCpu, kAny, kRef,
        &make_kernel<CopyKernel<copy_prepare_split_with_sizes>>},
       {"aten::chunk", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_chunk>>},
+      {"aten::unsafe_split.Tensor", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_split>>},
+      {"aten::unsafe_split_with_sizes", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_split_with_sizes>>},
+      {"aten::unsafe_chunk", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_chunk>>},
+      {"aten::tensor_split.indices", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_tensor_split_indices>>},
+      {"aten::tensor_split.sections", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_tensor_split_sections>>},
+      {"aten::tensor_split.tensor_indices_or_sections", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_tensor_split_tensor>>},
+      {"aten::hsplit.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_hsplit>>},
+      {"aten::hsplit.array", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_hsplit>>},
+      {"aten::vsplit.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_vsplit>>},
+      {"aten::vsplit.array", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_vsplit>>},
+      {"aten::dsplit.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_dsplit>>},
+      {"aten::dsplit.array", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_dsplit>>},
       {"aten::unbind.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_unbind>>},
       {"aten::cat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_cat>>},
       {"aten::stack", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_stack>>},

@@ -105,26 +105,16 @@ Window drop_dim(Window w, int dim) {
   return w;
 }
 
-// Pieces of `sizes` along `dim`, one output each.
+// Pieces of `sizes` along `dim`, one after the other, one output each.
 Result<CopyParams> split_pieces(const KernelCall& call, PrepareInfo* info, const Tensor& x, int dim,
                                 std::span<const int64_t> sizes) {
-  if (sizes.size() != call.outputs.size()) {
-    return op_error(call, StatusCode::kInvalidArgument, "splitting dim ", dim, " of ",
-                    shape_str(x.shape()), " gives ", sizes.size(), " pieces but the node has ",
-                    call.outputs.size(), " outputs");
-  }
-  CopyParams p;
-  p.elem_size = dtype_size(x.dtype);
-  const int in = static_cast<int>(tensor_input_index(call, 0));
+  std::vector<int64_t> starts;
   int64_t start = 0;
-  for (size_t k = 0; k < sizes.size(); ++k) {
-    Window w = whole(x);
-    w.sizes[dim] = sizes[k];
-    w.offset = start * x.strides[dim];
-    emit_window(call, p, info, x, in, static_cast<int>(k), w);
-    start += sizes[k];
+  for (int64_t size : sizes) {
+    starts.push_back(start);
+    start += size;
   }
-  return p;
+  return copy_split_slices(call, info, x, dim, starts, sizes);
 }
 
 Result<CopyParams> split_even(const KernelCall& call, PrepareInfo* info, const Tensor& x, int dim,
@@ -193,6 +183,26 @@ Result<std::optional<int64_t>> optional_int(const KernelCall& call, size_t idx,
 }
 
 }  // namespace
+
+Result<CopyParams> copy_split_slices(const KernelCall& call, PrepareInfo* info, const Tensor& x,
+                                     int dim, std::span<const int64_t> starts,
+                                     std::span<const int64_t> lengths) {
+  if (lengths.size() != call.outputs.size()) {
+    return op_error(call, StatusCode::kInvalidArgument, "splitting dim ", dim, " of ",
+                    shape_str(x.shape()), " gives ", lengths.size(), " pieces but the node has ",
+                    call.outputs.size(), " outputs");
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(x.dtype);
+  const int in = static_cast<int>(tensor_input_index(call, 0));
+  for (size_t k = 0; k < lengths.size(); ++k) {
+    Window w = whole(x);
+    w.sizes[dim] = lengths[k];
+    w.offset = starts[k] * x.strides[dim];
+    emit_window(call, p, info, x, in, static_cast<int>(k), w);
+  }
+  return p;
+}
 
 Result<CopyParams> copy_prepare_slice(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 5, 1));

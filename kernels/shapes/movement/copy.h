@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "kernels/kernel.h"
@@ -40,6 +41,12 @@ Result<CopyParams> copy_prepare_narrow(const KernelCall& call, PrepareInfo* out_
 /// split.Tensor(self, split_size, dim): call.outputs.size() must equal the piece count.
 Result<CopyParams> copy_prepare_split(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_split_with_sizes(const KernelCall& call, PrepareInfo* out_info);
+/// Piece k of `x` along `dim` is [starts[k], starts[k] + lengths[k]) (in range), written to
+/// output k (or aliased when it is all of x); the splits share it
+/// (kernels/shapes/movement/tensor_split.h).
+Result<CopyParams> copy_split_slices(const KernelCall& call, PrepareInfo* info, const Tensor& x,
+                                     int dim, std::span<const int64_t> starts,
+                                     std::span<const int64_t> lengths);
 Result<CopyParams> copy_prepare_chunk(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_unbind(const KernelCall& call, PrepareInfo* out_info);
 /// cat(tensors, dim): same dtype required (no type promotion); legacy [0] inputs skipped.
