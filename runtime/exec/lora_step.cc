@@ -4,6 +4,8 @@
 #include <array>
 #include <map>
 
+#include "kernels/ops/activation_ops.h"
+
 namespace tir {
 namespace {
 
@@ -85,36 +87,11 @@ Result<std::shared_ptr<const BoundAdapter>> BoundAdapter::bind(
 
 Result<std::shared_ptr<LoraActivation>> LoraActivation::make(kernels::ops::UnaryKind act,
                                                              Device& device, const Tensor& y) {
-  using kernels::ops::UnaryKind;
-  std::string_view op, approximate;
-  switch (act) {
-    case UnaryKind::kRelu:
-      op = "aten::relu";
-      break;
-    case UnaryKind::kGeluErf:
-      op = "aten::gelu", approximate = "none";
-      break;
-    case UnaryKind::kGeluTanh:
-      op = "aten::gelu", approximate = "tanh";
-      break;
-    case UnaryKind::kSilu:
-      op = "aten::silu";
-      break;
-    case UnaryKind::kSigmoid:
-      op = "aten::sigmoid";
-      break;
-    case UnaryKind::kTanh:
-      op = "aten::tanh";
-      break;
-    case UnaryKind::kHardswish:
-      op = "aten::hardswish";
-      break;
-    case UnaryKind::kHardsigmoid:
-      op = "aten::hardsigmoid";
-      break;
-    default:
-      return std::shared_ptr<LoraActivation>();
-  }
+  const kernels::ops::ActivationOp* a_op = kernels::ops::activation_op(act);
+  if (!a_op) return std::shared_ptr<LoraActivation>();
+  const std::string_view op = a_op->op;
+  // gelu's default is spelled out; the others take no argument.
+  const std::string_view approximate = a_op->approximate;
   const kernels::KernelEntry* entry = device.find_kernel(op, DType::kFloat32);
   if (!entry) return std::shared_ptr<LoraActivation>();
   auto a = std::make_shared<LoraActivation>();

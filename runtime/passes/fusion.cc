@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "kernels/epilogue.h"
+#include "kernels/ops/activation_ops.h"
 
 namespace tir {
 
@@ -20,26 +21,6 @@ using Ops = std::initializer_list<std::string_view>;
 const Ops kGemmProducers = {"aten::linear", "aten::addmm", "aten::mm"};
 const Ops kConvProducers = {"aten::convolution", "aten::conv2d", "aten::conv3d"};
 const Ops kReshapes = {"aten::view", "aten::_unsafe_view", "aten::reshape"};
-/// One node that is the whole activation (in-place forms included).
-struct SingleActivation {
-  std::string_view op;
-  UnaryKind activation;
-};
-const SingleActivation kSingleActivations[] = {
-    {"aten::relu", UnaryKind::kRelu},
-    {"aten::relu_", UnaryKind::kRelu},
-    {"aten::hardswish", UnaryKind::kHardswish},
-    {"aten::hardswish_", UnaryKind::kHardswish},
-    {"aten::hardsigmoid", UnaryKind::kHardsigmoid},
-    {"aten::hardsigmoid_", UnaryKind::kHardsigmoid},
-    {"aten::silu", UnaryKind::kSilu},
-    {"aten::silu_", UnaryKind::kSilu},
-    {"aten::sigmoid", UnaryKind::kSigmoid},
-    {"aten::sigmoid_", UnaryKind::kSigmoid},
-    {"aten::tanh", UnaryKind::kTanh},
-    {"aten::tanh_", UnaryKind::kTanh},
-};
-const Ops kGelu = {"aten::gelu", "aten::gelu_"};  // erf or tanh by its `approximate`
 // The pieces of decomposed activations (NewGELU, core-IR hardswish/hardsigmoid/silu).
 const Ops kMulScalar = {"aten::mul.Tensor", "aten::mul.Scalar"};
 const Ops kMulTensor = {"aten::mul.Tensor"};
@@ -201,17 +182,13 @@ int32_t match_relu6(const Graph& g, int32_t v, std::vector<int32_t>& nodes) {
 std::optional<Match> match_single(const Graph& g, int32_t x) {
   const int32_t u = g.sole_user(x);
   if (u < 0 || g.tensor_arg(u, 0) != x) return std::nullopt;
+  // One table of activation ops (kernels/ops/activation_ops.h); gelu by its `approximate`.
   const std::string_view op = g.op(u);
-  std::optional<UnaryKind> act;
-  for (const SingleActivation& a : kSingleActivations)
-    if (op == a.op) act = a.activation;
-  if (is_any(op, kGelu)) {
-    const std::string_view approx = g.string_arg(u, 1);
-    if (approx.empty() || approx == "none") act = UnaryKind::kGeluErf;
-    if (approx == "tanh") act = UnaryKind::kGeluTanh;
-  }
+  const bool gelu = op == "aten::gelu" || op == "aten::gelu_";
+  const kernels::ops::ActivationOp* act =
+      kernels::ops::activation_of(op, gelu ? g.string_arg(u, 1) : "");
   if (!act) return std::nullopt;
-  return Match{*act, {u}};
+  return Match{act->kind, {u}};
 }
 
 /// HF NewGELU / gelu_new, as exported (training and core IR alike):
