@@ -58,6 +58,7 @@ constexpr OpRow kRows[] = {
     {"aten::sin",            {kI64, kF32},        {kF32}, {}},
     {"aten::sinh",           kAny,                {},     {}},
     {"aten::sqrt",           {kI64, kF32},        {kF32}, {kF32}},
+    {"aten::square",         {kI64, kF32},        {kF32}, {}, {.promoted = 0b1}},
     {"aten::tan",            kAny,                {},     {}},
     {"aten::tanh",           {kI64, kF32},        {kF32}, {kF32}},
     {"aten::tril",           {kI64, kF32, kBool}, {},     {}},
