@@ -4,6 +4,7 @@
 
 #include "importer/functionalize.h"
 #include "importer/graph_builder_impl.h"
+#include "importer/op_renames.h"
 #include "ir/model.h"
 #include "kernels/ops/catalogue.h"
 
@@ -259,6 +260,12 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   functionalize(node, &op, &rebind);
   WriteBack write_back;  // an in-place node on slices of an activation (view_write_back.cc)
   const bool writes_back = rebind.empty() && plan_write_back(node, &op, &write_back);
+  // An op the importer writes as another (op_renames.h): one tir has no kernel for, and the
+  // core IR's transposed convolution.
+  Json renamed;
+  if ((op == "aten::convolution" || !kernels::catalogue_has_op(op, DeviceType::kCpu)) &&
+      rename_op(&op, *inputs, &renamed))
+    inputs = &renamed;
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (op == ir::kCondOp) {

@@ -24,6 +24,7 @@ void register_reference(KernelRegistry& registry) {
   register_matmul_ref(registry);
   register_col2im_ref(registry);
   register_conv_ref(registry);
+  register_conv_transpose_ref(registry);
   register_avg_pool_ref(registry);
   register_pool_ref(registry);
   register_pool3d_ref(registry);

@@ -40,6 +40,7 @@ void register_matmul_ref(KernelRegistry& registry);
 // convolution/
 void register_col2im_ref(KernelRegistry& registry);
 void register_conv_ref(KernelRegistry& registry);
+void register_conv_transpose_ref(KernelRegistry& registry);
 // pooling/
 void register_avg_pool_ref(KernelRegistry& registry);
 void register_pool_ref(KernelRegistry& registry);

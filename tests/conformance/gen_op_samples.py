@@ -395,6 +395,15 @@ CALLS = {
     "aten::select.int": lambda f, d: (lambda x: f(x, 1, 2), [rand((2, 3), d)]),
     "aten::slice.Tensor": lambda f, d: (lambda x: f(x, 1, 1, 3), [rand((2, 4), d)]),
     "aten::split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
+    "aten::conv_transpose1d": lambda f, d: (
+        lambda x, w, b: f(x, w, b, [2], [1], [1], 1, [1]), [rand((2, 4, 5), d), rand((4, 3, 3), d),
+                                                            rand((3,), d)]),
+    "aten::conv_transpose2d.input": lambda f, d: (
+        lambda x, w: f(x, w, None, [2, 1], [1, 0], [0, 0], 2, [1, 2]),
+        [rand((1, 4, 3, 4), d), rand((4, 2, 3, 2), d)]),
+    "aten::conv_transpose3d.input": lambda f, d: (
+        lambda x, w, b: f(x, w, b, [2], [0], [1], 1, [1]),
+        [rand((1, 2, 2, 3, 2), d), rand((2, 3, 2, 2, 2), d), rand((3,), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),

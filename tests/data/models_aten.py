@@ -46,6 +46,27 @@ class TrainingIrOps(nn.Module):
         return y + torch.fmod(p, 3.0), pos.long()
 
 
+class TransposedConvs(nn.Module):
+    """Decoders that upsample with transposed convolutions (a vocoder's 1-D, a segmentation
+    head's grouped and dilated 2-D, a video decoder's 3-D), and the ops the training IR keeps
+    that the importer writes as others: clamp_min/clamp_max, broadcast_to, selu, celu,
+    fliplr/flipud, zero_."""
+
+    def __init__(self):
+        super().__init__()
+        self.up1 = nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        self.up2 = nn.ConvTranspose2d(4, 6, (3, 2), stride=(2, 1), padding=(1, 0), groups=2,
+                                      dilation=(1, 2), bias=False)
+        self.up3 = nn.ConvTranspose3d(4, 2, 2, stride=2)
+
+    def forward(self, a, b, c, y):
+        z = y.clone()
+        z.zero_()
+        tail = (torch.clamp_min(y, 0.1) + torch.clamp_max(y, 0.2) + torch.broadcast_to(y[0], y.shape)
+                + F.selu(y) + F.celu(y, 0.7) + torch.fliplr(y) + torch.flipud(y) + z)
+        return F.relu(self.up1(a)), self.up2(b), self.up3(c), tail
+
+
 class SpeechFrontEnd(nn.Module):
     """1-D convolutions, group norm, reflection padding, average pooling (a speech encoder's
     feature extractor)."""
@@ -443,4 +464,8 @@ MODELS = [
     ("promotion", Promotion, 54, promotion_inputs, 1e-5),
     ("bloom", bloom, 55, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("deberta_v2", deberta_v2, 56, lambda g: ((token_ids(g, 2, 8),), {}), 1e-4),
+    ("transposed_convs", TransposedConvs, 57,
+     lambda g: ((torch.randn(2, 4, 7, generator=g), torch.randn(2, 4, 5, 6, generator=g),
+                 torch.randn(1, 4, 3, 4, 5, generator=g), torch.randn(4, 5, generator=g)), {}),
+     1e-4),
 ]

@@ -244,7 +244,9 @@ Result<ConvParams> conv_prepare_convolution(const KernelCall& call, PrepareInfo*
   ConvParams p;
   TIR_ASSIGN_OR_RETURN(bool transposed, bool_arg(call, 6, "transposed"));
   if (transposed) {
-    return op_error(call, StatusCode::kUnsupported, "transposed convolution is not supported");
+    return op_error(call, StatusCode::kUnsupported,
+                    "a transposed convolution runs as aten::conv_transpose1d/2d/3d, which tirc "
+                    "import writes for it: import the program again");
   }
   TIR_ASSIGN_OR_RETURN(auto stride, ints_arg(call, 3, "stride"));
   if (stride.size() < 1 || stride.size() > 3) {

@@ -1,0 +1,24 @@
+// Ops the training IR keeps that are another op with other arguments: the importer writes the
+// op tir has a kernel for, so every later stage (passes, kernels) knows one name.
+//   convolution(transposed=True)      -> conv_transpose1d / conv_transpose2d.input /
+//                                        conv_transpose3d.input (a kernel of its own, outside
+//                                        the convolution fusions and layouts)
+//   clamp_min(x, v) / clamp_max(x, v) -> clamp(x, v, None) / clamp(x, None, v)
+//   broadcast_to(x, size)             -> expand(x, size)
+//   selu(x)                           -> elu(x, 1.6732..., 1.0507..., 1)
+//   celu(x, a)                        -> elu(x, a, 1, 1 / a)
+//   fliplr(x) / flipud(x)             -> flip(x, [1]) / flip(x, [0])
+//   zero(x)                           -> zeros_like(x)
+#pragma once
+
+#include <string>
+
+#include "importer/program_json.h"
+
+namespace tir::importer {
+
+/// When `*op` (its node inputs `inputs`, torch's serialized {name, arg} list) is renamed:
+/// sets `*op` and `*renamed` (the inputs for the new op's schema) and returns true.
+bool rename_op(std::string* op, const Json& inputs, Json* renamed);
+
+}  // namespace tir::importer
