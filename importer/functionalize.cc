@@ -17,7 +17,7 @@ std::string functional_op_name(std::string_view op) {
 }
 
 bool is_view_op(std::string_view op) {
-  static constexpr std::array<std::string_view, 42> kViews = {
+  static constexpr std::array<std::string_view, 43> kViews = {
       "aten::view",
       "aten::_unsafe_view",
       "aten::reshape",
@@ -57,6 +57,7 @@ bool is_view_op(std::string_view op) {
       "aten::diagonal",
       "aten::numpy_T",
       "aten::view_as",
+      "aten::reshape_as",
       "aten::swapaxes",
       "aten::movedim.int",
       "aten::contiguous",

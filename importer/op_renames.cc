@@ -53,9 +53,66 @@ bool transposed_convolution(std::string* op, const Json& inputs, Json* renamed) 
   return true;
 }
 
+/// ATen's alternative spellings of arithmetic (Python array-API names), same schemas.
+constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
+    {"aten::multiply.Tensor", "aten::mul.Tensor"},
+    {"aten::multiply.Scalar", "aten::mul.Scalar"},
+    {"aten::divide.Tensor", "aten::div.Tensor"},
+    {"aten::divide.Scalar", "aten::div.Scalar"},
+    {"aten::true_divide.Tensor", "aten::div.Tensor"},
+    {"aten::subtract.Tensor", "aten::sub.Tensor"},
+    {"aten::subtract.Scalar", "aten::sub.Scalar"},
+    {"aten::greater.Tensor", "aten::gt.Tensor"},
+    {"aten::less.Tensor", "aten::lt.Tensor"},
+    {"aten::not_equal.Tensor", "aten::ne.Tensor"},
+    {"aten::greater_equal.Tensor", "aten::ge.Tensor"},
+    {"aten::less_equal.Tensor", "aten::le.Tensor"},
+    {"aten::absolute", "aten::abs"},
+    {"aten::negative", "aten::neg"},
+    {"aten::arccos", "aten::acos"},
+    {"aten::arcsin", "aten::asin"},
+    {"aten::arctan", "aten::atan"},
+    {"aten::arctan2", "aten::atan2"},
+    {"aten::fix", "aten::trunc"},
+    {"aten::special_expit", "aten::sigmoid"},
+    {"aten::special_erfc", "aten::erfc"},
+    {"aten::special_exp2", "aten::exp2"},
+    {"aten::special_logit", "aten::logit"},
+    {"aten::special_sinc", "aten::sinc"},
+};
+
+/// max_pool1d(x [N, C, L], k, s, p, d, ceil) is max_pool2d over x as an unbatched [C', H, W]
+/// image with a 1-row window.
+bool max_pool1d(std::string* op, const Json& inputs, Json* renamed) {
+  *renamed = Json::array();
+  for (const Json& in : inputs) {
+    Json copy = in;
+    const Json* a = in.contains("arg") ? &in["arg"] : nullptr;
+    const std::string name = in.value("name", "");
+    if (name != "self" && a && a->contains("as_ints")) {
+      Json v = (*a)["as_ints"];
+      if (v.size() > 1) return false;
+      const int64_t one = name == "padding" ? 0 : 1;
+      const int64_t last = v.empty() ? one : v[0].get<int64_t>();
+      copy["arg"] = {{"as_ints", {one, last}}};
+      if (name == "stride" && v.empty()) copy["arg"] = {{"as_ints", Json::array()}};
+    }
+    renamed->push_back(std::move(copy));
+  }
+  *op = "aten::max_pool2d";
+  return true;
+}
+
 }  // namespace
 
 bool rename_op(std::string* op, const Json& inputs, Json* renamed) {
+  for (const auto& [from, to] : kSpellings)
+    if (*op == from) {
+      *op = to;
+      *renamed = keep(inputs);
+      return true;
+    }
+  if (*op == "aten::max_pool1d") return max_pool1d(op, inputs, renamed);
   if (*op == "aten::convolution") return transposed_convolution(op, inputs, renamed);
   if (*op == "aten::clamp_min" || *op == "aten::clamp_max") {
     const bool min = *op == "aten::clamp_min";
@@ -84,6 +141,11 @@ bool rename_op(std::string* op, const Json& inputs, Json* renamed) {
     *renamed = keep(inputs);
     renamed->push_back(input("dims", {{"as_ints", {*op == "aten::fliplr" ? 1 : 0}}}));
     *op = "aten::flip";
+    return true;
+  }
+  if (*op == "aten::sgn") {  // of a real tensor: sign
+    *op = "aten::sign";
+    *renamed = keep(inputs);
     return true;
   }
   if (*op == "aten::zero") {

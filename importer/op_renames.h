@@ -9,6 +9,9 @@
 //   celu(x, a)                        -> elu(x, a, 1, 1 / a)
 //   fliplr(x) / flipud(x)             -> flip(x, [1]) / flip(x, [0])
 //   zero(x)                           -> zeros_like(x)
+//   sgn(x)                            -> sign(x) (real tensors)
+//   max_pool1d(x, k, s, p, d, ceil)   -> max_pool2d of x as an unbatched image, window 1 x k
+//   multiply, divide, subtract, ...   -> mul, div, sub, ... (ATen's other spellings)
 #pragma once
 
 #include <string>

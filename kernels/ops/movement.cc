@@ -48,6 +48,7 @@ constexpr OpRow kRows[] = {
     {"aten::replication_pad2d",  kAny, {}, {}, {.all_dtypes = true}},
     {"aten::replication_pad3d",  kAny, {}, {}, {.all_dtypes = true}},
     {"aten::reshape",            kAny, {}, {kF32}, {.all_dtypes = true}},
+    {"aten::reshape_as", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::roll",               kAny, {}, {}, {.all_dtypes = true}},
     {"aten::select.int",         kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::slice.Tensor",       kAny, {}, {kF32}, {.all_dtypes = true}},
@@ -74,6 +75,7 @@ constexpr OpRow kRows[] = {
     {"aten::unsafe_split_with_sizes", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::unsqueeze",          kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::view",               kAny, {}, {kF32}, {.all_dtypes = true}},
+    {"aten::view_as", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::vsplit.array", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::vsplit.int", kAny, {}, {}, {.all_dtypes = true}},
 };

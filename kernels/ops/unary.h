@@ -35,8 +35,14 @@ enum class UnaryKind : uint8_t {
   // activations with parameters
   kHardtanh,  // clamp to [a, b]
   kRelu6,
-  kLeakyRelu,  // negative_slope a
-  kElu,        // alpha a, scale b, input_scale c
+  kLeakyRelu,   // negative_slope a
+  kElu,         // alpha a, scale b, input_scale c
+  kSoftplus,    // log(1 + exp(beta a x)) / a; x where a x > threshold b
+  kMish,        // x tanh(softplus(x))
+  kLogSigmoid,  // -softplus(-x)
+  kThreshold,   // x > threshold a ? x : value b
+  kHardshrink,  // |x| > lambda a ? x : 0
+  kSoftshrink,  // x - a past +a, x + a past -a, 0 between
   // math; integer inputs give float32 (torch's int-to-float promotion)
   kExp,
   kExpm1,
@@ -48,6 +54,12 @@ enum class UnaryKind : uint8_t {
   kRsqrt,
   kReciprocal,
   kErf,
+  kErfc,
+  kExp2,
+  kLogit,     // log(x / (1 - x)), x clamped to [eps a, 1 - a] when eps is given (c != 0)
+  kSinc,      // sin(pi x) / (pi x), 1 at 0
+  kFrac,      // x - trunc(x)
+  kNanToNum,  // NaN -> a, +inf -> b, -inf -> c
   kSin,
   kCos,
   kTan,
@@ -71,6 +83,8 @@ enum class UnaryKind : uint8_t {
   // predicates -> bool
   kIsnan,
   kIsinf,
+  kIsfinite,
+  kSignbit,
   // a tensor with scalars
   kPowScalar,  // x ** a
   kRsub,       // a - b * x

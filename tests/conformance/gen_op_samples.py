@@ -404,6 +404,15 @@ CALLS = {
     "aten::conv_transpose3d.input": lambda f, d: (
         lambda x, w, b: f(x, w, b, [2], [0], [1], 1, [1]),
         [rand((1, 2, 2, 3, 2), d), rand((2, 3, 2, 2, 2), d), rand((3,), d)]),
+    # log of a negative is NaN, of 0 -inf: what nan_to_num replaces
+    "aten::nan_to_num": lambda f, d: (
+        lambda x: f(torch.log(x), 1.5, 7.0, -7.0) + f(torch.log(x)).clamp(-1e30, 1e30),
+        [torch.tensor([[-1.0, 0.0, 2.0], [0.5, -3.0, 0.0]], dtype=d)]),
+    "aten::logit": lambda f, d: (lambda x: f(x, 0.1) + f(x.clamp(0.2, 0.8)), [rand((2, 3), d).sigmoid()]),
+    "aten::softplus": lambda f, d: (lambda x: f(x, 2.0, 3.0) + f(x), [rand((2, 5), d) * 3]),
+    "aten::threshold": lambda f, d: (lambda x: f(x, 0.5, -2.0), [rand((2, 5), d)]),
+    "aten::hardshrink": lambda f, d: (lambda x: f(x, 0.7), [rand((2, 5), d)]),
+    "aten::softshrink": lambda f, d: (lambda x: f(x, 0.7), [rand((2, 5), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),

@@ -69,6 +69,8 @@ void register_shape_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
       {"aten::reshape", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
+      {"aten::view_as", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_as>>},
+      {"aten::reshape_as", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_as>>},
       {"aten::_unsafe_view", kCpu, kAny, kRef, &make_kernel<ShapeKernel<view_prepare_view>>},
       {"aten::flatten.using_ints", kCpu, kAny, kRef,
        &make_kernel<ShapeKernel<view_prepare_flatten>>},

@@ -3,7 +3,9 @@
 // wrap-around.
 #include "kernels/reference/unary/math.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
@@ -83,6 +85,35 @@ double unary_float(const MathUnaryParams& p, double x) {
       return x > 0 ? x : x * p.a;
     case UnaryKind::kElu:
       return x > 0 ? x * p.b : p.a * p.b * std::expm1(x * p.c);
+    case UnaryKind::kSoftplus:
+      return x * p.a > p.b ? x : std::log1p(std::exp(x * p.a)) / p.a;
+    case UnaryKind::kMish:
+      return x * std::tanh(x > 20 ? x : std::log1p(std::exp(x)));
+    case UnaryKind::kLogSigmoid:
+      return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x)));
+    case UnaryKind::kThreshold:
+      return x > p.a ? x : p.b;
+    case UnaryKind::kHardshrink:
+      return std::abs(x) > p.a ? x : 0.0;
+    case UnaryKind::kSoftshrink:
+      return x > p.a ? x - p.a : (x < -p.a ? x + p.a : 0.0);
+    case UnaryKind::kErfc:
+      return std::erfc(x);
+    case UnaryKind::kExp2:
+      return std::exp2(x);
+    case UnaryKind::kLogit: {
+      const double z = p.c != 0 ? std::clamp(x, p.a, 1.0 - p.a) : x;
+      return std::log(z / (1.0 - z));
+    }
+    case UnaryKind::kSinc: {
+      if (x == 0) return 1.0;
+      const double px = std::numbers::pi * x;
+      return std::sin(px) / px;
+    }
+    case UnaryKind::kFrac:
+      return x - std::trunc(x);
+    case UnaryKind::kNanToNum:
+      return std::isnan(x) ? p.a : (std::isinf(x) ? (x > 0 ? p.b : p.c) : x);
     case UnaryKind::kRoundDecimals: {
       const double scale = std::pow(10.0, static_cast<double>(p.decimals));
       return std::nearbyint(x * scale) / scale;
@@ -92,11 +123,23 @@ double unary_float(const MathUnaryParams& p, double x) {
   }
 }
 
-// isnan/isinf: a bool output.
-void run_isnan_isinf(const MathUnaryParams& p, const KernelCall& call) {
+// isnan/isinf/isfinite/signbit: a bool output.
+bool predicate(UnaryKind op, double x) {
+  switch (op) {
+    case UnaryKind::kIsnan:
+      return std::isnan(x);
+    case UnaryKind::kIsinf:
+      return std::isinf(x);
+    case UnaryKind::kIsfinite:
+      return std::isfinite(x);
+    default:
+      return std::signbit(x);
+  }
+}
+
+void run_predicate(const MathUnaryParams& p, const KernelCall& call) {
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-    const double x = operand_load<double>(p.x, call, in[0]);
-    store<bool>(call, i, p.op == UnaryKind::kIsnan ? std::isnan(x) : std::isinf(x));
+    store<bool>(call, i, predicate(p.op, operand_load<double>(p.x, call, in[0])));
   });
 }
 
@@ -123,8 +166,8 @@ void run_unary(const MathUnaryParams& p, const KernelCall& call) {
 }  // namespace
 
 void ref_math_unary(const MathUnaryParams& p, const KernelCall& call, void*) {
-  if (p.op == UnaryKind::kIsnan || p.op == UnaryKind::kIsinf) {
-    run_isnan_isinf(p, call);
+  if (p.out == DType::kBool) {
+    run_predicate(p, call);
     return;
   }
   visit_dtype(p.compute, [&](auto tag) { run_unary<decltype(tag)>(p, call); });
@@ -156,6 +199,20 @@ void register_math_ref(KernelRegistry& registry) {
       math_unary<UnaryKind::kIsinf>("aten::isinf"),
       math_unary<UnaryKind::kLeakyRelu>("aten::leaky_relu"),
       math_unary<UnaryKind::kElu>("aten::elu"),
+      math_unary<UnaryKind::kSoftplus>("aten::softplus"),
+      math_unary<UnaryKind::kMish>("aten::mish"),
+      math_unary<UnaryKind::kLogSigmoid>("aten::log_sigmoid"),
+      math_unary<UnaryKind::kThreshold>("aten::threshold"),
+      math_unary<UnaryKind::kHardshrink>("aten::hardshrink"),
+      math_unary<UnaryKind::kSoftshrink>("aten::softshrink"),
+      math_unary<UnaryKind::kErfc>("aten::erfc"),
+      math_unary<UnaryKind::kExp2>("aten::exp2"),
+      math_unary<UnaryKind::kLogit>("aten::logit"),
+      math_unary<UnaryKind::kSinc>("aten::sinc"),
+      math_unary<UnaryKind::kFrac>("aten::frac"),
+      math_unary<UnaryKind::kNanToNum>("aten::nan_to_num"),
+      math_unary<UnaryKind::kIsfinite>("aten::isfinite"),
+      math_unary<UnaryKind::kSignbit>("aten::signbit"),
   });
 }
 }  // namespace tir::kernels

@@ -39,6 +39,16 @@ ViewParams make_permuted_copy(const KernelCall& call, const Tensor& x, std::span
 
 }  // namespace
 
+Result<ViewParams> view_prepare_as(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* other, tensor_arg(call, 1, "other"));
+  if (other->numel() != x->numel())
+    return op_error(call, StatusCode::kInvalidArgument, "shape ", shape_str(other->shape()),
+                    " is invalid for input of size ", x->numel(), " ", shape_str(x->shape()));
+  const auto shape = other->shape();
+  return view_alias(call, *x, std::vector<int64_t>(shape.begin(), shape.end()), out_info);
+}
+
 Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, self_operand(call, 2));
   TIR_ASSIGN_OR_RETURN(auto size, ints_arg(call, 1, "size"));

@@ -30,6 +30,8 @@ ViewParams view_alias(const KernelCall& call, const Tensor& x, std::span<const i
 
 /// view, reshape, _unsafe_view(self, size): one -1 is inferred; numel must match.
 Result<ViewParams> view_prepare_view(const KernelCall& call, PrepareInfo* out_info);
+/// view_as, reshape_as(self, other): self's elements in other's shape.
+Result<ViewParams> view_prepare_as(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_flatten(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_unsqueeze(const KernelCall& call, PrepareInfo* out_info);
 Result<ViewParams> view_prepare_squeeze_dim(const KernelCall& call, PrepareInfo* out_info);

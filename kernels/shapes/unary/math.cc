@@ -1,5 +1,7 @@
 #include "kernels/shapes/unary/math.h"
 
+#include <limits>
+
 namespace tir::kernels {
 namespace {
 
@@ -26,7 +28,8 @@ Result<MathUnaryParams> math_prepare_unary(const KernelCall& call, PrepareInfo* 
   p.op = Op;
   TIR_ASSIGN_OR_RETURN(p.x, tensor_operand_arg(call, 0, "self"));
   const DType in = p.x.dtype;
-  if (Op == UnaryKind::kIsnan || Op == UnaryKind::kIsinf) {
+  if (Op == UnaryKind::kIsnan || Op == UnaryKind::kIsinf || Op == UnaryKind::kIsfinite ||
+      Op == UnaryKind::kSignbit) {
     p.compute = in;
     p.out = DType::kBool;
   } else if (keeps_int(Op)) {
@@ -44,8 +47,33 @@ Result<MathUnaryParams> math_prepare_unary(const KernelCall& call, PrepareInfo* 
     TIR_ASSIGN_OR_RETURN(p.c, scalar_at(call, 3, "input_scale", 1.0));
   } else if constexpr (Op == UnaryKind::kRoundDecimals) {
     TIR_ASSIGN_OR_RETURN(p.decimals, int_arg(call, 1, "decimals"));
+  } else if constexpr (Op == UnaryKind::kSoftplus) {
+    TIR_ASSIGN_OR_RETURN(p.a, scalar_at(call, 1, "beta", 1.0));
+    TIR_ASSIGN_OR_RETURN(p.b, scalar_at(call, 2, "threshold", 20.0));
+  } else if constexpr (Op == UnaryKind::kThreshold) {
+    TIR_ASSIGN_OR_RETURN(p.a, scalar_at(call, 1, "threshold", 0.0));
+    TIR_ASSIGN_OR_RETURN(p.b, scalar_at(call, 2, "value", 0.0));
+  } else if constexpr (Op == UnaryKind::kHardshrink || Op == UnaryKind::kSoftshrink) {
+    TIR_ASSIGN_OR_RETURN(p.a, scalar_at(call, 1, "lambd", 0.5));
+  } else if constexpr (Op == UnaryKind::kLogit) {
+    p.c = call.args.size() > 1 && !call.args[1].is_none();  // eps given
+    TIR_ASSIGN_OR_RETURN(p.a, scalar_at(call, 1, "eps", 0.0));
+  } else if constexpr (Op == UnaryKind::kNanToNum) {
+    // torch's defaults: NaN to 0, infinities to the output dtype's largest finite values.
+    const double big = p.out == DType::kFloat64    ? std::numeric_limits<double>::max()
+                       : p.out == DType::kFloat16  ? 65504.0
+                       : p.out == DType::kBFloat16 ? 3.3895313892515355e38
+                                                   : double(std::numeric_limits<float>::max());
+    TIR_ASSIGN_OR_RETURN(p.a, scalar_at(call, 1, "nan", 0.0));
+    TIR_ASSIGN_OR_RETURN(p.b, scalar_at(call, 2, "posinf", big));
+    TIR_ASSIGN_OR_RETURN(p.c, scalar_at(call, 3, "neginf", -big));
   }
-  if ((Op == UnaryKind::kLeakyRelu || Op == UnaryKind::kElu) && !dtype_is_float(in))
+  const bool float_only = Op == UnaryKind::kLeakyRelu || Op == UnaryKind::kElu ||
+                          Op == UnaryKind::kSoftplus || Op == UnaryKind::kMish ||
+                          Op == UnaryKind::kLogSigmoid || Op == UnaryKind::kThreshold ||
+                          Op == UnaryKind::kHardshrink || Op == UnaryKind::kSoftshrink ||
+                          Op == UnaryKind::kFrac || Op == UnaryKind::kNanToNum;
+  if (float_only && !dtype_is_float(in))
     return op_error(call, StatusCode::kInvalidArgument, "needs a floating-point tensor, got ",
                     dtype_name(in));
   const std::array<std::span<const int64_t>, 1> shapes = {p.x.shape};
@@ -93,6 +121,20 @@ TIR_MATH_UNARY(kIsinf)
 TIR_MATH_UNARY(kLeakyRelu)
 TIR_MATH_UNARY(kElu)
 TIR_MATH_UNARY(kRoundDecimals)
+TIR_MATH_UNARY(kSoftplus)
+TIR_MATH_UNARY(kMish)
+TIR_MATH_UNARY(kLogSigmoid)
+TIR_MATH_UNARY(kThreshold)
+TIR_MATH_UNARY(kHardshrink)
+TIR_MATH_UNARY(kSoftshrink)
+TIR_MATH_UNARY(kErfc)
+TIR_MATH_UNARY(kExp2)
+TIR_MATH_UNARY(kLogit)
+TIR_MATH_UNARY(kSinc)
+TIR_MATH_UNARY(kFrac)
+TIR_MATH_UNARY(kNanToNum)
+TIR_MATH_UNARY(kIsfinite)
+TIR_MATH_UNARY(kSignbit)
 #undef TIR_MATH_UNARY
 
 }  // namespace tir::kernels
