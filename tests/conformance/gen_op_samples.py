@@ -413,6 +413,12 @@ CALLS = {
     "aten::threshold": lambda f, d: (lambda x: f(x, 0.5, -2.0), [rand((2, 5), d)]),
     "aten::hardshrink": lambda f, d: (lambda x: f(x, 0.7), [rand((2, 5), d)]),
     "aten::softshrink": lambda f, d: (lambda x: f(x, 0.7), [rand((2, 5), d)]),
+    # batched matmul, diagonal, trace, broadcast ellipsis, implicit output, outer product
+    "aten::einsum": lambda f, d: (
+        lambda a, b, c: torch.cat([f("bij,bjk->bik", [a, b]).flatten(), f("ii->i", [c]),
+                                   f("ii", [c]).reshape(1), f("...ij,...jk", [a, b]).flatten(),
+                                   f("i,j->ij", [c[0], c[1]]).flatten(), f("bij->jb", [a]).flatten()]),
+        [rand((2, 3, 4), d), rand((2, 4, 5), d), rand((3, 3), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),
