@@ -23,6 +23,8 @@ constexpr OpRow kRows[] = {
     {"aten::cumsum",          kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::diff",            {kI64, kF32},              {},     {}},
     {"aten::histc",           {kF32},                    {},     {}},
+    {"aten::linalg_vector_norm", kAny, {}, {}},
+    {"aten::logsumexp", kAny, {}, {}},
     {"aten::max",             kAny,                      {},     {}},
     {"aten::max.dim",         kAny,                      {},     {}},
     {"aten::mean",            kAny,                      {},     {}, {.promoted = 0b1}},

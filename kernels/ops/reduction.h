@@ -21,6 +21,8 @@ enum class ReduceKind : uint8_t {
   kSum,
   kAny,
   kAll,
+  kNorm,       // linalg_vector_norm: (sum |x|^ord)^(1/ord); max/min |x| at +-inf; count at 0
+  kLogsumexp,  // log(sum(exp(x))), from the max
 };
 
 }  // namespace tir::kernels::ops

@@ -419,6 +419,14 @@ CALLS = {
                                    f("ii", [c]).reshape(1), f("...ij,...jk", [a, b]).flatten(),
                                    f("i,j->ij", [c[0], c[1]]).flatten(), f("bij->jb", [a]).flatten()]),
         [rand((2, 3, 4), d), rand((2, 4, 5), d), rand((3, 3), d)]),
+    "aten::linalg_vector_norm": lambda f, d: (
+        lambda x: torch.cat([f(x, 2, [1]), f(x, 1, [0], True).flatten(), f(x, float("inf"), [1]),
+                             f(x, float("-inf"), [1]), f(x, 0, [1]), f(x, 3.5).reshape(1),
+                             f(x, 2, None, False, dtype=torch.float64).float().reshape(1)]),
+        [rand((3, 4), d)]),
+    "aten::logsumexp": lambda f, d: (
+        lambda x: torch.cat([f(x, [1]), f(x * 100, [0], True).flatten(), f(x, [0, 1]).reshape(1)]),
+        [rand((3, 4), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),

@@ -148,6 +148,50 @@ void reduce_moments(const ReductionParams& p, const KernelCall& call, const T* x
   }
 }
 
+// linalg_vector_norm and logsumexp, in double: a running max (|x| or x) in a, then a sum in b.
+template <typename T, typename Acc>
+void reduce_norm(const ReductionParams& p, const KernelCall& call, const T* x, Acc* a, int64_t* b) {
+  const Tensor& y = call.outputs[0];
+  const int64_t n = p.out_numel;
+  double* top = reinterpret_cast<double*>(a);
+  double* sum = reinterpret_cast<double*>(b);
+  const bool lse = p.op == ReduceKind::kLogsumexp;
+  const bool low = !lse && std::isinf(p.ord) && p.ord < 0;
+  for (int64_t o = 0; o < n; ++o) {
+    top[o] = low ? INFINITY : -INFINITY;
+    sum[o] = 0.0;
+  }
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
+    const double v = lse ? double(x[i]) : std::abs(double(x[i]));
+    if (std::isnan(v) || (low ? v < top[o] : v > top[o])) top[o] = v;
+  });
+  if (!lse && std::isinf(p.ord)) {
+    for (int64_t o = 0; o < n; ++o) write<double>(y, o, p.group == 0 ? 0.0 : top[o]);
+    return;
+  }
+  for_each_element(p, [&](int64_t i, int64_t o, int64_t) {
+    const double v = double(x[i]);
+    if (lse) {
+      sum[o] += std::isinf(top[o]) ? std::exp(v) : std::exp(v - top[o]);
+    } else if (p.ord == 0) {
+      sum[o] += v != 0;
+    } else if (top[o] > 0) {  // scaled by the largest |x|: no overflow in the power
+      sum[o] += std::pow(std::abs(v) / top[o], p.ord);
+    }
+  });
+  for (int64_t o = 0; o < n; ++o) {
+    double r;
+    if (lse) {
+      r = std::isinf(top[o]) ? std::log(sum[o]) : top[o] + std::log(sum[o]);
+    } else if (p.ord == 0) {
+      r = sum[o];
+    } else {
+      r = top[o] > 0 ? top[o] * std::pow(sum[o], 1.0 / p.ord) : top[o];
+    }
+    write<double>(y, o, r);
+  }
+}
+
 template <typename T>
 void run_typed(const ReductionParams& p, const KernelCall& call, void* scratch) {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
@@ -176,6 +220,10 @@ void run_typed(const ReductionParams& p, const KernelCall& call, void* scratch) 
     case ReduceKind::kStd:
       reduce_moments(p, call, x, a, b);
       return;
+    case ReduceKind::kNorm:
+    case ReduceKind::kLogsumexp:
+      reduce_norm(p, call, x, a, b);
+      return;
   }
 }
 
@@ -191,6 +239,8 @@ template <ReduceKind Op>
 using FullRef = FnKernel<ReductionParams, reduction_prepare_full<Op>, ref_reduction>;
 template <ReduceKind Op, bool C>
 using VarRef = FnKernel<ReductionParams, reduction_prepare_var<Op, C>, ref_reduction>;
+using NormRef = FnKernel<ReductionParams, reduction_prepare_norm, ref_reduction>;
+using LogsumexpRef = FnKernel<ReductionParams, reduction_prepare_logsumexp, ref_reduction>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -224,6 +274,8 @@ void register_reduction_ref(KernelRegistry& registry) {
       {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kVar, false>>},
       {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, true>>},
       {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, false>>},
+      {"aten::linalg_vector_norm", kCpu, kAny, kRef, &make_kernel<NormRef>},
+      {"aten::logsumexp", kCpu, kAny, kRef, &make_kernel<LogsumexpRef>},
   });
 }
 }  // namespace tir::kernels

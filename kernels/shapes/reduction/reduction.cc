@@ -6,7 +6,8 @@ namespace tir::kernels {
 namespace {
 
 constexpr bool kFloatOnly(ReduceKind op) {
-  return op == ReduceKind::kVar || op == ReduceKind::kStd || op == ReduceKind::kMean;
+  return op == ReduceKind::kVar || op == ReduceKind::kStd || op == ReduceKind::kMean ||
+         op == ReduceKind::kNorm || op == ReduceKind::kLogsumexp;
 }
 
 // Fills the plan for reducing `reduce[d]` dims of x; sets outputs' shapes and dtypes.
@@ -173,6 +174,30 @@ Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInf
                        plan(call, Op, *x, mask, keepdim, DType::kUndefined, out_info));
   p.correction = correction;
   return p;
+}
+
+Result<ReductionParams> reduction_prepare_norm(const KernelCall& call, PrepareInfo* out_info) {
+  if (call.args.size() != 5)
+    return op_error(call, StatusCode::kInvalidArgument, "expects (self, ord, dim, keepdim, dtype)");
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  TIR_ASSIGN_OR_RETURN(const double ord, scalar_arg(call, 1, "ord"));
+  TIR_ASSIGN_OR_RETURN(auto mask, dims_mask(call, *x, 2));
+  TIR_ASSIGN_OR_RETURN(const bool keepdim, keepdim_at(call, 3));
+  TIR_ASSIGN_OR_RETURN(const DType out, optional_dtype_arg(call, 4, "dtype"));
+  TIR_ASSIGN_OR_RETURN(ReductionParams p,
+                       plan(call, ReduceKind::kNorm, *x, mask, keepdim, out, out_info));
+  p.ord = ord;
+  return p;
+}
+
+Result<ReductionParams> reduction_prepare_logsumexp(const KernelCall& call, PrepareInfo* out_info) {
+  if (call.args.size() != 3)
+    return op_error(call, StatusCode::kInvalidArgument, "expects (self, dim, keepdim)");
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  TIR_ASSIGN_OR_RETURN(auto mask, dims_mask(call, *x, 1));
+  TIR_ASSIGN_OR_RETURN(const bool keepdim, keepdim_at(call, 2));
+  return plan(call, ReduceKind::kLogsumexp, *x, mask, keepdim,
+              dtype_is_float(x->dtype) ? DType::kUndefined : DType::kFloat32, out_info);
 }
 
 #define TIR_RED(fn, op) \

@@ -26,6 +26,7 @@ struct ReductionParams {
   std::array<int64_t, kMaxRank> red_strides{};  // per input dim: position in the reduced set
   int64_t out_numel = 1, group = 1;             // outputs, elements reduced into each
   double correction = 1;                        // var/std
+  double ord = 2;                               // linalg_vector_norm
 };
 
 /// amin/amax(self, dim=[], keepdim=False); any.dims(self, dim?, keepdim).
@@ -43,5 +44,10 @@ Result<ReductionParams> reduction_prepare_full(const KernelCall& call, PrepareIn
 /// var.dim/std.dim(self, dim?, unbiased, keepdim).
 template <ReduceKind Op, bool Correction>
 Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInfo* out_info);
+/// linalg_vector_norm(self, ord=2, dim?, keepdim, dtype?): float in, float out (dtype casts
+/// the input first).
+Result<ReductionParams> reduction_prepare_norm(const KernelCall& call, PrepareInfo* out_info);
+/// logsumexp(self, dim, keepdim): integer inputs give float32.
+Result<ReductionParams> reduction_prepare_logsumexp(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
