@@ -20,6 +20,7 @@ constexpr OpRow kRows[] = {
     {"aten::layer_norm",                           {kF32}, {kF32}, {kF32}},
     {"aten::native_group_norm",                    {kF32}, {},     {}},
     {"aten::native_layer_norm",                    {kF32}, {kF32}, {kF32}},
+    {"aten::rms_norm", {kF32}, {}, {}},
 };
 // clang-format on
 

@@ -427,6 +427,9 @@ CALLS = {
     "aten::logsumexp": lambda f, d: (
         lambda x: torch.cat([f(x, [1]), f(x * 100, [0], True).flatten(), f(x, [0, 1]).reshape(1)]),
         [rand((3, 4), d)]),
+    "aten::rms_norm": lambda f, d: (
+        lambda x, w: f(x, [5], w, 1e-6) + f(x, [5]) + f(x, [3, 5], None, 0.1),
+        [rand((2, 3, 5), d), rand((5,), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),

@@ -1,4 +1,4 @@
-// Reference layer norm (with native_layer_norm's mean/rstd), in double.
+// Reference layer norm (with native_layer_norm's mean/rstd) and RMS norm, in double.
 #include "kernels/reference/normalization/layer_norm.h"
 
 #include <cmath>
@@ -15,8 +15,10 @@ void ref_layer_norm(const LayerNormParams& p, const KernelCall& call, void*) {
   for (int64_t r = 0; r < p.rows; ++r) {
     const float* xr = x + r * p.cols;
     double mean = 0.0, var = 0.0;
-    for (int64_t c = 0; c < p.cols; ++c) mean += xr[c];
-    mean /= static_cast<double>(p.cols);
+    if (!p.rms) {
+      for (int64_t c = 0; c < p.cols; ++c) mean += xr[c];
+      mean /= static_cast<double>(p.cols);
+    }
     for (int64_t c = 0; c < p.cols; ++c) var += (xr[c] - mean) * (xr[c] - mean);
     var /= static_cast<double>(p.cols);
     const double rstd = 1.0 / std::sqrt(var + p.eps);
@@ -35,6 +37,7 @@ namespace {
 
 using LayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare, ref_layer_norm>;
 using NativeLayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare_native, ref_layer_norm>;
+using RmsNormRef = FnKernel<LayerNormParams, rms_norm_prepare, ref_layer_norm>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -46,6 +49,7 @@ void register_layer_norm_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::layer_norm", kCpu, kF32, kRef, &make_kernel<LayerNormRef>},
       {"aten::native_layer_norm", kCpu, kF32, kRef, &make_kernel<NativeLayerNormRef>},
+      {"aten::rms_norm", kCpu, kF32, kRef, &make_kernel<RmsNormRef>},
   });
 }
 }  // namespace tir::kernels

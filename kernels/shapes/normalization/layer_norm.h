@@ -14,6 +14,7 @@ struct LayerNormParams {
   double eps = 1e-5;
   int input = -1, weight = -1, bias = -1;  // KernelCall::inputs indices; -1 absent
   bool stats = false;                      // native_layer_norm: also write mean and rstd
+  bool rms = false;                        // rms_norm: no mean, rstd = 1 / sqrt(mean(x^2) + eps)
 };
 
 /// layer_norm(input, normalized_shape, weight?, bias?, eps, cudnn_enable) -> out.
@@ -21,5 +22,8 @@ Result<LayerNormParams> layer_norm_prepare(const KernelCall& call, PrepareInfo* 
 /// native_layer_norm(input, normalized_shape, weight?, bias?, eps) -> (out, mean, rstd);
 /// mean and rstd have the input's shape with the normalized dims set to 1.
 Result<LayerNormParams> layer_norm_prepare_native(const KernelCall& call, PrepareInfo* out_info);
+/// rms_norm(input, normalized_shape, weight?, eps?) -> out: y = x * rstd * weight,
+/// rstd = 1 / sqrt(mean(x^2) + eps); eps None is float32's epsilon (torch's default).
+Result<LayerNormParams> rms_norm_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
