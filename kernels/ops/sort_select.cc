@@ -9,6 +9,8 @@ namespace {
 
 // clang-format off
 constexpr OpRow kRows[] = {
+    {"aten::argsort",        kAny, {}, {}},
+    {"aten::argsort.stable", kAny, {}, {}},
     {"aten::sort",        kAny, {}, {}},
     {"aten::sort.stable", kAny, {}, {}},
     {"aten::topk",        kAny, {}, {}},

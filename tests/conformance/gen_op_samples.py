@@ -430,6 +430,9 @@ CALLS = {
     "aten::rms_norm": lambda f, d: (
         lambda x, w: f(x, [5], w, 1e-6) + f(x, [5]) + f(x, [3, 5], None, 0.1),
         [rand((2, 3, 5), d), rand((5,), d)]),
+    "aten::argsort": lambda f, d: (lambda x: f(x, 0, True) * 10 + f(x), [rand((3, 4), d)]),
+    "aten::argsort.stable": lambda f, d: (
+        lambda x: f(x, stable=True, dim=1, descending=True), [rand((3, 4), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),

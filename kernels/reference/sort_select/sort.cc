@@ -17,8 +17,8 @@ namespace {
 template <typename T>
 void run_typed(const SortParams& p, const KernelCall& call, void* scratch) {
   const T* x = call.inputs[p.input].data_as<const T>();
-  T* values = call.outputs[0].data_as<T>();
-  int64_t* indices = call.outputs[1].data_as<int64_t>();
+  T* values = p.indices_only ? nullptr : call.outputs[0].data_as<T>();
+  int64_t* indices = call.outputs[p.indices_only ? 0 : 1].data_as<int64_t>();
   int64_t* order = static_cast<int64_t*>(scratch);
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t i = 0; i < p.inner; ++i) {
@@ -38,7 +38,7 @@ void run_typed(const SortParams& p, const KernelCall& call, void* scratch) {
       }
       const int64_t base = o * p.k * p.inner + i;
       for (int64_t j = 0; j < p.k; ++j) {
-        values[base + j * p.inner] = slice[order[j] * p.inner];
+        if (values) values[base + j * p.inner] = slice[order[j] * p.inner];
         indices[base + j * p.inner] = order[j];
       }
     }
@@ -52,6 +52,8 @@ void ref_sort(const SortParams& p, const KernelCall& call, void* scratch) {
 using SortRef = FnKernel<SortParams, sort_prepare_sort<false>, ref_sort>;
 using SortStableRef = FnKernel<SortParams, sort_prepare_sort<true>, ref_sort>;
 using TopkRef = FnKernel<SortParams, sort_prepare_topk, ref_sort>;
+using ArgsortRef = FnKernel<SortParams, sort_prepare_argsort<false>, ref_sort>;
+using ArgsortStableRef = FnKernel<SortParams, sort_prepare_argsort<true>, ref_sort>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -64,6 +66,8 @@ void register_sort_ref(KernelRegistry& registry) {
       {"aten::sort", kCpu, kAny, kRef, &make_kernel<SortRef>},
       {"aten::sort.stable", kCpu, kAny, kRef, &make_kernel<SortStableRef>},
       {"aten::topk", kCpu, kAny, kRef, &make_kernel<TopkRef>},
+      {"aten::argsort", kCpu, kAny, kRef, &make_kernel<ArgsortRef>},
+      {"aten::argsort.stable", kCpu, kAny, kRef, &make_kernel<ArgsortStableRef>},
   });
 }
 }  // namespace tir::kernels

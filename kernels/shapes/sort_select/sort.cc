@@ -3,9 +3,10 @@
 namespace tir::kernels {
 namespace {
 
-Result<SortParams> common(const KernelCall& call, size_t dim_idx, PrepareInfo* out_info) {
-  if (call.outputs.size() != 2)
-    return op_error(call, StatusCode::kInvalidArgument, "expects two outputs");
+Result<SortParams> common(const KernelCall& call, size_t dim_idx, PrepareInfo* out_info,
+                          size_t outputs = 2) {
+  if (call.outputs.size() != outputs)
+    return op_error(call, StatusCode::kInvalidArgument, "expects ", outputs, " outputs");
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
@@ -28,8 +29,8 @@ Result<SortParams> common(const KernelCall& call, size_t dim_idx, PrepareInfo* o
 
 void set_outputs(const KernelCall& call, const SortParams& p, int dim_rank_index) {
   const Tensor& x = call.inputs[p.input];
-  for (int k = 0; k < 2; ++k) {
-    Tensor& o = call.outputs[k];
+  for (int k = p.indices_only ? 1 : 0; k < 2; ++k) {
+    Tensor& o = call.outputs[p.indices_only ? 0 : k];
     o.dtype = k == 0 ? x.dtype : DType::kInt64;
     o.set_shape(x.shape());
     if (x.rank > 0) {
@@ -54,6 +55,22 @@ Result<SortParams> sort_prepare_sort(const KernelCall& call, PrepareInfo* out_in
   return p;
 }
 
+template <bool Stable>
+Result<SortParams> sort_prepare_argsort(const KernelCall& call, PrepareInfo* out_info) {
+  const size_t dim_idx = Stable ? 2 : 1, desc_idx = Stable ? 3 : 2;
+  TIR_RETURN_IF_ERROR(check_arity(call, desc_idx + 1, 1));
+  TIR_ASSIGN_OR_RETURN(SortParams p, common(call, dim_idx, out_info, 1));
+  TIR_ASSIGN_OR_RETURN(p.descending, bool_arg(call, desc_idx, "descending"));
+  p.indices_only = true;
+  const Tensor& x = call.inputs[p.input];
+  TIR_ASSIGN_OR_RETURN(const int64_t dim_arg, int_arg(call, dim_idx, "dim"));
+  TIR_ASSIGN_OR_RETURN(const int dim, normalize_dim(call, dim_arg, x.rank, "dim"));
+  set_outputs(call, p, dim);
+  return p;
+}
+
+template Result<SortParams> sort_prepare_argsort<true>(const KernelCall&, PrepareInfo*);
+template Result<SortParams> sort_prepare_argsort<false>(const KernelCall&, PrepareInfo*);
 template Result<SortParams> sort_prepare_sort<true>(const KernelCall&, PrepareInfo*);
 template Result<SortParams> sort_prepare_sort<false>(const KernelCall&, PrepareInfo*);
 

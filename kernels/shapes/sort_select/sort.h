@@ -16,11 +16,16 @@ struct SortParams {
   int64_t outer = 1, n = 0, inner = 1;  // input viewed as [outer, n, inner], sorting n
   int64_t k = 0;                        // elements kept (n for sort)
   bool descending = false;
+  bool indices_only = false;  // argsort: one output, the indices
 };
 
 /// sort(self, dim=-1, descending=False); sort.stable(self, *, stable?, dim=-1, descending).
 template <bool Stable>
 Result<SortParams> sort_prepare_sort(const KernelCall& call, PrepareInfo* out_info);
+/// argsort(self, dim=-1, descending=False); argsort.stable(self, *, stable, dim=-1,
+/// descending=False): sort's indices alone.
+template <bool Stable>
+Result<SortParams> sort_prepare_argsort(const KernelCall& call, PrepareInfo* out_info);
 /// topk(self, k, dim=-1, largest=True, sorted=True).
 Result<SortParams> sort_prepare_topk(const KernelCall& call, PrepareInfo* out_info);
 
