@@ -21,6 +21,7 @@ void register_reference(KernelRegistry& registry) {
   register_attention_ref(registry);
   register_distance_ref(registry);
   register_einsum_ref(registry);
+  register_gated_ref(registry);
   register_gemm_ref(registry);
   register_matmul_ref(registry);
   register_col2im_ref(registry);

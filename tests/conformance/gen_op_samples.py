@@ -433,6 +433,10 @@ CALLS = {
     "aten::argsort": lambda f, d: (lambda x: f(x, 0, True) * 10 + f(x), [rand((3, 4), d)]),
     "aten::argsort.stable": lambda f, d: (
         lambda x: f(x, stable=True, dim=1, descending=True), [rand((3, 4), d)]),
+    "aten::glu": lambda f, d: (
+        lambda x: torch.cat([f(x, 1).flatten(), f(x, -1).flatten()]), [rand((3, 4, 4), d)]),
+    "aten::prelu": lambda f, d: (
+        lambda x, w: f(x, w) + f(x, w[:1]), [rand((2, 3, 4), d), rand((3,), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),
