@@ -264,7 +264,7 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   // core IR's transposed convolution.
   Json renamed;
   if ((op == "aten::convolution" || !kernels::catalogue_has_op(op, DeviceType::kCpu)) &&
-      rename_op(&op, *inputs, &renamed))
+      rename_op(&op, *inputs, *tensor_values_, &renamed))
     inputs = &renamed;
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;

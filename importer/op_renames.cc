@@ -103,9 +103,45 @@ bool max_pool1d(std::string* op, const Json& inputs, Json* renamed) {
   return true;
 }
 
+/// The metadata of the tensor argument `name`, or null.
+const Json* tensor_meta(const Json& inputs, const Json& tensor_values, std::string_view name) {
+  const Json* a = arg_named(inputs, name);
+  if (!a || !a->contains("as_tensor")) return nullptr;
+  const Json& t = (*a)["as_tensor"];
+  if (!t.contains("name") || !tensor_values.contains(t["name"].get<std::string>())) return nullptr;
+  return &tensor_values[t["name"].get<std::string>()];
+}
+
+bool tile(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const Json* meta = tensor_meta(inputs, tensor_values, "self");
+  const Json* dims = arg_named(inputs, "dims");
+  if (!meta || !meta->contains("sizes") || !dims || !dims->contains("as_ints")) return false;
+  Json reps = (*dims)["as_ints"];
+  while (reps.size() < (*meta)["sizes"].size()) reps.insert(reps.begin(), 1);
+  *renamed = keep(inputs, "dims");
+  renamed->push_back(input("repeats", {{"as_ints", reps}}));
+  *op = "aten::repeat";
+  return true;
+}
+
+bool new_full(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const Json* meta = tensor_meta(inputs, tensor_values, "self");
+  if (!meta || !meta->contains("dtype")) return false;
+  *renamed = keep(inputs, "self");
+  const Json* dtype = arg_named(inputs, "dtype");
+  if (!dtype || dtype->contains("as_none")) {
+    *renamed = keep(*renamed, "dtype");
+    renamed->push_back(input("dtype", {{"as_scalar_type", (*meta)["dtype"]}}));
+  }
+  *op = "aten::full";
+  return true;
+}
+
 }  // namespace
 
-bool rename_op(std::string* op, const Json& inputs, Json* renamed) {
+bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  if (*op == "aten::tile") return tile(op, inputs, tensor_values, renamed);
+  if (*op == "aten::new_full") return new_full(op, inputs, tensor_values, renamed);
   for (const auto& [from, to] : kSpellings)
     if (*op == from) {
       *op = to;

@@ -12,6 +12,8 @@
 //   sgn(x)                            -> sign(x) (real tensors)
 //   max_pool1d(x, k, s, p, d, ceil)   -> max_pool2d of x as an unbatched image, window 1 x k
 //   multiply, divide, subtract, ...   -> mul, div, sub, ... (ATen's other spellings)
+//   tile(x, dims)                     -> repeat(x, dims padded with 1s to x's rank)
+//   new_full(x, size, v, dtype?)      -> full(size, v, dtype or x's dtype)
 #pragma once
 
 #include <string>
@@ -20,8 +22,9 @@
 
 namespace tir::importer {
 
-/// When `*op` (its node inputs `inputs`, torch's serialized {name, arg} list) is renamed:
-/// sets `*op` and `*renamed` (the inputs for the new op's schema) and returns true.
-bool rename_op(std::string* op, const Json& inputs, Json* renamed);
+/// When `*op` (its node inputs `inputs`, torch's serialized {name, arg} list; the graph's
+/// `tensor_values` give its tensors' metadata) is renamed: sets `*op` and `*renamed` (the
+/// inputs for the new op's schema) and returns true.
+bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed);
 
 }  // namespace tir::importer
