@@ -217,6 +217,21 @@ Status GraphBuilder::raw_args(const Json& inputs, const std::string& name,
   return ok_status();
 }
 
+namespace {
+
+/// Whether every output of `node` is a SymInt, SymBool or SymFloat (and there is one).
+bool only_symbolic_outputs(const Json& node) {
+  const Json* outs = json_get(node, "outputs");
+  if (!outs || !outs->is_array() || outs->empty()) return false;
+  for (const Json& o : *outs)
+    if (!o.is_object() || o.size() != 1 ||
+        !(o.contains("as_sym_int") || o.contains("as_sym_bool") || o.contains("as_sym_float")))
+      return false;
+  return true;
+}
+
+}  // namespace
+
 Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   const Json* target = json_get(node, "target");
   if (!target || !target->is_string()) return corrupt("node ", ordinal, " has no target");
@@ -244,28 +259,17 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   }
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
-  if (const Json* outs = json_get(node, "outputs"); outs && outs->is_array() && !outs->empty()) {
-    bool symbolic = true;
-    for (const Json& o : *outs)
-      symbolic =
-          symbolic && o.is_object() && o.size() == 1 &&
-          (o.contains("as_sym_int") || o.contains("as_sym_bool") || o.contains("as_sym_float"));
-    if (symbolic) {
-      ++skipped_symbolic_nodes_;
-      return ok_status();
-    }
+  if (only_symbolic_outputs(node)) {
+    ++skipped_symbolic_nodes_;
+    return ok_status();
   }
   TIR_RETURN_IF_ERROR(check_not_stale(node, name));
   std::string rebind;  // value whose later uses read this node's output (functionalised)
   functionalize(node, &op, &rebind);
   WriteBack write_back;  // an in-place node on slices of an activation (view_write_back.cc)
   const bool writes_back = rebind.empty() && plan_write_back(node, &op, &write_back);
-  // An op the importer writes as another (op_renames.h): one tir has no kernel for, and the
-  // core IR's transposed convolution.
-  Json renamed;
-  if ((op == "aten::convolution" || !kernels::catalogue_has_op(op, DeviceType::kCpu)) &&
-      rename_op(&op, *inputs, *tensor_values_, &renamed))
-    inputs = &renamed;
+  Json renamed;  // an op the importer writes as another (op_renames.h)
+  if (rename_op(&op, *inputs, *tensor_values_, &renamed)) inputs = &renamed;
   std::vector<ArgOffset> args;
   const AtenSchema* schema = op.starts_with("aten::") ? find_aten_schema(op) : nullptr;
   if (op == ir::kCondOp) {

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "kernels/ops/catalogue.h"
+
 namespace tir::importer {
 namespace {
 
@@ -140,6 +142,8 @@ bool new_full(std::string* op, const Json& inputs, const Json& tensor_values, Js
 }  // namespace
 
 bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  // An op with a kernel of its own stays; the core IR's transposed convolution does not.
+  if (*op != "aten::convolution" && kernels::catalogue_has_op(*op, DeviceType::kCpu)) return false;
   if (*op == "aten::tile") return tile(op, inputs, tensor_values, renamed);
   if (*op == "aten::new_full") return new_full(op, inputs, tensor_values, renamed);
   for (const auto& [from, to] : kSpellings)

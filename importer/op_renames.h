@@ -1,5 +1,6 @@
 // Ops the training IR keeps that are another op with other arguments: the importer writes the
-// op tir has a kernel for, so every later stage (passes, kernels) knows one name.
+// op tir has a kernel for, so every later stage (passes, kernels) knows one name. Only ops
+// without a kernel of their own are renamed (and convolution, when transposed).
 //   convolution(transposed=True)      -> conv_transpose1d / conv_transpose2d.input /
 //                                        conv_transpose3d.input (a kernel of its own, outside
 //                                        the convolution fusions and layouts)

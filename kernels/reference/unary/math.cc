@@ -19,6 +19,51 @@ void store(const KernelCall& call, int64_t i, T v) {
   call.outputs[0].data_as<T>()[i] = v;
 }
 
+// The maps with parameters (p.a, p.b, p.c, p.decimals) and the piecewise ones.
+double parametric_float(const MathUnaryParams& p, double x) {
+  switch (p.op) {
+    case UnaryKind::kLeakyRelu:
+      return x > 0 ? x : x * p.a;
+    case UnaryKind::kElu:
+      return x > 0 ? x * p.b : p.a * p.b * std::expm1(x * p.c);
+    case UnaryKind::kSoftplus:
+      return x * p.a > p.b ? x : std::log1p(std::exp(x * p.a)) / p.a;
+    case UnaryKind::kMish:
+      return x * std::tanh(x > 20 ? x : std::log1p(std::exp(x)));
+    case UnaryKind::kLogSigmoid:
+      return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x)));
+    case UnaryKind::kThreshold:
+      return x > p.a ? x : p.b;
+    case UnaryKind::kHardshrink:
+      return std::abs(x) > p.a ? x : 0.0;
+    case UnaryKind::kSoftshrink:
+      return x > p.a ? x - p.a : (x < -p.a ? x + p.a : 0.0);
+    case UnaryKind::kErfc:
+      return std::erfc(x);
+    case UnaryKind::kExp2:
+      return std::exp2(x);
+    case UnaryKind::kLogit: {
+      const double z = p.c != 0 ? std::clamp(x, p.a, 1.0 - p.a) : x;
+      return std::log(z / (1.0 - z));
+    }
+    case UnaryKind::kSinc: {
+      if (x == 0) return 1.0;
+      const double px = std::numbers::pi * x;
+      return std::sin(px) / px;
+    }
+    case UnaryKind::kFrac:
+      return x - std::trunc(x);
+    case UnaryKind::kNanToNum:
+      return std::isnan(x) ? p.a : (std::isinf(x) ? (x > 0 ? p.b : p.c) : x);
+    case UnaryKind::kRoundDecimals: {
+      const double scale = std::pow(10.0, static_cast<double>(p.decimals));
+      return std::nearbyint(x * scale) / scale;
+    }
+    default:
+      return x;
+  }
+}
+
 double unary_float(const MathUnaryParams& p, double x) {
   switch (p.op) {
     case UnaryKind::kAcos:
@@ -81,45 +126,8 @@ double unary_float(const MathUnaryParams& p, double x) {
       return std::abs(x);
     case UnaryKind::kNeg:
       return -x;
-    case UnaryKind::kLeakyRelu:
-      return x > 0 ? x : x * p.a;
-    case UnaryKind::kElu:
-      return x > 0 ? x * p.b : p.a * p.b * std::expm1(x * p.c);
-    case UnaryKind::kSoftplus:
-      return x * p.a > p.b ? x : std::log1p(std::exp(x * p.a)) / p.a;
-    case UnaryKind::kMish:
-      return x * std::tanh(x > 20 ? x : std::log1p(std::exp(x)));
-    case UnaryKind::kLogSigmoid:
-      return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x)));
-    case UnaryKind::kThreshold:
-      return x > p.a ? x : p.b;
-    case UnaryKind::kHardshrink:
-      return std::abs(x) > p.a ? x : 0.0;
-    case UnaryKind::kSoftshrink:
-      return x > p.a ? x - p.a : (x < -p.a ? x + p.a : 0.0);
-    case UnaryKind::kErfc:
-      return std::erfc(x);
-    case UnaryKind::kExp2:
-      return std::exp2(x);
-    case UnaryKind::kLogit: {
-      const double z = p.c != 0 ? std::clamp(x, p.a, 1.0 - p.a) : x;
-      return std::log(z / (1.0 - z));
-    }
-    case UnaryKind::kSinc: {
-      if (x == 0) return 1.0;
-      const double px = std::numbers::pi * x;
-      return std::sin(px) / px;
-    }
-    case UnaryKind::kFrac:
-      return x - std::trunc(x);
-    case UnaryKind::kNanToNum:
-      return std::isnan(x) ? p.a : (std::isinf(x) ? (x > 0 ? p.b : p.c) : x);
-    case UnaryKind::kRoundDecimals: {
-      const double scale = std::pow(10.0, static_cast<double>(p.decimals));
-      return std::nearbyint(x * scale) / scale;
-    }
     default:
-      return x;
+      return parametric_float(p, x);
   }
 }
 
