@@ -139,7 +139,21 @@ bool new_full(std::string* op, const Json& inputs, const Json& tensor_values, Js
   return true;
 }
 
+/// The ops rename_op writes as others whatever their arguments.
+constexpr std::string_view kRenamed[] = {
+    "aten::clamp_min", "aten::clamp_max",  "aten::broadcast_to", "aten::selu",
+    "aten::celu",      "aten::fliplr",     "aten::flipud",       "aten::zero",
+    "aten::sgn",       "aten::max_pool1d", "aten::tile",         "aten::new_full"};
+
 }  // namespace
+
+bool has_rename(std::string_view op) {
+  for (std::string_view r : kRenamed)
+    if (op == r) return true;
+  for (const auto& [from, to] : kSpellings)
+    if (op == from) return true;
+  return false;
+}
 
 bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
   // An op with a kernel of its own stays; the core IR's transposed convolution does not.

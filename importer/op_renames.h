@@ -18,6 +18,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "importer/program_json.h"
 
@@ -27,5 +28,9 @@ namespace tir::importer {
 /// `tensor_values` give its tensors' metadata) is renamed: sets `*op` and `*renamed` (the
 /// inputs for the new op's schema) and returns true.
 bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed);
+
+/// Whether `op` is one rename_op writes as another (so a functionalized in-place form of it
+/// runs too).
+bool has_rename(std::string_view op);
 
 }  // namespace tir::importer

@@ -11,6 +11,7 @@
 // stay as they are (the op check then lists them).
 #include "importer/functionalize.h"
 #include "importer/graph_builder_impl.h"
+#include "importer/op_renames.h"
 #include "kernels/ops/catalogue.h"
 
 namespace tir::importer {
@@ -46,7 +47,7 @@ void GraphBuilder::record_view(const std::string& op, const std::vector<ArgOffse
 bool GraphBuilder::plan_write_back(const Json& node, std::string* op, WriteBack* out) const {
   const std::string functional = functional_op_name(*op);
   if (functional.empty() || !find_aten_schema(functional) ||
-      !kernels::catalogue_has_op(functional, DeviceType::kCpu) ||
+      !(kernels::catalogue_has_op(functional, DeviceType::kCpu) || has_rename(functional)) ||
       kernels::catalogue_has_op(*op, DeviceType::kCpu))
     return false;
   int32_t v = self_value(node);
