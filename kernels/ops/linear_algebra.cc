@@ -10,6 +10,7 @@ namespace {
 // clang-format off
 constexpr OpRow kRows[] = {
     {"aten::_cdist_forward",                              {kF32},       {},     {}},
+    {"aten::_grouped_mm",                                 {kF32},       {},     {}},
     {"aten::_pdist_forward",                              {kF32},       {},     {}},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", {kF32},       {kF32}, {}},
     {"aten::addmm",                                       {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 2}},
@@ -17,13 +18,14 @@ constexpr OpRow kRows[] = {
     {"aten::bmm",                                         {kF32},       {kF32}, {kF32}},
     {"aten::cdist",                                       {kF32},       {},     {}},
     {"aten::einsum",                                      {kF32, kF64}, {},     {}},
+    {"aten::gru.input", {kF32}, {}, {}},
     {"aten::linear",                                      {kF32},       {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 1}},
+    {"aten::lstm.input", {kF32}, {}, {}},
     {"aten::matmul",                                      {kF32},       {kF32}, {kF32}},
     {"aten::mm",                                          {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 1}},
     {"aten::pdist",                                       {kF32},       {},     {}},
     {"aten::scaled_dot_product_attention",                {kF32},       {kF32}, {}},
     {"transformers::grouped_mm_fallback",                 {kF32},       {},     {}},
-    {"aten::_grouped_mm",                                 {kF32},       {},     {}},
 };
 // clang-format on
 

@@ -22,6 +22,7 @@ void register_reference(KernelRegistry& registry) {
   register_distance_ref(registry);
   register_einsum_ref(registry);
   register_gated_ref(registry);
+  register_rnn_ref(registry);
   register_gemm_ref(registry);
   register_matmul_ref(registry);
   register_col2im_ref(registry);

@@ -37,6 +37,7 @@ void register_attention_ref(KernelRegistry& registry);
 void register_distance_ref(KernelRegistry& registry);
 void register_einsum_ref(KernelRegistry& registry);
 void register_gated_ref(KernelRegistry& registry);
+void register_rnn_ref(KernelRegistry& registry);
 void register_gemm_ref(KernelRegistry& registry);
 void register_matmul_ref(KernelRegistry& registry);
 // convolution/

@@ -437,6 +437,14 @@ CALLS = {
         lambda x: torch.cat([f(x, 1).flatten(), f(x, -1).flatten()]), [rand((3, 4, 4), d)]),
     "aten::prelu": lambda f, d: (
         lambda x, w: f(x, w) + f(x, w[:1]), [rand((2, 3, 4), d), rand((3,), d)]),
+    "aten::lstm.input": lambda f, d: (
+        lambda x, h, c, w1, w2, b1, b2: f(x, [h, c], [w1, w2, b1, b2], True, 1, 0.0, False, False,
+                                          False),
+        [rand((3, 2, 4), d), rand((1, 2, 3), d), rand((1, 2, 3), d), rand((12, 4), d),
+         rand((12, 3), d), rand((12,), d), rand((12,), d)]),
+    "aten::gru.input": lambda f, d: (
+        lambda x, h, w1, w2: f(x, h, [w1, w2], False, 1, 0.0, False, False, True),
+        [rand((2, 3, 4), d), rand((1, 2, 3), d), rand((9, 4), d), rand((9, 3), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),

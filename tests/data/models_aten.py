@@ -71,6 +71,23 @@ class TransposedConvs(nn.Module):
                 part)
 
 
+class Recurrent(nn.Module):
+    """torch.nn.LSTM and GRU as the training IR keeps them (aten::lstm.input, gru.input): two
+    bidirectional batch-first LSTM layers, a GRU without biases, an unbatched LSTM."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(5, 4, num_layers=2, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(5, 3, bias=False)
+        self.single = nn.LSTM(5, 4)
+
+    def forward(self, x, y):
+        o, (h, c) = self.lstm(x)
+        g, hg = self.gru(y)
+        u, (hu, cu) = self.single(y[:, 0])
+        return o, h, c, g, hg, u, hu, cu
+
+
 class SpeechFrontEnd(nn.Module):
     """1-D convolutions, group norm, reflection padding, average pooling (a speech encoder's
     feature extractor)."""
@@ -468,6 +485,8 @@ MODELS = [
     ("promotion", Promotion, 54, promotion_inputs, 1e-5),
     ("bloom", bloom, 55, lambda g: ((token_ids(g, 1, 8),), {}), 1e-4),
     ("deberta_v2", deberta_v2, 56, lambda g: ((token_ids(g, 2, 8),), {}), 1e-4),
+    ("recurrent", Recurrent, 58,
+     lambda g: ((torch.randn(2, 6, 5, generator=g), torch.randn(7, 2, 5, generator=g)), {}), 1e-4),
     ("transposed_convs", TransposedConvs, 57,
      lambda g: ((torch.randn(2, 4, 7, generator=g), torch.randn(2, 4, 5, 6, generator=g),
                  torch.randn(1, 4, 3, 4, 5, generator=g), torch.randn(4, 5, generator=g)), {}),
