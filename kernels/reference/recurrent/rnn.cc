@@ -50,6 +50,11 @@ void cell(const RnnParams& p, const Layer& w, const double* x, int64_t in, doubl
   }
 }
 
+/// Where element (t, b, k) of a [T, B, feat] sequence is in the input or output tensor.
+int64_t io_at(const RnnParams& p, int64_t t, int64_t b, int64_t k, int64_t feat) {
+  return p.batch_first ? (b * p.seq + t) * feat + k : (t * p.batch + b) * feat + k;
+}
+
 void ref_rnn(const RnnParams& p, const KernelCall& call, void*) {
   const int64_t T = p.seq, B = p.batch, H = p.hidden, D = p.dirs;
   const size_t per = p.has_biases ? 4 : 2;
@@ -60,10 +65,8 @@ void ref_rnn(const RnnParams& p, const KernelCall& call, void*) {
   std::vector<double> seq(size_t(T * B * feat));
   for (int64_t t = 0; t < T; ++t)
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t k = 0; k < feat; ++k) {
-        const int64_t at = p.batch_first ? (b * T + t) * feat + k : (t * B + b) * feat + k;
-        seq[size_t((t * B + b) * feat + k)] = x[at];
-      }
+      for (int64_t k = 0; k < feat; ++k)
+        seq[size_t((t * B + b) * feat + k)] = x[io_at(p, t, b, k, feat)];
   const float* h0 = call.inputs[size_t(p.hx[0])].data_as<const float>();
   const float* c0 = p.lstm ? call.inputs[size_t(p.hx[1])].data_as<const float>() : nullptr;
   float* hn = call.outputs[1].data_as<float>();
@@ -99,10 +102,8 @@ void ref_rnn(const RnnParams& p, const KernelCall& call, void*) {
   float* y = call.outputs[0].data_as<float>();
   for (int64_t t = 0; t < T; ++t)
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t k = 0; k < feat; ++k) {
-        const int64_t at = p.batch_first ? (b * T + t) * feat + k : (t * B + b) * feat + k;
-        y[at] = static_cast<float>(seq[size_t((t * B + b) * feat + k)]);
-      }
+      for (int64_t k = 0; k < feat; ++k)
+        y[io_at(p, t, b, k, feat)] = static_cast<float>(seq[size_t((t * B + b) * feat + k)]);
 }
 
 using LstmRef = FnKernel<RnnParams, rnn_prepare_lstm, ref_rnn>;

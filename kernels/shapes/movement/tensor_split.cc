@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/kernel_util.h"
@@ -74,31 +75,34 @@ Result<CopyParams> split_on(const KernelCall& call, PrepareInfo* info, int dim, 
   return by_sections(call, info, *x, dim, sections);
 }
 
+/// tensor_split(self, <what>, dim): self and the normalized dim.
+Result<std::pair<const Tensor*, int>> self_and_dim(const KernelCall& call) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, split_self(call, 3));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
+  return std::pair{x, dim};
+}
+
 }  // namespace
 
 Result<CopyParams> copy_prepare_tensor_split_indices(const KernelCall& call,
                                                      PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, split_self(call, 3));
+  TIR_ASSIGN_OR_RETURN(const auto xd, self_and_dim(call));
   TIR_ASSIGN_OR_RETURN(auto indices, ints_arg(call, 1, "indices"));
-  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
-  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
-  return by_indices(call, out_info, *x, dim, indices);
+  return by_indices(call, out_info, *xd.first, xd.second, indices);
 }
 
 Result<CopyParams> copy_prepare_tensor_split_sections(const KernelCall& call,
                                                       PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, split_self(call, 3));
+  TIR_ASSIGN_OR_RETURN(const auto xd, self_and_dim(call));
   TIR_ASSIGN_OR_RETURN(int64_t sections, int_arg(call, 1, "sections"));
-  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
-  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
-  return by_sections(call, out_info, *x, dim, sections);
+  return by_sections(call, out_info, *xd.first, xd.second, sections);
 }
 
 Result<CopyParams> copy_prepare_tensor_split_tensor(const KernelCall& call, PrepareInfo* out_info) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, split_self(call, 3));
+  TIR_ASSIGN_OR_RETURN(const auto xd, self_and_dim(call));
+  const auto [x, dim] = xd;
   TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, 1, "tensor_indices_or_sections"));
-  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 2, "dim"));
-  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, x->rank, "dim"));
   if (t->dtype != DType::kInt64 || t->rank > 1)
     return op_error(call, StatusCode::kInvalidArgument,
                     "tensor_indices_or_sections must be a zero-dimensional or one-dimensional "
