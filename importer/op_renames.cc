@@ -197,6 +197,12 @@ bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, J
     *op = "aten::flip";
     return true;
   }
+  if (*op == "aten::square") {
+    *op = "aten::pow.Tensor_Scalar";
+    *renamed = keep(inputs);
+    renamed->push_back(input("exponent", {{"as_int", 2}}));
+    return true;
+  }
   if (*op == "aten::sgn") {  // of a real tensor: sign
     *op = "aten::sign";
     *renamed = keep(inputs);

@@ -11,6 +11,7 @@
 //   fliplr(x) / flipud(x)             -> flip(x, [1]) / flip(x, [0])
 //   zero(x)                           -> zeros_like(x)
 //   sgn(x)                            -> sign(x) (real tensors)
+//   square(x)                         -> pow(x, 2)
 //   max_pool1d(x, k, s, p, d, ceil)   -> max_pool2d of x as an unbatched image, window 1 x k
 //   multiply, divide, subtract, ...   -> mul, div, sub, ... (ATen's other spellings)
 //   tile(x, dims)                     -> repeat(x, dims padded with 1s to x's rank)

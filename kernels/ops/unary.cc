@@ -73,7 +73,6 @@ constexpr OpRow kRows[] = {
     {"aten::softplus", kAny, {}, {}},
     {"aten::softshrink", kAny, {}, {}},
     {"aten::sqrt",           {kI64, kF32},        {kF32}, {kF32}},
-    {"aten::square",         {kI64, kF32},        {kF32}, {}, {.promoted = 0b1}},
     {"aten::tan",            kAny,                {},     {}},
     {"aten::tanh",           {kI64, kF32},        {kF32}, {kF32}},
     {"aten::threshold", kAny, {}, {}},

@@ -50,7 +50,7 @@ class TransposedConvs(nn.Module):
     """Decoders that upsample with transposed convolutions (a vocoder's 1-D, a segmentation
     head's grouped and dilated 2-D, a video decoder's 3-D), and the ops the training IR keeps
     that the importer writes as others: clamp_min/clamp_max, broadcast_to, selu, celu,
-    fliplr/flipud, zero_, tile, new_full, multiply."""
+    fliplr/flipud, zero_, tile, new_full, multiply, square."""
 
     def __init__(self):
         super().__init__()
@@ -68,7 +68,7 @@ class TransposedConvs(nn.Module):
                 + F.selu(y) + F.celu(y, 0.7) + torch.fliplr(y) + torch.flipud(y) + z)
         tiled = torch.tile(y, (2,)) + torch.tile(y, (2, 1)).new_full((4, 10), 0.5)
         return (F.relu(self.up1(a)), self.up2(b), self.up3(c), tail, torch.multiply(tiled, 2.0),
-                part)
+                part + torch.square(y))
 
 
 class Recurrent(nn.Module):

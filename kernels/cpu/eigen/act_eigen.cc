@@ -231,7 +231,6 @@ void register_act_eigen(KernelRegistry& registry) {
       {"aten::rsqrt", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kRsqrt>>},
       {"aten::exp", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kExp>>},
       {"aten::pow.Tensor_Scalar", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kPowScalar>>},
-      {"aten::square", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kPowScalar>>},
       {"aten::hardswish", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardswish>>},
       {"aten::hardswish_", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardswish>>},
       {"aten::hardsigmoid", kCpu, kF32, kOpt, &make_kernel<ActOpt<UnaryKind::kHardsigmoid>>},

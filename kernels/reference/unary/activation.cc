@@ -230,8 +230,6 @@ void register_activation_ref(KernelRegistry& registry) {
       {"aten::exp", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kExp>>},
       {"aten::log", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kLog>>},
       {"aten::sqrt", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kSqrt>>},
-      {"aten::square", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kPowScalar>>},
-      {"aten::square", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kPowScalar>>},
       {"aten::rsqrt", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kRsqrt>>},
       {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kAbs>>},
       {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kAbs>>},

@@ -45,9 +45,7 @@ Result<UnaryParams> act_prepare_unary_float(const KernelCall& call, PrepareInfo*
 
 template <UnaryKind Op>
 Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
-  // aten::square(self) is pow(self, 2) without the exponent argument.
-  const bool square = Op == UnaryKind::kPowScalar && call.op == "aten::square";
-  TIR_RETURN_IF_ERROR(check_arity(call, square ? 1 : 1 + extra_args(Op), 1));
+  TIR_RETURN_IF_ERROR(check_arity(call, 1 + extra_args(Op), 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   ActParams p;
@@ -81,11 +79,7 @@ Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
     TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "other"));
     TIR_ASSIGN_OR_RETURN(p.b, scalar(2, "alpha"));
   } else if constexpr (Op == UnaryKind::kPowScalar) {
-    if (square) {
-      p.a.i = 2;
-    } else {
-      TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "exponent"));
-    }
+    TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "exponent"));
   } else if constexpr (Op == UnaryKind::kDivScalar) {
     TIR_ASSIGN_OR_RETURN(p.a, scalar(1, "other"));
   }
