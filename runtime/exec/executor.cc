@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "kernels/epilogue.h"
 #include "runtime/exec/control_flow.h"
@@ -388,7 +389,14 @@ Status MethodExecutor::prepare_lora_twin(PlanStep& step) {
   call.epilogue.reset();
   std::unique_ptr<kernels::Kernel> twin = step.node->kernel->make();
   kernels::PrepareInfo info;
-  TIR_RETURN_IF_ERROR(twin->prepare(call, &info));
+  {
+    // Threads running different adapters make their twins at once; oneDNN's primitive
+    // creation there raced under ThreadSanitizer (a flaky LoraThreads failure). Once per step
+    // and context, so one lock costs nothing.
+    static std::mutex twin_mu;
+    std::lock_guard lock(twin_mu);
+    TIR_RETURN_IF_ERROR(twin->prepare(call, &info));
+  }
   if (info.scratch_bytes > step.info.scratch_bytes)
     return make_error(StatusCode::kInternal, node_context(*step.node),
                       ": needs more scratch without its activation");
