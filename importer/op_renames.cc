@@ -55,7 +55,9 @@ bool transposed_convolution(std::string* op, const Json& inputs, Json* renamed) 
   return true;
 }
 
-/// ATen's alternative spellings of arithmetic (Python array-API names), same schemas.
+/// ATen's alternative spellings of arithmetic (Python array-API names), same schemas; and
+/// prims ops the core IR's decompositions leave that are ATen ops with fewer arguments (the
+/// arguments go by name, the rest take the ATen schema's defaults).
 constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
     {"aten::multiply.Tensor", "aten::mul.Tensor"},
     {"aten::multiply.Scalar", "aten::mul.Scalar"},
@@ -81,6 +83,7 @@ constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
     {"aten::special_exp2", "aten::exp2"},
     {"aten::special_logit", "aten::logit"},
     {"aten::special_sinc", "aten::sinc"},
+    {"prims::scalar_tensor", "aten::scalar_tensor"},
 };
 
 /// max_pool1d(x [N, C, L], k, s, p, d, ceil) is max_pool2d over x as an unbatched [C', H, W]

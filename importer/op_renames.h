@@ -14,6 +14,7 @@
 //   square(x)                         -> pow(x, 2)
 //   max_pool1d(x, k, s, p, d, ceil)   -> max_pool2d of x as an unbatched image, window 1 x k
 //   multiply, divide, subtract, ...   -> mul, div, sub, ... (ATen's other spellings)
+//   prims::scalar_tensor(s, dtype?)   -> scalar_tensor(s, dtype?) (xlogy's decomposition)
 //   tile(x, dims)                     -> repeat(x, dims padded with 1s to x's rank)
 //   new_full(x, size, v, dtype?)      -> full(size, v, dtype or x's dtype)
 #pragma once

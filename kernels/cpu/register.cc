@@ -5,6 +5,7 @@ namespace tir::kernels {
 void register_cpu(KernelRegistry& registry) {
   register_act_eigen(registry);
   register_attention_eigen(registry);
+  register_einsum_eigen(registry);
   register_conv_onednn(registry);
   register_eltwise_eigen(registry);
   register_gemm_onednn(registry);

@@ -14,6 +14,7 @@ void register_cpu(KernelRegistry& registry);
 // eigen/
 void register_act_eigen(KernelRegistry& registry);
 void register_attention_eigen(KernelRegistry& registry);
+void register_einsum_eigen(KernelRegistry& registry);
 void register_eltwise_eigen(KernelRegistry& registry);
 void register_layer_norm_softmax_eigen(KernelRegistry& registry);
 void register_norm_eigen(KernelRegistry& registry);

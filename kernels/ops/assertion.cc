@@ -9,6 +9,8 @@ namespace {
 
 // clang-format off
 constexpr OpRow kRows[] = {
+    {"aten::_assert_async",                kAny, {}, {}},
+    {"aten::_assert_async.msg",            kAny, {}, {}},
     {"aten::_assert_scalar",               kAny, {}, {}},
     {"aten::_assert_tensor_metadata",      kAny, {}, {}},
     {"aten::_local_scalar_dense",          kAny, {}, {}},

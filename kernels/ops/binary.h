@@ -42,6 +42,14 @@ enum class BinaryKind : uint8_t {
   kAddcmul,  // self + value * t1 * t2 (value in alpha)
   kAddcdiv,  // self + value * t1 / t2 (floating point only, as torch)
   kLerp,     // self + weight * (end - self), in torch's two-sided form
+  kFmax,     // maximum ignoring NaN
+  kFmin,
+  kHypot,      // this and the next four: integer operands give float32
+  kLogaddexp,  // log(exp(a) + exp(b))
+  kLogaddexp2,
+  kCopysign,
+  kXlogy,      // a * log(b), 0 where a == 0 (NaN b stays NaN)
+  kHeaviside,  // b where a == 0, else a > 0
 };
 
 /// a (op) alpha * b for add and sub; a * b and a / b for mul and div (alpha unused); a for

@@ -1,6 +1,7 @@
 // The creation family of the op catalogue (kernels/ops/catalogue.h): tensors made from sizes and
-// values: zeros, ones, full, empty, ranges, fills, random draws (kernels/random.h). Each row:
-// the op, then the dtypes each backend implements (reference, cpu, cuda), then its capabilities.
+// values: zeros, ones, full, empty, ranges, fills, identity matrices, evenly spaced values,
+// one-hot encodings, random draws (kernels/random.h). Each row: the op, then the dtypes each
+// backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
 namespace tir::kernels::ops {
@@ -16,12 +17,17 @@ constexpr OpRow kRows[] = {
     {"aten::empty_like",          kAny, {}, {}},
     {"aten::empty_permuted",      kAny, {}, {}},
     {"aten::empty_strided",       kAny, {}, {}},
+    {"aten::eye",                 kAny, {}, {}},
+    {"aten::eye.m",               kAny, {}, {}},
     {"aten::fill.Scalar",         kAny, {}, {}},
     {"aten::fill.Tensor",         kAny, {}, {}},
     {"aten::full",                kAny, {}, {}},
     {"aten::full_like",           kAny, {}, {}},
+    {"aten::linspace",            kAny, {}, {}},
+    {"aten::logspace",            kAny, {}, {}},
     {"aten::new_ones",            kAny, {}, {}},
     {"aten::new_zeros",           kAny, {}, {}},
+    {"aten::one_hot",             kAny, {}, {}},
     {"aten::ones",                kAny, {}, {}},
     {"aten::ones_like",           kAny, {}, {}},
     {"aten::rand",                kAny, {}, {}},

@@ -16,6 +16,8 @@ constexpr OpRow kRows[] = {
     {"aten::embedding_bag.padding_idx",   {kF32},              {}, {}},
     {"aten::gather",                      kAny,                {}, {}, {.all_dtypes = true}},
     {"aten::index.Tensor",                kAny,                {}, {}, {.all_dtypes = true}},
+    {"aten::index_add",                   kAny,                {}, {}, {.in_place = "aten::index_add_"}},
+    {"aten::index_add_",                  kAny,                {}, {}},
     {"aten::index_copy",                  kAny,                {}, {}, {.in_place = "aten::index_copy_", .all_dtypes = true}},
     {"aten::index_copy_",                 kAny,                {}, {}, {.all_dtypes = true}},
     {"aten::index_put",                   kAny,                {}, {}, {.in_place = "aten::index_put_", .all_dtypes = true}},

@@ -17,7 +17,7 @@ constexpr OpRow kRows[] = {
     {"aten::baddbmm",                                     {kF32},       {kF32}, {kF32}},
     {"aten::bmm",                                         {kF32},       {kF32}, {kF32}},
     {"aten::cdist",                                       {kF32},       {},     {}},
-    {"aten::einsum",                                      {kF32, kF64}, {},     {}},
+    {"aten::einsum",                                      {kF32, kF64}, {kF32}, {}},
     {"aten::gru.input", {kF32}, {}, {}},
     {"aten::linear",                                      {kF32},       {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 1}},
     {"aten::lstm.input", {kF32}, {}, {}},

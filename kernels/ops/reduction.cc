@@ -1,7 +1,7 @@
 // The reduction family of the op catalogue (kernels/ops/catalogue.h): reductions over dimensions
 // and scans along one: sums, means, extrema and their indices, variance, logical any/all,
-// cumulative sums and differences. Each row: the op, then the dtypes each backend implements
-// (reference, cpu, cuda), then its capabilities.
+// cumulative sums, products and differences. Each row: the op, then the dtypes each backend
+// implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
 namespace tir::kernels::ops {
@@ -20,6 +20,7 @@ constexpr OpRow kRows[] = {
     {"aten::any.dims",        kAny,                      {},     {}},
     {"aten::argmax",          kAny,                      {},     {}},
     {"aten::argmin",          kAny,                      {},     {}},
+    {"aten::cumprod",         kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::cumsum",          kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::diff",            {kI64, kF32},              {},     {}},
     {"aten::histc",           {kF32},                    {},     {}},

@@ -45,6 +45,7 @@ void register_reference(KernelRegistry& registry) {
   register_scatter_ref(registry);
   register_scatter_dim_ref(registry);
   register_creation_ref(registry);
+  register_pattern_ref(registry);
   register_random_ref(registry);
   register_sort_ref(registry);
   register_quantize_ref(registry);

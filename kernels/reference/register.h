@@ -65,6 +65,7 @@ void register_scatter_ref(KernelRegistry& registry);
 void register_scatter_dim_ref(KernelRegistry& registry);
 // creation/
 void register_creation_ref(KernelRegistry& registry);
+void register_pattern_ref(KernelRegistry& registry);
 void register_random_ref(KernelRegistry& registry);
 // sort_select/
 void register_sort_ref(KernelRegistry& registry);

@@ -6,8 +6,9 @@
 // (WeightSetOptions::layout_cache; `tirrun --no-layout-cache` turns it off). The first
 // process that packs writes it (WeightSet::save_layouts, after the run that packed) under a
 // temporary name renamed into place: concurrent processes each write a whole file, the last
-// rename wins, and a process keeps the file it mapped. `tirc weights pack --layout native`
-// writes it ahead of time.
+// rename wins, and a process keeps the file it mapped. To write it ahead of time, run the
+// model twice on inputs of the sizes it will serve (`tirrun ... --repeat 1`): GEMMs pack from
+// the second run, and only for inputs of at least 16 rows.
 //
 // Format (little-endian):
 //   header (64 bytes): magic "TIRLAYO1", u32 version (1), u32 entry count, u64 the weight

@@ -212,6 +212,7 @@ CALLS = {
     "aten::sum.dim_IntList": lambda f, d: (
         lambda x: f(x, [1]), [rand((2, 3, 4), d)]),
     "aten::cumsum": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
+    "aten::cumprod": lambda f, d: (lambda x: f(x, 0), [rand((3, 2), d)]),
     # normalization
     "aten::batch_norm": lambda f, d: (
         lambda x, w, b, m, v: f(x, w, b, m, v, False, 0.1, 1e-5, False),
@@ -343,6 +344,43 @@ CALLS = {
         lambda x: f(x, [4, 4]), [rand((1, 2, 2, 2), d)]),
     "aten::upsample_nearest2d.vec": lambda f, d: (
         lambda x: f(x, [4, 4], None), [rand((1, 2, 2, 2), d)]),
+    "aten::upsample_nearest1d": lambda f, d: (lambda x: f(x, [7]), [rand((1, 2, 3), d)]),
+    "aten::upsample_nearest1d.vec": lambda f, d: (
+        lambda x: f(x, None, [1.6]), [rand((1, 2, 5), d)]),
+    "aten::upsample_nearest3d": lambda f, d: (
+        lambda x: f(x, [3, 4, 5]), [rand((1, 1, 2, 3, 2), d)]),
+    "aten::upsample_nearest3d.vec": lambda f, d: (
+        lambda x: f(x, [3, 4, 5], None), [rand((1, 1, 2, 3, 2), d)]),
+    "aten::_upsample_nearest_exact1d": lambda f, d: (lambda x: f(x, [7]), [rand((1, 2, 3), d)]),
+    "aten::_upsample_nearest_exact1d.vec": lambda f, d: (
+        lambda x: f(x, None, [0.7]), [rand((1, 2, 6), d)]),
+    "aten::_upsample_nearest_exact2d": lambda f, d: (
+        lambda x: f(x, [5, 3]), [rand((1, 2, 3, 4), d)]),
+    "aten::_upsample_nearest_exact2d.vec": lambda f, d: (
+        lambda x: f(x, [5, 3], None), [rand((1, 2, 3, 4), d)]),
+    "aten::_upsample_nearest_exact3d": lambda f, d: (
+        lambda x: f(x, [3, 4, 5]), [rand((1, 1, 2, 3, 2), d)]),
+    "aten::_upsample_nearest_exact3d.vec": lambda f, d: (
+        lambda x: f(x, None, [1.5, 1.5, 2.0]), [rand((1, 1, 2, 3, 2), d)]),
+    "aten::upsample_linear1d": lambda f, d: (lambda x: f(x, [7], True), [rand((1, 2, 3), d)]),
+    "aten::upsample_linear1d.vec": lambda f, d: (
+        lambda x: f(x, None, False, [1.6]), [rand((1, 2, 5), d)]),
+    "aten::upsample_trilinear3d": lambda f, d: (
+        lambda x: f(x, [3, 4, 5], False), [rand((1, 1, 2, 3, 2), d)]),
+    "aten::upsample_trilinear3d.vec": lambda f, d: (
+        lambda x: f(x, [3, 4, 5], True, None), [rand((1, 1, 2, 3, 2), d)]),
+    "aten::upsample_bicubic2d": lambda f, d: (
+        lambda x: f(x, [5, 7], False), [rand((1, 2, 3, 4), d)]),
+    "aten::upsample_bicubic2d.vec": lambda f, d: (
+        lambda x: f(x, [5, 7], True, None), [rand((1, 2, 3, 4), d)]),
+    "aten::_upsample_bilinear2d_aa": lambda f, d: (
+        lambda x: f(x, [3, 5], False), [rand((1, 2, 7, 4), d)]),
+    "aten::_upsample_bilinear2d_aa.vec": lambda f, d: (
+        lambda x: f(x, [3, 5], False, None), [rand((1, 2, 7, 4), d)]),
+    "aten::_upsample_bicubic2d_aa": lambda f, d: (
+        lambda x: f(x, [3, 5], False), [rand((1, 2, 7, 4), d)]),
+    "aten::_upsample_bicubic2d_aa.vec": lambda f, d: (
+        lambda x: f(x, [3, 9], False, None), [rand((1, 2, 8, 4), d)]),
     # movement
     "aten::_unsafe_view": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
     "aten::view": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
@@ -351,6 +389,9 @@ CALLS = {
     "aten::chunk": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 4), d)]),
     "aten::cat": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 2), d)]),
     "aten::stack": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::meshgrid": lambda f, d: (lambda x, y: f([x, y]), [rand((2,), d), rand((3,), d)]),
+    "aten::meshgrid.indexing": lambda f, d: (
+        lambda x, y, z: f([x, y, z], indexing="xy"), [rand((2,), d), rand((3,), d), rand((4,), d)]),
     "aten::constant_pad_nd": lambda f, d: (
         lambda x: f(x, [1, 2], 0.5), [rand((2, 3), d)]),
     "aten::pad": lambda f, d: (lambda x: f(x, [1, 2], "reflect"), [rand((1, 2, 4), d)]),
@@ -413,11 +454,18 @@ CALLS = {
     "aten::threshold": lambda f, d: (lambda x: f(x, 0.5, -2.0), [rand((2, 5), d)]),
     "aten::hardshrink": lambda f, d: (lambda x: f(x, 0.7), [rand((2, 5), d)]),
     "aten::softshrink": lambda f, d: (lambda x: f(x, 0.7), [rand((2, 5), d)]),
-    # batched matmul, diagonal, trace, broadcast ellipsis, implicit output, outer product
+    # batched matmul, diagonal, trace, broadcast ellipsis, implicit output, outer product; as
+    # GEMMs (the cpu kernel): output in another label order, two summed labels, a batch dim
+    # one operand broadcasts, a label summed over one operand only (the reference loops)
     "aten::einsum": lambda f, d: (
         lambda a, b, c: torch.cat([f("bij,bjk->bik", [a, b]).flatten(), f("ii->i", [c]),
                                    f("ii", [c]).reshape(1), f("...ij,...jk", [a, b]).flatten(),
-                                   f("i,j->ij", [c[0], c[1]]).flatten(), f("bij->jb", [a]).flatten()]),
+                                   f("i,j->ij", [c[0], c[1]]).flatten(), f("bij->jb", [a]).flatten(),
+                                   f("bij,bjk->kbi", [a, b]).flatten(),
+                                   f("bij,bij->b", [a, a]).flatten(),
+                                   f("bij,jk->bik", [a, b[0]]).flatten(),
+                                   f("bij,jk->bk", [a, b[1]]).flatten(),
+                                   f("bij,ck->bick", [a, c]).flatten()]),
         [rand((2, 3, 4), d), rand((2, 4, 5), d), rand((3, 3), d)]),
     "aten::linalg_vector_norm": lambda f, d: (
         lambda x: torch.cat([f(x, 2, [1]), f(x, 1, [0], True).flatten(), f(x, float("inf"), [1]),
@@ -503,6 +551,12 @@ CALLS = {
     "aten::index_copy_": lambda f, d: (
         lambda x, i, s: f(x.clone(), 1, i, s),
         [rand((2, 3), d), torch.tensor([2, 0]), rand((2, 2), d)]),
+    "aten::index_add": lambda f, d: (
+        lambda x, i, s: f(x, 0, i, s, alpha=2),
+        [rand((3, 2), d), torch.tensor([2, 0, 2, 1]), rand((4, 2), d)]),
+    "aten::index_add_": lambda f, d: (
+        lambda x, i, s: f(x.clone(), 1, i, s),
+        [rand((2, 3), d), torch.tensor([1, 1]), rand((2, 2), d)]),
     "aten::index_put": lambda f, d: (
         lambda x, i, v: f(x, [i], v, True),
         [rand((3, 2), d), torch.tensor([2, 0, 2]), rand((3, 2), d)]),
@@ -552,6 +606,11 @@ CALLS = {
     "aten::new_ones": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
     "aten::new_zeros": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
     "aten::fill.Tensor": lambda f, d: (lambda x, v: f(x, v), [rand((2, 3), d), rand((), d)]),
+    "aten::eye": lambda f, d: (unused(lambda: f(3, dtype=d)), [rand((1,), d)]),
+    "aten::eye.m": lambda f, d: (unused(lambda: f(2, 4, dtype=d)), [rand((1,), d)]),
+    "aten::linspace": lambda f, d: (unused(lambda: f(-2, 3, 7, dtype=d)), [rand((1,), d)]),
+    "aten::logspace": lambda f, d: (unused(lambda: f(-1, 2, 6, 2.0, dtype=d)), [rand((1,), d)]),
+    "aten::one_hot": lambda f, d: (lambda i: f(i, 4), [torch.tensor([[0, 3], [2, 1]])]),
     # sort, select
     "aten::topk": lambda f, d: (lambda x: f(x, 2), [rand((2, 5), d)]),
     "aten::sort.stable": lambda f, d: (lambda x: f(x, stable=True), [rand((2, 5), d)]),
@@ -581,6 +640,10 @@ CALLS = {
                                         "prefer_deferred_runtime_asserts_over_guards": True}),
     "aten::sym_constrain_range_for_size": lambda f, d: (
         SizeConstrained(), [rand((4, 3), d)], {"dynamic_shapes": ({0: torch.export.Dim.DYNAMIC},)}),
+    "aten::_assert_async": lambda f, d: (
+        lambda x: (f((x > -100).all()), x + 1)[1], [rand((2, 3), d)]),
+    "aten::_assert_async.msg": lambda f, d: (
+        lambda x: (f((x > -100).all(), "x is finite"), x * 2)[1], [rand((2, 3), d)]),
     "aten::_assert_tensor_metadata": lambda f, d: (
         lambda x: aten("aten::to.dtype")(x, torch.int64), [rand((2, 3), d) * 3]),
 }

@@ -453,6 +453,66 @@ def hf_swin():
     return Hidden(randomize_constant_tensors(SwinModel(cfg)))
 
 
+class Resampling(nn.Module):
+    """Every F.interpolate mode the training IR keeps as its own op: nearest and nearest-exact
+    (1-D to 3-D), linear/bilinear/trilinear with and without align_corners, bicubic (ViT
+    position-embedding interpolation), antialiased bilinear and bicubic (torchvision's resize);
+    sizes and scale factors, up and down."""
+
+    def forward(self, a, b, c):
+        out = [F.interpolate(a, size=11, mode="nearest"), F.interpolate(a, scale_factor=1.7, mode="nearest-exact"),
+               F.interpolate(a, size=9, mode="linear", align_corners=True),
+               F.interpolate(a, scale_factor=0.6, mode="linear")]
+        out += [F.interpolate(b, size=(9, 13), mode="nearest-exact"),
+                F.interpolate(b, scale_factor=(1.5, 2.25), mode="bicubic"),
+                F.interpolate(b, size=(5, 4), mode="bicubic", align_corners=True),
+                F.interpolate(b, size=(4, 5), mode="bilinear", antialias=True),
+                F.interpolate(b, size=(3, 9), mode="bicubic", antialias=True)]
+        out += [F.interpolate(c, size=(3, 5, 7), mode="nearest"),
+                F.interpolate(c, scale_factor=1.5, mode="nearest-exact"),
+                F.interpolate(c, size=(5, 4, 6), mode="trilinear"),
+                F.interpolate(c, scale_factor=(2.0, 0.5, 1.25), mode="trilinear", align_corners=True)]
+        return tuple(out)
+
+
+class CreationPatterns(nn.Module):
+    """Tensors made from patterns, as detection heads and routers build them: meshgrid anchors
+    (ij and xy), eye, linspace/logspace, one_hot, cumprod (a diffusion schedule's alphas)."""
+
+    def forward(self, x, idx):
+        ys, xs = torch.meshgrid(torch.arange(3) * 8.0, torch.arange(4) * 8.0, indexing="ij")
+        gx, gy = torch.meshgrid(torch.linspace(-1, 1, 4), torch.linspace(0, 2, 3), indexing="xy")
+        anchors = torch.stack([xs, ys, gx, gy], dim=-1)
+        eye = torch.eye(4) + torch.eye(4, 6, dtype=torch.float64)[:, :4].float()
+        ramp = torch.logspace(-2, 1, 7, base=3.0) + torch.linspace(0, 1, 7, dtype=torch.float64).float()
+        onehot = F.one_hot(idx, num_classes=5)
+        alphas = torch.cumprod(1.0 - torch.sigmoid(x) * 0.5, dim=-1)
+        return (anchors + x.mean(), x[:4, :4] @ eye, ramp * x.sum(), onehot * 2,
+                alphas, torch.cumprod(idx + 1, dim=0))
+
+
+class MathTail(nn.Module):
+    """Binary math beyond arithmetic (fmax/fmin, hypot, logaddexp(2), copysign, xlogy,
+    heaviside), a mixture of experts' sum over tokens (index_add_), and two-operand einsums
+    (window attention, a head projection)."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Parameter(torch.randn(2, 3, 5))
+
+    def forward(self, a, b, idx, q, k):
+        nan = torch.where(a > 1.0, torch.nan, a)
+        m = torch.fmax(nan, b) + torch.fmin(b, nan) + torch.hypot(a, b)
+        m = m + torch.logaddexp(a, b) + torch.logaddexp2(a, -b) + torch.copysign(a, b)
+        m = m + torch.xlogy(torch.relu(a), torch.abs(b) + 0.5) + torch.xlogy(2.0, torch.abs(b) + 1)
+        m = m + torch.heaviside(torch.round(a), b)
+        tokens = torch.zeros(4, 6)
+        tokens.index_add_(0, idx, a[:, :6], alpha=0.5)
+        att = torch.einsum("bhid,bhjd->bhij", q, k)
+        out = torch.einsum("bhij,bhjd->bihd", att.softmax(-1), k)
+        return m, tokens, torch.einsum("bihd,hdm->bim", out, self.proj), torch.einsum("ii->i", a[:, :5])
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -490,5 +550,15 @@ MODELS = [
     ("transposed_convs", TransposedConvs, 57,
      lambda g: ((torch.randn(2, 4, 7, generator=g), torch.randn(2, 4, 5, 6, generator=g),
                  torch.randn(1, 4, 3, 4, 5, generator=g), torch.randn(4, 5, generator=g)), {}),
+     1e-4),
+    ("resampling", Resampling, 59,
+     lambda g: ((torch.randn(2, 3, 7, generator=g), torch.randn(1, 2, 6, 7, generator=g),
+                 torch.randn(1, 2, 3, 4, 5, generator=g)), {}), 1e-4),
+    ("math_tail", MathTail, 61,
+     lambda g: ((torch.randn(5, 7, generator=g), torch.randn(5, 7, generator=g),
+                 torch.tensor([3, 0, 3, 1, 2]), torch.randn(2, 2, 4, 3, generator=g),
+                 torch.randn(2, 2, 6, 3, generator=g)), {}), 1e-4),
+    ("creation_patterns", CreationPatterns, 60,
+     lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),
 ]

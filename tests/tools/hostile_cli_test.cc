@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <thread>
 
@@ -192,6 +194,30 @@ TEST(HostileCli, PackRefusesToWriteOverItsSource) {
   }
   expect_one_error_line(tirc("weights pack " + q(src) + " -o " + q(dir.path()) + " -q"),
                         "is a directory");
+}
+
+// Index values are only known at run time: one_hot's class out of range fails the run with one
+// line, in the training IR (the kernel checks) and in the core IR (torch's decomposition
+// writes an _assert_async, which runs).
+TEST(HostileCli, OneHotClassOutOfRangeIsAnErrorLine) {
+  for (const std::string dialect : {"training", "core"}) {
+    TempDir dir;
+    const std::string src = fixture_dir() + "/aten/creation_patterns/" + dialect;
+    const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
+    ASSERT_EQ(
+        tirc("import " + q(src + "/program.pt2") + " -o " + q(model) + " --weights " + q(weights))
+            .code,
+        0);
+    std::string idx = slurp(src + "/input_1.npy");  // int64 [3, 4], classes in [0, 5)
+    ASSERT_GE(idx.size(), 8u);
+    const int64_t bad = 7;
+    std::memcpy(idx.data() + idx.size() - 8, &bad, 8);
+    const std::string bad_path = dir.file("idx.npy");
+    std::ofstream(bad_path, std::ios::binary) << idx;
+    const Proc p = tirrun(q(model) + " --weights " + q(weights) + " " + q(src + "/input_0.npy") +
+                          " " + q(bad_path));
+    expect_one_error_line(p, dialect == "core" ? "assertion failed" : "class value 7");
+  }
 }
 
 }  // namespace

@@ -86,9 +86,27 @@ using ClampRef = FnKernel<ClampParams, misc_prepare_clamp, ref_clamp>;
 constexpr auto kBool = DType::kBool;
 constexpr auto kAny = DType::kUndefined;
 
+/// The binary functions beyond arithmetic (kernels/ops/binary.h: kFmax to kHeaviside).
+void register_math_functions(KernelRegistry& registry) {
+  registry.add({
+      math_binary<BinaryKind::kFmax>("aten::fmax"),
+      math_binary<BinaryKind::kFmin>("aten::fmin"),
+      math_binary<BinaryKind::kHypot>("aten::hypot"),
+      math_binary<BinaryKind::kLogaddexp>("aten::logaddexp"),
+      math_binary<BinaryKind::kLogaddexp2>("aten::logaddexp2"),
+      math_binary<BinaryKind::kCopysign>("aten::copysign.Tensor"),
+      math_binary<BinaryKind::kCopysign>("aten::copysign.Scalar"),
+      math_binary<BinaryKind::kXlogy>("aten::xlogy.Tensor"),
+      math_binary<BinaryKind::kXlogy>("aten::xlogy.Scalar_Self"),
+      math_binary<BinaryKind::kXlogy>("aten::xlogy.Scalar_Other"),
+      math_binary<BinaryKind::kHeaviside>("aten::heaviside"),
+  });
+}
+
 }  // namespace
 
 void register_arithmetic_ref(KernelRegistry& registry) {
+  register_math_functions(registry);
   registry.add({
       math_binary<BinaryKind::kAtan2>("aten::atan2"),
       // out= form (core ATen lists it): the result is computed as atan2's; `out` is not read.

@@ -27,6 +27,34 @@ int64_t int_pow(int64_t base, int64_t e) {
   return static_cast<int64_t>(r);
 }
 
+// The binary functions beyond arithmetic, in floating point.
+double binary_float_more(BinaryKind op, double a, double b) {
+  switch (op) {
+    case BinaryKind::kFmax:
+      return std::fmax(a, b);
+    case BinaryKind::kFmin:
+      return std::fmin(a, b);
+    case BinaryKind::kHypot:
+      return std::hypot(a, b);
+    case BinaryKind::kLogaddexp:
+    case BinaryKind::kLogaddexp2: {
+      if (std::isinf(a) && a == b) return a;
+      const double m = std::max(a, b), d = -std::abs(a - b);
+      return op == BinaryKind::kLogaddexp ? m + std::log1p(std::exp(d))
+                                          : m + std::log1p(std::exp2(d)) / std::log(2.0);
+    }
+    case BinaryKind::kCopysign:
+      return std::copysign(a, b);
+    case BinaryKind::kXlogy:
+      if (std::isnan(b)) return b;
+      return a == 0 ? 0.0 : a * std::log(b);
+    case BinaryKind::kHeaviside:
+      return a == 0 ? b : static_cast<double>(a > 0);
+    default:
+      return 0;
+  }
+}
+
 double binary_float(const MathBinaryParams& p, double a, double b) {
   switch (p.op) {
     case BinaryKind::kAdd:
@@ -68,7 +96,7 @@ double binary_float(const MathBinaryParams& p, double a, double b) {
     case BinaryKind::kPow:
       return std::pow(a, b);
     default:
-      return 0;
+      return binary_float_more(p.op, a, b);
   }
 }
 
@@ -82,9 +110,13 @@ int64_t binary_int(const MathBinaryParams& p, int64_t a, int64_t b, bool& ok) {
     case BinaryKind::kMul:
       return wrap_mul(a, b);
     case BinaryKind::kMaximum:
+    case BinaryKind::kFmax:
       return std::max(a, b);
     case BinaryKind::kMinimum:
+    case BinaryKind::kFmin:
       return std::min(a, b);
+    case BinaryKind::kHeaviside:
+      return a == 0 ? b : (a > 0 ? 1 : 0);
     case BinaryKind::kBitAnd:
       return a & b;
     case BinaryKind::kBitOr:

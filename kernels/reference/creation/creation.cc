@@ -10,30 +10,26 @@
 namespace tir::kernels {
 namespace {
 
+// Integers count in int64 from the truncated bounds, floating point in double, then each
+// value is rounded to the output's type (float16 and bfloat16 through float).
 template <typename T>
-void fill_arange(const ArangeParams& p, T* out, bool integral) {
+void fill_arange(const ArangeParams& p, T* out) {
   for (int64_t i = 0; i < p.n; ++i) {
-    out[i] = integral ? static_cast<T>(p.istart + i * p.istep)
-                      : static_cast<T>(p.start + static_cast<double>(i) * p.step);
+    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+      out[i] = T::from_float(static_cast<float>(p.start + static_cast<double>(i) * p.step));
+    } else if constexpr (std::is_integral_v<T>) {
+      out[i] = static_cast<T>(p.istart + i * p.istep);
+    } else {
+      out[i] = static_cast<T>(p.start + static_cast<double>(i) * p.step);
+    }
   }
 }
 
 Status run_arange(const ArangeParams& p, const KernelCall& call) {
-  void* out = call.outputs[0].data;
-  switch (p.dtype) {
-    case DType::kInt64:
-      fill_arange(p, static_cast<int64_t*>(out), true);
-      break;
-    case DType::kInt32:
-      fill_arange(p, static_cast<int32_t*>(out), true);
-      break;
-    case DType::kFloat64:
-      fill_arange(p, static_cast<double*>(out), false);
-      break;
-    default:
-      fill_arange(p, static_cast<float*>(out), false);
-      break;
-  }
+  visit_any_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, bool>) fill_arange(p, call.outputs[0].data_as<T>());
+  });
   return ok_status();
 }
 

@@ -1,7 +1,7 @@
-// Scattering ops (any dtype): index_copy(_) and index_put(_) (int64 indices), slice_scatter,
-// select_scatter and masked_scatter. Every index value is range-checked before the first write, so
-// an out-of-range index is an error (naming op and node) that leaves the output, and an aliased
-// self, as it was.
+// Scattering ops (any dtype): index_copy(_), index_add(_) and index_put(_) (int64 indices),
+// slice_scatter, select_scatter and masked_scatter. Every index value is range-checked before the
+// first write, so an out-of-range index is an error (naming op and node) that leaves the output,
+// and an aliased self, as it was.
 #include "kernels/shapes/indexing/scatter.h"
 
 #include <cstring>
@@ -37,6 +37,26 @@ Status run_index_copy(const IndexCopyParams& p, const KernelCall& call) {
   const auto* idx = index.data_as<const int64_t>();
   const auto* src = call.inputs[p.source_input].data_as<const uint8_t>();
   auto* out = call.outputs[0].data_as<uint8_t>();
+  if (p.add) {
+    visit_dtype(p.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T* s = reinterpret_cast<const T*>(src);
+      T* y = reinterpret_cast<T*>(out);
+      const T alpha = p.alpha.as<T>();
+      for (int64_t o = 0; o < p.outer; ++o)
+        for (int64_t j = 0; j < p.n_index; ++j)
+          for (int64_t i = 0; i < p.inner; ++i) {
+            T& to = y[(o * p.dim_size + idx[j]) * p.inner + i];
+            const T v = s[(o * p.n_index + j) * p.inner + i];
+            if constexpr (std::is_same_v<T, bool>) {
+              to = to || (alpha && v);
+            } else {
+              to = static_cast<T>(to + alpha * v);
+            }
+          }
+    });
+    return ok_status();
+  }
   const size_t row = static_cast<size_t>(p.inner) * p.elem_size;
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t j = 0; j < p.n_index; ++j) {
@@ -221,6 +241,9 @@ Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) 
 using IndexCopyRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_copy, run_index_copy>;
 using IndexCopyInPlaceRef =
     CheckedKernel<IndexCopyParams, scatter_prepare_index_copy_, run_index_copy>;
+using IndexAddRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_add, run_index_copy>;
+using IndexAddInPlaceRef =
+    CheckedKernel<IndexCopyParams, scatter_prepare_index_add_, run_index_copy>;
 /// index_put(_): a run-time mask's coordinates go to the scratch prepare asked for.
 using IndexPutRef = CheckedScratchKernel<IndexPutParams, scatter_prepare_index_put, run_index_put>;
 using IndexPutInPlaceRef =
@@ -242,6 +265,8 @@ void register_scatter_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::index_copy", kCpu, kAny, kRef, &make_kernel<IndexCopyRef>},
       {"aten::index_copy_", kCpu, kAny, kRef, &make_kernel<IndexCopyInPlaceRef>},
+      {"aten::index_add", kCpu, kAny, kRef, &make_kernel<IndexAddRef>},
+      {"aten::index_add_", kCpu, kAny, kRef, &make_kernel<IndexAddInPlaceRef>},
       {"aten::index_put", kCpu, kAny, kRef, &make_kernel<IndexPutRef>},
       {"aten::index_put_", kCpu, kAny, kRef, &make_kernel<IndexPutInPlaceRef>},
       {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},

@@ -1,6 +1,6 @@
 // Reference einsum (kernels/shapes/linear_algebra/einsum.h): for each output element, the sum
 // over the summed labels of the operands' product, in double.
-#include "kernels/shapes/linear_algebra/einsum.h"
+#include "kernels/reference/linear_algebra/einsum.h"
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -49,10 +49,14 @@ void run(const EinsumParams& p, const KernelCall& call) {
   }
 }
 
+}  // namespace
+
 void ref_einsum(const EinsumParams& p, const KernelCall& call, void*) {
   if (p.dtype == DType::kFloat64) return run<double>(p, call);
   run<float>(p, call);
 }
+
+namespace {
 
 using EinsumRef = FnKernel<EinsumParams, einsum_prepare, ref_einsum>;
 

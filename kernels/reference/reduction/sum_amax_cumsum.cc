@@ -1,4 +1,4 @@
-// Reference sum.dim_IntList, amax and cumsum. Floats accumulate in double, integers and
+// Reference sum.dim_IntList, amax, cumsum and cumprod. Floats accumulate in double, integers and
 // bools in int64 (with int64 wrap-around, as ATen).
 #include "kernels/reference/reduction/sum_amax_cumsum.h"
 
@@ -74,10 +74,11 @@ void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
         Out* y = call.outputs[0].data_as<Out>();
         for (int64_t o = 0; o < p.outer; ++o) {
           for (int64_t i = 0; i < p.inner; ++i) {
-            Acc<Out> acc{};
+            Acc<Out> acc = p.product ? Acc<Out>{1} : Acc<Out>{};
             for (int64_t k = 0; k < p.n; ++k) {
               const int64_t at = (o * p.n + k) * p.inner + i;
-              acc += static_cast<Acc<Out>>(static_cast<Out>(x[at]));
+              const auto v = static_cast<Acc<Out>>(static_cast<Out>(x[at]));
+              acc = p.product ? acc * v : acc + v;
               y[at] = static_cast<Out>(acc);
             }
           }
@@ -91,6 +92,7 @@ namespace {
 
 using SumRef = FnKernel<ReduceCastParams, sum_prepare, ref_sum>;
 using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
+using CumprodRef = FnKernel<CumsumParams, cumprod_prepare, ref_cumsum>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -101,6 +103,7 @@ void register_sum_amax_cumsum_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::sum.dim_IntList", kCpu, DType::kUndefined, kRef, &make_kernel<SumRef>},
       {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
+      {"aten::cumprod", kCpu, DType::kUndefined, kRef, &make_kernel<CumprodRef>},
   });
 }
 }  // namespace tir::kernels

@@ -1,9 +1,14 @@
-// Reference nearest/bilinear upsampling (kernels/shapes/resampling/upsample.h). Index and weight
-// arithmetic follows ATen's CPU kernels (float32 scales).
+// Reference upsampling over 1 to 3 spatial dims (kernels/shapes/resampling/upsample.h). Each
+// spatial dim gets its taps (per output index: source indices and weights), and an output
+// element is their nested weighted sum, innermost dim first. Index and weight arithmetic
+// follows ATen's CPU kernels (float32 scales; bicubic with A = -0.75, its antialiased form
+// with Keys' a = -0.5 as PIL).
 #include "kernels/shapes/resampling/upsample.h"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -11,81 +16,195 @@
 namespace tir::kernels {
 namespace {
 
-float scale_value(double given, int64_t in, int64_t out) {
+/// One spatial dim's taps: output index o reads count[o] source indices at
+/// index[o * width + j] with weights weight[o * width + j].
+struct Taps {
+  int64_t width = 1;
+  std::vector<int64_t> count, index;
+  std::vector<float> weight;
+
+  void resize(int64_t out, int64_t w) {
+    width = w;
+    count.assign(out, w);
+    index.assign(out * w, 0);
+    weight.assign(out * w, 0.f);
+  }
+  void set(int64_t o, int64_t j, int64_t i, float w) {
+    index[o * width + j] = i;
+    weight[o * width + j] = w;
+  }
+};
+
+// ATen's compute_scales_value / area_pixel_compute_scale (float).
+float pixel_scale(int64_t in, int64_t out, bool align, double given) {
+  if (align) return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.f;
   return given > 0 ? static_cast<float>(1.0 / given)
                    : static_cast<float>(in) / static_cast<float>(out);
 }
 
-int64_t nearest_index(int64_t o, int64_t in, int64_t out, double given) {
+// ATen's area_pixel_compute_source_index: linear clamps below at 0, cubic does not.
+float source_index(float scale, int64_t o, bool align, bool cubic) {
+  if (align) return scale * static_cast<float>(o);
+  const float src = scale * (static_cast<float>(o) + 0.5f) - 0.5f;
+  return cubic ? src : std::max(src, 0.f);
+}
+
+int64_t nearest_source(Resample mode, int64_t o, int64_t in, int64_t out, double given) {
+  const float scale = pixel_scale(in, out, false, given);
+  if (mode == Resample::kNearestExact)
+    return std::min(static_cast<int64_t>(
+                        std::floor(static_cast<float>((static_cast<double>(o) + 0.5) * scale))),
+                    in - 1);
   if (out == in) return o;
   if (out == 2 * in) return o >> 1;
-  const float scale = scale_value(given, in, out);
   return std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * scale)), in - 1);
 }
 
-struct Lerp {
-  int64_t i0 = 0, i1 = 0;
-  float l0 = 1, l1 = 0;
-};
+// Cubic convolution with parameter a (Keys): |x| <= 1 and 1 < |x| < 2.
+float cubic_near(float x, float a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
+float cubic_far(float x, float a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
 
-Lerp linear_source(int64_t o, int64_t in, int64_t out, bool align, double given) {
-  float scale = 0;
-  if (align) {
-    scale = out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.f;
-  } else {
-    scale = scale_value(given, in, out);
+void linear_or_cubic_taps(const UpsampleParams& p, int d, Taps& t) {
+  const bool cubic = p.mode == Resample::kCubic;
+  const int64_t in = p.in[d], out = p.out[d];
+  t.resize(out, cubic ? 4 : 2);
+  const float scale = pixel_scale(in, out, p.align_corners, p.scale[d]);
+  for (int64_t o = 0; o < out; ++o) {
+    const float real = source_index(scale, o, p.align_corners, cubic);
+    const int64_t i0 = std::min(static_cast<int64_t>(std::floor(real)), in - 1);
+    const float l = std::min(std::max(real - static_cast<float>(i0), 0.f), 1.f);
+    if (!cubic) {
+      t.set(o, 0, i0, 1.f - l);
+      t.set(o, 1, i0 + (i0 < in - 1 ? 1 : 0), l);
+      continue;
+    }
+    constexpr float kA = -0.75f;
+    const float w[4] = {cubic_far(l + 1, kA), cubic_near(l, kA), cubic_near(1 - l, kA),
+                        cubic_far(2 - l, kA)};
+    for (int64_t j = 0; j < 4; ++j) t.set(o, j, std::clamp<int64_t>(i0 - 1 + j, 0, in - 1), w[j]);
   }
-  const float src = align ? scale * static_cast<float>(o)
-                          : std::max(scale * (static_cast<float>(o) + 0.5f) - 0.5f, 0.f);
-  Lerp l;
-  l.i0 = static_cast<int64_t>(src);
-  l.i1 = l.i0 + (l.i0 < in - 1 ? 1 : 0);
-  l.l1 = std::min(std::max(src - static_cast<float>(l.i0), 0.f), 1.f);
-  l.l0 = 1.f - l.l1;
-  return l;
+}
+
+float aa_filter(Resample mode, float x) {
+  x = std::abs(x);
+  if (mode == Resample::kLinearAa) return x < 1.f ? 1.f - x : 0.f;
+  constexpr float kA = -0.5f;
+  if (x < 1.f) return cubic_near(x, kA);
+  return x < 2.f ? cubic_far(x, kA) : 0.f;
+}
+
+// ATen's _compute_indices_min_size_weights_aa: a window of input indices around each
+// output's centre, the filter stretched by the downscale, the weights normalised.
+void antialiased_taps(const UpsampleParams& p, int d, Taps& t) {
+  const int64_t in = p.in[d], out = p.out[d];
+  const float scale = pixel_scale(in, out, false, p.scale[d]);
+  const float half = p.mode == Resample::kLinearAa ? 1.f : 2.f;  // interp_size / 2
+  const float support = scale >= 1.f ? half * scale : half;
+  const int64_t width = static_cast<int64_t>(std::ceil(support)) * 2 + 1;
+  t.resize(out, width);
+  const float invscale = scale >= 1.f ? static_cast<float>(1.0 / scale) : 1.f;
+  for (int64_t o = 0; o < out; ++o) {
+    const float center = static_cast<float>(scale * (static_cast<double>(o) + 0.5));
+    const int64_t lo = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5f), 0);
+    const int64_t n = std::clamp<int64_t>(
+        std::min<int64_t>(static_cast<int64_t>(center + support + 0.5f), in) - lo, 0, width);
+    float total = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const float w = aa_filter(p.mode, (static_cast<float>(j + lo) - center + 0.5f) * invscale);
+      t.set(o, j, lo + j, w);
+      total += w;
+    }
+    for (int64_t j = 0; j < n && total != 0.f; ++j) t.weight[o * width + j] /= total;
+    t.count[o] = n;
+  }
+}
+
+Taps make_taps(const UpsampleParams& p, int d) {
+  Taps t;
+  if (d >= p.dims) {  // a unit dim: one tap
+    t.resize(1, 1);
+    t.set(0, 0, 0, 1.f);
+    return t;
+  }
+  switch (p.mode) {
+    case Resample::kNearest:
+    case Resample::kNearestExact:
+      t.resize(p.out[d], 1);
+      for (int64_t o = 0; o < p.out[d]; ++o)
+        t.set(o, 0, nearest_source(p.mode, o, p.in[d], p.out[d], p.scale[d]), 1.f);
+      return t;
+    case Resample::kLinear:
+    case Resample::kCubic:
+      linear_or_cubic_taps(p, d, t);
+      return t;
+    case Resample::kLinearAa:
+    case Resample::kCubicAa:
+      antialiased_taps(p, d, t);
+      return t;
+  }
+  return t;
 }
 
 void ref_upsample(const UpsampleParams& p, const KernelCall& call, void*) {
   const float* x = call.inputs[p.input].data_as<const float>();
   float* y = call.outputs[0].data_as<float>();
+  const Taps t0 = make_taps(p, 0), t1 = make_taps(p, 1), t2 = make_taps(p, 2);
+  const int64_t in1 = p.dims > 1 ? p.in[1] : 1, in2 = p.dims > 2 ? p.in[2] : 1;
+  const int64_t out0 = p.out[0], out1 = p.dims > 1 ? p.out[1] : 1;
+  const int64_t out2 = p.dims > 2 ? p.out[2] : 1;
+  const int64_t in_plane = p.in[0] * in1 * in2, out_plane = out0 * out1 * out2;
+  // Weighted sum over one dim's taps of output index o, inner(i) giving each tap's value.
+  auto sum = [](const Taps& t, int64_t o, auto&& inner) {
+    float acc = 0;
+    for (int64_t j = 0; j < t.count[o]; ++j)
+      acc += t.weight[o * t.width + j] * inner(t.index[o * t.width + j]);
+    return acc;
+  };
   for (int64_t pl = 0; pl < p.planes; ++pl) {
-    const float* xp = x + pl * p.ih * p.iw;
-    float* yp = y + pl * p.oh * p.ow;
-    for (int64_t oh = 0; oh < p.oh; ++oh) {
-      for (int64_t ow = 0; ow < p.ow; ++ow) {
-        if (!p.bilinear) {
-          const int64_t ih = nearest_index(oh, p.ih, p.oh, p.scale_h);
-          const int64_t iw = nearest_index(ow, p.iw, p.ow, p.scale_w);
-          yp[oh * p.ow + ow] = xp[ih * p.iw + iw];
-          continue;
-        }
-        const Lerp h = linear_source(oh, p.ih, p.oh, p.align_corners, p.scale_h);
-        const Lerp w = linear_source(ow, p.iw, p.ow, p.align_corners, p.scale_w);
-        yp[oh * p.ow + ow] =
-            h.l0 * (w.l0 * xp[h.i0 * p.iw + w.i0] + w.l1 * xp[h.i0 * p.iw + w.i1]) +
-            h.l1 * (w.l0 * xp[h.i1 * p.iw + w.i0] + w.l1 * xp[h.i1 * p.iw + w.i1]);
-      }
-    }
+    const float* xp = x + pl * in_plane;
+    float* yp = y + pl * out_plane;
+    for (int64_t a = 0; a < out0; ++a)
+      for (int64_t b = 0; b < out1; ++b)
+        for (int64_t c = 0; c < out2; ++c)
+          *yp++ = sum(t0, a, [&](int64_t i) {
+            return sum(t1, b, [&](int64_t j) {
+              return sum(t2, c, [&](int64_t k) { return xp[(i * in1 + j) * in2 + k]; });
+            });
+          });
   }
 }
 
-template <bool Vec>
-using NearestRef = FnKernel<UpsampleParams, upsample_prepare_nearest<Vec>, ref_upsample>;
-template <bool Vec>
-using BilinearRef = FnKernel<UpsampleParams, upsample_prepare_bilinear<Vec>, ref_upsample>;
+template <Resample Mode, int Dims, bool Vec>
+using UpsampleRef = FnKernel<UpsampleParams, upsample_prepare<Mode, Dims, Vec>, ref_upsample>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 
+/// The op `name` and its `.vec` overload.
+template <Resample Mode, int Dims>
+void add_pair(KernelRegistry& registry, const std::string& name) {
+  registry.add({
+      {name, kCpu, kF32, kRef, &make_kernel<UpsampleRef<Mode, Dims, false>>},
+      {name + ".vec", kCpu, kF32, kRef, &make_kernel<UpsampleRef<Mode, Dims, true>>},
+  });
+}
+
 }  // namespace
 
 void register_upsample_ref(KernelRegistry& registry) {
-  registry.add({
-      {"aten::upsample_nearest2d.vec", kCpu, kF32, kRef, &make_kernel<NearestRef<true>>},
-      {"aten::upsample_nearest2d", kCpu, kF32, kRef, &make_kernel<NearestRef<false>>},
-      {"aten::upsample_bilinear2d.vec", kCpu, kF32, kRef, &make_kernel<BilinearRef<true>>},
-      {"aten::upsample_bilinear2d", kCpu, kF32, kRef, &make_kernel<BilinearRef<false>>},
-  });
+  using enum Resample;
+  add_pair<kNearest, 1>(registry, "aten::upsample_nearest1d");
+  add_pair<kNearest, 2>(registry, "aten::upsample_nearest2d");
+  add_pair<kNearest, 3>(registry, "aten::upsample_nearest3d");
+  add_pair<kNearestExact, 1>(registry, "aten::_upsample_nearest_exact1d");
+  add_pair<kNearestExact, 2>(registry, "aten::_upsample_nearest_exact2d");
+  add_pair<kNearestExact, 3>(registry, "aten::_upsample_nearest_exact3d");
+  add_pair<kLinear, 1>(registry, "aten::upsample_linear1d");
+  add_pair<kLinear, 2>(registry, "aten::upsample_bilinear2d");
+  add_pair<kLinear, 3>(registry, "aten::upsample_trilinear3d");
+  add_pair<kCubic, 2>(registry, "aten::upsample_bicubic2d");
+  add_pair<kLinearAa, 2>(registry, "aten::_upsample_bilinear2d_aa");
+  add_pair<kCubicAa, 2>(registry, "aten::_upsample_bicubic2d_aa");
 }
 }  // namespace tir::kernels

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "kernels/kernel_util.h"
+#include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
 
@@ -16,6 +17,29 @@ Result<AssertParams> assertion_prepare_scalar(const KernelCall& call, PrepareInf
   }
   (void)out_info;
   return AssertParams{};
+}
+
+Result<AssertAsyncParams> assertion_prepare_async(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, 0));
+  TIR_ASSIGN_OR_RETURN(const Tensor* self, tensor_arg(call, 0, "self"));
+  if (self->numel() != 1)
+    return op_error(call, StatusCode::kInvalidArgument, "self has ", self->numel(),
+                    " elements, the assertion needs one");
+  if (!dtype_supported(self->dtype))
+    return op_error(call, StatusCode::kUnsupported, "self of dtype ", dtype_name(self->dtype));
+  AssertAsyncParams p;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  const bool has_msg = call.args.size() > 1 && call.args[1].kind == ArgKind::kString;
+  p.message = has_msg ? std::string(call.args[1].s) : "(no message)";
+  return p;
+}
+
+Status assertion_run_async(const AssertAsyncParams& p, const KernelCall& call) {
+  const ScalarValue v = read_scalar_value(call.inputs[p.input]);
+  if (v.is_float ? v.f == 0.0 : v.i == 0)
+    return op_error(call, StatusCode::kInvalidArgument, "assertion failed: ", p.message);
+  return ok_status();
 }
 
 Result<int64_t> local_scalar_value(const Tensor& t) {

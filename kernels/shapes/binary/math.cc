@@ -37,7 +37,9 @@ Result<MathBinaryParams> math_prepare_binary(const KernelCall& call, PrepareInfo
     return op_error(call, StatusCode::kInvalidArgument, "needs at least one tensor operand");
   const DType rt = result_type(std::span(p.operands.data(), 2));
   p.compute = p.out = rt;
-  if (Op == BinaryKind::kDiv || Op == BinaryKind::kAtan2) {
+  if (Op == BinaryKind::kDiv || Op == BinaryKind::kAtan2 || Op == BinaryKind::kHypot ||
+      Op == BinaryKind::kLogaddexp || Op == BinaryKind::kLogaddexp2 ||
+      Op == BinaryKind::kCopysign || Op == BinaryKind::kXlogy) {
     if (!dtype_is_float(rt)) p.compute = p.out = DType::kFloat32;
   } else if (is_logical(Op)) {
     p.out = DType::kBool;
@@ -180,6 +182,14 @@ TIR_MATH_BINARY(kBitXor)
 TIR_MATH_BINARY(kLogicalAnd)
 TIR_MATH_BINARY(kLogicalOr)
 TIR_MATH_BINARY(kLogicalXor)
+TIR_MATH_BINARY(kFmax)
+TIR_MATH_BINARY(kFmin)
+TIR_MATH_BINARY(kHypot)
+TIR_MATH_BINARY(kLogaddexp)
+TIR_MATH_BINARY(kLogaddexp2)
+TIR_MATH_BINARY(kCopysign)
+TIR_MATH_BINARY(kXlogy)
+TIR_MATH_BINARY(kHeaviside)
 #undef TIR_MATH_BINARY
 
 }  // namespace tir::kernels

@@ -18,7 +18,8 @@ namespace tir::kernels {
 using ops::BinaryKind;
 
 /// out = op(operands[0], operands[1]) broadcast by `plan`, in `compute` (torch.result_type of
-/// the operands; float32 for true division and atan2 of integers), bool for logical ops.
+/// the operands; float32 for true division, atan2, hypot, logaddexp(2), copysign and xlogy of
+/// integers), bool for logical ops.
 /// clamp has three operands, the absent bound (present false) a scalar's empty shape.
 struct MathBinaryParams {
   BinaryKind op = BinaryKind::kAdd;

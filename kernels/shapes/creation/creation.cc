@@ -104,10 +104,9 @@ Result<ArangeParams> arange_common(const KernelCall& call, int start_pos, int en
   } else {
     return op_error(call, StatusCode::kInvalidArgument, "argument 'dtype' must be a dtype");
   }
-  if (p.dtype != DType::kInt64 && p.dtype != DType::kInt32 && p.dtype != DType::kFloat32 &&
-      p.dtype != DType::kFloat64) {
+  if (p.dtype == DType::kBool || dtype_size(p.dtype) == 0) {
     return op_error(call, StatusCode::kUnsupported, "dtype ", dtype_name(p.dtype),
-                    " is not supported (int64, int32, float32, float64)");
+                    " is not supported (integer and floating-point dtypes)");
   }
   if (step == 0 || !std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step)) {
     return op_error(call, StatusCode::kInvalidArgument, "step must be nonzero and bounds finite");
@@ -116,7 +115,7 @@ Result<ArangeParams> arange_common(const KernelCall& call, int start_pos, int en
     return op_error(call, StatusCode::kInvalidArgument,
                     "upper bound and larger bound inconsistent with step sign");
   }
-  const bool integral = p.dtype == DType::kInt64 || p.dtype == DType::kInt32;
+  const bool integral = !dtype_is_float(p.dtype);
   if (integral) {  // ATen computes in int64 after truncating the bounds
     p.istart = static_cast<int64_t>(start);
     p.istep = static_cast<int64_t>(step);

@@ -10,8 +10,8 @@ namespace tir::kernels {
 namespace {
 
 Result<IndexCopyParams> index_copy_common(const KernelCall& call, PrepareInfo* out_info,
-                                          bool in_place) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+                                          bool in_place, bool add = false) {
+  TIR_RETURN_IF_ERROR(check_arity(call, add ? 5 : 4, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(const Tensor* index, tensor_arg(call, 2, "index"));
@@ -51,6 +51,14 @@ Result<IndexCopyParams> index_copy_common(const KernelCall& call, PrepareInfo* o
                     " entries but source has ", n_src, " along dim ", dim);
   }
   IndexCopyParams p;
+  if (add) {
+    TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
+    TIR_ASSIGN_OR_RETURN(double alpha, scalar_arg(call, 4, "alpha"));
+    (void)alpha;
+    p.alpha = scalar_value(call.args[4]);
+    p.add = true;
+  }
+  p.dtype = x->dtype;
   p.elem_size = dtype_size(x->dtype);
   p.self_input = static_cast<int>(tensor_input_index(call, 0));
   p.index_input = static_cast<int>(tensor_input_index(call, 2));
@@ -130,6 +138,14 @@ Result<IndexCopyParams> scatter_prepare_index_copy(const KernelCall& call, Prepa
 
 Result<IndexCopyParams> scatter_prepare_index_copy_(const KernelCall& call, PrepareInfo* out_info) {
   return index_copy_common(call, out_info, true);
+}
+
+Result<IndexCopyParams> scatter_prepare_index_add(const KernelCall& call, PrepareInfo* out_info) {
+  return index_copy_common(call, out_info, false, true);
+}
+
+Result<IndexCopyParams> scatter_prepare_index_add_(const KernelCall& call, PrepareInfo* out_info) {
+  return index_copy_common(call, out_info, true, true);
 }
 
 Result<IndexPutParams> scatter_prepare_index_put(const KernelCall& call, PrepareInfo* out_info) {

@@ -1,5 +1,6 @@
 // Shared shape inference for the scattering ops: index_copy(_) and index_put(_), which KV
-// caches use, and slice_scatter, select_scatter and masked_scatter. index_copy and index_put
+// caches use, index_add(_) (a mixture of experts' sum over tokens), and slice_scatter,
+// select_scatter and masked_scatter. index_copy and index_put
 // write `source`/`values` into a copy of self (functional forms) or into self itself (the `_`
 // forms: PrepareInfo::output_alias[0] is self). Any dtype is copied; index_put with
 // accumulate=true adds, for bool/int32/int64/float32/float64.
@@ -24,6 +25,9 @@ struct IndexCopyParams {
   bool in_place = false;  // output aliases self
   int dim = 0;
   int64_t outer = 1, dim_size = 1, inner = 1, n_index = 0;
+  DType dtype = DType::kUndefined;
+  bool add = false;  // index_add: out[.., index[j], ..] += alpha * source[.., j, ..]
+  ScalarValue alpha;
 };
 
 /// index_put(self, indices, values, accumulate): self[indices] = values (or += values).
@@ -41,6 +45,10 @@ struct IndexPutParams {
 
 Result<IndexCopyParams> scatter_prepare_index_copy(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexCopyParams> scatter_prepare_index_copy_(const KernelCall& call, PrepareInfo* out_info);
+/// index_add(self, dim, index, source, *, alpha=1) and index_add_: bool, int32, int64,
+/// float32, float64; repeated indices accumulate, in index order.
+Result<IndexCopyParams> scatter_prepare_index_add(const KernelCall& call, PrepareInfo* out_info);
+Result<IndexCopyParams> scatter_prepare_index_add_(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexPutParams> scatter_prepare_index_put(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexPutParams> scatter_prepare_index_put_(const KernelCall& call, PrepareInfo* out_info);
 

@@ -456,6 +456,55 @@ Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_i
 
 namespace {
 
+Result<CopyParams> meshgrid_common(const KernelCall& call, bool xy) {
+  TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "tensors"));
+  const int n = static_cast<int>(l.tensors.size());
+  if (n == 0) return op_error(call, StatusCode::kInvalidArgument, "expects a non-empty list");
+  if (n > kMaxRank) return op_error(call, StatusCode::kUnsupported, "rank ", n);
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, static_cast<size_t>(n)));
+  std::vector<int64_t> shape;
+  for (const Tensor* t : l.tensors) {
+    if (t->rank > 1 || t->dtype != l.tensors[0]->dtype)
+      return op_error(call, StatusCode::kInvalidArgument,
+                      "expects 0-D or 1-D tensors of one dtype, got ", dtype_name(t->dtype), " ",
+                      shape_str(t->shape()));
+    shape.push_back(t->numel());
+  }
+  // xy indexing: the first two inputs' dims trade places in every output.
+  auto out_dim = [&](int k) { return xy && n >= 2 && k < 2 ? 1 - k : k; };
+  if (xy && n >= 2) std::swap(shape[0], shape[1]);
+  CopyParams p;
+  p.elem_size = dtype_size(l.tensors[0]->dtype);
+  for (int k = 0; k < n; ++k) {
+    call.outputs[k].dtype = l.tensors[k]->dtype;
+    call.outputs[k].set_shape(shape);
+    Window w;  // input k along its output dim, broadcast along the others
+    w.rank = n;
+    for (int d = 0; d < n; ++d) w.sizes[d] = shape[d];
+    if (l.tensors[k]->rank == 1) w.strides[out_dim(k)] = l.tensors[k]->strides[0];
+    add_region(p, l.inputs[k], k, w);
+  }
+  return p;
+}
+
+}  // namespace
+
+Result<CopyParams> copy_prepare_meshgrid(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return meshgrid_common(call, false);
+}
+
+Result<CopyParams> copy_prepare_meshgrid_indexing(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, call.outputs.size()));
+  const Arg& a = call.args[1];
+  if (a.kind != ArgKind::kString || (a.s != "ij" && a.s != "xy"))
+    return op_error(call, StatusCode::kInvalidArgument, "indexing must be 'ij' or 'xy'");
+  return meshgrid_common(call, a.s == "xy");
+}
+
+namespace {
+
 Result<CopyParams> expand_to(const KernelCall& call, PrepareInfo* info, const Tensor& x,
                              std::span<const int64_t> size) {
   const int r = static_cast<int>(size.size());

@@ -1,5 +1,5 @@
 // Shared shape inference for data-movement ops whose outputs are strided windows of their
-// inputs: slice, select, narrow, split, chunk, unbind, cat, stack, expand, repeat,
+// inputs: slice, select, narrow, split, chunk, unbind, cat, stack, meshgrid, expand, repeat,
 // transpose, squeeze, flip, roll. Every one becomes a list of `CopyRegion`s (a strided
 // copy from one input into one output); an output that is exactly its input's bytes is
 // aliased instead (PrepareInfo::output_alias) and gets no region. Any dtype.
@@ -52,6 +52,10 @@ Result<CopyParams> copy_prepare_unbind(const KernelCall& call, PrepareInfo* out_
 /// cat(tensors, dim): same dtype required (no type promotion); legacy [0] inputs skipped.
 Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_info);
+/// meshgrid(tensors) and meshgrid.indexing(tensors, *, indexing): 0-D/1-D inputs, one
+/// output each, broadcast over the grid ("ij"; "xy" trades the first two dims).
+Result<CopyParams> copy_prepare_meshgrid(const KernelCall& call, PrepareInfo* out_info);
+Result<CopyParams> copy_prepare_meshgrid_indexing(const KernelCall& call, PrepareInfo* out_info);
 /// expand(self, size, implicit): broadcast dims are materialised (outputs are contiguous).
 Result<CopyParams> copy_prepare_expand(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_expand_as(const KernelCall& call, PrepareInfo* out_info);

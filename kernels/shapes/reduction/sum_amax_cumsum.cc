@@ -64,7 +64,9 @@ Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_i
   return p;
 }
 
-Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info) {
+namespace {
+
+Result<CumsumParams> cumulative_prepare(const KernelCall& call, bool product) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
@@ -73,10 +75,12 @@ Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_inf
   TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw, x->rank, "dim"));
   TIR_ASSIGN_OR_RETURN(DType requested, optional_dtype_arg(call, 2, "dtype"));
   CumsumParams p;
+  p.product = product;
   p.in = x->dtype;
   p.out = accumulate_dtype(x->dtype, requested);
   if (p.out == DType::kBool) {
-    return op_error(call, StatusCode::kUnsupported, "cumsum into bool");
+    return op_error(call, StatusCode::kUnsupported,
+                    product ? "cumprod into bool" : "cumsum into bool");
   }
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.outer = prod(x->shape(), 0, dim);
@@ -84,8 +88,19 @@ Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_inf
   p.inner = prod(x->shape(), dim + 1, x->rank);
   call.outputs[0].dtype = p.out;
   call.outputs[0].set_shape(x->shape());
-  (void)out_info;
   return p;
+}
+
+}  // namespace
+
+Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return cumulative_prepare(call, false);
+}
+
+Result<CumsumParams> cumprod_prepare(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return cumulative_prepare(call, true);
 }
 
 }  // namespace tir::kernels

@@ -1,4 +1,4 @@
-// Shared shape inference and validation for sum.dim_IntList, amax and cumsum.
+// Shared shape inference and validation for sum.dim_IntList, amax, cumsum and cumprod.
 #pragma once
 
 #include <cstdint>
@@ -20,12 +20,14 @@ Result<ReduceCastParams> sum_prepare(const KernelCall& call, PrepareInfo* out_in
 /// amax(self, dim=[], keepdim=False); [] = all dims; float32 or int64, NaN propagates.
 Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_info);
 
-/// cumsum(self, dim, *, dtype=None) over x viewed as [outer, n, inner].
+/// cumsum(self, dim, *, dtype=None) and cumprod (product) over x viewed as [outer, n, inner].
 struct CumsumParams {
   int64_t outer = 0, n = 0, inner = 0;
   DType in = DType::kFloat32, out = DType::kFloat32;
   int input = -1;
+  bool product = false;
 };
 Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info);
+Result<CumsumParams> cumprod_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels

@@ -1,28 +1,32 @@
-// Shared shape inference for float32 nearest and bilinear upsampling (output size or scale
-// factors, align_corners).
+// Shared shape inference for float32 upsampling over 1 to 3 spatial dims: nearest,
+// nearest-exact, linear (1-D linear, bilinear, trilinear), bicubic, and the antialiased
+// bilinear and bicubic of `interpolate(..., antialias=True)`; output size or scale factors,
+// align_corners.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "kernels/kernel.h"
 
 namespace tir::kernels {
 
+enum class Resample : uint8_t { kNearest, kNearestExact, kLinear, kCubic, kLinearAa, kCubicAa };
+
 struct UpsampleParams {
-  bool bilinear = false;
+  Resample mode = Resample::kNearest;
   bool align_corners = false;
   int input = -1;
+  int dims = 2;  // spatial dims, the last ones of the input
   int64_t planes = 0;
-  int64_t ih = 0, iw = 0, oh = 0, ow = 0;
-  double scale_h = 0, scale_w = 0;  // given scale factors (0: none)
+  std::array<int64_t, 3> in{}, out{};
+  std::array<double, 3> scale{};  // given scale factors (0: none)
 };
-/// upsample_nearest2d.vec(input, output_size?, scale_factors?),
-/// upsample_nearest2d(self, output_size, scales_h?, scales_w?).
-template <bool Vec>
-Result<UpsampleParams> upsample_prepare_nearest(const KernelCall& call, PrepareInfo* out_info);
-/// upsample_bilinear2d.vec(input, output_size?, align_corners, scale_factors?),
-/// upsample_bilinear2d(self, output_size, align_corners, scales_h?, scales_w?).
-template <bool Vec>
-Result<UpsampleParams> upsample_prepare_bilinear(const KernelCall& call, PrepareInfo* out_info);
+
+/// The `.vec` overloads (Vec): (input, output_size?, [align_corners,] scale_factors?);
+/// the others: (self, output_size, [align_corners,] scales_<dim>? per spatial dim).
+/// align_corners is there for every mode but the nearest ones.
+template <Resample Mode, int Dims, bool Vec>
+Result<UpsampleParams> upsample_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
