@@ -1,6 +1,8 @@
 #include "importer/op_renames.h"
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "kernels/ops/catalogue.h"
 
@@ -142,11 +144,94 @@ bool new_full(std::string* op, const Json& inputs, const Json& tensor_values, Js
   return true;
 }
 
+/// The static sizes of tensor argument `name` (empty when unknown or symbolic).
+std::vector<int64_t> static_sizes(const Json& inputs, const Json& tensor_values,
+                                  std::string_view name) {
+  const Json* meta = tensor_meta(inputs, tensor_values, name);
+  std::vector<int64_t> out;
+  if (!meta || !meta->contains("sizes") || !(*meta)["sizes"].is_array()) return {};
+  for (const Json& s : (*meta)["sizes"]) {
+    if (!s.is_object() || !s.contains("as_int") || !s["as_int"].is_number_integer()) return {};
+    out.push_back(s["as_int"].get<int64_t>());
+  }
+  return out;
+}
+
+/// conv{1,2,3}d.padding(input, weight, bias, stride, padding: "same" | "valid", dilation,
+/// groups) -> conv{1,2,3}d with each side's padding: 0 ("valid"), or dilation * (k - 1) / 2
+/// ("same") where that is even; an odd total would pad one side more, which is left to the
+/// kernel lookup to refuse.
+bool conv_padding(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const Json* mode = arg_named(inputs, "padding");  // absent: the schema's default, "valid"
+  const Json* dilation = arg_named(inputs, "dilation");
+  if (mode && !mode->contains("as_string")) return false;
+  const std::string m = mode ? (*mode)["as_string"].get<std::string>() : "valid";
+  const std::vector<int64_t> w = static_sizes(inputs, tensor_values, "weight");
+  if (w.size() < 3 || (m != "same" && m != "valid")) return false;
+  std::vector<int64_t> pad;
+  for (size_t d = 2; d < w.size(); ++d) {
+    int64_t dil = 1;
+    if (dilation && dilation->contains("as_ints") && (*dilation)["as_ints"].size() == w.size() - 2)
+      dil = (*dilation)["as_ints"][d - 2].get<int64_t>();
+    const int64_t total = m == "same" ? dil * (w[d] - 1) : 0;
+    if (total % 2) return false;
+    pad.push_back(total / 2);
+  }
+  *renamed = keep(inputs, "padding");
+  renamed->push_back(input("padding", {{"as_ints", pad}}));
+  op->resize(op->size() - std::string_view(".padding").size());
+  return true;
+}
+
+/// rrelu(x, lower, upper, training=False) is leaky_relu with the mean slope.
+bool rrelu_eval(std::string* op, const Json& inputs, Json* renamed) {
+  const Json* training = arg_named(inputs, "training");
+  if (training && training->contains("as_bool") && (*training)["as_bool"].get<bool>()) return false;
+  const double slope =
+      (float_arg(inputs, "lower", 1.0 / 8.0) + float_arg(inputs, "upper", 1.0 / 3.0)) / 2;
+  *renamed = Json::array();
+  for (const Json& in : inputs)
+    if (in.contains("name") && in["name"] == "self") renamed->push_back(in);
+  renamed->push_back(input("negative_slope", {{"as_float", slope}}));
+  *op = "aten::leaky_relu";
+  return true;
+}
+
+/// diag(x, diagonal) of a matrix is its diagonal, of a vector a matrix with it on the
+/// diagonal: diagonal(x, offset, 0, 1) / diag_embed(x, offset, 0, 1).
+bool diag(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const Json* meta = tensor_meta(inputs, tensor_values, "self");
+  if (!meta || !meta->contains("sizes")) return false;
+  const size_t rank = (*meta)["sizes"].size();
+  if (rank != 1 && rank != 2) return false;
+  *renamed = keep(inputs, "", {{"diagonal", "offset"}});
+  renamed->push_back(input("dim1", {{"as_int", 0}}));
+  renamed->push_back(input("dim2", {{"as_int", 1}}));
+  *op = rank == 2 ? "aten::diagonal" : "aten::diag_embed";
+  return true;
+}
+
+/// take_along_dim(x, indices, dim) is gather(x, dim, indices) where nothing broadcasts:
+/// indices of x's rank and x's sizes but along dim (static shapes).
+bool take_along_dim(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const std::vector<int64_t> x = static_sizes(inputs, tensor_values, "self");
+  const std::vector<int64_t> idx = static_sizes(inputs, tensor_values, "indices");
+  const Json* dim = arg_named(inputs, "dim");
+  if (x.empty() || x.size() != idx.size() || !dim || !dim->contains("as_int")) return false;
+  int64_t d = (*dim)["as_int"].get<int64_t>();
+  if (d < 0) d += int64_t(x.size());
+  for (size_t k = 0; k < x.size(); ++k)
+    if (int64_t(k) != d && x[k] != idx[k]) return false;
+  *renamed = keep(inputs, "", {{"indices", "index"}});
+  *op = "aten::gather";
+  return true;
+}
+
 /// The ops rename_op writes as others whatever their arguments.
 constexpr std::string_view kRenamed[] = {
-    "aten::clamp_min", "aten::clamp_max",  "aten::broadcast_to", "aten::selu",
-    "aten::celu",      "aten::fliplr",     "aten::flipud",       "aten::zero",
-    "aten::sgn",       "aten::max_pool1d", "aten::tile",         "aten::new_full"};
+    "aten::clamp_min", "aten::clamp_max", "aten::broadcast_to", "aten::selu", "aten::celu",
+    "aten::fliplr",    "aten::flipud",    "aten::zero",         "aten::sgn",  "aten::max_pool1d",
+    "aten::tile",      "aten::new_full",  "aten::rrelu",        "aten::diag"};
 
 }  // namespace
 
@@ -170,6 +255,12 @@ bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, J
       return true;
     }
   if (*op == "aten::max_pool1d") return max_pool1d(op, inputs, renamed);
+  if (*op == "aten::conv1d.padding" || *op == "aten::conv2d.padding" ||
+      *op == "aten::conv3d.padding")
+    return conv_padding(op, inputs, tensor_values, renamed);
+  if (*op == "aten::rrelu") return rrelu_eval(op, inputs, renamed);
+  if (*op == "aten::diag") return diag(op, inputs, tensor_values, renamed);
+  if (*op == "aten::take_along_dim") return take_along_dim(op, inputs, tensor_values, renamed);
   if (*op == "aten::convolution") return transposed_convolution(op, inputs, renamed);
   if (*op == "aten::clamp_min" || *op == "aten::clamp_max") {
     const bool min = *op == "aten::clamp_min";

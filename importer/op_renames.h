@@ -17,6 +17,11 @@
 //   prims::scalar_tensor(s, dtype?)   -> scalar_tensor(s, dtype?) (xlogy's decomposition)
 //   tile(x, dims)                     -> repeat(x, dims padded with 1s to x's rank)
 //   new_full(x, size, v, dtype?)      -> full(size, v, dtype or x's dtype)
+//   conv1d/2d/3d.padding(.., "same" | "valid", ..) -> conv1d/2d/3d with numbers (symmetric)
+//   rrelu(x, lower, upper, training=False) -> leaky_relu(x, (lower + upper) / 2)
+//   take_along_dim(x, i, dim)         -> gather(x, dim, i) (no broadcasting between them)
+//   diag(x, k)                        -> diagonal(x, k, 0, 1) (a matrix) /
+//                                        diag_embed(x, k, 0, 1) (a vector)
 #pragma once
 
 #include <string>

@@ -13,6 +13,7 @@ constexpr OpRow kRows[] = {
     {"aten::arange",              kAny, {}, {}},
     {"aten::arange.start",        kAny, {}, {}},
     {"aten::arange.start_step",   kAny, {}, {}},
+    {"aten::diag_embed",          kAny, {}, {}, {.all_dtypes = true}},
     {"aten::empty.memory_format", kAny, {}, {}},
     {"aten::empty_like",          kAny, {}, {}},
     {"aten::empty_permuted",      kAny, {}, {}},

@@ -10,8 +10,8 @@ namespace {
 // clang-format off
 constexpr OpRow kRows[] = {
     {"aten::_embedding_bag",              {kF32},              {}, {}},
-    {"aten::_unique2",                    kAny,                {}, {}},
     {"aten::_embedding_bag_forward_only", {kF32},              {}, {}},
+    {"aten::_unique2",                    kAny,                {}, {}},
     {"aten::embedding",                   {kF32, kF16, kBF16}, {}, {kF32}},
     {"aten::embedding_bag.padding_idx",   {kF32},              {}, {}},
     {"aten::gather",                      kAny,                {}, {}, {.all_dtypes = true}},
@@ -20,6 +20,10 @@ constexpr OpRow kRows[] = {
     {"aten::index_add_",                  kAny,                {}, {}},
     {"aten::index_copy",                  kAny,                {}, {}, {.in_place = "aten::index_copy_", .all_dtypes = true}},
     {"aten::index_copy_",                 kAny,                {}, {}, {.all_dtypes = true}},
+    {"aten::index_fill.int_Scalar",       kAny,                {}, {}, {.in_place = "aten::index_fill_.int_Scalar"}},
+    {"aten::index_fill.int_Tensor",       kAny,                {}, {}, {.in_place = "aten::index_fill_.int_Tensor"}},
+    {"aten::index_fill_.int_Scalar",      kAny,                {}, {}},
+    {"aten::index_fill_.int_Tensor",      kAny,                {}, {}},
     {"aten::index_put",                   kAny,                {}, {}, {.in_place = "aten::index_put_", .all_dtypes = true}},
     {"aten::index_put_",                  kAny,                {}, {}, {.all_dtypes = true}},
     {"aten::index_select",                kAny,                {}, {}, {.all_dtypes = true}},

@@ -1,5 +1,7 @@
 // The linear algebra family of the op catalogue (kernels/ops/catalogue.h): matrix products
-// (linear, addmm, batched and broadcast matmul), attention and pairwise distances. Each row: the
+// (linear, addmm, batched and broadcast matmul), einsum and the products that are one
+// (outer, dot, mv, addmv, addr, addbmm, trace, bilinear), recurrent layers, attention,
+// distances and similarities. Each row: the
 // op, then the dtypes each backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
@@ -13,18 +15,37 @@ constexpr OpRow kRows[] = {
     {"aten::_grouped_mm",                                 {kF32},       {},     {}},
     {"aten::_pdist_forward",                              {kF32},       {},     {}},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", {kF32},       {kF32}, {}},
+    {"aten::_trilinear",                                    {kF32, kF64}, {},     {}},
+    {"aten::addbmm",                                        {kF32, kF64}, {},     {}},
     {"aten::addmm",                                       {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 2}},
+    {"aten::addmv",                                         {kF32, kF64}, {},     {}},
+    {"aten::addr",                                          {kF32, kF64}, {},     {}},
     {"aten::baddbmm",                                     {kF32},       {kF32}, {kF32}},
+    {"aten::bilinear",                                      {kF32, kF64}, {},     {}},
     {"aten::bmm",                                         {kF32},       {kF32}, {kF32}},
     {"aten::cdist",                                       {kF32},       {},     {}},
+    {"aten::cosine_similarity",                             {kF32, kF64}, {},     {}},
+    {"aten::dot",                                           {kF32, kF64}, {},     {}},
     {"aten::einsum",                                      {kF32, kF64}, {kF32}, {}},
-    {"aten::gru.input", {kF32}, {}, {}},
+    {"aten::ger",                                           {kF32, kF64}, {},     {}},
+    {"aten::gru.input",                                     {kF32},       {},     {}},
+    {"aten::gru_cell",                                      {kF32},       {},     {}},
     {"aten::linear",                                      {kF32},       {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 1}},
-    {"aten::lstm.input", {kF32}, {}, {}},
+    {"aten::lstm.input",                                    {kF32},       {},     {}},
+    {"aten::lstm_cell",                                     {kF32},       {},     {}},
     {"aten::matmul",                                      {kF32},       {kF32}, {kF32}},
     {"aten::mm",                                          {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 1}},
+    {"aten::mv",                                            {kF32, kF64}, {},     {}},
+    {"aten::outer",                                         {kF32, kF64}, {},     {}},
+    {"aten::pairwise_distance",                             {kF32, kF64}, {},     {}},
     {"aten::pdist",                                       {kF32},       {},     {}},
+    {"aten::rnn_relu.input",                                {kF32},       {},     {}},
+    {"aten::rnn_relu_cell",                                 {kF32},       {},     {}},
+    {"aten::rnn_tanh.input",                                {kF32},       {},     {}},
+    {"aten::rnn_tanh_cell",                                 {kF32},       {},     {}},
     {"aten::scaled_dot_product_attention",                {kF32},       {kF32}, {}},
+    {"aten::trace",                                         {kF32, kF64}, {},     {}},
+    {"aten::vdot",                                          {kF32, kF64}, {},     {}},
     {"transformers::grouped_mm_fallback",                 {kF32},       {},     {}},
 };
 // clang-format on

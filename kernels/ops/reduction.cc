@@ -36,10 +36,14 @@ constexpr OpRow kRows[] = {
     {"aten::prod.dim_int",    kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::std.correction",  kAny,                      {},     {}},
     {"aten::std.dim",         kAny,                      {},     {}},
+    {"aten::std_mean.correction", kAny,                  {},     {}},
+    {"aten::std_mean.dim",    kAny,                      {},     {}},
     {"aten::sum",             kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::sum.dim_IntList", kAny,                      {kF32}, {}, {.promoted = 0b1}},
     {"aten::var.correction",  kAny,                      {},     {}},
     {"aten::var.dim",         kAny,                      {},     {}},
+    {"aten::var_mean.correction", kAny,                  {},     {}},
+    {"aten::var_mean.dim",    kAny,                      {},     {}},
 };
 // clang-format on
 

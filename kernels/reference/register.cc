@@ -21,6 +21,8 @@ void register_reference(KernelRegistry& registry) {
   register_attention_ref(registry);
   register_distance_ref(registry);
   register_einsum_ref(registry);
+  register_contraction_ref(registry);
+  register_similarity_ref(registry);
   register_gated_ref(registry);
   register_rnn_ref(registry);
   register_gemm_ref(registry);

@@ -36,6 +36,8 @@ void register_softmax_ref(KernelRegistry& registry);
 void register_attention_ref(KernelRegistry& registry);
 void register_distance_ref(KernelRegistry& registry);
 void register_einsum_ref(KernelRegistry& registry);
+void register_contraction_ref(KernelRegistry& registry);
+void register_similarity_ref(KernelRegistry& registry);
 void register_gated_ref(KernelRegistry& registry);
 void register_rnn_ref(KernelRegistry& registry);
 void register_gemm_ref(KernelRegistry& registry);

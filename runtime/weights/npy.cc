@@ -94,6 +94,25 @@ struct HeaderCursor {
   }
 };
 
+/// Column-major data (NumPy's fortran_order: a transposed array saved as is) into row-major.
+void fortran_to_c(const uint8_t* from, size_t elem, const std::vector<int64_t>& sizes,
+                  uint8_t* to) {
+  const int rank = static_cast<int>(sizes.size());
+  std::vector<int64_t> stride(sizes.size(), 1), at(sizes.size(), 0);  // in `from`, elements
+  for (int d = 1; d < rank; ++d) stride[size_t(d)] = stride[size_t(d - 1)] * sizes[size_t(d - 1)];
+  int64_t total = 1, off = 0;
+  for (int64_t s : sizes) total *= s;
+  for (int64_t i = 0; i < total; ++i) {
+    std::memcpy(to + size_t(i) * elem, from + size_t(off) * elem, elem);
+    for (int d = rank - 1; d >= 0; --d) {
+      off += stride[size_t(d)];
+      if (++at[size_t(d)] < sizes[size_t(d)]) break;
+      off -= at[size_t(d)] * stride[size_t(d)];
+      at[size_t(d)] = 0;
+    }
+  }
+}
+
 }  // namespace
 
 Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name) {
@@ -147,7 +166,6 @@ Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name
   h.skip_spaces();
   if (h.s.substr(h.i) != "\n" && h.s.substr(h.i) != "") return bad("junk after the header dict");
   if (!has_descr || !fortran || !sizes) return bad("header lacks descr, fortran_order or shape");
-  if (*fortran) return bad("Fortran order is not supported");
   DType dtype = DType::kUndefined;
   for (const NpyDescr& d : kDescrs)
     if (descr == d.descr) dtype = d.dtype;
@@ -162,7 +180,13 @@ Result<HostTensor> npy_parse(std::span<const uint8_t> b, const std::string& name
     return bad("has ", b.size() - data_at, " data bytes, shape ", shape_str(*sizes), " needs ",
                nbytes);
   HostTensor t(dtype, *sizes);
-  if (t.view().nbytes()) std::memcpy(t.view().data, b.data() + data_at, t.view().nbytes());
+  if (t.view().nbytes() == 0) return t;
+  if (*fortran && sizes->size() > 1) {
+    fortran_to_c(b.data() + data_at, dtype_size(dtype), *sizes,
+                 static_cast<uint8_t*>(t.view().data));
+  } else {
+    std::memcpy(t.view().data, b.data() + data_at, t.view().nbytes());
+  }
   return t;
 }
 

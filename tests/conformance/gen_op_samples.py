@@ -213,6 +213,21 @@ CALLS = {
         lambda x: f(x, [1]), [rand((2, 3, 4), d)]),
     "aten::cumsum": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
     "aten::cumprod": lambda f, d: (lambda x: f(x, 0), [rand((3, 2), d)]),
+    "aten::var_mean.dim": lambda f, d: (lambda x: torch.cat(f(x, [1], False, True)),
+                                        [rand((3, 4), d)]),
+    "aten::std_mean.dim": lambda f, d: (lambda x: torch.cat(f(x, [0])), [rand((3, 4), d)]),
+    "aten::var_mean.correction": lambda f, d: (
+        lambda x: torch.cat([t.flatten() for t in f(x, [0, 2], correction=2, keepdim=True)]),
+        [rand((3, 4, 2), d)]),
+    "aten::std_mean.correction": lambda f, d: (
+        lambda x: torch.cat([t.reshape(1) for t in f(x)]), [rand((3, 4), d)]),
+    "aten::cosine_similarity": lambda f, d: (
+        lambda a, b: torch.cat([f(a, b).flatten(), f(a, b[0], 0).flatten()]),
+        [rand((2, 3, 4), d), rand((1, 3, 4), d)]),
+    "aten::pairwise_distance": lambda f, d: (
+        lambda a, b: torch.cat([f(a, b).flatten(), f(a, b, 1.5, 0.0, True).flatten(),
+                                f(a, b, 0.0).flatten(), f(a, b, float("inf")).flatten()]),
+        [rand((3, 4), d), rand((1, 4), d)]),
     # normalization
     "aten::batch_norm": lambda f, d: (
         lambda x, w, b, m, v: f(x, w, b, m, v, False, 0.1, 1e-5, False),
@@ -381,6 +396,10 @@ CALLS = {
         lambda x: f(x, [3, 5], False), [rand((1, 2, 7, 4), d)]),
     "aten::_upsample_bicubic2d_aa.vec": lambda f, d: (
         lambda x: f(x, [3, 9], False, None), [rand((1, 2, 8, 4), d)]),
+    "aten::adaptive_max_pool1d": lambda f, d: (
+        lambda x: torch.cat([t.float().flatten() for t in f(x, [3])]), [rand((2, 3, 7), d)]),
+    "aten::adaptive_max_pool2d": lambda f, d: (
+        lambda x: torch.cat([t.float().flatten() for t in f(x, [2, 3])]), [rand((1, 2, 5, 7), d)]),
     # movement
     "aten::_unsafe_view": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
     "aten::view": lambda f, d: (lambda x: f(x, [3, 2]), [rand((2, 3), d)]),
@@ -388,6 +407,15 @@ CALLS = {
     "aten::as_strided": lambda f, d: (lambda x: f(x, [2, 2], [1, 2]), [rand((2, 3), d)]),
     "aten::chunk": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 4), d)]),
     "aten::cat": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 2), d)]),
+    "aten::channel_shuffle": lambda f, d: (lambda x: f(x, 2), [rand((1, 6, 2, 2), d)]),
+    "aten::native_channel_shuffle": lambda f, d: (lambda x: f(x, 3), [rand((2, 6, 3), d)]),
+    "aten::rot90": lambda f, d: (
+        lambda x: torch.cat([f(x, 1, [0, 1]).flatten(), f(x, 2, [1, 2]).flatten(),
+                             f(x, -1, [2, 0]).flatten(), f(x, 4, [0, 1]).flatten()]),
+        [rand((2, 3, 4), d)]),
+    "aten::diag_embed": lambda f, d: (
+        lambda x: torch.cat([f(x).flatten(), f(x, 1, 0, 2).flatten(), f(x, -2).flatten()]),
+        [rand((2, 3), d)]),
     "aten::stack": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 3), d)]),
     "aten::meshgrid": lambda f, d: (lambda x, y: f([x, y]), [rand((2,), d), rand((3,), d)]),
     "aten::meshgrid.indexing": lambda f, d: (
@@ -493,6 +521,48 @@ CALLS = {
     "aten::gru.input": lambda f, d: (
         lambda x, h, w1, w2: f(x, h, [w1, w2], False, 1, 0.0, False, False, True),
         [rand((2, 3, 4), d), rand((1, 2, 3), d), rand((9, 4), d), rand((9, 3), d)]),
+    "aten::rnn_tanh.input": lambda f, d: (
+        lambda x, h, w1, w2, b1, b2: f(x, h, [w1, w2, b1, b2], True, 1, 0.0, False, False, False),
+        [rand((3, 2, 4), d), rand((1, 2, 3), d), rand((3, 4), d), rand((3, 3), d),
+         rand((3,), d), rand((3,), d)]),
+    "aten::rnn_relu.input": lambda f, d: (
+        lambda x, h, w1, w2, w3, w4: f(x, h, [w1, w2, w3, w4], False, 1, 0.0, False, True, True),
+        [rand((2, 3, 4), d), rand((2, 2, 3), d), rand((3, 4), d), rand((3, 3), d),
+         rand((3, 4), d), rand((3, 3), d)]),
+    "aten::lstm_cell": lambda f, d: (
+        lambda x, h, c, w1, w2, b1, b2: torch.cat(f(x, [h, c], w1, w2, b1, b2)),
+        [rand((2, 4), d), rand((2, 3), d), rand((2, 3), d), rand((12, 4), d),
+         rand((12, 3), d), rand((12,), d), rand((12,), d)]),
+    "aten::gru_cell": lambda f, d: (
+        lambda x, h, w1, w2: f(x, h, w1, w2), [rand((2, 4), d), rand((2, 3), d),
+                                               rand((9, 4), d), rand((9, 3), d)]),
+    "aten::rnn_tanh_cell": lambda f, d: (
+        lambda x, h, w1, w2, b1, b2: f(x, h, w1, w2, b1, b2),
+        [rand((2, 4), d), rand((2, 3), d), rand((3, 4), d), rand((3, 3), d), rand((3,), d),
+         rand((3,), d)]),
+    "aten::rnn_relu_cell": lambda f, d: (
+        lambda x, h, w1, w2: f(x, h, w1, w2), [rand((1, 4), d), rand((1, 3), d), rand((3, 4), d),
+                                               rand((3, 3), d)]),
+    # products that are one einsum
+    "aten::outer": lambda f, d: (lambda a, b: f(a, b), [rand((3,), d), rand((4,), d)]),
+    "aten::ger": lambda f, d: (lambda a, b: f(a, b), [rand((3,), d), rand((4,), d)]),
+    "aten::dot": lambda f, d: (lambda a, b: f(a, b), [rand((5,), d), rand((5,), d)]),
+    "aten::vdot": lambda f, d: (lambda a, b: f(a, b), [rand((5,), d), rand((5,), d)]),
+    "aten::mv": lambda f, d: (lambda m, v: f(m, v), [rand((3, 4), d), rand((4,), d)]),
+    "aten::addmv": lambda f, d: (
+        lambda s, m, v: f(s, m, v, beta=0.5, alpha=-2), [rand((3,), d), rand((3, 4), d),
+                                                          rand((4,), d)]),
+    "aten::addr": lambda f, d: (
+        lambda s, a, b: f(s, a, b, beta=2), [rand((1, 4), d), rand((3,), d), rand((4,), d)]),
+    "aten::addbmm": lambda f, d: (
+        lambda s, a, b: f(s, a, b, alpha=0.5), [rand((3, 5), d), rand((2, 3, 4), d),
+                                                rand((2, 4, 5), d)]),
+    "aten::bilinear": lambda f, d: (
+        lambda a, b, w, c: f(a, b, w, c), [rand((2, 3, 4), d), rand((2, 3, 5), d),
+                                           rand((6, 4, 5), d), rand((6,), d)]),
+    "aten::_trilinear": lambda f, d: (
+        lambda a, w, b: f(a, w, b, [1, 3], [0], [1, 2], [2, 3]),
+        [rand((2, 4), d), rand((6, 4, 5), d), rand((2, 5), d)]),
     "aten::unsafe_split.Tensor": lambda f, d: (lambda x: f(x, 2, 1), [rand((2, 5), d)]),
     "aten::unsafe_split_with_sizes": lambda f, d: (
         lambda x: f(x, [1, 3], 1), [rand((2, 4), d)]),
@@ -551,6 +621,14 @@ CALLS = {
     "aten::index_copy_": lambda f, d: (
         lambda x, i, s: f(x.clone(), 1, i, s),
         [rand((2, 3), d), torch.tensor([2, 0]), rand((2, 2), d)]),
+    "aten::index_fill.int_Scalar": lambda f, d: (
+        lambda x, i: f(x, 1, i, -2), [rand((2, 4), d), torch.tensor([0, -1])]),
+    "aten::index_fill.int_Tensor": lambda f, d: (
+        lambda x, i, v: f(x, 0, i, v), [rand((3, 2), d), torch.tensor([2]), rand((), d)]),
+    "aten::index_fill_.int_Scalar": lambda f, d: (
+        lambda x, i: f(x.clone(), 0, i, 1.5), [rand((3, 2), d), torch.tensor([1, 1])]),
+    "aten::index_fill_.int_Tensor": lambda f, d: (
+        lambda x, i, v: f(x.clone(), 1, i, v), [rand((2, 3), d), torch.tensor([0]), rand((), d)]),
     "aten::index_add": lambda f, d: (
         lambda x, i, s: f(x, 0, i, s, alpha=2),
         [rand((3, 2), d), torch.tensor([2, 0, 2, 1]), rand((4, 2), d)]),

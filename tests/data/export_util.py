@@ -88,7 +88,7 @@ def count_ops(path):
 
 def save_npy(path, t):
     """t as .npy; bfloat16 as the 2-byte void NumPy saves ml_dtypes' bfloat16 as ('<V2')."""
-    t = t.detach().cpu()
+    t = t.detach().cpu().contiguous()  # a view's array would be saved in Fortran order
     if t.dtype == torch.bfloat16:
         arr = t.view(torch.int16).numpy().view("<V2")
         np.save(path, arr, allow_pickle=False)

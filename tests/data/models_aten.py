@@ -513,6 +513,50 @@ class MathTail(nn.Module):
         return m, tokens, torch.einsum("bihd,hdm->bim", out, self.proj), torch.einsum("ii->i", a[:, :5])
 
 
+class LayerTail(nn.Module):
+    """torch.nn layers the training IR keeps as ops of their own: LSTM/GRU/RNN cells stepped in
+    a loop, a bidirectional ReLU RNN, Bilinear, CosineSimilarity, PairwiseDistance,
+    ChannelShuffle, adaptive max pooling, convolutions with padding="same"/"valid"; and the
+    products and statistics written as one call (outer, dot, mv, addmv, addr, addbmm, trace,
+    diag, var_mean, std_mean), take_along_dim, index_fill, rot90."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTMCell(6, 4)
+        self.gru = nn.GRUCell(6, 4)
+        self.rnn_cell = nn.RNNCell(6, 4)
+        self.rnn = nn.RNN(6, 3, nonlinearity="relu", bidirectional=True, batch_first=True)
+        self.bilinear = nn.Bilinear(6, 4, 5)
+        self.shuffle = nn.ChannelShuffle(2)
+        self.same = nn.Conv1d(6, 4, 3, padding="same", dilation=2)
+        self.valid = nn.Conv2d(4, 2, 3, padding="valid")
+
+    def forward(self, seq, img, m):
+        h = c = g = r = torch.zeros(seq.shape[0], 4)
+        for t in range(seq.shape[1]):
+            h, c = self.lstm(seq[:, t], (h, c))
+            g = self.gru(seq[:, t], g)
+            r = self.rnn_cell(seq[:, t], r)
+        rnn_out, _ = self.rnn(seq)
+        cells = torch.cat([h, c, g, r, self.bilinear(seq[:, 0], h)], dim=1)
+        sims = torch.stack([F.cosine_similarity(seq[:, 0], seq[:, 1]),
+                            F.pairwise_distance(seq[:, 0], seq[:, 1])])
+        pooled = torch.cat([F.adaptive_max_pool2d(self.shuffle(img), (2, 3)).flatten(1),
+                            F.adaptive_max_pool1d(img.flatten(2), 4).flatten(1)], dim=1)
+        convs = self.valid(img).flatten(1).sum(1) + self.same(seq.transpose(1, 2)).flatten(1).sum(1)
+        v = m[0]
+        prods = torch.stack([torch.dot(v, m[1]), torch.trace(m), torch.mv(m, v).sum(),
+                             torch.addmv(v, m, m[2], beta=0.5, alpha=2.0).sum(),
+                             torch.outer(v, m[3]).sum(), torch.addr(m, v, m[1]).sum(),
+                             torch.addbmm(m, m.unsqueeze(0).expand(2, 4, 4), m.unsqueeze(0).expand(2, 4, 4)).sum()])
+        var, mean = torch.var_mean(m, 1)
+        std, mean2 = torch.std_mean(m, dim=0, correction=0)
+        gathered = torch.take_along_dim(m, torch.argsort(m, dim=1), dim=1)
+        filled = m.index_fill(1, torch.tensor([0, 3]), -1.5)
+        return (rnn_out, cells, sims, pooled, convs, prods, torch.diag(m) + torch.diag(v)[0],
+                torch.stack([var, mean, std, mean2]), gathered, filled, torch.rot90(m, 1, (0, 1)))
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -558,6 +602,9 @@ MODELS = [
      lambda g: ((torch.randn(5, 7, generator=g), torch.randn(5, 7, generator=g),
                  torch.tensor([3, 0, 3, 1, 2]), torch.randn(2, 2, 4, 3, generator=g),
                  torch.randn(2, 2, 6, 3, generator=g)), {}), 1e-4),
+    ("layer_tail", LayerTail, 62,
+     lambda g: ((torch.randn(2, 5, 6, generator=g), torch.randn(2, 4, 5, 6, generator=g),
+                 torch.randn(4, 4, generator=g)), {}), 1e-4),
     ("creation_patterns", CreationPatterns, 60,
      lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),

@@ -26,6 +26,16 @@ TEST(Npy, ReadsFilesWrittenByNumpy) {
   EXPECT_EQ(shape_str(t->view().shape()), "[4, 16]");
 }
 
+TEST(Npy, ReadsFortranOrderAsRowMajor) {
+  // np.save of a transposed view writes fortran_order: True (tests/data/gen_npy.py).
+  auto f = npy_read(testing::fixture_dir() + "/npy/fortran_order.npy");
+  auto c = npy_read(testing::fixture_dir() + "/npy/c_order.npy");
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(shape_str(f->view().shape()), "[2, 3, 4]");
+  EXPECT_TRUE(testing::all_close(f->view(), c->view(), 0, 0));
+}
+
 TEST(Npy, ScalarAndOneDimShapes) {
   testing::TempDir dir;
   HostTensor s(DType::kInt64, std::vector<int64_t>{});

@@ -34,7 +34,7 @@ struct GemmPlan {
 
 GemmPlan plan_gemm(const EinsumParams& p) {
   GemmPlan g;
-  if (p.inputs.size() != 2 || p.dtype != DType::kFloat32) return g;
+  if (p.inputs.size() != 2 || p.dtype != DType::kFloat32 || p.added >= 0 || p.alpha != 1) return g;
   const auto& sa = p.stride[0];
   const auto& sb = p.stride[1];
   for (int l : p.out_labels) {

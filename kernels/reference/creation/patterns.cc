@@ -1,8 +1,9 @@
-// Reference eye, linspace/logspace and one_hot (kernels/shapes/creation/patterns.h). The
-// spaced values follow ATen's CPU kernels: the first half counted up from start, the second
+// Reference eye, linspace/logspace, one_hot and diag_embed (kernels/shapes/creation/patterns.h).
+// The spaced values follow ATen's CPU kernels: the first half counted up from start, the second
 // half down from end, so both ends are exact.
 #include "kernels/shapes/creation/patterns.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -76,11 +77,32 @@ Status run_one_hot(const OneHotParams& p, const KernelCall& call) {
                                         : fill_one_hot<int64_t>(p, call);
 }
 
+void ref_diag_embed(const DiagEmbedParams& p, const KernelCall& call, void*) {
+  const auto* x = call.inputs[p.input].data_as<const uint8_t>();
+  auto* y = call.outputs[0].data_as<uint8_t>();
+  std::memset(y, 0, call.outputs[0].nbytes());
+  const int outer_rank = p.rank - 2;
+  std::array<int64_t, kMaxRank> at{};
+  int64_t base = p.start;
+  for (int64_t o = 0; o < p.outer; ++o) {
+    for (int64_t i = 0; i < p.n; ++i)
+      std::memcpy(y + (base + i * p.step) * int64_t(p.elem_size),
+                  x + (o * p.n + i) * int64_t(p.elem_size), p.elem_size);
+    for (int d = outer_rank - 1; d >= 0; --d) {  // next index of self's leading dims
+      base += p.strides[d];
+      if (++at[d] < p.outer_sizes[d]) break;
+      base -= at[d] * p.strides[d];
+      at[d] = 0;
+    }
+  }
+}
+
 template <Result<EyeParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using EyeRef = FnKernel<EyeParams, Prepare, ref_eye>;
 template <Result<SpaceParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using SpaceRef = FnKernel<SpaceParams, Prepare, ref_space>;
 using OneHotRef = CheckedKernel<OneHotParams, creation_prepare_one_hot, run_one_hot>;
+using DiagEmbedRef = FnKernel<DiagEmbedParams, creation_prepare_diag_embed, ref_diag_embed>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -95,6 +117,7 @@ void register_pattern_ref(KernelRegistry& registry) {
       {"aten::linspace", kCpu, kAny, kRef, &make_kernel<SpaceRef<creation_prepare_linspace>>},
       {"aten::logspace", kCpu, kAny, kRef, &make_kernel<SpaceRef<creation_prepare_logspace>>},
       {"aten::one_hot", kCpu, kAny, kRef, &make_kernel<OneHotRef>},
+      {"aten::diag_embed", kCpu, kAny, kRef, &make_kernel<DiagEmbedRef>},
   });
 }
 

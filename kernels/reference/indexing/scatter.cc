@@ -4,6 +4,7 @@
 // and an aliased self, as it was.
 #include "kernels/shapes/indexing/scatter.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/kernel_util.h"
@@ -30,7 +31,32 @@ void copy_self(const KernelCall& call, int self_input, bool in_place) {
   if (!in_place) std::memcpy(call.outputs[0].data, self.data, self.nbytes());
 }
 
+// index_fill: each indexed row (negative indices count from the end) set to the value.
+Status run_index_fill(const IndexCopyParams& p, const KernelCall& call) {
+  const Tensor& index = call.inputs[p.index_input];
+  const auto* idx = index.data_as<const int64_t>();
+  for (int64_t j = 0; j < p.n_index; ++j)
+    if (idx[j] < -p.dim_size || idx[j] >= p.dim_size)
+      return op_error(call, StatusCode::kInvalidArgument, "index ", idx[j],
+                      " is out of bounds for dim ", p.dim, " with size ", p.dim_size);
+  copy_self(call, p.self_input, p.in_place);
+  const ScalarValue value =
+      p.value_input >= 0 ? read_scalar_value(call.inputs[p.value_input]) : p.value;
+  visit_dtype(p.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    T* y = call.outputs[0].data_as<T>();
+    const T v = value.as<T>();
+    for (int64_t o = 0; o < p.outer; ++o)
+      for (int64_t j = 0; j < p.n_index; ++j) {
+        const int64_t row = idx[j] < 0 ? idx[j] + p.dim_size : idx[j];
+        std::fill_n(y + (o * p.dim_size + row) * p.inner, p.inner, v);
+      }
+  });
+  return ok_status();
+}
+
 Status run_index_copy(const IndexCopyParams& p, const KernelCall& call) {
+  if (p.fill) return run_index_fill(p, call);
   const Tensor& index = call.inputs[p.index_input];
   TIR_RETURN_IF_ERROR(check_indices(call, index, p.dim, p.dim_size));
   copy_self(call, p.self_input, p.in_place);
@@ -242,6 +268,9 @@ using IndexCopyRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_copy, 
 using IndexCopyInPlaceRef =
     CheckedKernel<IndexCopyParams, scatter_prepare_index_copy_, run_index_copy>;
 using IndexAddRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_add, run_index_copy>;
+using IndexFillRef = CheckedKernel<IndexCopyParams, scatter_prepare_index_fill, run_index_copy>;
+using IndexFillInPlaceRef =
+    CheckedKernel<IndexCopyParams, scatter_prepare_index_fill_, run_index_copy>;
 using IndexAddInPlaceRef =
     CheckedKernel<IndexCopyParams, scatter_prepare_index_add_, run_index_copy>;
 /// index_put(_): a run-time mask's coordinates go to the scratch prepare asked for.
@@ -267,6 +296,10 @@ void register_scatter_ref(KernelRegistry& registry) {
       {"aten::index_copy_", kCpu, kAny, kRef, &make_kernel<IndexCopyInPlaceRef>},
       {"aten::index_add", kCpu, kAny, kRef, &make_kernel<IndexAddRef>},
       {"aten::index_add_", kCpu, kAny, kRef, &make_kernel<IndexAddInPlaceRef>},
+      {"aten::index_fill.int_Scalar", kCpu, kAny, kRef, &make_kernel<IndexFillRef>},
+      {"aten::index_fill.int_Tensor", kCpu, kAny, kRef, &make_kernel<IndexFillRef>},
+      {"aten::index_fill_.int_Scalar", kCpu, kAny, kRef, &make_kernel<IndexFillInPlaceRef>},
+      {"aten::index_fill_.int_Tensor", kCpu, kAny, kRef, &make_kernel<IndexFillInPlaceRef>},
       {"aten::index_put", kCpu, kAny, kRef, &make_kernel<IndexPutRef>},
       {"aten::index_put_", kCpu, kAny, kRef, &make_kernel<IndexPutInPlaceRef>},
       {"aten::slice_scatter", kCpu, kAny, kRef, &make_kernel<SliceScatterRef>},

@@ -8,15 +8,15 @@
 namespace tir::kernels {
 namespace {
 
-/// Advances the multi-index `at` over `labels` (sizes `size`), moving `offset` (per operand)
-/// by the operands' strides; false when it wrapped around.
-bool step(const EinsumParams& p, const std::vector<int>& labels, std::vector<int64_t>& at,
-          std::vector<int64_t>& offset) {
+/// Advances the multi-index `at` over `labels` (sizes `size`), moving `offset` (per tensor)
+/// by the tensors' `strides`; false when it wrapped around.
+bool step(const EinsumParams& p, const std::vector<std::vector<int64_t>>& strides,
+          const std::vector<int>& labels, std::vector<int64_t>& at, std::vector<int64_t>& offset) {
   for (size_t d = labels.size(); d-- > 0;) {
     const int l = labels[d];
-    for (size_t k = 0; k < offset.size(); ++k) offset[k] += p.stride[k][size_t(l)];
+    for (size_t k = 0; k < offset.size(); ++k) offset[k] += strides[k][size_t(l)];
     if (++at[d] < p.size[size_t(l)]) return true;
-    for (size_t k = 0; k < offset.size(); ++k) offset[k] -= at[d] * p.stride[k][size_t(l)];
+    for (size_t k = 0; k < offset.size(); ++k) offset[k] -= at[d] * strides[k][size_t(l)];
     at[d] = 0;
   }
   return false;
@@ -32,8 +32,15 @@ void run(const EinsumParams& p, const KernelCall& call) {
   if (numel == 0) return;
   bool empty_sum = false;
   for (int l : p.sum_labels) empty_sum = empty_sum || p.size[size_t(l)] == 0;
-  std::vector<int64_t> out_at(p.out_labels.size(), 0), out_off(nops, 0);
-  std::vector<int64_t> sum_at(p.sum_labels.size(), 0), off(nops, 0);
+  // The added tensor walks the output labels after the operands.
+  std::vector<std::vector<int64_t>> strides = p.stride;
+  const T* added = nullptr;
+  if (p.added >= 0 && p.beta != 0) {
+    added = call.inputs[size_t(p.added)].data_as<const T>();
+    strides.push_back(p.added_stride);
+  }
+  std::vector<int64_t> out_at(p.out_labels.size(), 0), out_off(strides.size(), 0);
+  std::vector<int64_t> sum_at(p.sum_labels.size(), 0), off(strides.size(), 0);
   for (int64_t i = 0; i < numel; ++i) {
     double acc = 0;
     if (!empty_sum) {
@@ -42,10 +49,12 @@ void run(const EinsumParams& p, const KernelCall& call) {
         double prod = 1;
         for (size_t k = 0; k < nops; ++k) prod *= double(x[k][off[k]]);
         acc += prod;
-      } while (step(p, p.sum_labels, sum_at, off));
+      } while (step(p, strides, p.sum_labels, sum_at, off));
     }
+    if (p.alpha != 1) acc *= p.alpha;
+    if (added) acc += p.beta * double(added[out_off[nops]]);
     y[i] = static_cast<T>(acc);
-    step(p, p.out_labels, out_at, out_off);
+    step(p, strides, p.out_labels, out_at, out_off);
   }
 }
 

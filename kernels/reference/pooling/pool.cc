@@ -1,5 +1,5 @@
 // Reference pooling: aten::max_pool2d, aten::max_pool2d_with_indices,
-// aten::adaptive_avg_pool2d.
+// aten::adaptive_avg_pool2d, aten::adaptive_max_pool1d/2d.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -60,28 +60,56 @@ void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
   }
 }
 
+/// Calls f(plane, output index, h0, h1, w0, w1) for each adaptive window [h0, h1) x [w0, w1).
+template <typename F>
+void for_each_adaptive_window(const AdaptivePoolParams& p, F&& f) {
+  for (int64_t plane = 0; plane < p.planes; ++plane)
+    for (int64_t oh = 0; oh < p.oh; ++oh) {
+      const int64_t h0 = adaptive_start(oh, p.h, p.oh), h1 = adaptive_end(oh, p.h, p.oh);
+      for (int64_t ow = 0; ow < p.ow; ++ow)
+        f(plane, (plane * p.oh + oh) * p.ow + ow, h0, h1, adaptive_start(ow, p.w, p.ow),
+          adaptive_end(ow, p.w, p.ow));
+    }
+}
+
 void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void*) {
   const float* x = call.inputs[p.input].data_as<const float>();
   float* y = call.outputs[0].data_as<float>();
-  for (int64_t plane = 0; plane < p.planes; ++plane) {
-    const float* xp = x + plane * p.h * p.w;
-    for (int64_t oh = 0; oh < p.oh; ++oh) {
-      const int64_t h0 = adaptive_start(oh, p.h, p.oh), h1 = adaptive_end(oh, p.h, p.oh);
-      for (int64_t ow = 0; ow < p.ow; ++ow) {
-        const int64_t w0 = adaptive_start(ow, p.w, p.ow), w1 = adaptive_end(ow, p.w, p.ow);
+  for_each_adaptive_window(
+      p, [&](int64_t plane, int64_t at, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+        const float* xp = x + plane * p.h * p.w;
         double sum = 0.0;
-        for (int64_t ih = h0; ih < h1; ++ih) {
+        for (int64_t ih = h0; ih < h1; ++ih)
           for (int64_t iw = w0; iw < w1; ++iw) sum += xp[ih * p.w + iw];
-        }
-        y[(plane * p.oh + oh) * p.ow + ow] =
-            static_cast<float>(sum / static_cast<double>((h1 - h0) * (w1 - w0)));
-      }
-    }
-  }
+        y[at] = static_cast<float>(sum / static_cast<double>((h1 - h0) * (w1 - w0)));
+      });
+}
+
+// The first largest element of each window (NaN wins, as in ATen), and its index in the plane.
+void ref_adaptive_max(const AdaptivePoolParams& p, const KernelCall& call, void*) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  int64_t* idx = call.outputs[1].data_as<int64_t>();
+  for_each_adaptive_window(
+      p, [&](int64_t plane, int64_t at, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+        const float* xp = x + plane * p.h * p.w;
+        int64_t best = h0 * p.w + w0;
+        for (int64_t ih = h0; ih < h1 && !std::isnan(xp[best]); ++ih)
+          for (int64_t iw = w0; iw < w1 && !std::isnan(xp[best]); ++iw) {
+            const float v = xp[ih * p.w + iw];
+            if (v > xp[best] || std::isnan(v)) best = ih * p.w + iw;
+          }
+        y[at] = xp[best];
+        idx[at] = best;
+      });
 }
 
 namespace {
 
+using AdaptiveMax1dRef =
+    FnKernel<AdaptivePoolParams, pool_prepare_adaptive_max<1>, ref_adaptive_max>;
+using AdaptiveMax2dRef =
+    FnKernel<AdaptivePoolParams, pool_prepare_adaptive_max<2>, ref_adaptive_max>;
 using MaxPoolRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d, ref_max_pool2d>;
 using MaxPoolIdxRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d_with_indices, ref_max_pool2d>;
 using AdaptiveAvgRef =
@@ -101,6 +129,8 @@ void register_pool_ref(KernelRegistry& registry) {
       {"aten::max_pool2d_with_indices", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolIdxRef>},
       {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
+      {"aten::adaptive_max_pool1d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax1dRef>},
+      {"aten::adaptive_max_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax2dRef>},
   });
 }
 }  // namespace tir::kernels

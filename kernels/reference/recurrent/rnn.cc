@@ -1,8 +1,10 @@
-// Reference LSTM and GRU (kernels/shapes/recurrent/rnn.h), in double, one time step at a
-// time: each layer reads the previous layer's output sequence; a bidirectional layer runs its
-// second direction from the last step back and writes the second half of each output row.
+// Reference LSTM, GRU and tanh/relu RNN layers and cells (kernels/shapes/recurrent/rnn.h), in
+// double, one time step at a time: each layer reads the previous layer's output sequence; a
+// bidirectional layer runs its second direction from the last step back and writes the second
+// half of each output row. A cell is one step of one layer, its outputs h' (and c').
 #include "kernels/shapes/recurrent/rnn.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -36,7 +38,10 @@ void cell(const RnnParams& p, const Layer& w, const double* x, int64_t in, doubl
   affine(w.w_ih, w.b_ih, x, G, in, gi.data());
   affine(w.w_hh, w.b_hh, h, G, H, gh.data());
   for (int64_t j = 0; j < H; ++j) {
-    if (p.lstm) {
+    if (p.kind == RnnKind::kTanh || p.kind == RnnKind::kRelu) {
+      const double v = gi[j] + gh[j];
+      h[j] = p.kind == RnnKind::kTanh ? std::tanh(v) : std::max(v, 0.0);
+    } else if (p.lstm) {
       const double i = sigmoid(gi[j] + gh[j]), f = sigmoid(gi[H + j] + gh[H + j]);
       const double g = std::tanh(gi[2 * H + j] + gh[2 * H + j]);
       const double o = sigmoid(gi[3 * H + j] + gh[3 * H + j]);
@@ -69,8 +74,10 @@ void ref_rnn(const RnnParams& p, const KernelCall& call, void*) {
         seq[size_t((t * B + b) * feat + k)] = x[io_at(p, t, b, k, feat)];
   const float* h0 = call.inputs[size_t(p.hx[0])].data_as<const float>();
   const float* c0 = p.lstm ? call.inputs[size_t(p.hx[1])].data_as<const float>() : nullptr;
-  float* hn = call.outputs[1].data_as<float>();
-  float* cn = p.lstm ? call.outputs[2].data_as<float>() : nullptr;
+  // A layer's outputs are (sequence, h_n[, c_n]); a cell's (h'[, c']).
+  const size_t h_out = p.cell ? 0 : 1;
+  float* hn = call.outputs[h_out].data_as<float>();
+  float* cn = p.lstm ? call.outputs[h_out + 1].data_as<float>() : nullptr;
   std::vector<double> gi(static_cast<size_t>(p.gates() * H)), gh(gi.size());
   std::vector<double> h(static_cast<size_t>(H)), c(static_cast<size_t>(H));
   for (int64_t l = 0; l < p.layers; ++l) {
@@ -99,6 +106,7 @@ void ref_rnn(const RnnParams& p, const KernelCall& call, void*) {
     seq = std::move(out);
     feat = D * H;
   }
+  if (p.cell) return;
   float* y = call.outputs[0].data_as<float>();
   for (int64_t t = 0; t < T; ++t)
     for (int64_t b = 0; b < B; ++b)
@@ -106,18 +114,29 @@ void ref_rnn(const RnnParams& p, const KernelCall& call, void*) {
         y[io_at(p, t, b, k, feat)] = static_cast<float>(seq[size_t((t * B + b) * feat + k)]);
 }
 
-using LstmRef = FnKernel<RnnParams, rnn_prepare_lstm, ref_rnn>;
-using GruRef = FnKernel<RnnParams, rnn_prepare_gru, ref_rnn>;
+template <RnnKind Kind>
+using LayerRef = FnKernel<RnnParams, rnn_prepare<Kind>, ref_rnn>;
+template <RnnKind Kind>
+using CellRef = FnKernel<RnnParams, rnn_prepare_cell<Kind>, ref_rnn>;
+
+/// The layer op `layer` and the cell op `cell` of one kind.
+template <RnnKind Kind>
+void add(KernelRegistry& registry, const char* layer, const char* cell) {
+  registry.add({
+      {layer, DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<LayerRef<Kind>>},
+      {cell, DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<CellRef<Kind>>},
+  });
+}
 
 }  // namespace
 
 void register_rnn_ref(KernelRegistry& registry) {
-  registry.add({
-      {"aten::lstm.input", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-       &make_kernel<LstmRef>},
-      {"aten::gru.input", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
-       &make_kernel<GruRef>},
-  });
+  add<RnnKind::kLstm>(registry, "aten::lstm.input", "aten::lstm_cell");
+  add<RnnKind::kGru>(registry, "aten::gru.input", "aten::gru_cell");
+  add<RnnKind::kTanh>(registry, "aten::rnn_tanh.input", "aten::rnn_tanh_cell");
+  add<RnnKind::kRelu>(registry, "aten::rnn_relu.input", "aten::rnn_relu_cell");
 }
 
 }  // namespace tir::kernels

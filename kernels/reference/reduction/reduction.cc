@@ -146,6 +146,8 @@ void reduce_moments(const ReductionParams& p, const KernelCall& call, const T* x
     const double v = m2[o] / dof;
     write<double>(y, o, p.op == ReduceKind::kStd ? std::sqrt(v) : v);
   }
+  if (call.outputs.size() > 1)  // var_mean / std_mean
+    for (int64_t o = 0; o < n; ++o) write<double>(call.outputs[1], o, sum[o]);
 }
 
 // linalg_vector_norm and logsumexp, in double: a running max (|x| or x) in a, then a sum in b.
@@ -239,6 +241,8 @@ template <ReduceKind Op>
 using FullRef = FnKernel<ReductionParams, reduction_prepare_full<Op>, ref_reduction>;
 template <ReduceKind Op, bool C>
 using VarRef = FnKernel<ReductionParams, reduction_prepare_var<Op, C>, ref_reduction>;
+template <ReduceKind Op, bool C>
+using VarMeanRef = FnKernel<ReductionParams, reduction_prepare_var_mean<Op, C>, ref_reduction>;
 using NormRef = FnKernel<ReductionParams, reduction_prepare_norm, ref_reduction>;
 using LogsumexpRef = FnKernel<ReductionParams, reduction_prepare_logsumexp, ref_reduction>;
 
@@ -274,6 +278,12 @@ void register_reduction_ref(KernelRegistry& registry) {
       {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kVar, false>>},
       {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, true>>},
       {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, false>>},
+      {"aten::var_mean.correction", kCpu, kAny, kRef,
+       &make_kernel<VarMeanRef<ReduceKind::kVar, true>>},
+      {"aten::var_mean.dim", kCpu, kAny, kRef, &make_kernel<VarMeanRef<ReduceKind::kVar, false>>},
+      {"aten::std_mean.correction", kCpu, kAny, kRef,
+       &make_kernel<VarMeanRef<ReduceKind::kStd, true>>},
+      {"aten::std_mean.dim", kCpu, kAny, kRef, &make_kernel<VarMeanRef<ReduceKind::kStd, false>>},
       {"aten::linalg_vector_norm", kCpu, kAny, kRef, &make_kernel<NormRef>},
       {"aten::logsumexp", kCpu, kAny, kRef, &make_kernel<LogsumexpRef>},
   });

@@ -104,4 +104,41 @@ Result<OneHotParams> creation_prepare_one_hot(const KernelCall& call, PrepareInf
   return p;
 }
 
+Result<DiagEmbedParams> creation_prepare_diag_embed(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  if (x->rank < 1 || x->rank + 1 > kMaxRank || dtype_size(x->dtype) == 0)
+    return op_error(call, StatusCode::kUnsupported, "self of shape ", shape_str(x->shape()),
+                    " and dtype ", dtype_name(x->dtype));
+  TIR_ASSIGN_OR_RETURN(int64_t offset, int_arg(call, 1, "offset"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw1, int_arg(call, 2, "dim1"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw2, int_arg(call, 3, "dim2"));
+  DiagEmbedParams p;
+  p.rank = x->rank + 1;
+  TIR_ASSIGN_OR_RETURN(int d1, normalize_dim(call, raw1, p.rank, "dim1"));
+  TIR_ASSIGN_OR_RETURN(int d2, normalize_dim(call, raw2, p.rank, "dim2"));
+  if (d1 == d2) return op_error(call, StatusCode::kInvalidArgument, "dim1 and dim2 are the same");
+  p.n = x->sizes[x->rank - 1];
+  const int64_t side = p.n + (offset < 0 ? -offset : offset);
+  std::vector<int64_t> shape;
+  for (int d = 0, k = 0; d < p.rank; ++d)
+    shape.push_back(d == d1 || d == d2 ? side : x->sizes[k++]);
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(shape);
+  const Tensor& o = call.outputs[0];
+  for (int d = 0, k = 0; d < p.rank; ++d) {
+    if (d == d1 || d == d2) continue;
+    p.outer_sizes[k] = o.sizes[d];
+    p.strides[k++] = o.strides[d];
+  }
+  p.step = o.strides[d1] + o.strides[d2];
+  p.start = offset >= 0 ? offset * o.strides[d2] : -offset * o.strides[d1];
+  p.outer = p.n ? x->numel() / p.n : 0;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.elem_size = dtype_size(x->dtype);
+  return p;
+}
+
 }  // namespace tir::kernels

@@ -9,6 +9,21 @@
 namespace tir::kernels {
 namespace {
 
+/// self viewed as [outer, rows along dim, inner]; the output is self's shape (self itself
+/// in place).
+void set_rows(const KernelCall& call, const Tensor& x, int dim, bool in_place, IndexCopyParams& p,
+              PrepareInfo* out_info) {
+  if (x.rank > 0) {
+    p.outer = prod(x.shape(), 0, dim);
+    p.dim_size = x.sizes[dim];
+    p.inner = prod(x.shape(), dim + 1, x.rank);
+  }
+  call.outputs[0].dtype = x.dtype;
+  call.outputs[0].set_shape(x.shape());
+  p.in_place = in_place;
+  if (in_place) out_info->output_alias[0] = static_cast<int8_t>(p.self_input);
+}
+
 Result<IndexCopyParams> index_copy_common(const KernelCall& call, PrepareInfo* out_info,
                                           bool in_place, bool add = false) {
   TIR_RETURN_IF_ERROR(check_arity(call, add ? 5 : 4, 1));
@@ -63,17 +78,9 @@ Result<IndexCopyParams> index_copy_common(const KernelCall& call, PrepareInfo* o
   p.self_input = static_cast<int>(tensor_input_index(call, 0));
   p.index_input = static_cast<int>(tensor_input_index(call, 2));
   p.source_input = static_cast<int>(tensor_input_index(call, 3));
-  p.in_place = in_place;
   p.dim = dim;
   p.n_index = n_src;
-  if (x->rank > 0) {
-    p.outer = prod(x->shape(), 0, dim);
-    p.dim_size = x->sizes[dim];
-    p.inner = prod(x->shape(), dim + 1, x->rank);
-  }
-  call.outputs[0].dtype = x->dtype;
-  call.outputs[0].set_shape(x->shape());
-  if (in_place) out_info->output_alias[0] = static_cast<int8_t>(p.self_input);
+  set_rows(call, *x, dim, in_place, p, out_info);
   return p;
 }
 
@@ -138,6 +145,52 @@ Result<IndexCopyParams> scatter_prepare_index_copy(const KernelCall& call, Prepa
 
 Result<IndexCopyParams> scatter_prepare_index_copy_(const KernelCall& call, PrepareInfo* out_info) {
   return index_copy_common(call, out_info, true);
+}
+
+namespace {
+
+Result<IndexCopyParams> index_fill_common(const KernelCall& call, PrepareInfo* out_info,
+                                          bool in_place) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* index, tensor_arg(call, 2, "index"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *index, "index"));
+  TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
+  if (index->dtype != DType::kInt64 || index->rank > 1)
+    return op_error(call, StatusCode::kInvalidArgument, "index must be a 0-D or 1-D int64 tensor");
+  TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw_dim, std::max(x->rank, 1), "dim"));
+  IndexCopyParams p;
+  p.fill = true;
+  if (call.args[3].kind == ArgKind::kTensor) {
+    TIR_ASSIGN_OR_RETURN(const Tensor* v, tensor_arg(call, 3, "value"));
+    if (v->rank != 0 || !dtype_supported(v->dtype))
+      return op_error(call, StatusCode::kInvalidArgument, "value must be a 0-D tensor");
+    p.value_input = static_cast<int>(tensor_input_index(call, 3));
+  } else {
+    TIR_ASSIGN_OR_RETURN(double v, scalar_arg(call, 3, "value"));
+    (void)v;
+    p.value = scalar_value(call.args[3]);
+  }
+  p.dtype = x->dtype;
+  p.elem_size = dtype_size(x->dtype);
+  p.self_input = static_cast<int>(tensor_input_index(call, 0));
+  p.index_input = static_cast<int>(tensor_input_index(call, 2));
+  p.dim = dim;
+  p.n_index = index->numel();
+  set_rows(call, *x, dim, in_place, p, out_info);
+  return p;
+}
+
+}  // namespace
+
+Result<IndexCopyParams> scatter_prepare_index_fill(const KernelCall& call, PrepareInfo* out_info) {
+  return index_fill_common(call, out_info, false);
+}
+
+Result<IndexCopyParams> scatter_prepare_index_fill_(const KernelCall& call, PrepareInfo* out_info) {
+  return index_fill_common(call, out_info, true);
 }
 
 Result<IndexCopyParams> scatter_prepare_index_add(const KernelCall& call, PrepareInfo* out_info) {

@@ -28,6 +28,9 @@ struct IndexCopyParams {
   DType dtype = DType::kUndefined;
   bool add = false;  // index_add: out[.., index[j], ..] += alpha * source[.., j, ..]
   ScalarValue alpha;
+  bool fill = false;  // index_fill: out[.., index[j], ..] = value (negative indices wrap)
+  ScalarValue value;
+  int value_input = -1;  // index_fill.int_Tensor: a 0-d tensor, read at run time
 };
 
 /// index_put(self, indices, values, accumulate): self[indices] = values (or += values).
@@ -49,6 +52,10 @@ Result<IndexCopyParams> scatter_prepare_index_copy_(const KernelCall& call, Prep
 /// float32, float64; repeated indices accumulate, in index order.
 Result<IndexCopyParams> scatter_prepare_index_add(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexCopyParams> scatter_prepare_index_add_(const KernelCall& call, PrepareInfo* out_info);
+/// index_fill.int_Scalar / .int_Tensor(self, dim, index, value) and the in-place forms:
+/// bool, int32, int64, float32, float64.
+Result<IndexCopyParams> scatter_prepare_index_fill(const KernelCall& call, PrepareInfo* out_info);
+Result<IndexCopyParams> scatter_prepare_index_fill_(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexPutParams> scatter_prepare_index_put(const KernelCall& call, PrepareInfo* out_info);
 Result<IndexPutParams> scatter_prepare_index_put_(const KernelCall& call, PrepareInfo* out_info);
 

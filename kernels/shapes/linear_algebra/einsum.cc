@@ -150,10 +150,13 @@ Result<EinsumParams> einsum_prepare(const KernelCall& call, PrepareInfo* out_inf
   if (call.args.size() < 2 || call.args[0].kind != ArgKind::kString ||
       call.args[1].kind != ArgKind::kTensors || call.outputs.size() != 1)
     return op_error(call, StatusCode::kInvalidArgument, "expects (equation, tensors, path)");
-  const std::string_view eq = call.args[0].s;
+  return einsum_plan(call, call.args[0].s, call.args[1].ints);
+}
+
+Result<EinsumParams> einsum_plan(const KernelCall& call, std::string_view eq,
+                                 std::span<const int64_t> slots) {
   const size_t arrow = eq.find("->");
   TIR_ASSIGN_OR_RETURN(auto terms, parse_operands(call, eq, arrow));
-  const std::span<const int64_t> slots = call.args[1].ints;
   TIR_ASSIGN_OR_RETURN(const int ell, check_operands(call, terms, slots));
   EinsumParams p;
   p.dtype = call.inputs[size_t(slots[0])].dtype;

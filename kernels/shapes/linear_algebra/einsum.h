@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "kernels/kernel.h"
@@ -18,8 +20,17 @@ struct EinsumParams {
   std::vector<int> inputs;                   // KernelCall::inputs index per operand
   std::vector<std::vector<int64_t>> stride;  // per operand, per label (0: absent or broadcast)
   DType dtype = DType::kFloat32;
+  /// out = alpha * sum + beta * added, `added` (KernelCall::inputs index, -1: none) broadcast
+  /// to the output with strides `added_stride` per label: addmv, addr, bilinear's bias.
+  int added = -1;
+  std::vector<int64_t> added_stride;
+  double alpha = 1, beta = 1;
 };
 
 Result<EinsumParams> einsum_prepare(const KernelCall& call, PrepareInfo* out_info);
+/// The plan of `equation` over the tensors `slots` (KernelCall::inputs indices), for ops that
+/// are a fixed einsum (kernels/shapes/linear_algebra/contraction.h); sets outputs[0].
+Result<EinsumParams> einsum_plan(const KernelCall& call, std::string_view equation,
+                                 std::span<const int64_t> slots);
 
 }  // namespace tir::kernels

@@ -78,6 +78,17 @@ void add_region(CopyParams& p, int in, int out, const Window& w, int64_t out_off
   p.regions.push_back(r);
 }
 
+/// An output of `shape` and x's dtype that is one window `w` of x (argument 0).
+CopyParams one_window(const KernelCall& call, const Tensor& x, std::span<const int64_t> shape,
+                      const Window& w) {
+  call.outputs[0].dtype = x.dtype;
+  call.outputs[0].set_shape(shape);
+  CopyParams p;
+  p.elem_size = dtype_size(x.dtype);
+  add_region(p, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  return p;
+}
+
 // Sets output `out` to `w.sizes` (dtype of `x`) and copies the window, or aliases input
 // `in` when the window is exactly its bytes.
 void emit_window(const KernelCall& call, CopyParams& p, PrepareInfo* info, const Tensor& x, int in,
@@ -454,6 +465,56 @@ Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_i
   return p;
 }
 
+Result<CopyParams> copy_prepare_rot90(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(int64_t k, int_arg(call, 1, "k"));
+  TIR_ASSIGN_OR_RETURN(auto dims, ints_arg(call, 2, "dims"));
+  if (dims.size() != 2 || x->rank < 2)
+    return op_error(call, StatusCode::kInvalidArgument, "needs two dims of a tensor of rank >= 2");
+  TIR_ASSIGN_OR_RETURN(int d0, normalize_dim(call, dims[0], x->rank, "dims"));
+  TIR_ASSIGN_OR_RETURN(int d1, normalize_dim(call, dims[1], x->rank, "dims"));
+  if (d0 == d1) return op_error(call, StatusCode::kInvalidArgument, "the two dims are the same");
+  k = ((k % 4) + 4) % 4;
+  // Output dims d0 and d1 read input dims (d0, d1) as they are (k = 0), flipped both (2), or
+  // swapped with one flipped: input d1 flipped into output d0 (k = 1), input d0 flipped into
+  // output d1 (k = 3).
+  Window w = whole(*x);
+  const int64_t n0 = x->sizes[d0], n1 = x->sizes[d1], s0 = x->strides[d0], s1 = x->strides[d1];
+  auto read = [&](int out_dim, int64_t n, int64_t stride, bool flip) {
+    w.sizes[out_dim] = n;
+    w.strides[out_dim] = flip ? -stride : stride;
+    if (flip) w.offset += (n - 1) * stride;
+  };
+  if (k == 1 || k == 3) {
+    read(d0, n1, s1, k == 1);
+    read(d1, n0, s0, k == 3);
+  } else {
+    read(d0, n0, s0, k == 2);
+    read(d1, n1, s1, k == 2);
+  }
+  std::vector<int64_t> shape(x->shape().begin(), x->shape().end());
+  shape[size_t(d0)] = w.sizes[d0];
+  shape[size_t(d1)] = w.sizes[d1];
+  return one_window(call, *x, shape, w);
+}
+
+Result<CopyParams> copy_prepare_channel_shuffle(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, self_input(call, 2, 1));
+  TIR_ASSIGN_OR_RETURN(int64_t groups, int_arg(call, 1, "groups"));
+  if (x->rank < 3 || groups <= 0 || x->sizes[1] % groups)
+    return op_error(call, StatusCode::kInvalidArgument, "groups ", groups,
+                    " must divide the channels of ", shape_str(x->shape()), " (at least 3-D)");
+  // Output [N, C / g, g, S] (contiguous) reads input channel i * (C / g) + j at (j, i).
+  const int64_t c = x->sizes[1], s = x->numel() / std::max<int64_t>(1, x->sizes[0] * c);
+  Window w;
+  w.rank = 4;
+  w.sizes = {x->sizes[0], c / groups, groups, s};
+  w.strides = {c * s, s, (c / groups) * s, 1};
+  return one_window(call, *x, x->shape(), w);
+}
+
 namespace {
 
 Result<CopyParams> meshgrid_common(const KernelCall& call, bool xy) {
@@ -625,12 +686,7 @@ Result<CopyParams> copy_prepare_repeat_interleave(const KernelCall& call, Prepar
       return op_error(call, StatusCode::kInvalidArgument, "output_size ", want, " is not ",
                       flat ? out[0] : out[dim], " (the repeated dim's size)");
   }
-  call.outputs[0].dtype = x->dtype;
-  call.outputs[0].set_shape(out);
-  CopyParams p;
-  p.elem_size = dtype_size(x->dtype);
-  add_region(p, static_cast<int>(tensor_input_index(call, 0)), 0, w);
-  return p;
+  return one_window(call, *x, out, w);
 }
 
 Result<CopyParams> copy_prepare_transpose(const KernelCall& call, PrepareInfo* out_info) {

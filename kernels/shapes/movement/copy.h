@@ -1,7 +1,7 @@
 // Shared shape inference for data-movement ops whose outputs are strided windows of their
 // inputs: slice, select, narrow, split, chunk, unbind, cat, stack, meshgrid, expand, repeat,
-// transpose, squeeze, flip, roll. Every one becomes a list of `CopyRegion`s (a strided
-// copy from one input into one output); an output that is exactly its input's bytes is
+// transpose, squeeze, flip, roll, rot90, channel_shuffle. Every one becomes a list of `CopyRegion`s
+// (a strided copy from one input into one output); an output that is exactly its input's bytes is
 // aliased instead (PrepareInfo::output_alias) and gets no region. Any dtype.
 #pragma once
 
@@ -52,6 +52,11 @@ Result<CopyParams> copy_prepare_unbind(const KernelCall& call, PrepareInfo* out_
 /// cat(tensors, dim): same dtype required (no type promotion); legacy [0] inputs skipped.
 Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_info);
+/// rot90(self, k=1, dims=[0, 1]): k quarter turns from dims[0] towards dims[1].
+Result<CopyParams> copy_prepare_rot90(const KernelCall& call, PrepareInfo* out_info);
+/// channel_shuffle(self, groups) and native_channel_shuffle: [N, C, *] as [N, g, C / g, *]
+/// with the two channel dims swapped.
+Result<CopyParams> copy_prepare_channel_shuffle(const KernelCall& call, PrepareInfo* out_info);
 /// meshgrid(tensors) and meshgrid.indexing(tensors, *, indexing): 0-D/1-D inputs, one
 /// output each, broadcast over the grid ("ij"; "xy" trades the first two dims).
 Result<CopyParams> copy_prepare_meshgrid(const KernelCall& call, PrepareInfo* out_info);

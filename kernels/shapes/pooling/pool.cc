@@ -1,5 +1,8 @@
 #include "kernels/shapes/pooling/pool.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "kernels/kernel_util.h"
 
 namespace tir::kernels {
@@ -135,6 +138,45 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& ca
   (void)out_info;
   return adaptive_avg_common(call, false);
 }
+
+template <int Dims>
+Result<AdaptivePoolParams> pool_prepare_adaptive_max(const KernelCall& call,
+                                                     PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 2, 2));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 1, "output_size"));
+  if (x->rank != Dims + 1 && x->rank != Dims + 2)
+    return op_error(call, StatusCode::kInvalidArgument, "self ", shape_str(x->shape()), " must be ",
+                    Dims + 1, "-D or ", Dims + 2, "-D");
+  if (static_cast<int>(os.size()) != Dims ||
+      std::any_of(os.begin(), os.end(), [](int64_t v) { return v < 0; }))
+    return op_error(call, StatusCode::kInvalidArgument, "output_size must be ", Dims,
+                    " non-negative ints, got ", shape_str(os));
+  for (int d = x->rank - Dims; d < x->rank; ++d)
+    if (x->sizes[d] == 0)
+      return op_error(call, StatusCode::kInvalidArgument, "self ", shape_str(x->shape()),
+                      " has an empty pooled dim");
+  AdaptivePoolParams p;
+  p.planes = prod(x->shape(), 0, x->rank - Dims);
+  p.h = Dims == 2 ? x->size(-2) : 1;
+  p.w = x->size(-1);
+  p.oh = Dims == 2 ? os[0] : 1;
+  p.ow = os[Dims - 1];
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  std::vector<int64_t> out(x->shape().begin(), x->shape().end());
+  for (int d = 0; d < Dims; ++d) out[size_t(x->rank - Dims + d)] = os[size_t(d)];
+  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].set_shape(out);
+  call.outputs[1].dtype = DType::kInt64;
+  call.outputs[1].set_shape(out);
+  return p;
+}
+
+template Result<AdaptivePoolParams> pool_prepare_adaptive_max<1>(const KernelCall&, PrepareInfo*);
+template Result<AdaptivePoolParams> pool_prepare_adaptive_max<2>(const KernelCall&, PrepareInfo*);
 
 Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d_channels_last(const KernelCall& call,
                                                                           PrepareInfo* out_info) {

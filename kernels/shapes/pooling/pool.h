@@ -42,6 +42,12 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d(const KernelCall& ca
 Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d_channels_last(const KernelCall& call,
                                                                           PrepareInfo* out_info);
 
+/// adaptive_max_pool2d(self, output_size[2]) and adaptive_max_pool1d(self, output_size[1])
+/// (Dims = 1: self [N, C, L] or [C, L] as planes of height 1) -> (values, int64 indices into
+/// the input plane), self contiguous float32.
+template <int Dims>
+Result<AdaptivePoolParams> pool_prepare_adaptive_max(const KernelCall& call, PrepareInfo* out_info);
+
 /// ATen's window of output index `o` along an adaptive dim: [start, end).
 inline int64_t adaptive_start(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }
 inline int64_t adaptive_end(int64_t o, int64_t in, int64_t out) {

@@ -31,22 +31,30 @@ Status expect_shape(const KernelCall& call, const Tensor& t, std::vector<int64_t
   return ok_status();
 }
 
-Result<RnnParams> prepare(const KernelCall& call, bool lstm) {
+/// The kind, the input (argument 0) and the state: hx (argument 1), a list [h, c] for LSTM.
+Status read_input_and_state(const KernelCall& call, RnnKind kind, RnnParams& p) {
+  p.kind = kind;
+  p.lstm = kind == RnnKind::kLstm;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  if (p.lstm) {
+    TIR_ASSIGN_OR_RETURN(p.hx, tensor_list(call, 1, "hx"));
+    return ok_status();
+  }
+  TIR_ASSIGN_OR_RETURN(const Tensor* h0, tensor_arg(call, 1, "hx"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *h0, DType::kFloat32, "hx"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *h0, "hx"));
+  p.hx = {static_cast<int>(tensor_input_index(call, 1))};
+  return ok_status();
+}
+
+Result<RnnParams> prepare(const KernelCall& call, RnnKind kind) {
+  const bool lstm = kind == RnnKind::kLstm;
   TIR_RETURN_IF_ERROR(check_arity(call, 9, lstm ? 3 : 2));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
   TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   RnnParams p;
-  p.lstm = lstm;
-  p.input = static_cast<int>(tensor_input_index(call, 0));
-  if (lstm) {
-    TIR_ASSIGN_OR_RETURN(p.hx, tensor_list(call, 1, "hx"));
-  } else {
-    TIR_ASSIGN_OR_RETURN(const Tensor* h0, tensor_arg(call, 1, "hx"));
-    TIR_RETURN_IF_ERROR(require_dtype(call, *h0, DType::kFloat32, "hx"));
-    TIR_RETURN_IF_ERROR(require_contiguous(call, *h0, "hx"));
-    p.hx = {static_cast<int>(tensor_input_index(call, 1))};
-  }
+  TIR_RETURN_IF_ERROR(read_input_and_state(call, kind, p));
   TIR_ASSIGN_OR_RETURN(p.params, tensor_list(call, 2, "params"));
   TIR_ASSIGN_OR_RETURN(p.has_biases, bool_arg(call, 3, "has_biases"));
   TIR_ASSIGN_OR_RETURN(p.layers, int_arg(call, 4, "num_layers"));
@@ -99,16 +107,74 @@ Result<RnnParams> prepare(const KernelCall& call, bool lstm) {
   return p;
 }
 
+/// A cell: one step of one layer and direction over a batch [B, I] (or unbatched [I]).
+Result<RnnParams> prepare_cell(const KernelCall& call, RnnKind kind) {
+  const bool lstm = kind == RnnKind::kLstm;
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, lstm ? 2 : 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
+  if (x->rank != 1 && x->rank != 2)
+    return op_error(call, StatusCode::kInvalidArgument, "input ", shape_str(x->shape()),
+                    " must be 2-D (or 1-D unbatched)");
+  RnnParams p;
+  p.cell = true;
+  TIR_RETURN_IF_ERROR(read_input_and_state(call, kind, p));
+  if (p.hx.size() != (lstm ? 2u : 1u))
+    return op_error(call, StatusCode::kInvalidArgument, "hx holds ", p.hx.size(), " tensors");
+  const bool b_ih = call.args.size() > 4 && !call.args[4].is_none();
+  const bool b_hh = call.args.size() > 5 && !call.args[5].is_none();
+  if (b_ih != b_hh)
+    return op_error(call, StatusCode::kUnsupported, "only one of b_ih and b_hh is given");
+  p.has_biases = b_ih;
+  for (size_t k = 2; k < (p.has_biases ? 6u : 4u); ++k) {
+    TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, k, k < 4 ? "weight" : "bias"));
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, "weight"));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, "weight"));
+    p.params.push_back(static_cast<int>(tensor_input_index(call, k)));
+  }
+  p.seq = 1;
+  p.batch = x->rank == 2 ? x->sizes[0] : 1;
+  p.input_size = x->sizes[x->rank - 1];
+  const Tensor& w_hh = call.inputs[size_t(p.params[1])];
+  p.hidden = w_hh.rank == 2 ? w_hh.sizes[1] : 0;
+  const int64_t gh = p.gates() * p.hidden;
+  TIR_RETURN_IF_ERROR(
+      expect_shape(call, call.inputs[size_t(p.params[0])], {gh, p.input_size}, "w_ih"));
+  TIR_RETURN_IF_ERROR(expect_shape(call, w_hh, {gh, p.hidden}, "w_hh"));
+  for (size_t b = 2; b < p.params.size(); ++b)
+    TIR_RETURN_IF_ERROR(expect_shape(call, call.inputs[size_t(p.params[b])], {gh}, "bias"));
+  std::vector<int64_t> state =
+      x->rank == 2 ? std::vector<int64_t>{p.batch, p.hidden} : std::vector<int64_t>{p.hidden};
+  for (int h : p.hx) TIR_RETURN_IF_ERROR(expect_shape(call, call.inputs[size_t(h)], state, "hx"));
+  for (Tensor& out : call.outputs) {
+    out.dtype = DType::kFloat32;
+    out.set_shape(state);
+  }
+  return p;
+}
+
 }  // namespace
 
-Result<RnnParams> rnn_prepare_lstm(const KernelCall& call, PrepareInfo* out_info) {
+template <RnnKind Kind>
+Result<RnnParams> rnn_prepare(const KernelCall& call, PrepareInfo* out_info) {
   out_info->scratch_bytes = 0;
-  return prepare(call, true);
+  return prepare(call, Kind);
 }
 
-Result<RnnParams> rnn_prepare_gru(const KernelCall& call, PrepareInfo* out_info) {
+template <RnnKind Kind>
+Result<RnnParams> rnn_prepare_cell(const KernelCall& call, PrepareInfo* out_info) {
   out_info->scratch_bytes = 0;
-  return prepare(call, false);
+  return prepare_cell(call, Kind);
 }
+
+#define TIR_RNN_PREPARE(kind)                                                             \
+  template Result<RnnParams> rnn_prepare<RnnKind::kind>(const KernelCall&, PrepareInfo*); \
+  template Result<RnnParams> rnn_prepare_cell<RnnKind::kind>(const KernelCall&, PrepareInfo*);
+TIR_RNN_PREPARE(kLstm)
+TIR_RNN_PREPARE(kGru)
+TIR_RNN_PREPARE(kTanh)
+TIR_RNN_PREPARE(kRelu)
+#undef TIR_RNN_PREPARE
 
 }  // namespace tir::kernels

@@ -63,8 +63,10 @@ Result<ReductionParams> plan(const KernelCall& call, ReduceKind op, const Tensor
       out_shape.push_back(1);
     }
   }
+  // var_mean / std_mean add the mean as a second output (reduction_prepare_var_mean).
+  const bool moments = op == ReduceKind::kVar || op == ReduceKind::kStd;
   const size_t n_out = pair ? 2 : 1;
-  if (call.outputs.size() != n_out)
+  if (call.outputs.size() != n_out && !(moments && call.outputs.size() == 2))
     return op_error(call, StatusCode::kInvalidArgument, "expects ", n_out, " outputs");
   call.outputs[0].dtype = p.out;
   call.outputs[0].set_shape(out_shape);
@@ -176,6 +178,16 @@ Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInf
   return p;
 }
 
+template <ReduceKind Op, bool Correction>
+Result<ReductionParams> reduction_prepare_var_mean(const KernelCall& call, PrepareInfo* out_info) {
+  if (call.outputs.size() != 2)
+    return op_error(call, StatusCode::kInvalidArgument, "expects two outputs");
+  TIR_ASSIGN_OR_RETURN(ReductionParams p, (reduction_prepare_var<Op, Correction>(call, out_info)));
+  call.outputs[1].dtype = call.outputs[0].dtype;
+  call.outputs[1].set_shape(call.outputs[0].shape());
+  return p;
+}
+
 Result<ReductionParams> reduction_prepare_norm(const KernelCall& call, PrepareInfo* out_info) {
   if (call.args.size() != 5)
     return op_error(call, StatusCode::kInvalidArgument, "expects (self, ord, dim, keepdim, dtype)");
@@ -229,5 +241,13 @@ template Result<ReductionParams> reduction_prepare_var<ReduceKind::kStd, true>(c
                                                                                PrepareInfo*);
 template Result<ReductionParams> reduction_prepare_var<ReduceKind::kStd, false>(const KernelCall&,
                                                                                 PrepareInfo*);
+#define TIR_VAR_MEAN(op, c)                                                       \
+  template Result<ReductionParams> reduction_prepare_var_mean<ReduceKind::op, c>( \
+      const KernelCall&, PrepareInfo*);
+TIR_VAR_MEAN(kVar, true)
+TIR_VAR_MEAN(kVar, false)
+TIR_VAR_MEAN(kStd, true)
+TIR_VAR_MEAN(kStd, false)
+#undef TIR_VAR_MEAN
 
 }  // namespace tir::kernels

@@ -44,6 +44,10 @@ Result<ReductionParams> reduction_prepare_full(const KernelCall& call, PrepareIn
 /// var.dim/std.dim(self, dim?, unbiased, keepdim).
 template <ReduceKind Op, bool Correction>
 Result<ReductionParams> reduction_prepare_var(const KernelCall& call, PrepareInfo* out_info);
+/// var_mean / std_mean (.correction, .dim): the same arguments, two outputs (the variance or
+/// standard deviation, then the mean).
+template <ReduceKind Op, bool Correction>
+Result<ReductionParams> reduction_prepare_var_mean(const KernelCall& call, PrepareInfo* out_info);
 /// linalg_vector_norm(self, ord=2, dim?, keepdim, dtype?): float in, float out (dtype casts
 /// the input first).
 Result<ReductionParams> reduction_prepare_norm(const KernelCall& call, PrepareInfo* out_info);
