@@ -243,7 +243,18 @@ bool has_rename(std::string_view op) {
   return false;
 }
 
+/// instance_norm(x, w, b, running_mean, running_var, use_input_stats=False, momentum, eps, cudnn)
+/// normalises by the running statistics: batch_norm(..., training=False, ...), same arguments.
+bool instance_norm_running(std::string* op, const Json& inputs, Json* renamed) {
+  const Json* use = arg_named(inputs, "use_input_stats");
+  if (!use || !use->contains("as_bool") || (*use)["as_bool"].get<bool>()) return false;
+  *renamed = keep(inputs, "", {{"use_input_stats", "training"}});
+  *op = "aten::batch_norm";
+  return true;
+}
+
 bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  if (*op == "aten::instance_norm") return instance_norm_running(op, inputs, renamed);
   // An op with a kernel of its own stays; the core IR's transposed convolution does not.
   if (*op != "aten::convolution" && kernels::catalogue_has_op(*op, DeviceType::kCpu)) return false;
   if (*op == "aten::tile") return tile(op, inputs, tensor_values, renamed);

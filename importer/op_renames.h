@@ -1,6 +1,7 @@
 // Ops the training IR keeps that are another op with other arguments: the importer writes the
 // op tir has a kernel for, so every later stage (passes, kernels) knows one name. Only ops
-// without a kernel of their own are renamed (and convolution, when transposed).
+// without a kernel of their own are renamed (and convolution, when transposed, and
+// instance_norm over running statistics).
 //   convolution(transposed=True)      -> conv_transpose1d / conv_transpose2d.input /
 //                                        conv_transpose3d.input (a kernel of its own, outside
 //                                        the convolution fusions and layouts)
@@ -20,6 +21,9 @@
 //   conv1d/2d/3d.padding(.., "same" | "valid", ..) -> conv1d/2d/3d with numbers (symmetric)
 //   rrelu(x, lower, upper, training=False) -> leaky_relu(x, (lower + upper) / 2)
 //   take_along_dim(x, i, dim)         -> gather(x, dim, i) (no broadcasting between them)
+//   instance_norm(.., use_input_stats=False, ..) -> batch_norm(.., training=False, ..) (the
+//                                        running statistics of InstanceNorm's
+//                                        track_running_stats, in eval)
 //   diag(x, k)                        -> diagonal(x, k, 0, 1) (a matrix) /
 //                                        diag_embed(x, k, 0, 1) (a vector)
 #pragma once

@@ -23,6 +23,7 @@ constexpr OpRow kRows[] = {
     {"aten::max_pool2d_with_indices", {kI64, kF32}, {},     {}},
     {"aten::max_pool3d",              {kI64, kF32}, {},     {}},
     {"aten::max_pool3d_with_indices", {kI64, kF32}, {},     {}},
+    {"aten::max_unpool2d",          kAny,         {},     {}, {.all_dtypes = true}},
 };
 // clang-format on
 

@@ -1,7 +1,7 @@
 // The reduction family of the op catalogue (kernels/ops/catalogue.h): reductions over dimensions
 // and scans along one: sums, means, extrema and their indices, variance, logical any/all,
-// cumulative sums, products and differences. Each row: the op, then the dtypes each backend
-// implements (reference, cpu, cuda), then its capabilities.
+// cumulative sums, products, log-sum-exps and differences. Each row: the op, then the dtypes each
+// backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
 namespace tir::kernels::ops {
@@ -25,6 +25,7 @@ constexpr OpRow kRows[] = {
     {"aten::diff",            {kI64, kF32},              {},     {}},
     {"aten::histc",           {kF32},                    {},     {}},
     {"aten::linalg_vector_norm", kAny, {}, {}},
+    {"aten::logcumsumexp",    kAny,                      {},     {}},
     {"aten::logsumexp", kAny, {}, {}},
     {"aten::max",             kAny,                      {},     {}},
     {"aten::max.dim",         kAny,                      {},     {}},

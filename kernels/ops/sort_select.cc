@@ -1,6 +1,6 @@
-// The sort select family of the op catalogue (kernels/ops/catalogue.h): sorting and top-k
-// selection. Each row: the op, then the dtypes each backend implements (reference, cpu, cuda),
-// then its capabilities.
+// The sort select family of the op catalogue (kernels/ops/catalogue.h): sorting, top-k
+// selection and binary search into sorted values (searchsorted, bucketize). Each row: the op, then
+// the dtypes each backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
 namespace tir::kernels::ops {
@@ -11,6 +11,10 @@ namespace {
 constexpr OpRow kRows[] = {
     {"aten::argsort",        kAny, {}, {}},
     {"aten::argsort.stable", kAny, {}, {}},
+    {"aten::bucketize.Scalar",    kAny, {}, {}},
+    {"aten::bucketize.Tensor",    kAny, {}, {}},
+    {"aten::searchsorted.Scalar", kAny, {}, {}},
+    {"aten::searchsorted.Tensor", kAny, {}, {}},
     {"aten::sort",        kAny, {}, {}},
     {"aten::sort.stable", kAny, {}, {}},
     {"aten::topk",        kAny, {}, {}},

@@ -50,6 +50,7 @@ void register_reference(KernelRegistry& registry) {
   register_pattern_ref(registry);
   register_random_ref(registry);
   register_sort_ref(registry);
+  register_search_ref(registry);
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);
   register_assertion_ref(registry);

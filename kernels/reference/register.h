@@ -71,6 +71,7 @@ void register_pattern_ref(KernelRegistry& registry);
 void register_random_ref(KernelRegistry& registry);
 // sort_select/
 void register_sort_ref(KernelRegistry& registry);
+void register_search_ref(KernelRegistry& registry);
 // quantization/
 void register_quantize_ref(KernelRegistry& registry);
 void register_quantized_linear_ref(KernelRegistry& registry);

@@ -213,6 +213,7 @@ CALLS = {
         lambda x: f(x, [1]), [rand((2, 3, 4), d)]),
     "aten::cumsum": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
     "aten::cumprod": lambda f, d: (lambda x: f(x, 0), [rand((3, 2), d)]),
+    "aten::logcumsumexp": lambda f, d: (lambda x: f(x, 1), [rand((2, 5), d)]),
     "aten::var_mean.dim": lambda f, d: (lambda x: torch.cat(f(x, [1], False, True)),
                                         [rand((3, 4), d)]),
     "aten::std_mean.dim": lambda f, d: (lambda x: torch.cat(f(x, [0])), [rand((3, 4), d)]),
@@ -396,6 +397,9 @@ CALLS = {
         lambda x: f(x, [3, 5], False), [rand((1, 2, 7, 4), d)]),
     "aten::_upsample_bicubic2d_aa.vec": lambda f, d: (
         lambda x: f(x, [3, 9], False, None), [rand((1, 2, 8, 4), d)]),
+    "aten::max_unpool2d": lambda f, d: (
+        lambda x, i: f(x, i, [4, 5]), [rand((1, 2, 2, 2), d), torch.tensor([[[[0, 3], [9, 19]],
+                                                                           [[1, 2], [18, 5]]]])]),
     "aten::adaptive_max_pool1d": lambda f, d: (
         lambda x: torch.cat([t.float().flatten() for t in f(x, [3])]), [rand((2, 3, 7), d)]),
     "aten::adaptive_max_pool2d": lambda f, d: (
@@ -621,6 +625,17 @@ CALLS = {
     "aten::index_copy_": lambda f, d: (
         lambda x, i, s: f(x.clone(), 1, i, s),
         [rand((2, 3), d), torch.tensor([2, 0]), rand((2, 2), d)]),
+    "aten::searchsorted.Tensor": lambda f, d: (
+        lambda s, v: torch.cat([f(s, v).flatten(), f(s, v, right=True).flatten(),
+                                f(s[0], v, out_int32=True, side="right").long().flatten()]),
+        [torch.sort(rand((2, 5), d), dim=1)[0], rand((2, 3), d)]),
+    "aten::searchsorted.Scalar": lambda f, d: (
+        lambda s: f(s, 0.5), [torch.sort(rand((6,), d))[0]]),
+    "aten::bucketize.Tensor": lambda f, d: (
+        lambda v, b: torch.cat([f(v, b).flatten(), f(v, b, right=True).flatten()]),
+        [rand((2, 4), d), torch.sort(rand((5,), d))[0]]),
+    "aten::bucketize.Scalar": lambda f, d: (
+        lambda b: f(1, b, out_int32=True), [torch.sort(rand((5,), d))[0]]),
     "aten::index_fill.int_Scalar": lambda f, d: (
         lambda x, i: f(x, 1, i, -2), [rand((2, 4), d), torch.tensor([0, -1])]),
     "aten::index_fill.int_Tensor": lambda f, d: (

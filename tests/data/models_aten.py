@@ -518,7 +518,8 @@ class LayerTail(nn.Module):
     a loop, a bidirectional ReLU RNN, Bilinear, CosineSimilarity, PairwiseDistance,
     ChannelShuffle, adaptive max pooling, convolutions with padding="same"/"valid"; and the
     products and statistics written as one call (outer, dot, mv, addmv, addr, addbmm, trace,
-    diag, var_mean, std_mean), take_along_dim, index_fill, rot90."""
+    diag, var_mean, std_mean), take_along_dim, index_fill, rot90, searchsorted/bucketize,
+    logcumsumexp, InstanceNorm over running statistics (eval)."""
 
     def __init__(self):
         super().__init__()
@@ -530,6 +531,8 @@ class LayerTail(nn.Module):
         self.shuffle = nn.ChannelShuffle(2)
         self.same = nn.Conv1d(6, 4, 3, padding="same", dilation=2)
         self.valid = nn.Conv2d(4, 2, 3, padding="valid")
+        self.inorm = nn.InstanceNorm2d(4, affine=True, track_running_stats=True)
+        self.register_buffer("edges", torch.linspace(-1.5, 1.5, 7))
 
     def forward(self, seq, img, m):
         h = c = g = r = torch.zeros(seq.shape[0], 4)
@@ -553,8 +556,11 @@ class LayerTail(nn.Module):
         std, mean2 = torch.std_mean(m, dim=0, correction=0)
         gathered = torch.take_along_dim(m, torch.argsort(m, dim=1), dim=1)
         filled = m.index_fill(1, torch.tensor([0, 3]), -1.5)
+        searched = torch.stack([torch.searchsorted(self.edges, m), torch.bucketize(m, self.edges, right=True),
+                                torch.searchsorted(torch.sort(m, dim=1)[0], m, side="right")])
         return (rnn_out, cells, sims, pooled, convs, prods, torch.diag(m) + torch.diag(v)[0],
-                torch.stack([var, mean, std, mean2]), gathered, filled, torch.rot90(m, 1, (0, 1)))
+                torch.stack([var, mean, std, mean2]), gathered, filled, torch.rot90(m, 1, (0, 1)),
+                searched, torch.logcumsumexp(m, 0), self.inorm(img))
 
 
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)

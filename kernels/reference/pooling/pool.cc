@@ -1,7 +1,8 @@
 // Reference pooling: aten::max_pool2d, aten::max_pool2d_with_indices,
-// aten::adaptive_avg_pool2d, aten::adaptive_max_pool1d/2d.
+// aten::adaptive_avg_pool2d, aten::adaptive_max_pool1d/2d, aten::max_unpool2d.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -104,8 +105,28 @@ void ref_adaptive_max(const AdaptivePoolParams& p, const KernelCall& call, void*
       });
 }
 
+// Every index is checked before anything is written.
+Status run_max_unpool2d(const UnpoolParams& p, const KernelCall& call) {
+  const int64_t* idx = call.inputs[p.indices].data_as<const int64_t>();
+  for (int64_t i = 0; i < p.planes * p.in_plane; ++i)
+    if (idx[i] < 0 || idx[i] >= p.out_plane)
+      return op_error(call, StatusCode::kInvalidArgument, "index ", idx[i],
+                      " is outside the output plane of ", p.out_plane, " elements");
+  const auto* x = call.inputs[p.input].data_as<const uint8_t>();
+  auto* y = call.outputs[0].data_as<uint8_t>();
+  std::memset(y, 0, call.outputs[0].nbytes());
+  const int64_t e = static_cast<int64_t>(p.elem_size);
+  for (int64_t plane = 0; plane < p.planes; ++plane)
+    for (int64_t i = 0; i < p.in_plane; ++i) {
+      const int64_t at = plane * p.in_plane + i;
+      std::memcpy(y + (plane * p.out_plane + idx[at]) * e, x + at * e, p.elem_size);
+    }
+  return ok_status();
+}
+
 namespace {
 
+using MaxUnpoolRef = CheckedKernel<UnpoolParams, pool_prepare_max_unpool2d, run_max_unpool2d>;
 using AdaptiveMax1dRef =
     FnKernel<AdaptivePoolParams, pool_prepare_adaptive_max<1>, ref_adaptive_max>;
 using AdaptiveMax2dRef =
@@ -130,6 +151,7 @@ void register_pool_ref(KernelRegistry& registry) {
       {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::adaptive_max_pool1d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax1dRef>},
+      {"aten::max_unpool2d", kCpu, DType::kUndefined, kRef, &make_kernel<MaxUnpoolRef>},
       {"aten::adaptive_max_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax2dRef>},
   });
 }

@@ -1,8 +1,11 @@
-// Reference sum.dim_IntList, amax, cumsum and cumprod. Floats accumulate in double, integers and
-// bools in int64 (with int64 wrap-around, as ATen).
+// Reference sum.dim_IntList, amax, cumsum, cumprod and logcumsumexp. Floats accumulate in double,
+// integers and bools in int64 (with int64 wrap-around, as ATen).
 #include "kernels/reference/reduction/sum_amax_cumsum.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -64,6 +67,23 @@ void ref_amax(const ReduceCastParams& p, const KernelCall& call, void*) {
   });
 }
 
+template <typename A>
+A scan_log_start() {
+  if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
+  return A{};
+}
+
+/// log(exp(a) + exp(b)), exact where one is -inf (the empty sum) or both the same infinity.
+template <typename A>
+A log_add_exp(A a, A b) {
+  if constexpr (std::is_floating_point_v<A>) {
+    const A m = std::max(a, b);
+    if (std::isinf(m) || std::isnan(m)) return std::isnan(a) || std::isnan(b) ? a + b : m;
+    return m + std::log1p(std::exp(-std::abs(a - b)));
+  }
+  return a + b;  // not reached: logcumsumexp is floating point only
+}
+
 void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
   visit_dtype(p.in, [&](auto in_tag) {
     visit_dtype(p.out, [&](auto out_tag) {
@@ -74,11 +94,15 @@ void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
         Out* y = call.outputs[0].data_as<Out>();
         for (int64_t o = 0; o < p.outer; ++o) {
           for (int64_t i = 0; i < p.inner; ++i) {
-            Acc<Out> acc = p.product ? Acc<Out>{1} : Acc<Out>{};
+            Acc<Out> acc = p.scan == Scan::kProd        ? Acc<Out>{1}
+                           : p.scan == Scan::kLogsumexp ? scan_log_start<Acc<Out>>()
+                                                        : Acc<Out>{};
             for (int64_t k = 0; k < p.n; ++k) {
               const int64_t at = (o * p.n + k) * p.inner + i;
               const auto v = static_cast<Acc<Out>>(static_cast<Out>(x[at]));
-              acc = p.product ? acc * v : acc + v;
+              acc = p.scan == Scan::kProd        ? acc * v
+                    : p.scan == Scan::kLogsumexp ? log_add_exp(acc, v)
+                                                 : acc + v;
               y[at] = static_cast<Out>(acc);
             }
           }
@@ -93,6 +117,7 @@ namespace {
 using SumRef = FnKernel<ReduceCastParams, sum_prepare, ref_sum>;
 using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
 using CumprodRef = FnKernel<CumsumParams, cumprod_prepare, ref_cumsum>;
+using LogcumsumexpRef = FnKernel<CumsumParams, logcumsumexp_prepare, ref_cumsum>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -104,6 +129,7 @@ void register_sum_amax_cumsum_ref(KernelRegistry& registry) {
       {"aten::sum.dim_IntList", kCpu, DType::kUndefined, kRef, &make_kernel<SumRef>},
       {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
       {"aten::cumprod", kCpu, DType::kUndefined, kRef, &make_kernel<CumprodRef>},
+      {"aten::logcumsumexp", kCpu, DType::kUndefined, kRef, &make_kernel<LogcumsumexpRef>},
   });
 }
 }  // namespace tir::kernels

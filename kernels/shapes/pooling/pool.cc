@@ -178,6 +178,34 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_max(const KernelCall& call,
 template Result<AdaptivePoolParams> pool_prepare_adaptive_max<1>(const KernelCall&, PrepareInfo*);
 template Result<AdaptivePoolParams> pool_prepare_adaptive_max<2>(const KernelCall&, PrepareInfo*);
 
+Result<UnpoolParams> pool_prepare_max_unpool2d(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* idx, tensor_arg(call, 1, "indices"));
+  TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 2, "output_size"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *idx, "indices"));
+  if ((x->rank != 3 && x->rank != 4) || idx->dtype != DType::kInt64 || !idx->same_shape(*x) ||
+      os.size() != 2 || os[0] < 0 || os[1] < 0 || dtype_size(x->dtype) == 0)
+    return op_error(call, StatusCode::kInvalidArgument, "expects self [N, C, H, W] or [C, H, W], ",
+                    "int64 indices of its shape and two output sizes; got ", shape_str(x->shape()),
+                    ", ", dtype_name(idx->dtype), shape_str(idx->shape()), ", ", shape_str(os));
+  UnpoolParams p;
+  p.input = static_cast<int>(tensor_input_index(call, 0));
+  p.indices = static_cast<int>(tensor_input_index(call, 1));
+  p.elem_size = dtype_size(x->dtype);
+  p.planes = prod(x->shape(), 0, x->rank - 2);
+  p.in_plane = x->size(-2) * x->size(-1);
+  p.out_plane = os[0] * os[1];
+  std::vector<int64_t> out(x->shape().begin(), x->shape().end());
+  out[size_t(x->rank - 2)] = os[0];
+  out[size_t(x->rank - 1)] = os[1];
+  call.outputs[0].dtype = x->dtype;
+  call.outputs[0].set_shape(out);
+  return p;
+}
+
 Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d_channels_last(const KernelCall& call,
                                                                           PrepareInfo* out_info) {
   (void)out_info;

@@ -48,6 +48,15 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_avg_pool2d_channels_last(const 
 template <int Dims>
 Result<AdaptivePoolParams> pool_prepare_adaptive_max(const KernelCall& call, PrepareInfo* out_info);
 
+/// max_unpool2d(self, indices, output_size[2]): zeros of [N, C, *output_size] (or [C, ...])
+/// with each value of self at its index into the output plane. Any stored dtype.
+struct UnpoolParams {
+  int input = -1, indices = -1;
+  size_t elem_size = 0;
+  int64_t planes = 0, in_plane = 0, out_plane = 0;
+};
+Result<UnpoolParams> pool_prepare_max_unpool2d(const KernelCall& call, PrepareInfo* out_info);
+
 /// ATen's window of output index `o` along an adaptive dim: [start, end).
 inline int64_t adaptive_start(int64_t o, int64_t in, int64_t out) { return (o * in) / out; }
 inline int64_t adaptive_end(int64_t o, int64_t in, int64_t out) {

@@ -66,22 +66,27 @@ Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_i
 
 namespace {
 
-Result<CumsumParams> cumulative_prepare(const KernelCall& call, bool product) {
-  TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
+Result<CumsumParams> cumulative_prepare(const KernelCall& call, Scan scan) {
+  const bool log = scan == Scan::kLogsumexp;
+  TIR_RETURN_IF_ERROR(check_arity(call, log ? 2 : 3, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
   TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw, x->rank, "dim"));
-  TIR_ASSIGN_OR_RETURN(DType requested, optional_dtype_arg(call, 2, "dtype"));
   CumsumParams p;
-  p.product = product;
+  p.scan = scan;
   p.in = x->dtype;
-  p.out = accumulate_dtype(x->dtype, requested);
-  if (p.out == DType::kBool) {
-    return op_error(call, StatusCode::kUnsupported,
-                    product ? "cumprod into bool" : "cumsum into bool");
+  if (log) {
+    if (!dtype_is_float(x->dtype))
+      return op_error(call, StatusCode::kUnsupported, "logcumsumexp of ", dtype_name(x->dtype));
+    p.out = x->dtype;
+  } else {
+    TIR_ASSIGN_OR_RETURN(DType requested, optional_dtype_arg(call, 2, "dtype"));
+    p.out = accumulate_dtype(x->dtype, requested);
   }
+  if (p.out == DType::kBool)
+    return op_error(call, StatusCode::kUnsupported, "a cumulative product or sum into bool");
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.outer = prod(x->shape(), 0, dim);
   p.n = x->rank == 0 ? 1 : x->sizes[dim];
@@ -95,12 +100,17 @@ Result<CumsumParams> cumulative_prepare(const KernelCall& call, bool product) {
 
 Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  return cumulative_prepare(call, false);
+  return cumulative_prepare(call, Scan::kSum);
 }
 
 Result<CumsumParams> cumprod_prepare(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  return cumulative_prepare(call, true);
+  return cumulative_prepare(call, Scan::kProd);
+}
+
+Result<CumsumParams> logcumsumexp_prepare(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return cumulative_prepare(call, Scan::kLogsumexp);
 }
 
 }  // namespace tir::kernels

@@ -1,4 +1,5 @@
-// Shared shape inference and validation for sum.dim_IntList, amax, cumsum and cumprod.
+// Shared shape inference and validation for sum.dim_IntList, amax and the scans cumsum,
+// cumprod and logcumsumexp.
 #pragma once
 
 #include <cstdint>
@@ -20,14 +21,18 @@ Result<ReduceCastParams> sum_prepare(const KernelCall& call, PrepareInfo* out_in
 /// amax(self, dim=[], keepdim=False); [] = all dims; float32 or int64, NaN propagates.
 Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_info);
 
-/// cumsum(self, dim, *, dtype=None) and cumprod (product) over x viewed as [outer, n, inner].
+enum class Scan : uint8_t { kSum, kProd, kLogsumexp };
+
+/// cumsum(self, dim, *, dtype=None), cumprod (the same arguments) and logcumsumexp(self, dim)
+/// (floating point only) over x viewed as [outer, n, inner].
 struct CumsumParams {
   int64_t outer = 0, n = 0, inner = 0;
   DType in = DType::kFloat32, out = DType::kFloat32;
   int input = -1;
-  bool product = false;
+  Scan scan = Scan::kSum;
 };
 Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info);
 Result<CumsumParams> cumprod_prepare(const KernelCall& call, PrepareInfo* out_info);
+Result<CumsumParams> logcumsumexp_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
