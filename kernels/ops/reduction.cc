@@ -1,7 +1,7 @@
 // The reduction family of the op catalogue (kernels/ops/catalogue.h): reductions over dimensions
 // and scans along one: sums, means, extrema and their indices, variance, logical any/all,
-// cumulative sums, products, log-sum-exps and differences. Each row: the op, then the dtypes each
-// backend implements (reference, cpu, cuda), then its capabilities.
+// cumulative sums, products, log-sum-exps, extrema and differences. Each row: the op, then the
+// dtypes each backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
 namespace tir::kernels::ops {
@@ -15,11 +15,14 @@ constexpr OpRow kRows[] = {
     {"aten::all.dims",        kAny,                      {},     {}},
     {"aten::amax",            {kI32, kI64, kF32, kBool}, {},     {}},
     {"aten::amin",            kAny,                      {},     {}},
+    {"aten::aminmax",         kAny,                      {},     {}},
     {"aten::any",             kAny,                      {},     {}},
     {"aten::any.dim",         {kI64, kF32, kBool},       {},     {}},
     {"aten::any.dims",        kAny,                      {},     {}},
     {"aten::argmax",          kAny,                      {},     {}},
     {"aten::argmin",          kAny,                      {},     {}},
+    {"aten::cummax",          kAny,                      {},     {}},
+    {"aten::cummin",          kAny,                      {},     {}},
     {"aten::cumprod",         kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::cumsum",          kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::diff",            {kI64, kF32},              {},     {}},

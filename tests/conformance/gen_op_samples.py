@@ -214,6 +214,15 @@ CALLS = {
     "aten::cumsum": lambda f, d: (lambda x: f(x, 1), [rand((2, 3), d)]),
     "aten::cumprod": lambda f, d: (lambda x: f(x, 0), [rand((3, 2), d)]),
     "aten::logcumsumexp": lambda f, d: (lambda x: f(x, 1), [rand((2, 5), d)]),
+    "aten::cummax": lambda f, d: (
+        lambda x: torch.cat([t.to(x.dtype).flatten() for t in f(x, 1)]),
+        [torch.tensor([[1.0, 3.0, 3.0, 2.0, float("nan"), 5.0], [0.0, -1.0, 0.0, 4.0, 4.0, 1.0]],
+                      dtype=d) if d.is_floating_point else rand((2, 6), d)]),
+    "aten::cummin": lambda f, d: (
+        lambda x: torch.cat([t.to(x.dtype).flatten() for t in f(x, 0)]), [rand((4, 3), d)]),
+    "aten::aminmax": lambda f, d: (
+        lambda x: torch.cat([f(x)[0].reshape(1), f(x)[1].reshape(1)] +
+                            [t.flatten() for t in f(x, dim=1, keepdim=True)]), [rand((3, 4), d)]),
     "aten::var_mean.dim": lambda f, d: (lambda x: torch.cat(f(x, [1], False, True)),
                                         [rand((3, 4), d)]),
     "aten::std_mean.dim": lambda f, d: (lambda x: torch.cat(f(x, [0])), [rand((3, 4), d)]),

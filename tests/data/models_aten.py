@@ -519,7 +519,7 @@ class LayerTail(nn.Module):
     ChannelShuffle, adaptive max pooling, convolutions with padding="same"/"valid"; and the
     products and statistics written as one call (outer, dot, mv, addmv, addr, addbmm, trace,
     diag, var_mean, std_mean), take_along_dim, index_fill, rot90, searchsorted/bucketize,
-    logcumsumexp, InstanceNorm over running statistics (eval)."""
+    logcumsumexp, cummax/cummin, aminmax, InstanceNorm over running statistics (eval)."""
 
     def __init__(self):
         super().__init__()
@@ -560,7 +560,9 @@ class LayerTail(nn.Module):
                                 torch.searchsorted(torch.sort(m, dim=1)[0], m, side="right")])
         return (rnn_out, cells, sims, pooled, convs, prods, torch.diag(m) + torch.diag(v)[0],
                 torch.stack([var, mean, std, mean2]), gathered, filled, torch.rot90(m, 1, (0, 1)),
-                searched, torch.logcumsumexp(m, 0), self.inorm(img))
+                searched, torch.logcumsumexp(m, 0), self.inorm(img),
+                torch.stack([t.float() for t in (*torch.cummax(m, 1), *torch.cummin(m, 0))]),
+                torch.stack(torch.aminmax(m, dim=0)))
 
 
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)

@@ -233,6 +233,18 @@ void ref_reduction(const ReductionParams& p, const KernelCall& call, void* scrat
   visit_dtype(p.in, [&](auto tag) { run_typed<decltype(tag)>(p, call, scratch); });
 }
 
+// aminmax: the min into outputs[0], then the same reduction as a max into outputs[1].
+void ref_aminmax(const ReductionParams& p, const KernelCall& call, void* scratch) {
+  KernelCall part = call;
+  part.outputs = call.outputs.subspan(0, 1);
+  ref_reduction(p, part, scratch);
+  ReductionParams max = p;
+  max.op = ReduceKind::kAmax;
+  part.outputs = call.outputs.subspan(1, 1);
+  ref_reduction(max, part, scratch);
+}
+
+using AminmaxRef = FnKernel<ReductionParams, reduction_prepare_aminmax, ref_aminmax>;
 template <ReduceKind Op>
 using DimsRef = FnKernel<ReductionParams, reduction_prepare_dims<Op>, ref_reduction>;
 template <ReduceKind Op>
@@ -278,6 +290,7 @@ void register_reduction_ref(KernelRegistry& registry) {
       {"aten::var.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kVar, false>>},
       {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, true>>},
       {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, false>>},
+      {"aten::aminmax", kCpu, kAny, kRef, &make_kernel<AminmaxRef>},
       {"aten::var_mean.correction", kCpu, kAny, kRef,
        &make_kernel<VarMeanRef<ReduceKind::kVar, true>>},
       {"aten::var_mean.dim", kCpu, kAny, kRef, &make_kernel<VarMeanRef<ReduceKind::kVar, false>>},

@@ -1,5 +1,5 @@
-// Reference sum.dim_IntList, amax, cumsum, cumprod and logcumsumexp. Floats accumulate in double,
-// integers and bools in int64 (with int64 wrap-around, as ATen).
+// Reference sum.dim_IntList, amax, cumsum, cumprod, logcumsumexp and cummax/cummin. Floats
+// accumulate in double, integers and bools in int64 (with int64 wrap-around, as ATen).
 #include "kernels/reference/reduction/sum_amax_cumsum.h"
 
 #include <algorithm>
@@ -84,7 +84,41 @@ A log_add_exp(A a, A b) {
   return a + b;  // not reached: logcumsumexp is floating point only
 }
 
+// cummax / cummin: the running extremum and where it was last reached; a NaN sticks.
+template <typename T>
+void cumulative_extremum(const CumsumParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
+  int64_t* idx = call.outputs[1].data_as<int64_t>();
+  for (int64_t o = 0; o < p.outer; ++o)
+    for (int64_t i = 0; i < p.inner; ++i) {
+      T best{};
+      int64_t at_best = 0;
+      for (int64_t k = 0; k < p.n; ++k) {
+        const int64_t at = (o * p.n + k) * p.inner + i;
+        const T v = x[at];
+        bool take = k == 0;
+        if constexpr (std::is_floating_point_v<T>) {
+          take = take || std::isnan(v) ||
+                 (!std::isnan(best) && (p.scan == Scan::kMax ? v >= best : v <= best));
+        } else {
+          take = take || (p.scan == Scan::kMax ? v >= best : v <= best);
+        }
+        if (take) {
+          best = v;
+          at_best = k;
+        }
+        y[at] = best;
+        idx[at] = at_best;
+      }
+    }
+}
+
 void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
+  if (p.scan == Scan::kMax || p.scan == Scan::kMin) {
+    visit_dtype(p.in, [&](auto tag) { cumulative_extremum<decltype(tag)>(p, call); });
+    return;
+  }
   visit_dtype(p.in, [&](auto in_tag) {
     visit_dtype(p.out, [&](auto out_tag) {
       using In = decltype(in_tag);
@@ -118,6 +152,8 @@ using SumRef = FnKernel<ReduceCastParams, sum_prepare, ref_sum>;
 using CumsumRef = FnKernel<CumsumParams, cumsum_prepare, ref_cumsum>;
 using CumprodRef = FnKernel<CumsumParams, cumprod_prepare, ref_cumsum>;
 using LogcumsumexpRef = FnKernel<CumsumParams, logcumsumexp_prepare, ref_cumsum>;
+template <Scan S>
+using CumExtremumRef = FnKernel<CumsumParams, cumulative_extremum_prepare<S>, ref_cumsum>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -130,6 +166,8 @@ void register_sum_amax_cumsum_ref(KernelRegistry& registry) {
       {"aten::cumsum", kCpu, DType::kUndefined, kRef, &make_kernel<CumsumRef>},
       {"aten::cumprod", kCpu, DType::kUndefined, kRef, &make_kernel<CumprodRef>},
       {"aten::logcumsumexp", kCpu, DType::kUndefined, kRef, &make_kernel<LogcumsumexpRef>},
+      {"aten::cummax", kCpu, DType::kUndefined, kRef, &make_kernel<CumExtremumRef<Scan::kMax>>},
+      {"aten::cummin", kCpu, DType::kUndefined, kRef, &make_kernel<CumExtremumRef<Scan::kMin>>},
   });
 }
 }  // namespace tir::kernels

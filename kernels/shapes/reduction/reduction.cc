@@ -63,10 +63,11 @@ Result<ReductionParams> plan(const KernelCall& call, ReduceKind op, const Tensor
       out_shape.push_back(1);
     }
   }
-  // var_mean / std_mean add the mean as a second output (reduction_prepare_var_mean).
-  const bool moments = op == ReduceKind::kVar || op == ReduceKind::kStd;
+  // var_mean / std_mean add the mean as a second output (reduction_prepare_var_mean), aminmax
+  // the max (reduction_prepare_aminmax).
+  const bool second = op == ReduceKind::kVar || op == ReduceKind::kStd || op == ReduceKind::kAmin;
   const size_t n_out = pair ? 2 : 1;
-  if (call.outputs.size() != n_out && !(moments && call.outputs.size() == 2))
+  if (call.outputs.size() != n_out && !(second && call.outputs.size() == 2))
     return op_error(call, StatusCode::kInvalidArgument, "expects ", n_out, " outputs");
   call.outputs[0].dtype = p.out;
   call.outputs[0].set_shape(out_shape);
@@ -118,6 +119,16 @@ Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareIn
   TIR_ASSIGN_OR_RETURN(auto mask, dims_mask(call, *x, 1));
   TIR_ASSIGN_OR_RETURN(const bool keepdim, keepdim_at(call, 2));
   return plan(call, Op, *x, mask, keepdim, DType::kUndefined, out_info);
+}
+
+Result<ReductionParams> reduction_prepare_aminmax(const KernelCall& call, PrepareInfo* out_info) {
+  if (call.outputs.size() != 2)
+    return op_error(call, StatusCode::kInvalidArgument, "expects two outputs");
+  TIR_ASSIGN_OR_RETURN(ReductionParams p,
+                       reduction_prepare_one_dim<ReduceKind::kAmin>(call, out_info));
+  call.outputs[1].dtype = call.outputs[0].dtype;
+  call.outputs[1].set_shape(call.outputs[0].shape());
+  return p;
 }
 
 template <ReduceKind Op>
@@ -225,6 +236,7 @@ TIR_RED(reduction_prepare_one_dim, kMinDim)
 TIR_RED(reduction_prepare_one_dim, kProd)
 TIR_RED(reduction_prepare_one_dim, kAny)
 TIR_RED(reduction_prepare_one_dim, kAll)
+TIR_RED(reduction_prepare_one_dim, kAmin)
 TIR_RED(reduction_prepare_full, kMaxDim)
 TIR_RED(reduction_prepare_full, kMinDim)
 TIR_RED(reduction_prepare_full, kProd)

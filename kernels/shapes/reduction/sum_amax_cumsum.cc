@@ -68,7 +68,8 @@ namespace {
 
 Result<CumsumParams> cumulative_prepare(const KernelCall& call, Scan scan) {
   const bool log = scan == Scan::kLogsumexp;
-  TIR_RETURN_IF_ERROR(check_arity(call, log ? 2 : 3, 1));
+  const bool extremum = scan == Scan::kMax || scan == Scan::kMin;
+  TIR_RETURN_IF_ERROR(check_arity(call, log || extremum ? 2 : 3, extremum ? 2 : 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_RETURN_IF_ERROR(require_supported_dtype(call, *x, "self"));
@@ -77,15 +78,15 @@ Result<CumsumParams> cumulative_prepare(const KernelCall& call, Scan scan) {
   CumsumParams p;
   p.scan = scan;
   p.in = x->dtype;
-  if (log) {
-    if (!dtype_is_float(x->dtype))
-      return op_error(call, StatusCode::kUnsupported, "logcumsumexp of ", dtype_name(x->dtype));
+  if (log && !dtype_is_float(x->dtype))
+    return op_error(call, StatusCode::kUnsupported, "logcumsumexp of ", dtype_name(x->dtype));
+  if (log || extremum) {
     p.out = x->dtype;
   } else {
     TIR_ASSIGN_OR_RETURN(DType requested, optional_dtype_arg(call, 2, "dtype"));
     p.out = accumulate_dtype(x->dtype, requested);
   }
-  if (p.out == DType::kBool)
+  if (p.out == DType::kBool && !extremum)
     return op_error(call, StatusCode::kUnsupported, "a cumulative product or sum into bool");
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.outer = prod(x->shape(), 0, dim);
@@ -93,6 +94,10 @@ Result<CumsumParams> cumulative_prepare(const KernelCall& call, Scan scan) {
   p.inner = prod(x->shape(), dim + 1, x->rank);
   call.outputs[0].dtype = p.out;
   call.outputs[0].set_shape(x->shape());
+  if (extremum) {
+    call.outputs[1].dtype = DType::kInt64;
+    call.outputs[1].set_shape(x->shape());
+  }
   return p;
 }
 
@@ -112,5 +117,16 @@ Result<CumsumParams> logcumsumexp_prepare(const KernelCall& call, PrepareInfo* o
   (void)out_info;
   return cumulative_prepare(call, Scan::kLogsumexp);
 }
+
+template <Scan S>
+Result<CumsumParams> cumulative_extremum_prepare(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  return cumulative_prepare(call, S);
+}
+
+template Result<CumsumParams> cumulative_extremum_prepare<Scan::kMax>(const KernelCall&,
+                                                                      PrepareInfo*);
+template Result<CumsumParams> cumulative_extremum_prepare<Scan::kMin>(const KernelCall&,
+                                                                      PrepareInfo*);
 
 }  // namespace tir::kernels

@@ -21,10 +21,11 @@ Result<ReduceCastParams> sum_prepare(const KernelCall& call, PrepareInfo* out_in
 /// amax(self, dim=[], keepdim=False); [] = all dims; float32 or int64, NaN propagates.
 Result<ReduceCastParams> amax_prepare(const KernelCall& call, PrepareInfo* out_info);
 
-enum class Scan : uint8_t { kSum, kProd, kLogsumexp };
+enum class Scan : uint8_t { kSum, kProd, kLogsumexp, kMax, kMin };
 
-/// cumsum(self, dim, *, dtype=None), cumprod (the same arguments) and logcumsumexp(self, dim)
-/// (floating point only) over x viewed as [outer, n, inner].
+/// cumsum(self, dim, *, dtype=None), cumprod (the same arguments), logcumsumexp(self, dim)
+/// (floating point only) and cummax/cummin(self, dim) -> (values, int64 indices: the last
+/// position of the running extremum, NaN sticking) over x viewed as [outer, n, inner].
 struct CumsumParams {
   int64_t outer = 0, n = 0, inner = 0;
   DType in = DType::kFloat32, out = DType::kFloat32;
@@ -34,5 +35,7 @@ struct CumsumParams {
 Result<CumsumParams> cumsum_prepare(const KernelCall& call, PrepareInfo* out_info);
 Result<CumsumParams> cumprod_prepare(const KernelCall& call, PrepareInfo* out_info);
 Result<CumsumParams> logcumsumexp_prepare(const KernelCall& call, PrepareInfo* out_info);
+template <Scan S>
+Result<CumsumParams> cumulative_extremum_prepare(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
