@@ -50,18 +50,26 @@ size_t promote_operands(ExecGraph& g) {
     const kernels::OpRow* row = n.dead ? nullptr : kernels::find_op_row(n.op);
     const DType want =
         row && row->caps.promoted ? compute_dtype(g, n, row->caps) : DType::kUndefined;
-    for (size_t a = 0; castable(want) && a < n.args.size() && a < 8; ++a) {
-      if (!(row->caps.promoted >> a & 1u) || n.args[a].kind != kernels::ArgKind::kTensor) continue;
-      int32_t& v = n.inputs[size_t(n.args[a].i)];
+    // The node's input slot `slot` read as `want` (a cast in front of it where it differs).
+    auto promote = [&](int64_t slot, bool keep_bool) {
+      int32_t& v = n.inputs[size_t(slot)];
       const DType have = g.values[v].dtype;
-      if (have == want || !castable(have) ||
-          (row->caps.bool_other && a == 1 && have == DType::kBool))
-        continue;
+      if (have == want || !castable(have) || (keep_bool && have == DType::kBool)) return;
       const int32_t cast = g.add_value_like(v, g.values[v].device);
       g.values[cast].dtype = want;
       out.push_back(exec_graph_cast_node(g, v, cast, want));
       v = cast;
       ++inserted;
+    };
+    for (size_t a = 0; castable(want) && a < n.args.size() && a < 8; ++a) {
+      if (!(row->caps.promoted >> a & 1u)) continue;
+      const ExecArg& arg = n.args[a];
+      if (arg.kind == kernels::ArgKind::kTensor) {
+        promote(arg.i, row->caps.bool_other && a == 1);
+      } else if (arg.kind == kernels::ArgKind::kTensors) {  // cat, stack: every entry
+        for (int64_t slot : arg.ints)
+          if (slot >= 0) promote(slot, false);
+      }
     }
     out.push_back(std::move(n));
   }

@@ -6,7 +6,8 @@
 // recorded); comparisons in the promoted dtype of their operands (0-d tensors and Python
 // numbers count only where they raise the category: bool < integer < float). Which ops and
 // arguments take part is a capability of their catalogue row (kernels/ops/catalogue.h
-// OpCaps::promoted, compare, bool_other).
+// OpCaps::promoted, compare, bool_other); a Tensor[] argument (cat, stack) has each entry
+// cast.
 #pragma once
 
 #include <cstddef>

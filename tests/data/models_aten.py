@@ -493,8 +493,9 @@ class CreationPatterns(nn.Module):
 
 class MathTail(nn.Module):
     """Binary math beyond arithmetic (fmax/fmin, hypot, logaddexp(2), copysign, xlogy,
-    heaviside), a mixture of experts' sum over tokens (index_add_), and two-operand einsums
-    (window attention, a head projection)."""
+    heaviside), a mixture of experts' sum over tokens (index_add_), two-operand einsums
+    (window attention, a head projection), and cat/stack of float, int64 and bool tensors (torch
+    promotes them)."""
 
     def __init__(self):
         super().__init__()
@@ -510,7 +511,10 @@ class MathTail(nn.Module):
         tokens.index_add_(0, idx, a[:, :6], alpha=0.5)
         att = torch.einsum("bhid,bhjd->bhij", q, k)
         out = torch.einsum("bhij,bhjd->bihd", att.softmax(-1), k)
-        return m, tokens, torch.einsum("bihd,hdm->bim", out, self.proj), torch.einsum("ii->i", a[:, :5])
+        mixed = torch.cat([a[:, :2], idx.unsqueeze(1), (idx > 1).unsqueeze(1)], dim=1)
+        stacked = torch.stack([idx, idx > 1])
+        return (m, tokens, torch.einsum("bihd,hdm->bim", out, self.proj),
+                torch.einsum("ii->i", a[:, :5]), mixed, stacked)
 
 
 class LayerTail(nn.Module):
