@@ -21,6 +21,8 @@ constexpr OpRow kRows[] = {
     {"aten::any.dims",        kAny,                      {},     {}},
     {"aten::argmax",          kAny,                      {},     {}},
     {"aten::argmin",          kAny,                      {},     {}},
+    {"aten::count_nonzero",   kAny,                      {},     {}},
+    {"aten::count_nonzero.dim_IntList", kAny,            {},     {}},
     {"aten::cummax",          kAny,                      {},     {}},
     {"aten::cummin",          kAny,                      {},     {}},
     {"aten::cumprod",         kAny,                      {},     {}, {.promoted = 0b1}},

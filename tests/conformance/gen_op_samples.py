@@ -220,6 +220,12 @@ CALLS = {
                       dtype=d) if d.is_floating_point else rand((2, 6), d)]),
     "aten::cummin": lambda f, d: (
         lambda x: torch.cat([t.to(x.dtype).flatten() for t in f(x, 0)]), [rand((4, 3), d)]),
+    "aten::count_nonzero": lambda f, d: (
+        lambda x: torch.cat([f(x).reshape(1), f(x, 1), f(x, -2)]),
+        [rand((3, 4), d) * (rand((3, 4), torch.int64) > 0)]),
+    "aten::count_nonzero.dim_IntList": lambda f, d: (
+        lambda x: torch.cat([f(x, [0, 2]), f(x, [1]).flatten()]),
+        [rand((2, 3, 2), d) * (rand((2, 3, 2), torch.int64) > 0)]),
     "aten::aminmax": lambda f, d: (
         lambda x: torch.cat([f(x)[0].reshape(1), f(x)[1].reshape(1)] +
                             [t.flatten() for t in f(x, dim=1, keepdim=True)]), [rand((3, 4), d)]),

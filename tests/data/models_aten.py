@@ -523,7 +523,8 @@ class LayerTail(nn.Module):
     ChannelShuffle, adaptive max pooling, convolutions with padding="same"/"valid"; and the
     products and statistics written as one call (outer, dot, mv, addmv, addr, addbmm, trace,
     diag, var_mean, std_mean), take_along_dim, index_fill, rot90, searchsorted/bucketize,
-    logcumsumexp, cummax/cummin, aminmax, InstanceNorm over running statistics (eval)."""
+    logcumsumexp, cummax/cummin, aminmax, count_nonzero, InstanceNorm over running statistics
+    (eval)."""
 
     def __init__(self):
         super().__init__()
@@ -566,7 +567,8 @@ class LayerTail(nn.Module):
                 torch.stack([var, mean, std, mean2]), gathered, filled, torch.rot90(m, 1, (0, 1)),
                 searched, torch.logcumsumexp(m, 0), self.inorm(img),
                 torch.stack([t.float() for t in (*torch.cummax(m, 1), *torch.cummin(m, 0))]),
-                torch.stack(torch.aminmax(m, dim=0)))
+                torch.stack(torch.aminmax(m, dim=0)),
+                torch.stack([torch.count_nonzero(torch.relu(m), dim=1), torch.count_nonzero(m > 0, 0)]))
 
 
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)

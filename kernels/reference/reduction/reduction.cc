@@ -245,6 +245,9 @@ void ref_aminmax(const ReductionParams& p, const KernelCall& call, void* scratch
 }
 
 using AminmaxRef = FnKernel<ReductionParams, reduction_prepare_aminmax, ref_aminmax>;
+template <bool List>
+using CountNonzeroRef =
+    FnKernel<ReductionParams, reduction_prepare_count_nonzero<List>, ref_reduction>;
 template <ReduceKind Op>
 using DimsRef = FnKernel<ReductionParams, reduction_prepare_dims<Op>, ref_reduction>;
 template <ReduceKind Op>
@@ -291,6 +294,8 @@ void register_reduction_ref(KernelRegistry& registry) {
       {"aten::std.correction", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, true>>},
       {"aten::std.dim", kCpu, kAny, kRef, &make_kernel<VarRef<ReduceKind::kStd, false>>},
       {"aten::aminmax", kCpu, kAny, kRef, &make_kernel<AminmaxRef>},
+      {"aten::count_nonzero", kCpu, kAny, kRef, &make_kernel<CountNonzeroRef<false>>},
+      {"aten::count_nonzero.dim_IntList", kCpu, kAny, kRef, &make_kernel<CountNonzeroRef<true>>},
       {"aten::var_mean.correction", kCpu, kAny, kRef,
        &make_kernel<VarMeanRef<ReduceKind::kVar, true>>},
       {"aten::var_mean.dim", kCpu, kAny, kRef, &make_kernel<VarMeanRef<ReduceKind::kVar, false>>},

@@ -121,6 +121,32 @@ Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareIn
   return plan(call, Op, *x, mask, keepdim, DType::kUndefined, out_info);
 }
 
+template <bool List>
+Result<ReductionParams> reduction_prepare_count_nonzero(const KernelCall& call,
+                                                        PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
+  std::array<bool, kMaxRank> mask{};
+  if (List || call.args.size() < 2 || call.args[1].is_none()) {
+    TIR_ASSIGN_OR_RETURN(mask, dims_mask(call, *x, 1));
+  } else {
+    TIR_ASSIGN_OR_RETURN(const int64_t dim, int_arg(call, 1, "dim"));
+    TIR_ASSIGN_OR_RETURN(const int d, normalize_dim(call, dim, x->rank, "dim"));
+    if (x->rank > 0) mask[d] = true;
+  }
+  // The 0-norm counts nonzeros (NaN included); planned in float64, written as int64.
+  TIR_ASSIGN_OR_RETURN(ReductionParams p,
+                       plan(call, ReduceKind::kNorm, *x, mask, false, DType::kFloat64, out_info));
+  p.ord = 0;
+  p.out = DType::kInt64;
+  call.outputs[0].dtype = DType::kInt64;
+  return p;
+}
+
+template Result<ReductionParams> reduction_prepare_count_nonzero<true>(const KernelCall&,
+                                                                       PrepareInfo*);
+template Result<ReductionParams> reduction_prepare_count_nonzero<false>(const KernelCall&,
+                                                                        PrepareInfo*);
+
 Result<ReductionParams> reduction_prepare_aminmax(const KernelCall& call, PrepareInfo* out_info) {
   if (call.outputs.size() != 2)
     return op_error(call, StatusCode::kInvalidArgument, "expects two outputs");

@@ -36,6 +36,10 @@ Result<ReductionParams> reduction_prepare_dims(const KernelCall& call, PrepareIn
 /// prod.dim_int(self, dim, keepdim, dtype?); any.dim(self, dim, keepdim).
 template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_one_dim(const KernelCall& call, PrepareInfo* out_info);
+/// count_nonzero.dim_IntList(self, dim[]) (List) and count_nonzero(self, dim?): int64.
+template <bool List>
+Result<ReductionParams> reduction_prepare_count_nonzero(const KernelCall& call,
+                                                        PrepareInfo* out_info);
 /// aminmax(self, *, dim?, keepdim): (min, max), over all dims without dim.
 Result<ReductionParams> reduction_prepare_aminmax(const KernelCall& call, PrepareInfo* out_info);
 /// Full reductions: max(self), min(self), prod(self, dtype?), mean(self, dtype?),
