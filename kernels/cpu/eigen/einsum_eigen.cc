@@ -102,6 +102,9 @@ class EinsumEigen final : public Kernel {
     b_bytes_ = align64(size_t(g_.nb * g_.k * g_.n) * sizeof(float));
     const size_t c_bytes = g_.direct ? 0 : size_t(g_.nb * g_.m * g_.n) * sizeof(float);
     out_info->scratch_bytes = std::max(out_info->scratch_bytes, a_bytes_ + b_bytes_ + c_bytes);
+    a_labels_ = concat({&g_.batch, &g_.rows, &g_.depth});
+    b_labels_ = concat({&g_.batch, &g_.depth, &g_.cols});
+    c_labels_ = concat({&g_.batch, &g_.rows, &g_.cols});
     out_strides_.assign(p_.size.size(), 0);
     int64_t s = 1;
     for (size_t d = p_.out_labels.size(); d-- > 0;) {
@@ -126,8 +129,8 @@ class EinsumEigen final : public Kernel {
     auto* b = reinterpret_cast<float*>(static_cast<char*>(scratch) + a_bytes_);
     float* c =
         g_.direct ? y : reinterpret_cast<float*>(static_cast<char*>(scratch) + a_bytes_ + b_bytes_);
-    gather(call, 0, concat({&g_.batch, &g_.rows, &g_.depth}), a);
-    gather(call, 1, concat({&g_.batch, &g_.depth, &g_.cols}), b);
+    gather(call, 0, a_labels_, a);
+    gather(call, 1, b_labels_, b);
     const int64_t m = g_.m, n = g_.n, k = g_.k;
     auto product = [&](int64_t i) {
       Map(c + i * m * n, m, n).noalias() =
@@ -142,8 +145,7 @@ class EinsumEigen final : public Kernel {
     }
     if (!g_.direct) {
       const float* from = c;
-      for_each_offset(p_, concat({&g_.batch, &g_.rows, &g_.cols}), out_strides_,
-                      [&](int64_t off) { y[off] = *from++; });
+      for_each_offset(p_, c_labels_, out_strides_, [&](int64_t off) { y[off] = *from++; });
     }
     return ok_status();
   }
@@ -158,6 +160,7 @@ class EinsumEigen final : public Kernel {
   EinsumParams p_;
   GemmPlan g_;
   size_t a_bytes_ = 0, b_bytes_ = 0;
+  std::vector<int> a_labels_, b_labels_, c_labels_;  // A, B and the product, in GEMM order
   std::vector<int64_t> out_strides_;
 };
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/log_add_exp.h"
 
 namespace tir::kernels {
 namespace {
@@ -37,11 +38,11 @@ double binary_float_more(BinaryKind op, double a, double b) {
     case BinaryKind::kHypot:
       return std::hypot(a, b);
     case BinaryKind::kLogaddexp:
+      return log_add_exp(a, b);
     case BinaryKind::kLogaddexp2: {
       if (std::isinf(a) && a == b) return a;
-      const double m = std::max(a, b), d = -std::abs(a - b);
-      return op == BinaryKind::kLogaddexp ? m + std::log1p(std::exp(d))
-                                          : m + std::log1p(std::exp2(d)) / std::log(2.0);
+      const double m = std::max(a, b);
+      return m + std::log1p(std::exp2(-std::abs(a - b))) / std::log(2.0);
     }
     case BinaryKind::kCopysign:
       return std::copysign(a, b);

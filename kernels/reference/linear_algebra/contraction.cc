@@ -38,7 +38,7 @@ void register_contraction_ref(KernelRegistry& registry) {
   add<Contraction::kDot>(registry, "aten::dot");
   add<Contraction::kDot>(registry, "aten::vdot");
   add<Contraction::kMv>(registry, "aten::mv");
-  add<Contraction::kTrace>(registry, "aten::trace");
+  add<contraction_prepare_trace>(registry, "aten::trace");
   add<Contraction::kAddmv>(registry, "aten::addmv");
   add<Contraction::kAddr>(registry, "aten::addr");
   add<Contraction::kAddbmm>(registry, "aten::addbmm");

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernels/kernel_util.h"
+#include "kernels/reference/log_add_exp.h"
 #include "kernels/reference/register.h"
 #include "kernels/shapes/dtype_util.h"
 
@@ -73,15 +74,12 @@ A scan_log_start() {
   return A{};
 }
 
-/// log(exp(a) + exp(b)), exact where one is -inf (the empty sum) or both the same infinity.
+/// log_add_exp in the accumulator's type (logcumsumexp is floating point only: integer
+/// accumulators never reach it).
 template <typename A>
-A log_add_exp(A a, A b) {
-  if constexpr (std::is_floating_point_v<A>) {
-    const A m = std::max(a, b);
-    if (std::isinf(m) || std::isnan(m)) return std::isnan(a) || std::isnan(b) ? a + b : m;
-    return m + std::log1p(std::exp(-std::abs(a - b)));
-  }
-  return a + b;  // not reached: logcumsumexp is floating point only
+A scan_log_add(A a, A b) {
+  if constexpr (std::is_floating_point_v<A>) return static_cast<A>(log_add_exp(a, b));
+  return a + b;
 }
 
 // cummax / cummin: the running extremum and where it was last reached; a NaN sticks.
@@ -135,7 +133,7 @@ void ref_cumsum(const CumsumParams& p, const KernelCall& call, void*) {
               const int64_t at = (o * p.n + k) * p.inner + i;
               const auto v = static_cast<Acc<Out>>(static_cast<Out>(x[at]));
               acc = p.scan == Scan::kProd        ? acc * v
-                    : p.scan == Scan::kLogsumexp ? log_add_exp(acc, v)
+                    : p.scan == Scan::kLogsumexp ? scan_log_add(acc, v)
                                                  : acc + v;
               y[at] = static_cast<Out>(acc);
             }

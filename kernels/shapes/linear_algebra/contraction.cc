@@ -24,8 +24,6 @@ constexpr Form form(Contraction c) {
       return {"i,i->", 2, false};
     case Contraction::kMv:
       return {"ij,j->i", 2, false};
-    case Contraction::kTrace:  // of a square matrix; contraction_prepare_trace cuts others
-      return {"ii->", 1, false};
     case Contraction::kAddmv:
       return {"ij,j->i", 2, true};
     case Contraction::kAddr:
@@ -67,8 +65,10 @@ Result<double> optional_scalar(const KernelCall& call, size_t idx, std::string_v
   return scalar_arg(call, idx, name);
 }
 
-/// trace of an [n, m] matrix: the sum of its first min(n, m) diagonal elements.
-Result<EinsumParams> prepare_trace(const KernelCall& call) {
+}  // namespace
+
+Result<EinsumParams> contraction_prepare_trace(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 1, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
@@ -86,12 +86,9 @@ Result<EinsumParams> prepare_trace(const KernelCall& call) {
   return p;
 }
 
-}  // namespace
-
 template <Contraction C>
 Result<EinsumParams> contraction_prepare(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  if constexpr (C == Contraction::kTrace) return prepare_trace(call);
   constexpr Form f = form(C);
   const size_t first = f.added ? 1 : 0;
   TIR_RETURN_IF_ERROR(check_arity(call, first + size_t(f.operands), 1));
@@ -164,7 +161,6 @@ Result<EinsumParams> contraction_prepare_trilinear(const KernelCall& call, Prepa
 TIR_CONTRACTION(kOuter)
 TIR_CONTRACTION(kDot)
 TIR_CONTRACTION(kMv)
-TIR_CONTRACTION(kTrace)
 TIR_CONTRACTION(kAddmv)
 TIR_CONTRACTION(kAddr)
 TIR_CONTRACTION(kAddbmm)

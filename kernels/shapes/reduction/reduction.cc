@@ -111,6 +111,20 @@ Result<bool> keepdim_at(const KernelCall& call, size_t idx) {
   return bool_arg(call, idx, "keepdim");
 }
 
+// Reduced-dim mask from an optional int at argument 1: None reduces every dim (argmax(dim=None):
+// flattened).
+Result<std::array<bool, kMaxRank>> one_dim_mask(const KernelCall& call, const Tensor& x) {
+  std::array<bool, kMaxRank> mask{};
+  if (call.args.size() < 2 || call.args[1].is_none()) {
+    for (int d = 0; d < x.rank; ++d) mask[d] = true;
+    return mask;
+  }
+  TIR_ASSIGN_OR_RETURN(const int64_t dim, int_arg(call, 1, "dim"));
+  TIR_ASSIGN_OR_RETURN(const int d, normalize_dim(call, dim, x.rank, "dim"));
+  if (x.rank > 0) mask[d] = true;
+  return mask;
+}
+
 }  // namespace
 
 template <ReduceKind Op>
@@ -126,12 +140,10 @@ Result<ReductionParams> reduction_prepare_count_nonzero(const KernelCall& call,
                                                         PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
   std::array<bool, kMaxRank> mask{};
-  if (List || call.args.size() < 2 || call.args[1].is_none()) {
+  if (List) {
     TIR_ASSIGN_OR_RETURN(mask, dims_mask(call, *x, 1));
   } else {
-    TIR_ASSIGN_OR_RETURN(const int64_t dim, int_arg(call, 1, "dim"));
-    TIR_ASSIGN_OR_RETURN(const int d, normalize_dim(call, dim, x->rank, "dim"));
-    if (x->rank > 0) mask[d] = true;
+    TIR_ASSIGN_OR_RETURN(mask, one_dim_mask(call, *x));
   }
   // The 0-norm counts nonzeros (NaN included); planned in float64, written as int64.
   TIR_ASSIGN_OR_RETURN(ReductionParams p,
@@ -160,14 +172,7 @@ Result<ReductionParams> reduction_prepare_aminmax(const KernelCall& call, Prepar
 template <ReduceKind Op>
 Result<ReductionParams> reduction_prepare_one_dim(const KernelCall& call, PrepareInfo* out_info) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, input(call));
-  std::array<bool, kMaxRank> mask{};
-  if (call.args.size() < 2 || call.args[1].is_none()) {
-    for (int d = 0; d < x->rank; ++d) mask[d] = true;  // argmax(dim=None): flattened
-  } else {
-    TIR_ASSIGN_OR_RETURN(const int64_t dim, int_arg(call, 1, "dim"));
-    TIR_ASSIGN_OR_RETURN(const int d, normalize_dim(call, dim, x->rank, "dim"));
-    if (x->rank > 0) mask[d] = true;
-  }
+  TIR_ASSIGN_OR_RETURN(auto mask, one_dim_mask(call, *x));
   TIR_ASSIGN_OR_RETURN(bool keepdim, keepdim_at(call, 2));
   DType dtype = DType::kUndefined;
   if (Op == ReduceKind::kProd) {
