@@ -34,6 +34,11 @@ BENCHMARK(BM_LinearOneDnn)
     ->ArgsProduct({{128}, {3072}, {768}, {1, 2}})
     ->ArgsProduct({{1}, {768}, {3072}, {1, 2}})
     ->ArgsProduct({{2048}, {2048}, {2048}, {1, 2}})
+    // A Llama-3.2-1B-shaped prefill of 64 tokens: MLP up/gate, down, attention q/o, k/v.
+    ->ArgsProduct({{64}, {2048}, {8192}, {2}})
+    ->ArgsProduct({{64}, {8192}, {2048}, {2}})
+    ->ArgsProduct({{64}, {2048}, {2048}, {2}})
+    ->ArgsProduct({{64}, {2048}, {512}, {2}})
     ->ArgNames({"m", "k", "n", "threads"})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();

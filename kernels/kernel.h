@@ -203,6 +203,10 @@ struct PrepareInfo {
   /// runtime may then let a mapped weight's pages go (they are read from the file again if
   /// anything touches them). Inputs past the 64th are never reported.
   uint64_t packed_inputs = 0;
+  /// Bit k set: inputs[k] is an int8-stored weight bound without its float32 bytes (data null:
+  /// its op's row lists it in OpCaps::int8_weight) that this kernel needs after all; prepare
+  /// did nothing else. The runtime dequantizes it and prepares the node again.
+  uint64_t needs_float_inputs = 0;
 
   static constexpr std::array<int8_t, kMaxOutputs> no_alias() {
     std::array<int8_t, kMaxOutputs> a{};

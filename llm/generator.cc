@@ -110,6 +110,18 @@ double GenerateStats::decode_tokens_per_s() const {
   return decode_s > 0 && new_tokens > 1 ? double(new_tokens - 1) / decode_s : 0;
 }
 
+namespace {
+
+/// Rank of `method`'s first output as declared (the logits, [1, seq, vocab]); 0 if none.
+size_t logits_rank(const ir::ModelView& view, const std::string& method) {
+  const ir::fb::Method* m = view.method(method);
+  if (!m || !m->outputs() || m->outputs()->size() == 0 || !m->values()) return 0;
+  const ir::fb::Value* v = m->values()->Get(size_t(m->outputs()->Get(0)));
+  return v && v->sizes() ? v->sizes()->size() : 0;
+}
+
+}  // namespace
+
 Generator::~Generator() = default;
 
 Result<std::unique_ptr<Generator>> Generator::open(const std::string& model_path,
@@ -134,6 +146,7 @@ Result<std::unique_ptr<Generator>> Generator::create(std::shared_ptr<const DataS
   std::unique_ptr<Generator> g(new Generator());
   SessionOptions so = options.session;
   so.method = prefill;
+  if (!options.all_logits && logits_rank(view, prefill) >= 2) so.last_position = {{0, -2}};
   TIR_ASSIGN_OR_RETURN(g->prefill_, Session::create(model, weights, so));
   TIR_ASSIGN_OR_RETURN(MethodInputs p, describe(*g->prefill_));
   g->prefill_io_ = std::make_unique<MethodInputs>(p);

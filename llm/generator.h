@@ -39,6 +39,10 @@ struct GeneratorOptions {
   /// the sequence dim with max = cache length - 1), or the range itself for a program
   /// without a cache; unbounded where the program has no range.
   int64_t max_context = 0;
+  /// The prefill computes only the last position's logits, the ones the loop reads
+  /// (SessionOptions::last_position: the final norm, lm_head and the last layer's MLP run on
+  /// one row). true: every position's, as the program writes them.
+  bool all_logits = false;
 };
 
 struct GenerateOptions {

@@ -6,6 +6,7 @@ void register_cpu(KernelRegistry& registry) {
   register_act_eigen(registry);
   register_attention_eigen(registry);
   register_einsum_eigen(registry);
+  register_embedding_int8(registry);
   register_conv_onednn(registry);
   register_eltwise_eigen(registry);
   register_gemm_onednn(registry);

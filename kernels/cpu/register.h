@@ -18,6 +18,7 @@ void register_einsum_eigen(KernelRegistry& registry);
 void register_eltwise_eigen(KernelRegistry& registry);
 void register_layer_norm_softmax_eigen(KernelRegistry& registry);
 void register_norm_eigen(KernelRegistry& registry);
+void register_embedding_int8(KernelRegistry& registry);
 void register_reduce_eigen(KernelRegistry& registry);
 void register_sum_amax_cumsum_eigen(KernelRegistry& registry);
 // int8/

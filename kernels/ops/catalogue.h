@@ -107,6 +107,11 @@ struct OpCaps {
   /// float16/bfloat16 weight (the GEMM family's B: no float32 copy of a half-precision
   /// program's weights). runtime/passes/narrow_dtypes.h leaves such a weight narrow.
   uint8_t half_weight = 0;
+  /// Bit k: the kernels may read schema argument k from its int8 storage alone when it is an
+  /// int8-stored weight (KernelCall::input_quantization). The runtime then binds it without
+  /// its float32 dequantization (data null); a kernel that needs that after all says so in
+  /// PrepareInfo::needs_float_inputs and is prepared again with it.
+  uint8_t int8_weight = 0;
 
   bool accepts_channels_last(size_t arg) const { return arg < 8 && (channels_last >> arg & 1u); }
   friend bool operator==(const OpCaps&, const OpCaps&) = default;
@@ -119,7 +124,7 @@ constexpr OpCaps backend_caps(Backend b) {
     case Backend::kReference:
       return {.epilogue = true, .half_weight = 0xff};
     case Backend::kCpu:
-      return {.epilogue = true, .channels_last = 0xff, .half_weight = 0xff};
+      return {.epilogue = true, .channels_last = 0xff, .half_weight = 0xff, .int8_weight = 0xff};
     case Backend::kCuda:
       return {};
   }
@@ -148,7 +153,8 @@ struct OpRow {
             .compare = caps.compare,
             .bool_other = caps.bool_other,
             .all_dtypes = caps.all_dtypes,
-            .half_weight = static_cast<uint8_t>(caps.half_weight & offered.half_weight)};
+            .half_weight = static_cast<uint8_t>(caps.half_weight & offered.half_weight),
+            .int8_weight = static_cast<uint8_t>(caps.int8_weight & offered.int8_weight)};
   }
 };
 

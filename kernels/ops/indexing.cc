@@ -12,7 +12,7 @@ constexpr OpRow kRows[] = {
     {"aten::_embedding_bag",              {kF32},              {}, {}},
     {"aten::_embedding_bag_forward_only", {kF32},              {}, {}},
     {"aten::_unique2",                    kAny,                {}, {}},
-    {"aten::embedding",                   {kF32, kF16, kBF16}, {}, {kF32}},
+    {"aten::embedding",                   {kF32, kF16, kBF16}, {kF32}, {kF32}, {.int8_weight = 1 << 0}},
     {"aten::embedding_bag.padding_idx",   {kF32},              {}, {}},
     {"aten::gather",                      kAny,                {}, {}, {.all_dtypes = true}},
     {"aten::index.Tensor",                kAny,                {}, {}, {.all_dtypes = true}},

@@ -155,9 +155,10 @@ Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const Exec
 }
 
 void bind_derived_symbols(const ir::fb::Value& declared, const Tensor& out,
-                          std::span<int64_t> symbols) {
+                          std::span<int64_t> symbols, int skip_dim) {
   if (!declared.sizes() || declared.sizes()->size() != size_t(out.rank)) return;
   for (size_t d = 0; d < declared.sizes()->size(); ++d) {
+    if (int(d) == skip_dim) continue;
     const int32_t s = bare_symbol(declared.sizes()->Get(d)->expr());
     if (s >= 0 && size_t(s) < symbols.size() && symbols[s] < 0) symbols[s] = out.size(int(d));
   }

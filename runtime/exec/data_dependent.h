@@ -42,9 +42,10 @@ Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const Exec
 
 /// A data-dependent size an op derives from other data-dependent ints (`x[:n]` has u1 =
 /// min(u0, len(x)) rows): each dim of `declared` that is one symbol not bound yet (negative:
-/// an unbacked symbol has no hint) is bound to the size the kernel computed, `out`.
+/// an unbacked symbol has no hint) is bound to the size the kernel computed, `out`; but
+/// `skip_dim`, which a pass narrowed to one position (ExecValue::last_position_dim).
 void bind_derived_symbols(const ir::fb::Value& declared, const Tensor& out,
-                          std::span<int64_t> symbols);
+                          std::span<int64_t> symbols, int skip_dim = -1);
 
 /// Binds every probe symbol in `symbols` from `probe_plan`'s run, checking each against the
 /// range `method` declares for it.

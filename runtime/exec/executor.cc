@@ -14,6 +14,37 @@
 #include "runtime/weights/weight_binding.h"
 
 namespace tir {
+namespace {
+
+/// Whether every node reading value `v` (none, or some) reads it through a schema argument
+/// its kernel may take from an int8 storage alone (OpCaps::int8_weight of the kernel placed
+/// there), and it is not a method output.
+bool read_as_int8_only(const ExecGraph& g, int32_t v) {
+  for (const ExecNode& n : g.nodes) {
+    if (n.dead) continue;
+    for (size_t a = 0; a < n.args.size(); ++a) {
+      const ExecArg& arg = n.args[a];
+      const bool reads = (arg.kind == kernels::ArgKind::kTensor && n.inputs[size_t(arg.i)] == v) ||
+                         (arg.kind == kernels::ArgKind::kTensors &&
+                          std::any_of(arg.ints.begin(), arg.ints.end(), [&](int64_t slot) {
+                            return slot >= 0 && n.inputs[size_t(slot)] == v;
+                          }));
+      if (!reads) continue;
+      if (n.kind != StepKind::kKernel || !n.kernel || arg.kind != kernels::ArgKind::kTensor ||
+          a >= 8 || !(n.kernel->caps.int8_weight >> a & 1u))
+        return false;
+    }
+    // An input slot no argument names (a fused node's batch norm or residual) is a read too.
+    for (size_t s = 0; s < n.inputs.size(); ++s)
+      if (n.inputs[s] == v && std::none_of(n.args.begin(), n.args.end(), [&](const ExecArg& arg) {
+            return arg.kind == kernels::ArgKind::kTensor && size_t(arg.i) == s;
+          }))
+        return false;
+  }
+  return !g.pinned(v);  // read by nothing at all: nothing needs its float32 bytes either
+}
+
+}  // namespace
 
 MethodExecutor::~MethodExecutor() = default;
 
@@ -73,7 +104,10 @@ Status MethodExecutor::bind_fixed_data(Binding& b) {
     if (val.weight >= 0) {
       b.keys[v] = weights_->key(val.weight);
       b.quantized[v] = weights_->quantized(val.weight);
-      if (resident_) {
+      // An int8-stored weight that only kernels reading the int8 storage read is bound
+      // without its float32 dequantization (made if a kernel asks: PlanInputs::dequantize).
+      if (resident_ && !(b.quantized[v] && !weights_->dequantized(val.weight) &&
+                         read_as_int8_only(g, int32_t(v)))) {
         TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(val.weight));
         b.fixed_data[v] = t->data;
       }
@@ -113,6 +147,10 @@ PlanInputs MethodExecutor::plan_inputs(const Binding& b) {
   in.keys = b.keys;
   in.quantized = b.quantized;
   in.packed_cache = &weights_->set().packed_cache();
+  in.dequantize = [this, graph = in.graph](int32_t v) -> Result<void*> {
+    TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(graph->values[size_t(v)].weight));
+    return t->data;
+  };
   if (weights_->resident()) in.drop_packed = &weights_->set();
   in.precision = options_.precision;
   in.random = options_.random;
@@ -124,7 +162,11 @@ PlanInputs MethodExecutor::plan_inputs(const Binding& b) {
 Status MethodExecutor::refresh_weights(Plan& plan, const Binding& b) {
   std::vector<bool> changed(b.fixed_data.size(), false);
   for (size_t v = 0; v < b.fixed_data.size(); ++v) {
-    if (b.fixed_data[v] == nullptr || plan.value_data[v] == b.fixed_data[v]) continue;
+    // An int8-stored weight bound without float32 bytes: the plan must not keep another
+    // set's (its kernel compares what it is given with what it packed).
+    const bool int8_only = b.fixed_data[v] == nullptr && b.quantized[v] != nullptr;
+    if ((b.fixed_data[v] == nullptr && !int8_only) || plan.value_data[v] == b.fixed_data[v])
+      continue;
     plan.value_data[v] = plan.values[v].data = b.fixed_data[v];
     changed[v] = true;
   }
@@ -175,10 +217,9 @@ Status MethodExecutor::refresh_steps(Plan& plan, const Binding& b,
       step.inputs[s].data = plan_prepare_data(in, step.in_values[s]);
     step.lora_twin.reset();  // made again, over the new weights, when an adapter needs it
     kernels::PrepareInfo info;
-    step.weights->weight_pages = in.drop_packed;  // for this prepare only
-    const Status prepared = step.kernel->prepare(step.call, &info);
-    step.weights->weight_pages = nullptr;
-    TIR_RETURN_IF_ERROR(prepared);
+    TIR_RETURN_IF_ERROR(plan_prepare_kernel(in, step, &info, plan.value_data));
+    for (size_t s = 0; s < step.in_values.size(); ++s)  // made float32 bytes, if any
+      plan.values[step.in_values[s]].data = plan.value_data[step.in_values[s]];
     if (info.scratch_bytes > step.info.scratch_bytes)
       return make_error(StatusCode::kInternal, node_context(*step.node),
                         ": needs more scratch after a weight swap");

@@ -31,6 +31,7 @@ Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::Mod
   }
   LoweringOptions sub_options = options;
   sub_options.devices = lowered->devices_;
+  sub_options.last_position.clear();
   if (method.subgraphs())
     for (const fb::Method* sub : *method.subgraphs()) {
       TIR_ASSIGN_OR_RETURN(auto sub_lowered, create(model, *sub, sub_options));
@@ -41,6 +42,7 @@ Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::Mod
 
 Status LoweredMethod::run_passes(const LoweringOptions& options) {
   ExecGraph& g = graph_;
+  TIR_RETURN_IF_ERROR(keep_last_position(g, options.last_position).status());
   promote_operands(g);  // casts before placement, which picks kernels by dtype
   // The passes share one def-use index, built again after each pass that changes the nodes.
   DefUse def_use = exec_graph_def_use(g);

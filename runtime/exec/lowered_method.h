@@ -16,6 +16,7 @@
 #include "runtime/devices/device.h"
 #include "runtime/exec/data_dependent.h"
 #include "runtime/passes/exec_graph.h"
+#include "runtime/passes/last_position.h"
 #include "runtime/passes/placement.h"
 #include "runtime/weights/weight_source.h"
 
@@ -29,6 +30,8 @@ struct LoweringOptions {
   /// Where nodes may run; devices[0] holds inputs and outputs. Empty: cpu_device().
   std::vector<std::shared_ptr<Device>> devices;
   PlacementPolicy placement;  // unset: everything on devices[0]; called once per node
+  /// Outputs of which only the last position is computed (the method, not its subgraphs).
+  std::vector<LastPosition> last_position;
 };
 
 class LoweredMethod {

@@ -24,6 +24,15 @@ struct Lifetimes {
   std::vector<size_t> scratch_request;
 };
 
+/// The sizes `v` has under `symbols`: as declared, one position where a pass narrowed it.
+Result<std::vector<int64_t>> exec_value_sizes(const ExecValue& v,
+                                              std::span<const int64_t> symbols) {
+  TIR_ASSIGN_OR_RETURN(auto sizes, value_sizes(*v.ir, symbols));
+  if (v.last_position_dim >= 0 && size_t(v.last_position_dim) < sizes.size())
+    sizes[size_t(v.last_position_dim)] = 1;
+  return sizes;
+}
+
 /// Dtypes and declared shapes of every value that is not computed, bound to its bytes.
 Status init_values(const PlanInputs& in, Plan& plan, std::span<const Tensor> inputs) {
   const ExecGraph& g = *in.graph;
@@ -32,7 +41,7 @@ Status init_values(const PlanInputs& in, Plan& plan, std::span<const Tensor> inp
   for (size_t v = 0; v < g.values.size(); ++v) {
     const ExecValue& val = g.values[v];
     if (!val.is_tensor || val.source == fb::ValueSource::Activation) continue;
-    TIR_ASSIGN_OR_RETURN(auto sizes, value_sizes(*val.ir, plan.symbols));
+    TIR_ASSIGN_OR_RETURN(auto sizes, exec_value_sizes(val, plan.symbols));
     plan.values[v] = make_tensor(val.dtype, sizes, in.fixed_data[v]);
   }
   for (size_t k = 0; k < inputs.size(); ++k) plan.values[g.inputs[k]] = inputs[k];
@@ -56,8 +65,11 @@ Status bind_args(const ExecNode& node, const Plan& plan, PlanStep& step) {
       TIR_ASSIGN_OR_RETURN(arg.i, ir::eval_sym_expr(*a.sym, plan.symbols));
     } else if (!a.syms.empty()) {
       auto& store = step.int_store.emplace_back();
-      for (const fb::SymExpr* e : a.syms) {
-        TIR_ASSIGN_OR_RETURN(int64_t x, ir::eval_sym_expr(*e, plan.symbols));
+      for (size_t k = 0; k < a.syms.size(); ++k) {  // null: a pass set the entry (ints[k])
+        int64_t x = k < a.ints.size() ? a.ints[k] : 0;
+        if (a.syms[k]) {
+          TIR_ASSIGN_OR_RETURN(x, ir::eval_sym_expr(*a.syms[k], plan.symbols));
+        }
         store.push_back(x);
       }
     }
@@ -117,7 +129,7 @@ Result<std::unique_ptr<Plan>> plan_build_branch(const PlanInputs& in, const Exec
                       " inputs, got ", operands.size());
   for (size_t k = 0; k < operands.size(); ++k) {
     const ExecValue& v = g.values[g.inputs[k]];
-    TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*v.ir, symbols));
+    TIR_ASSIGN_OR_RETURN(auto want, exec_value_sizes(v, symbols));
     if (operands[k].dtype != v.dtype ||
         !std::equal(want.begin(), want.end(), operands[k].shape().begin(),
                     operands[k].shape().end()))
@@ -134,12 +146,9 @@ Status prepare_step(const PlanInputs& in, const ExecNode& node, Plan& plan, Plan
   switch (node.kind) {
     case StepKind::kKernel:
       step.kernel = node.kernel->make();
-      step.weights->weight_pages = in.drop_packed;  // for this prepare only
-      {
-        const Status st = step.kernel->prepare(step.call, &step.info);  // names node and op
-        step.weights->weight_pages = nullptr;
-        TIR_RETURN_IF_ERROR(st);
-      }
+      TIR_RETURN_IF_ERROR(plan_prepare_kernel(in, step, &step.info, plan.value_data));
+      for (size_t s = 0; s < step.in_values.size(); ++s)  // made float32 bytes, if any
+        plan.values[step.in_values[s]].data = plan.value_data[step.in_values[s]];
       plan_drop_packed(in, step);
       return ok_status();
     case StepKind::kCopy: {
@@ -183,8 +192,8 @@ Status record_outputs(const ExecGraph& g, const ExecNode& node, Plan& plan, Plan
     Tensor& out = step.outputs[k];
     const bool fused = node.fused && k == 0;  // writes the group's last value
     if (val.is_tensor) {
-      bind_derived_symbols(*val.ir, out, plan.symbols);
-      TIR_ASSIGN_OR_RETURN(auto want, value_sizes(*val.ir, plan.symbols));
+      bind_derived_symbols(*val.ir, out, plan.symbols, val.last_position_dim);
+      TIR_ASSIGN_OR_RETURN(auto want, exec_value_sizes(val, plan.symbols));
       // A fused producer's output may be reshaped on its way to the group's last value.
       const bool same_shape =
           fused ? make_tensor(out.dtype, want, nullptr).numel() == out.numel()
@@ -299,6 +308,27 @@ Status place_memory(const PlanInputs& in, Plan& plan, const Lifetimes& life) {
 }
 
 }  // namespace
+
+Status plan_prepare_kernel(const PlanInputs& in, PlanStep& step, kernels::PrepareInfo* info,
+                           std::span<void*> value_data) {
+  for (int attempt = 0;; ++attempt) {
+    *info = {};
+    step.weights->weight_pages = in.drop_packed;              // for this prepare only
+    const Status st = step.kernel->prepare(step.call, info);  // names node and op
+    step.weights->weight_pages = nullptr;
+    TIR_RETURN_IF_ERROR(st);
+    if (info->needs_float_inputs == 0) return ok_status();
+    if (attempt > 0 || !in.dequantize)
+      return make_error(StatusCode::kInternal, node_context(*step.node),
+                        ": the kernel needs float32 bytes of a weight it was given");
+    for (size_t s = 0; s < step.inputs.size() && s < 64; ++s) {
+      if (!(info->needs_float_inputs >> s & 1u)) continue;
+      const int32_t v = step.in_values[s];
+      TIR_ASSIGN_OR_RETURN(void* data, in.dequantize(v));
+      step.inputs[s].data = value_data[size_t(v)] = data;
+    }
+  }
+}
 
 void plan_drop_packed(const PlanInputs& in, const PlanStep& step) {
   if (!in.drop_packed || step.info.packed_inputs == 0) return;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -140,6 +141,10 @@ struct PlanInputs {
   /// packed (PrepareInfo::packed_inputs) are dropped (WeightSet::drop_pages), so a packed
   /// weight is not held twice. Null: nothing is dropped.
   const WeightSet* drop_packed = nullptr;
+  /// Makes an int8-stored weight value's float32 bytes (bound without them: its readers'
+  /// rows say their kernels read the int8 storage, OpCaps::int8_weight) for a kernel that
+  /// asks for them after all (PrepareInfo::needs_float_inputs); returns them.
+  std::function<Result<void*>(int32_t value)> dequantize;
   Precision precision = Precision::kFloat32;
   kernels::RandomStream* random = nullptr;  // KernelCall::random
   /// Per Method.subgraphs entry (cond branches): what building their sub-plans reads.
@@ -158,6 +163,11 @@ Result<std::unique_ptr<Plan>> plan_build(const PlanInputs& in, std::vector<int64
 /// Drops the mapped pages of the weights `step`'s kernel packed in its last prepare (see
 /// PlanInputs::drop_packed).
 void plan_drop_packed(const PlanInputs& in, const PlanStep& step);
+/// Prepares `step`'s kernel into `info`; where it needs an int8-stored weight's float32 bytes
+/// (PrepareInfo::needs_float_inputs), makes them (in.dequantize), puts them in its inputs and
+/// in `value_data`, and prepares it again.
+Status plan_prepare_kernel(const PlanInputs& in, PlanStep& step, kernels::PrepareInfo* info,
+                           std::span<void*> value_data);
 
 /// What prepare sees as value `v`'s bytes: weights and constants (a kernel may pack them);
 /// nullptr for activations and the buffers the method mutates.

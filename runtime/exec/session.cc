@@ -109,6 +109,7 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   lowering.fuse = s->options_.fuse;
   lowering.devices = s->options_.devices;
   lowering.placement = s->options_.placement;
+  lowering.last_position = s->options_.last_position;
   TIR_ASSIGN_OR_RETURN(s->program_, LoweredMethod::create(*s->view_, *method, lowering));
   if (s->options_.weight_budget > 0 && !s->options_.weight_pool) {
     TIR_ASSIGN_OR_RETURN(s->options_.weight_pool, WeightPool::create(s->options_.weight_budget));
@@ -123,6 +124,12 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   if (method->outputs())
     for (int32_t v : *method->outputs())
       s->outputs_.push_back(io_spec(*method, *method->values()->Get(v)));
+  for (const LastPosition& p : s->options_.last_position) {  // checked by the pass
+    IoSpec& out = s->outputs_[size_t(p.output)];
+    const size_t d = size_t(p.dim < 0 ? p.dim + int(out.shape.size()) : p.dim);
+    out.shape[d] = out.max_shape[d] = 1;
+    out.dims[d] = "1";
+  }
   return s;
 }
 

@@ -25,6 +25,7 @@
 #include "core/tensor.h"
 #include "runtime/devices/device.h"
 #include "runtime/exec/session_state.h"
+#include "runtime/passes/last_position.h"
 #include "runtime/passes/placement.h"
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/weight_set.h"
@@ -94,6 +95,11 @@ struct SessionOptions {
   /// kernels/random.h): a session draws the same values for the same seed and sequence of
   /// runs (`tirrun --seed N`). Unset: a seed from std::random_device, different every open.
   std::optional<uint64_t> seed;
+  /// Outputs of which only the last position along a dim is wanted (a generate loop's
+  /// logits: {0, -2}). The method computes that position alone as far up the graph as
+  /// positions are independent (runtime/passes/last_position.h: the final norm, lm_head and
+  /// the last layer's MLP of an LLM) and returns the output with that dim of size 1.
+  std::vector<LastPosition> last_position;
 };
 
 /// A user input or output of the method: name, dtype and shape (-1 for a symbolic dim,

@@ -296,27 +296,29 @@ DType exec_node_key_dtype(const ExecGraph& g, const ExecNode& n) {
   return DType::kUndefined;
 }
 
+bool same_declared_dim(const fb::Dim& a, const fb::Dim& b) {
+  if (bool(a.expr()) != bool(b.expr())) return false;
+  if (!a.expr()) return a.value() == b.value();
+  const auto* ta = a.expr()->terms();
+  const auto* tb = b.expr()->terms();
+  if (!ta || !tb || ta->size() != tb->size()) return false;
+  for (size_t k = 0; k < ta->size(); ++k)
+    if (ta->Get(k)->op() != tb->Get(k)->op() || ta->Get(k)->value() != tb->Get(k)->value())
+      return false;
+  return true;
+}
+
 bool same_declared_sizes(const fb::Value& a, const fb::Value& b) {
-  const auto same_expr = [](const fb::SymExpr& x, const fb::SymExpr& y) {
-    const auto* tx = x.terms();
-    const auto* ty = y.terms();
-    if (!tx || !ty || tx->size() != ty->size()) return false;
-    for (size_t k = 0; k < tx->size(); ++k)
-      if (tx->Get(k)->op() != ty->Get(k)->op() || tx->Get(k)->value() != ty->Get(k)->value())
-        return false;
-    return true;
-  };
   const auto* sa = a.sizes();
   const auto* sb = b.sizes();
   if (!sa || !sb || sa->size() != sb->size()) return false;
-  for (size_t k = 0; k < sa->size(); ++k) {
-    const fb::Dim* da = sa->Get(k);
-    const fb::Dim* db = sb->Get(k);
-    if (bool(da->expr()) != bool(db->expr())) return false;
-    if (da->expr() ? !same_expr(*da->expr(), *db->expr()) : da->value() != db->value())
-      return false;
-  }
+  for (size_t k = 0; k < sa->size(); ++k)
+    if (!same_declared_dim(*sa->Get(k), *sb->Get(k))) return false;
   return true;
+}
+
+bool same_value_sizes(const ExecValue& a, const ExecValue& b) {
+  return a.last_position_dim == b.last_position_dim && same_declared_sizes(*a.ir, *b.ir);
 }
 
 void exec_graph_remove_dead(ExecGraph& g) {

@@ -42,6 +42,8 @@ struct ExecValue {
   DeviceId device = 0;         // where an activation's bytes live: its producer's device
   bool channels_last = false;  // stored N, H, W, C (layout pass)
   bool mutated = false;        // a buffer the method writes: bound to SessionState, not the weights
+  /// Declared dim that holds one position, not its declared size (last_position.h); -1: none.
+  int8_t last_position_dim = -1;
 };
 
 /// One argument, decoded. Tensor references are slots of ExecNode::inputs.
@@ -146,6 +148,10 @@ DType exec_node_key_dtype(const ExecGraph& g, const ExecNode& n);
 
 /// Values declared with the same sizes: equal static sizes, or the same symbolic expression.
 bool same_declared_sizes(const ir::fb::Value& a, const ir::fb::Value& b);
+/// One dim of each: the same static size or the same symbolic expression.
+bool same_declared_dim(const ir::fb::Dim& a, const ir::fb::Dim& b);
+/// Values of the same sizes as the passes left them: declared alike and narrowed alike.
+bool same_value_sizes(const ExecValue& a, const ExecValue& b);
 
 /// Removes nodes marked dead, keeping the order of the others.
 void exec_graph_remove_dead(ExecGraph& g);

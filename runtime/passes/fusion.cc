@@ -59,7 +59,7 @@ class Graph {
   /// Values a and b have the same recorded sizes: equal static sizes, or the same symbolic
   /// expression.
   bool same_sizes(int32_t a, int32_t b) const {
-    return same_declared_sizes(*g_.values[a].ir, *g_.values[b].ir);
+    return same_value_sizes(g_.values[a], g_.values[b]);
   }
   /// Rank of tensor value v (its sizes may be symbolic).
   size_t rank(int32_t v) const {
@@ -475,7 +475,7 @@ size_t fuse_graph(ExecGraph& g, const DefUse& def_use) {
                       slot(grp.batch_norm.mean), slot(grp.batch_norm.var), grp.batch_norm.eps};
     p.residual = slot(grp.residual);
     p.epilogue = grp.activation;
-    p.reshaped = !same_declared_sizes(*g.values[p.outputs[0]].ir, *g.values[grp.output].ir);
+    p.reshaped = !same_value_sizes(g.values[p.outputs[0]], g.values[grp.output]);
     p.outputs[0] = grp.output;
     g.values[grp.output].device = p.device;  // written by the producer, on its device
     p.fused = true;

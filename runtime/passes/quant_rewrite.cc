@@ -32,7 +32,7 @@ int64_t static_dim(const ExecValue& v, int dim) {
   if (!sizes) return -1;
   const int rank = int(sizes->size());
   if (dim < 0) dim += rank;
-  if (dim < 0 || dim >= rank || sizes->Get(dim)->expr()) return -1;
+  if (dim < 0 || dim >= rank || sizes->Get(dim)->expr() || dim == v.last_position_dim) return -1;
   return sizes->Get(dim)->value();
 }
 

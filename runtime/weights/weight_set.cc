@@ -139,6 +139,8 @@ Status WeightSet::Table::add(const std::string& name, std::vector<std::string> o
 void WeightSet::Table::set_quantized(const kernels::QuantizedWeight& q) {
   quantized.resize(tensors.size());
   quantized.back() = q;
+  dequantization.resize(tensors.size());
+  dequantization.back() = std::make_unique<Dequantization>();
 }
 
 uint8_t* WeightSet::allocate(size_t bytes) {
@@ -182,6 +184,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
   set->signature_ = file.signature();
   set->format_ = WeightFormat::kTir;
   set->table_->tir_file = path;
+  set->table_->dequantize_threads = options.verify_threads;
   auto fail = [&](const std::string& name, auto&&... parts) {
     return make_error(StatusCode::kCorrupt, "weight file '", path, "': tensor '", name, "' ",
                       parts...);
@@ -225,10 +228,11 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
         if (e->smoothed())  // 1/s per input channel after the scales (core/quantize.h)
           q.inv_smooth = reinterpret_cast<const float*>(
               raw.data() + int8_stored_bytes(q.rows * q.cols, q.axis == 0 ? q.rows : q.cols));
+        // Filled on first request (tensor()): the pages of an allocation this size are
+        // not touched, so not resident, until then.
         const size_t bytes = size_t(q.rows * q.cols) * sizeof(float);
         uint8_t* out = set->allocate(bytes);
         if (!out) return fail(name, "needs ", bytes, " bytes: out of memory");
-        dequantize_rows(q, reinterpret_cast<float*>(out), options.verify_threads);
         raw = {out, bytes};
       } else if (stored != dtype) {
         const size_t count = raw.size() / dtype_size(stored);
@@ -332,10 +336,26 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::open_layers(std::span<const 
   return overlay(std::move(base), deltas);
 }
 
-const Tensor& WeightSet::tensor(size_t i) const {
+const Tensor& WeightSet::stored_tensor(size_t i) const {
   if (!replaced_.empty())
     if (const auto it = replaced_.find(i); it != replaced_.end()) return it->second.tensor;
   return table_->tensors[i];
+}
+
+const Tensor& WeightSet::tensor(size_t i) const {
+  const Tensor& t = stored_tensor(i);
+  if (const kernels::QuantizedWeight* q = quantized(i)) {
+    Table::Dequantization& d = *table_->dequantization[i];
+    std::call_once(d.once, [&] {
+      dequantize_rows(*q, static_cast<float*>(t.data), table_->dequantize_threads);
+      d.done.store(true, std::memory_order_release);
+    });
+  }
+  return t;
+}
+
+bool WeightSet::dequantized(size_t i) const {
+  return quantized(i) == nullptr || table_->dequantization[i]->done.load(std::memory_order_acquire);
 }
 
 const kernels::QuantizedWeight* WeightSet::quantized(size_t i) const {

@@ -17,9 +17,11 @@
 //    signature, names and order.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -82,12 +84,20 @@ class WeightSet final : public kernels::WeightPages {
   /// bytes (a file opened, a delta overlaid), so (slot, generation) names bytes that never
   /// change (kernels::WeightKey; packed copies are keyed by it).
   uint64_t generation(size_t i) const;
-  /// Tensor `i` in names() order (an overlay's replacement where it has one).
+  /// Tensor `i` in names() order (an overlay's replacement where it has one). An int8-stored
+  /// tensor is dequantized into float32 the first time it is asked for (thread-safe, once).
   const Tensor& tensor(size_t i) const;
+  /// Tensor `i` as tensor(i), but an int8-stored one not dequantized: its float32 bytes are
+  /// not there until tensor(i) is called once (kernels that read only the int8 storage, an
+  /// int8 LLM's GEMMs, never need them: no float32 copy of the model in memory).
+  const Tensor& stored_tensor(size_t i) const;
   /// Tensor `i`'s int8 storage when the file stores it so (`tirc weights pack --dtype int8`;
   /// tensor(i) is then its float32 dequantization), else null; null for an overlay's
   /// replacement.
   const kernels::QuantizedWeight* quantized(size_t i) const;
+  /// Whether tensor(i)'s float32 bytes are there (always, but for an int8-stored tensor
+  /// nothing has asked for yet).
+  bool dequantized(size_t i) const;
   /// Signature of the weight layout (ir/weight_file.h); 0 when the source has none.
   uint64_t signature() const { return signature_; }
   size_t size() const { return table_->names.size(); }
@@ -146,6 +156,13 @@ class WeightSet final : public kernels::WeightPages {
     std::vector<std::string> names;
     std::vector<std::vector<std::string>> aliases;
     std::vector<kernels::QuantizedWeight> quantized;  // per tensor; data == nullptr: not int8
+    /// Per int8 tensor: its float32 dequantization made, once, on first request (tensor()).
+    struct Dequantization {
+      std::once_flag once;
+      std::atomic<bool> done{false};
+    };
+    std::vector<std::unique_ptr<Dequantization>> dequantization;  // per tensor; null: not int8
+    int dequantize_threads = 0;
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> by_name;  // + aliases
     size_t total_bytes = 0;
     std::string tir_file;

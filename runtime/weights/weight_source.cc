@@ -18,11 +18,9 @@ Result<std::shared_ptr<ResidentWeights>> ResidentWeights::bind(
   auto source = std::make_shared<ResidentWeights>();
   const ir::fb::Model& m = model.model();
   const size_t n = m.weights() ? m.weights()->size() : 0;
-  source->tensors_.resize(n, nullptr);
   source->keys_.resize(n);
   for (size_t id = 0; id < n; ++id) {
     TIR_ASSIGN_OR_RETURN(const int32_t slot, weight_slot(*set, *m.weights()->Get(id)));
-    source->tensors_[id] = &set->tensor(size_t(slot));
     source->keys_[id] = {slot, set->generation(size_t(slot))};
   }
   source->set_ = std::move(set);

@@ -47,6 +47,12 @@ class WeightSource {
     (void)id;
     return nullptr;
   }
+  /// False for an int8-stored weight whose float32 dequantization nothing has asked for yet
+  /// (acquire makes it): a node whose kernel reads only the int8 storage binds it unmade.
+  virtual bool dequantized(WeightId id) const {
+    (void)id;
+    return true;
+  }
   /// True when acquire never fails and its views never move while the source lives (the
   /// executor may then bind pointers at prepare and skip acquire/release when running).
   virtual bool resident() const = 0;
@@ -81,18 +87,21 @@ class ResidentWeights final : public WeightSource {
  public:
   static Result<std::shared_ptr<ResidentWeights>> bind(const ir::ModelView& model,
                                                        std::shared_ptr<const WeightSet> set);
-  Result<const Tensor*> acquire(WeightId id) override { return tensors_[id]; }
+  /// The view of the weight set (an int8-stored tensor dequantized on first acquire).
+  Result<const Tensor*> acquire(WeightId id) override {
+    return &set_->tensor(size_t(keys_[id].slot));
+  }
   void release(WeightId) override {}
   kernels::WeightKey key(WeightId id) const override { return keys_[id]; }
   const kernels::QuantizedWeight* quantized(WeightId id) const override {
     return set_->quantized(size_t(keys_[id].slot));
   }
+  bool dequantized(WeightId id) const override { return set_->dequantized(size_t(keys_[id].slot)); }
   bool resident() const override { return true; }
   const WeightSet& set() const override { return *set_; }
 
  private:
-  std::vector<const Tensor*> tensors_;  // per WeightId
-  std::vector<kernels::WeightKey> keys_;
+  std::vector<kernels::WeightKey> keys_;  // per WeightId
 };
 
 }  // namespace tir

@@ -72,6 +72,34 @@ struct FixtureName {
 };
 
 /// A fresh empty directory under the system temp dir, removed on destruction.
+/// Sets an environment variable for its lifetime, then puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    had_ = std::getenv(name) != nullptr;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      ::setenv(name_.c_str(), old_.c_str(), 1);
+    else
+      ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_, old_;
+  bool had_ = false;
+};
+
+/// GEMM weights packed into whatever layout oneDNN prefers, plain ones too (TIR_GEMM_PACK=all,
+/// kernels/cpu/onednn/gemm_onednn.cc): on AVX2 oneDNN prefers no blocked layout, so by default
+/// nothing packs there; tests of the packed-copy machinery (shared copies, the layout cache)
+/// use this to exercise it on every CPU.
+inline ScopedEnv pack_every_gemm_weight() { return ScopedEnv("TIR_GEMM_PACK", "all"); }
+
 class TempDir {
  public:
   TempDir() {

@@ -21,6 +21,7 @@
 
 #include "core/quantize.h"
 #include "importer/weight_writer.h"
+#include "runtime/weights/safetensors_writer.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
 #include "tooling/weights/weights_tool.h"
@@ -72,10 +73,12 @@ bool bitwise_equal(const std::vector<HostTensor>& a, const std::vector<HostTenso
   return true;
 }
 
-Status pack_int8(const TempDir& tmp) {
+/// `tirc weights pack --dtype int8` of tmp/`source` (m.bin) into tmp/`output` for tmp/m.tir.
+Status pack_int8(const TempDir& tmp, const std::string& source = "m.bin",
+                 const std::string& output = "m.int8.bin") {
   tools::PackOptions p;
-  p.source = tmp.file("m.bin");
-  p.output = tmp.file("m.int8.bin");
+  p.source = tmp.file(source);
+  p.output = tmp.file(output);
   p.narrow = DType::kInt8;
   p.model = tmp.file("m.tir");
   std::ostringstream log;
@@ -257,6 +260,88 @@ TEST(Int8, ConvShapedEntriesNeedChannelAxisZero) {
 }
 
 TEST(Int8, WeightSwapRepacksLikeAFreshSession) { check_swap_repacks("gpt2/training"); }
+
+/// The GPT-2 fixture imported and its weights packed to int8 (m.int8.bin).
+void gpt2_int8(const TempDir& tmp, std::vector<HostTensor>* inputs) {
+  const std::string dir = testing::fixture_dir() + "/gpt2/training";
+  ASSERT_TRUE(import_fixture(dir, tmp));
+  *inputs = read_all(dir, find_fixture("gpt2/training")["inputs"]);
+  const Status packed = pack_int8(tmp);
+  ASSERT_TRUE(packed.ok()) << packed.message();
+}
+
+// Int8-stored weights that only int8 kernels read (GPT-2's GEMMs and its tied embedding, read
+// row by row) are never dequantized into float32: no float32 copy of the model in memory. The
+// results are bitwise those of a set where every tensor was dequantized first.
+TEST(Int8, StoredWeightsStayInt8WhereOnlyInt8KernelsReadThem) {
+  TempDir tmp;
+  std::vector<HostTensor> inputs;
+  ASSERT_NO_FATAL_FAILURE(gpt2_int8(tmp, &inputs));
+  const auto lazy = open_set(tmp.file("m.int8.bin"));
+  const auto eager = open_set(tmp.file("m.int8.bin"));
+  ASSERT_TRUE(lazy && eager);
+  for (size_t i = 0; i < eager->size(); ++i) (void)eager->tensor(i);  // dequantizes them all
+  const auto got = run_once(tmp.file("m.tir"), lazy, inputs, Precision::kFloat32);
+  const auto want = run_once(tmp.file("m.tir"), eager, inputs, Precision::kFloat32);
+  EXPECT_TRUE(bitwise_equal(got, want));
+  size_t quantized = 0, dequantized = 0;
+  for (size_t i = 0; i < lazy->size(); ++i) {
+    if (!lazy->quantized(i)) continue;
+    ++quantized;
+    dequantized += lazy->dequantized(i);
+    EXPECT_TRUE(eager->dequantized(i)) << eager->names()[i];
+  }
+  EXPECT_GT(quantized, 0u);
+  EXPECT_EQ(dequantized, 0u) << "of " << quantized << " int8 tensors";
+  // Asking for a tensor by name still gives its float32 values.
+  const std::string name = lazy->names()[0];
+  const Tensor* t = lazy->find(name);
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(lazy->dequantized(0));
+  EXPECT_EQ(std::memcmp(t->data, eager->tensor(0).data, t->nbytes()), 0) << name;
+}
+
+// Swapping one int8 weight set for another, neither dequantized: the session computes what a
+// fresh one on the new set computes (the kernels tell the sets apart by their int8 storage).
+TEST(Int8, SwapBetweenInt8SetsBoundWithoutFloatBytes) {
+  TempDir tmp;
+  std::vector<HostTensor> inputs;
+  ASSERT_NO_FATAL_FAILURE(gpt2_int8(tmp, &inputs));
+  // A second int8 set: the float32 weights halved (written as safetensors), packed the same.
+  const auto f32 = open_set(tmp.file("m.bin"));
+  std::vector<std::vector<float>> halves;
+  std::vector<SafetensorsEntry> entries;
+  for (size_t i = 0; i < f32->size(); ++i) {
+    const Tensor& t = f32->tensor(i);
+    ASSERT_EQ(t.dtype, DType::kFloat32);
+    const float* x = t.data_as<const float>();
+    std::vector<float>& h = halves.emplace_back(x, x + t.numel());
+    for (float& v : h) v *= 0.5f;
+    entries.push_back({f32->names()[i],
+                       DType::kFloat32,
+                       std::vector<int64_t>(t.shape().begin(), t.shape().end()),
+                       {reinterpret_cast<const uint8_t*>(h.data()), h.size() * sizeof(float)}});
+  }
+  ASSERT_TRUE(safetensors_write(tmp.file("half.safetensors"), entries).ok());
+  const Status packed = pack_int8(tmp, "half.safetensors", "half.int8.bin");
+  ASSERT_TRUE(packed.ok()) << packed.message();
+  const auto base = open_set(tmp.file("m.int8.bin"));
+  const auto halved = open_set(tmp.file("half.int8.bin"));
+  ASSERT_TRUE(base && halved);
+  const auto want = run_once(tmp.file("m.tir"), halved, inputs, Precision::kFloat32);
+  auto model = data_source_mmap(tmp.file("m.tir"));
+  ASSERT_TRUE(model.ok());
+  auto session = Session::create(*model, base);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  const auto before = (*session)->run(views(inputs));
+  ASSERT_TRUE(before.ok());
+  const auto before_copy = copies(*before);
+  ASSERT_TRUE((*session)->swap_weights(halved).ok());
+  const auto after = (*session)->run(views(inputs));
+  ASSERT_TRUE(after.ok()) << after.status().message();
+  EXPECT_TRUE(bitwise_equal(copies(*after), want));
+  EXPECT_FALSE(bitwise_equal(before_copy, want));
+}
 
 TEST(Int8, ConvWeightSwapRepacksLikeAFreshSession) {
   check_swap_repacks("resnet_small/training");  // conv weights and the folded batch norms

@@ -2,7 +2,8 @@
 // written beside the weight file, and a later weight set maps them instead of packing, with
 // bitwise the same outputs. A cache that is corrupt, truncated, for another weight file's
 // bytes, or keyed for another oneDNN/CPU is ignored (packed at run time, then rewritten),
-// never used wrongly. BERT's GEMMs have 2 x 8 = 16 rows, enough to pack.
+// never used wrongly. BERT's GEMMs have 2 x 8 = 16 rows, enough to pack (into any layout
+// oneDNN prefers, testing::pack_every_gemm_weight: on AVX2 it prefers no blocked one).
 #include "runtime/weights/layout_cache.h"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,8 @@ using testing::TempDir;
 
 class LayoutCache : public ::testing::Test {
  protected:
+  const testing::ScopedEnv pack_ = testing::pack_every_gemm_weight();  // on AVX2 too
+
   void SetUp() override {
     set_num_threads(1);  // bitwise comparisons
     dir_ = testing::fixture_dir() + "/bert/training";

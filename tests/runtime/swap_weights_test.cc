@@ -167,7 +167,9 @@ TEST(PackedWeights, SessionsOnOneSetShareOnePackedCopy) {
   // GEMM kernels pack their weights from the second run (kernels/cpu/onednn/gemm_onednn.cc) into
   // the weight set's cache: a second session on the same set finds them there, adds none,
   // and computes the same; a session on another set packs its own. (BERT: its GEMMs have
-  // 2 x 8 = 16 rows, enough to pack; a decode step's one row never packs.)
+  // 2 x 8 = 16 rows, enough to pack; a decode step's one row never packs. Packed into any
+  // layout oneDNN prefers: on AVX2 it prefers no blocked one.)
+  const auto pack = testing::pack_every_gemm_weight();
   Fixture f;
   load("bert/training", &f);
   std::vector<HostTensor> first;

@@ -23,6 +23,7 @@ struct GenerateCommand {
   int threads = 0;
   int64_t max_context = 0;
   bool json = false, verify_checksums = true, stop_at_eos = true, skip_special = true;
+  bool all_logits = false;
   std::vector<llm::TokenId> eos_ids;
   llm::TextOptions text;
 };
@@ -64,6 +65,9 @@ void add_flags(CLI::App& app, GenerateCommand& c) {
   app.add_option("--decode-method", c.decode_method, "Method that decodes (default: decode)");
   app.add_option("--max-context", c.max_context,
                  "Positions the cache holds (default: from the prefill's sequence range)");
+  app.add_flag("--all-logits", c.all_logits,
+               "Prefill computes every prompt position's logits, as the program writes them "
+               "(default: only the last position's, the ones generation reads)");
   app.add_option("--threads,-t", c.threads, "CPU threads (0: library default)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--dtype", c.dtype, "What GEMMs compute in: f32, bf16, int8 (as tirrun --dtype)")
@@ -125,6 +129,7 @@ Result<std::unique_ptr<llm::Generator>> open_generator(const GenerateCommand& c)
   go.prefill_method = c.prefill_method;
   go.decode_method = c.decode_method;
   go.max_context = c.max_context;
+  go.all_logits = c.all_logits;
   go.session.weights.verify_checksums = c.verify_checksums;
   go.session.device = c.device;
   TIR_ASSIGN_OR_RETURN(go.session.precision, precision_from_name(c.dtype));

@@ -95,10 +95,34 @@ int32_t dot_u8_s8(const uint8_t* a, const int8_t* b, int64_t count, bool a7) {
   return sum;
 }
 
+/// B's int8 storage when it holds B as the GEMM reads it: per output channel, B's rows and
+/// columns as stored (linear's [N, K] has its channels on rows, axis 0); null otherwise.
+const QuantizedWeight* stored_as_read(const KernelCall& call, const GemmParams& p) {
+  const QuantizedWeight* stored = call.input_quantization(p.b_input);
+  const int64_t rows = p.b_transposed ? p.n : p.k, cols = p.b_transposed ? p.k : p.n;
+  const int axis = p.b_transposed ? 0 : 1;
+  return stored && stored->rows == rows && stored->cols == cols && stored->axis == axis ? stored
+                                                                                        : nullptr;
+}
+
+/// What B is, for telling a weight swap: its float32 bytes, or its int8 storage where it was
+/// bound without them.
+const void* b_identity(const KernelCall& call, const GemmParams& p) {
+  if (const void* data = call.inputs[p.b_input].data) return data;
+  const QuantizedWeight* stored = call.input_quantization(p.b_input);
+  return stored ? stored->data : nullptr;
+}
+
 }  // namespace
 
+bool Int8Gemm::reads_stored(const KernelCall& call, const GemmParams& p) {
+  return wanted(call, p) && stored_as_read(call, p) != nullptr;
+}
+
 bool Int8Gemm::wanted(const KernelCall& call, const GemmParams& p) {
-  if (call.inputs[p.b_input].data == nullptr) return false;  // B is an activation
+  // B is a weight or constant: bytes known now, or int8 storage bound without them.
+  if (call.inputs[p.b_input].data == nullptr && call.input_quantization(p.b_input) == nullptr)
+    return false;
   if (call.precision != Precision::kInt8 && call.input_quantization(p.b_input) == nullptr)
     return false;
   return p.c_input < 0 || p.beta == 0.0 || (p.beta == 1.0 && p.c_row_stride == 0);
@@ -113,10 +137,10 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
   const int axis = p_.b_transposed ? 0 : 1;
   const auto make = [&]() -> Result<std::shared_ptr<void>> {
     auto packed = std::make_shared<PackedB>();
-    const QuantizedWeight* stored = call.input_quantization(p_.b_input);
+    const QuantizedWeight* stored = stored_as_read(call, p_);
     std::vector<int8_t> q;
     const int8_t* qdata = nullptr;
-    if (stored && stored->rows == rows && stored->cols == cols && stored->axis == axis) {
+    if (stored) {
       qdata = stored->data;
       packed->scales.assign(stored->scales, stored->scales + n);
       if (stored->inv_smooth) packed->inv_smooth.assign(stored->inv_smooth, stored->inv_smooth + k);
@@ -181,7 +205,7 @@ dnnl::matmul::primitive_desc Int8Gemm::make_pd(const KernelCall& call,
 Status Int8Gemm::use_b(const KernelCall& call, const void* data) {
   if (gemv_) {
     TIR_ASSIGN_OR_RETURN(packed_, pack_b(call, data, memory::desc()));
-    packed_from_ = data;
+    packed_from_ = b_identity(call, p_);
     return ok_status();
   }
   // The layout oneDNN wants B in does not depend on the scales' values: learn it from a
@@ -193,7 +217,7 @@ Status Int8Gemm::use_b(const KernelCall& call, const void* data) {
     prim_ = dnnl::matmul(pd_);
   }
   packed_ = std::move(packed);
-  packed_from_ = data;
+  packed_from_ = b_identity(call, p_);
   return ok_status();
 }
 
@@ -287,9 +311,9 @@ void Int8Gemm::finish_rows(const KernelCall& call, const float* row_scale, const
 Status Int8Gemm::run(const KernelCall& call, void* scratch) {
   const float* a = call.inputs[p_.a_input].data_as<const float>();
   float* out = call.outputs[0].data_as<float>();
-  const void* b = call.inputs[p_.b_input].data;
-  if (b != packed_from_)  // the weights were swapped since prepare
-    TIR_RETURN_IF_ERROR(onednn_guard(call, [&] { return use_b(call, b); }));
+  if (b_identity(call, p_) != packed_from_)  // the weights were swapped since prepare
+    TIR_RETURN_IF_ERROR(
+        onednn_guard(call, [&] { return use_b(call, call.inputs[p_.b_input].data); }));
   char* base = static_cast<char*>(scratch);
   auto* qa = reinterpret_cast<uint8_t*>(base + a_offset_);
   auto* row_scale = reinterpret_cast<float*>(base + params_offset_);

@@ -42,6 +42,9 @@ class Int8Gemm {
   /// prepare) and either it is stored int8 or the call's precision is kInt8, and C is at most
   /// a row-broadcast bias (beta == 1).
   static bool wanted(const KernelCall& call, const GemmParams& p);
+  /// True when wanted and B's int8 storage is read as stored (per output channel, as the
+  /// GEMM reads B), so B's float32 bytes are never needed (OpCaps::int8_weight).
+  static bool reads_stored(const KernelCall& call, const GemmParams& p);
   /// Builds the primitive and packs B; `*scratch` grows by what run needs.
   Status build(const KernelCall& call, const GemmParams& p, size_t* scratch);
   Status run(const KernelCall& call, void* scratch);

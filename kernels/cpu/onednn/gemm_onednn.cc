@@ -2,19 +2,20 @@
 //
 // In float32 the first run reads weights in place (linear's [N, K] weight is described to
 // oneDNN as a transposed [K, N] matrix), so a one-shot run pays nothing for packing; the
-// second run packs a weight B into the blocked layout oneDNN prefers and uses a primitive for
-// it from then on (GPT-2 small: ~17% faster steady state, one extra copy of the GEMM weights
-// in memory; TIR_GEMM_PACK=0 turns it off), when A has at least kMinPackedRows rows (a decode
-// step's GEMV never packs). A swapped weight is packed again. Packed bytes that are already
-// there (a layout cache file beside the weight file, runtime/weights/layout_cache.h, or another
-// session's) are used from the first run, and the plain weight's pages are let go.
-// In bf16 (KernelCall::precision), A is converted per run and B, when it is a weight,
-// packed to bf16 once (kernels/cpu/onednn/onednn_operand.h); accumulation and output stay float32.
-// In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
-// per-run quantized activations (kernels/cpu/int8/gemm_int8.h). A float16/bfloat16 weight (a
-// half-precision program's) is read as stored (kernels/cpu/onednn/gemm_half_weight.h).
-// addmm's alpha is an output scale; beta*self is either a row-broadcast bias (alpha ==
-// beta == 1) or, in general, self broadcast into the output followed by a sum post-op.
+// second run packs a weight B into the blocked layout oneDNN prefers, if it prefers one
+// (pack_policy: AVX-512, not AVX2), and uses a primitive for it from then on (GPT-2 small:
+// ~17% faster steady state, one extra copy of the GEMM weights in memory; TIR_GEMM_PACK=0
+// turns it off), when A has at least kMinPackedRows rows (a decode step's GEMV never packs). A
+// swapped weight is packed again. Packed bytes that are already there (a layout cache file beside
+// the weight file, runtime/weights/layout_cache.h, or another session's) are used from the first
+// run, and the plain weight's pages are let go. In bf16 (KernelCall::precision), A is converted per
+// run and B, when it is a weight, packed to bf16 once (kernels/cpu/onednn/onednn_operand.h);
+// accumulation and output stay float32. In int8 (KernelCall::precision, or a weight stored int8)
+// the node runs on int8 weights and per-run quantized activations (kernels/cpu/int8/gemm_int8.h). A
+// float16/bfloat16 weight (a half-precision program's) is read as stored
+// (kernels/cpu/onednn/gemm_half_weight.h). addmm's alpha is an output scale; beta*self is either a
+// row-broadcast bias (alpha == beta == 1) or, in general, self broadcast into the output followed
+// by a sum post-op.
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
@@ -39,13 +40,25 @@ using dnnl::memory;
 /// 1.9 tokens/s packed vs 3.3 plain over 39 tokens, peak RSS 9.7 vs 4.9 GB).
 constexpr int64_t kMinPackedRows = 16;
 
-/// False when the environment sets TIR_GEMM_PACK=0 (weights always read in place).
-bool weight_packing_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("TIR_GEMM_PACK");
-    return v == nullptr || std::string_view(v) != "0";
-  }();
-  return enabled;
+/// Which layouts a float32 weight is packed into (TIR_GEMM_PACK, read at each prepare).
+/// Unset or "1": a blocked layout oneDNN prefers (its AVX-512 matmul: GPT-2 small ~17% faster
+/// steady state). "0": none. "all": also a plain one: on AVX2, oneDNN 2.6 asks for B as a
+/// row-major [K, N], i.e. the linear's [N, K] weight transposed, which its gemm reads up to 2x
+/// slower than the weight in place (bench/gemm_bench.cc, AMD EPYC Zen 3, 2 threads: 64 x 2048
+/// x 8192 65 vs 132 GFLOP/s, 128 x 768 x 3072 83 vs 154), so it is not done by default; the
+/// layout cache's tests use it to exercise packing on every CPU.
+enum class PackPolicy { kOff, kBlocked, kAll };
+
+PackPolicy pack_policy() {
+  const char* v = std::getenv("TIR_GEMM_PACK");
+  if (v == nullptr) return PackPolicy::kBlocked;
+  const std::string_view s(v);
+  return s == "0" ? PackPolicy::kOff : s == "all" ? PackPolicy::kAll : PackPolicy::kBlocked;
+}
+
+/// A layout with inner blocks (AB16b64a), not a permutation of plain dims.
+bool is_blocked(const memory::desc& d) {
+  return d.data.format_kind == dnnl_blocked && d.data.format_desc.blocking.inner_nblks > 0;
 }
 
 template <Result<GemmParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
@@ -54,6 +67,14 @@ class GemmOneDnn final : public Kernel {
   Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
     TIR_ASSIGN_OR_RETURN(p_, Prepare(call, out_info));
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0;
+    // An int8-stored B bound without its float32 bytes, which this node needs after all
+    // (not int8 here, or not as stored): ask for them; the runtime prepares it again.
+    needs_float_ = call.inputs[p_.b_input].data == nullptr && call.input_quantization(p_.b_input) &&
+                   (fallback_ || !Int8Gemm::reads_stored(call, p_));
+    if (needs_float_) {
+      out_info->needs_float_inputs |= uint64_t{1} << std::min<size_t>(p_.b_input, 63);
+      return ok_status();
+    }
     if (fallback_) return ok_status();
     half_ = HalfWeightGemm::wanted(p_);
     if (half_) {
@@ -75,6 +96,8 @@ class GemmOneDnn final : public Kernel {
   }
 
   Status run(const KernelCall& call, void* scratch) override {
+    if (needs_float_)
+      return op_error(call, StatusCode::kInternal, "run without the weight's float32 bytes");
     if (fallback_) {
       ref_gemm(p_, call, scratch);
       return ok_status();
@@ -217,7 +240,8 @@ class GemmOneDnn final : public Kernel {
     const memory::desc any({p_.k, p_.n}, memory::data_type::f32, memory::format_tag::any);
     packed_pd_ = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src, any, bias, dst), attr,
                                               onednn_engine(call));
-    pack_pending_ = packed_pd_.weights_desc() != wei;
+    const memory::desc packed = packed_pd_.weights_desc();
+    pack_pending_ = packed != wei && (is_blocked(packed) || pack_policy() == PackPolicy::kAll);
     return pack_pending_ ? std::max(scratch, packed_pd_.scratchpad_desc().get_size()) : scratch;
   }
 
@@ -234,12 +258,13 @@ class GemmOneDnn final : public Kernel {
 
   /// Whether a float32 B is worth packing: a weight (bytes known now), enough rows of A.
   bool packs(const KernelCall& call) const {
-    return weight_packing_enabled() && p_.m >= kMinPackedRows &&
+    return pack_policy() != PackPolicy::kOff && p_.m >= kMinPackedRows &&
            call.inputs[p_.b_input].data != nullptr;
   }
 
   GemmParams p_;
   bool fallback_ = false;
+  bool needs_float_ = false;  // prepared without B's float32 bytes, which it needs
   bool bf16_ = false;
   bool int8_ = false;  // computing in int8 (kernels/cpu/int8/gemm_int8.h)
   Int8Gemm int8_gemm_;
