@@ -105,6 +105,30 @@ const QuantizedWeight* stored_as_read(const KernelCall& call, const GemmParams& 
                                                                                         : nullptr;
 }
 
+/// Per output channel j, the sum of B's int8 values over k: rows of B^T ([N, K]) or columns
+/// of B ([K, N]), in loops over contiguous bytes the compiler vectorizes (a 1.2 B-parameter
+/// model's sums are made on its first prefill). int32 holds 127 x k for k < 2^24.
+std::vector<int32_t> channel_sums(const int8_t* q, int64_t k, int64_t n, bool transposed) {
+  std::vector<int32_t> sums(size_t(n), 0);
+  if (transposed) {
+    parallel_chunks(n, 16, [&](int64_t begin, int64_t end) {
+      for (int64_t j = begin; j < end; ++j) {
+        const int8_t* row = q + j * k;
+        int32_t s = 0;
+        for (int64_t i = 0; i < k; ++i) s += row[i];
+        sums[size_t(j)] = s;
+      }
+    });
+  } else {
+    int32_t* out = sums.data();
+    for (int64_t i = 0; i < k; ++i) {
+      const int8_t* row = q + i * n;
+      for (int64_t j = 0; j < n; ++j) out[j] += row[j];
+    }
+  }
+  return sums;
+}
+
 /// What B is, for telling a weight swap: its float32 bytes, or its int8 storage where it was
 /// bound without them.
 const void* b_identity(const KernelCall& call, const GemmParams& p) {
@@ -152,11 +176,9 @@ Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& ca
       qdata = q.data();
     }
     packed->zp_sum.assign(size_t(n), 0.0f);
-    for (int64_t j = 0; j < n; ++j) {
-      int64_t sum = 0;
-      for (int64_t i = 0; i < k; ++i) sum += qdata[p_.b_transposed ? j * k + i : i * n + j];
-      packed->zp_sum[size_t(j)] = float(sum) * packed->scales[size_t(j)];
-    }
+    const std::vector<int32_t> sums = channel_sums(qdata, k, n, p_.b_transposed);
+    for (int64_t j = 0; j < n; ++j)
+      packed->zp_sum[size_t(j)] = float(sums[size_t(j)]) * packed->scales[size_t(j)];
     if (gemv_) {  // plain rows: the stored bytes in place, else the ones quantized here
       packed->own = std::move(q);
       packed->plain = packed->own.empty() ? qdata : packed->own.data();
