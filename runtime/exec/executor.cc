@@ -14,38 +14,6 @@
 #include "runtime/weights/weight_binding.h"
 
 namespace tir {
-namespace {
-
-/// Whether every node reading value `v` (none, or some) reads it through a schema argument
-/// its kernel may take from an int8 storage alone (OpCaps::int8_weight of the kernel placed
-/// there), and it is not a method output.
-bool read_as_int8_only(const ExecGraph& g, int32_t v) {
-  for (const ExecNode& n : g.nodes) {
-    if (n.dead) continue;
-    for (size_t a = 0; a < n.args.size(); ++a) {
-      const ExecArg& arg = n.args[a];
-      const bool reads = (arg.kind == kernels::ArgKind::kTensor && n.inputs[size_t(arg.i)] == v) ||
-                         (arg.kind == kernels::ArgKind::kTensors &&
-                          std::any_of(arg.ints.begin(), arg.ints.end(), [&](int64_t slot) {
-                            return slot >= 0 && n.inputs[size_t(slot)] == v;
-                          }));
-      if (!reads) continue;
-      if (n.kind != StepKind::kKernel || !n.kernel || arg.kind != kernels::ArgKind::kTensor ||
-          a >= 8 || !(n.kernel->caps.int8_weight >> a & 1u))
-        return false;
-    }
-    // An input slot no argument names (a fused node's batch norm or residual) is a read too.
-    for (size_t s = 0; s < n.inputs.size(); ++s)
-      if (n.inputs[s] == v && std::none_of(n.args.begin(), n.args.end(), [&](const ExecArg& arg) {
-            return arg.kind == kernels::ArgKind::kTensor && size_t(arg.i) == s;
-          }))
-        return false;
-  }
-  return !g.pinned(v);  // read by nothing at all: nothing needs its float32 bytes either
-}
-
-}  // namespace
-
 MethodExecutor::~MethodExecutor() = default;
 
 Result<std::unique_ptr<MethodExecutor>> MethodExecutor::create(
@@ -107,7 +75,7 @@ Status MethodExecutor::bind_fixed_data(Binding& b) {
       // An int8-stored weight that only kernels reading the int8 storage read is bound
       // without its float32 dequantization (made if a kernel asks: PlanInputs::dequantize).
       if (resident_ && !(b.quantized[v] && !weights_->dequantized(val.weight) &&
-                         read_as_int8_only(g, int32_t(v)))) {
+                         program.int8_readers_only(int32_t(v)))) {
         TIR_ASSIGN_OR_RETURN(const Tensor* t, weights_->acquire(val.weight));
         b.fixed_data[v] = t->data;
       }

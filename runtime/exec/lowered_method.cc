@@ -9,6 +9,33 @@
 #include "runtime/passes/state_update.h"
 
 namespace tir {
+namespace {
+
+/// LoweredMethod::int8_readers_only of every value, in one pass over the nodes.
+std::vector<bool> values_read_as_int8_only(const ExecGraph& g) {
+  std::vector<bool> ok(g.values.size(), true);
+  for (const ExecNode& n : g.nodes) {
+    if (n.dead) continue;
+    // Per input slot: held by tensor arguments only, each of them int8-capable. Any other
+    // read (a Tensor[] entry, a fused node's batch norm or residual) needs float32.
+    std::vector<int8_t> int8_arg(n.inputs.size(), -1);  // -1: no tensor argument holds it
+    for (size_t a = 0; a < n.args.size(); ++a) {
+      const ExecArg& arg = n.args[a];
+      if (arg.kind != kernels::ArgKind::kTensor) continue;
+      const bool capable = n.kind == StepKind::kKernel && n.kernel && a < 8 &&
+                           (n.kernel->caps.int8_weight >> a & 1u);
+      int8_t& slot = int8_arg[size_t(arg.i)];
+      slot = int8_t(capable && slot != 0);
+    }
+    for (size_t s = 0; s < n.inputs.size(); ++s)
+      if (int8_arg[s] != 1) ok[size_t(n.inputs[s])] = false;
+  }
+  for (int32_t v : g.outputs) ok[size_t(v)] = false;
+  for (const auto& m : g.mutations) ok[size_t(m.first)] = false;
+  return ok;
+}
+
+}  // namespace
 
 Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::ModelView& model,
                                                                    const fb::Method& method,
@@ -29,6 +56,7 @@ Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::Mod
       if (g.values[v].weight >= 0 && !g.values[v].mutated)
         lowered->weight_uses_[i].weights.push_back(g.values[v].weight);
   }
+  lowered->int8_readers_only_ = values_read_as_int8_only(g);
   LoweringOptions sub_options = options;
   sub_options.devices = lowered->devices_;
   sub_options.last_position.clear();

@@ -53,6 +53,11 @@ class LoweredMethod {
   /// Per node of graph(): the weights it reads (not the buffers the method writes), what a
   /// budgeted weight source checks (WeightSource::check_uses).
   std::span<const NodeWeights> weight_uses() const { return weight_uses_; }
+  /// Per value: every node reading it (none, or some) takes it through an argument its
+  /// kernel may read from an int8 storage alone (OpCaps::int8_weight of the kernel placed
+  /// there), and it is not a method output: an int8-stored weight is then bound without its
+  /// float32 dequantization.
+  bool int8_readers_only(int32_t v) const { return int8_readers_only_[size_t(v)]; }
   /// Nodes of the method in the IR (before the passes).
   size_t num_nodes() const;
   /// Copy steps placement inserted between devices, those in cond branches included.
@@ -70,7 +75,8 @@ class LoweredMethod {
   std::vector<std::shared_ptr<Device>> devices_;
   std::vector<std::shared_ptr<const LoweredMethod>> subgraphs_;
   std::vector<NodeWeights> weight_uses_;
-  size_t num_copies_ = 0;  // this graph's own
+  std::vector<bool> int8_readers_only_;  // per value
+  size_t num_copies_ = 0;                // this graph's own
   std::unique_ptr<DataDependentProbe> probe_;
 };
 
