@@ -27,6 +27,7 @@
 #include "tooling/inspect/inspect_model.h"
 #include "tooling/inspect/op_coverage.h"
 #include "tooling/partition/partition.h"
+#include "tooling/weights/native_layouts.h"
 #include "tooling/weights/weights_tool.h"
 
 namespace {
@@ -35,6 +36,33 @@ int fail(const tir::Status& s) {
   std::fflush(stdout);
   std::fprintf(stderr, "error: %s\n", tir::printable(s.message()).c_str());
   return 1;
+}
+
+/// `tirc weights pack`: re-encodes the weights into pack.output, then with `layouts_too`
+/// writes the layout cache of pack.output (or, without an output, of the source).
+int run_weights_pack(tir::tools::PackOptions pack, bool layouts_too,
+                     tir::tools::NativeLayoutOptions layouts) {
+  if (layouts_too && pack.model.empty())
+    return fail(tir::Status(tir::StatusCode::kInvalidArgument,
+                            "weights pack --layout native needs --model (the model it runs)"));
+  if (pack.output.empty() && !layouts_too)
+    return fail(tir::Status(tir::StatusCode::kInvalidArgument,
+                            "weights pack needs --output (or --layout native, to write only "
+                            "the source's layout cache)"));
+  if (!pack.output.empty()) {
+    const bool draw = tir::tools::progress_bar_wanted(pack.quiet);
+    pack.quiet = pack.quiet || draw;  // on a terminal the bar replaces the tensor-count lines
+    tir::tools::ProgressBar bar("packing", draw);
+    pack.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
+    const tir::Status s = tir::tools::weights_pack(pack, std::cout);
+    bar.finish();
+    if (!s.ok()) return fail(s);
+  }
+  if (!layouts_too) return 0;
+  layouts.model = pack.model;
+  layouts.weights = pack.output.empty() ? pack.source : pack.output;
+  const tir::Status s = tir::tools::pack_native_layouts(layouts);
+  return s.ok() ? 0 : s.message().empty() ? 1 : fail(s);  // empty: tirrun printed the error
 }
 
 int run_import(const std::vector<std::string>& programs, const std::string& out,
@@ -139,7 +167,9 @@ int main(int argc, char** argv) {
                           "re-encode a tir weight file or safetensors as a tir weight file, or as "
                           "safetensors when the output ends in .safetensors");
   wpack->add_option("source", pack.source, "tir weight file or .safetensors")->required();
-  wpack->add_option("-o,--output", pack.output, "weight file to write")->required();
+  wpack->add_option("-o,--output", pack.output,
+                    "weight file to write (required unless --layout only writes the source's "
+                    "layout cache)");
   wpack
       ->add_option("--dtype", pack_dtype,
                    "store float32 tensors as bf16 or fp16 (widened back to float32 at load), or "
@@ -161,6 +191,16 @@ int main(int argc, char** argv) {
   wpack->add_option("--level", pack.zstd_level, "zstd level")
       ->check(CLI::Range(1, 19))
       ->capture_default_str();
+  std::string pack_layout;
+  tir::tools::NativeLayoutOptions layouts;
+  wpack
+      ->add_option("--layout", pack_layout,
+                   "native: also write the weight file's layout cache (WEIGHTS.layout: the GEMM "
+                   "weights packed into the layouts this CPU's kernels read, mapped by tirrun "
+                   "instead of packed; needs --model; runs `tirrun pack-layouts` on zero inputs)")
+      ->check(CLI::IsMember({"native"}));
+  wpack->add_option("--dim", layouts.dims,
+                    "with --layout: a symbol's value for those runs, NAME=VALUE (repeatable)");
   std::string diff_a, diff_b;
   CLI::App* wdiff = wts->add_subcommand(
       "diff", "names only in A / only in B, dtype/shape changes, max abs difference per tensor");
@@ -211,13 +251,7 @@ int main(int argc, char** argv) {
                   : pack_dtype == "int8" ? tir::DType::kInt8
                                          : tir::DType::kUndefined;
     pack.zstd = pack_compress == "zstd";
-    const bool draw = tir::tools::progress_bar_wanted(pack.quiet);
-    pack.quiet = pack.quiet || draw;  // on a terminal the bar replaces the tensor-count lines
-    tir::tools::ProgressBar bar("packing", draw);
-    pack.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
-    const tir::Status s = tir::tools::weights_pack(pack, std::cout);
-    bar.finish();
-    return s.ok() ? 0 : fail(s);
+    return run_weights_pack(pack, pack_layout == "native", layouts);
   }
   if (wdiff->parsed()) {
     const auto same = tir::tools::weights_diff(diff_a, diff_b, diff_tolerance, std::cout);

@@ -1,5 +1,6 @@
-// tirrun: run a tir model on .npy inputs (`tirrun generate ...`: text from an LLM). See
-// `tirrun --help`, `tirrun generate --help` and DESIGN.md's CLI contract.
+// tirrun: run a tir model on .npy inputs (`tirrun generate ...`: text from an LLM; `tirrun
+// pack-layouts ...`: a layout cache written ahead). See `tirrun --help`, `tirrun generate
+// --help` and DESIGN.md's CLI contract.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -8,15 +9,19 @@
 #include "tooling/cli/parse_command_line.h"
 #include "tooling/cli/read_limit_flags.h"
 #include "tooling/generate/generate_command.h"
+#include "tooling/layouts/layout_pack.h"
 #include "tooling/run/run_module.h"
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "generate")
     return tir::tools::generate_main(argc - 1, argv + 1);
+  if (argc > 1 && std::string_view(argv[1]) == "pack-layouts")
+    return tir::tools::pack_layouts_main(argc - 1, argv + 1);
   tir::tools::RunModuleOptions o;
   CLI::App app{
       "tirrun: run a tir model (.tir) with its weights on .npy inputs\n"
-      "  tirrun generate --help: text from an LLM (prefill, decode, sampling)"};
+      "  tirrun generate --help: text from an LLM (prefill, decode, sampling)\n"
+      "  tirrun pack-layouts --help: a weight file's layout cache written ahead of time"};
   app.add_option("model", o.model_path, "Model file written by `tirc import`")->required();
   app.add_option("inputs", o.positional_inputs, "Inputs as .npy, in signature order");
   std::vector<std::string> weights;

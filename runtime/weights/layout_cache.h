@@ -1,14 +1,16 @@
-// The layout cache: packed copies of a tir weight file's GEMM weights, in the layouts this
-// build's kernels read on this CPU, kept in a file beside the weight file so that a later
-// process maps them instead of packing (and never reads the plain weights they came from).
+// The layout cache: packed copies of a tir weight file's weights (float32 GEMM weights in a
+// blocked layout, int8 GEMM weights with their scales, convolution weights with folded batch
+// norms), in the layouts this build's kernels read on this CPU, kept in a file beside the
+// weight file so that a later process maps them instead of packing (and lets the plain
+// weights' pages go where no other kernel reads them).
 //
 // Where: `<weights>.layout` (layout_cache_path), next to the weight file; on by default
 // (WeightSetOptions::layout_cache; `tirrun --no-layout-cache` turns it off). The first
 // process that packs writes it (WeightSet::save_layouts, after the run that packed) under a
 // temporary name renamed into place: concurrent processes each write a whole file, the last
-// rename wins, and a process keeps the file it mapped. To write it ahead of time, run the
-// model twice on inputs of the sizes it will serve (`tirrun ... --repeat 1`): GEMMs pack from
-// the second run, and only for inputs of at least 16 rows.
+// rename wins, and a process keeps the file it mapped. To write it ahead of time: `tirc
+// weights pack --layout native` (tooling/layouts/layout_pack.h: each method run twice on zero
+// inputs), or run the model twice on inputs of the sizes it will serve.
 //
 // Format (little-endian):
 //   header (64 bytes): magic "TIRLAYO1", u32 version (1), u32 entry count, u64 the weight

@@ -17,10 +17,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "core/quantize.h"
 #include "importer/weight_writer.h"
+#include "kernels/packed_cache.h"
+#include "runtime/weights/layout_cache.h"
 #include "runtime/weights/safetensors_writer.h"
 #include "tests/runtime/fixture_session.h"
 #include "tests/runtime/lowp_util.h"
@@ -57,8 +60,10 @@ std::vector<HostTensor> run_once(const std::string& tir, std::shared_ptr<const W
   return out.ok() ? copies(*out) : std::vector<HostTensor>{};
 }
 
-std::shared_ptr<const WeightSet> open_set(const std::string& path) {
-  auto set = WeightSet::open(path);
+std::shared_ptr<const WeightSet> open_set(const std::string& path, bool layout_cache = true) {
+  WeightSetOptions o;
+  o.layout_cache = layout_cache;
+  auto set = WeightSet::open(path, o);
   EXPECT_TRUE(set.ok()) << set.status().message();
   return set.ok() ? *set : nullptr;
 }
@@ -299,6 +304,44 @@ TEST(Int8, StoredWeightsStayInt8WhereOnlyInt8KernelsReadThem) {
   ASSERT_NE(t, nullptr);
   EXPECT_TRUE(lazy->dequantized(0));
   EXPECT_EQ(std::memcmp(t->data, eager->tensor(0).data, t->nbytes()), 0) << name;
+}
+
+// The int8 GEMMs' packed B (int8 bytes in oneDNN's layout, with the scales and zero-point
+// sums) goes into the layout cache beside the int8 file: the next weight set maps it and packs
+// nothing, with bitwise the same outputs; a damaged entry is packed again, never used.
+TEST(Int8, PackedWeightsComeFromTheLayoutCacheInTheNextProcess) {
+  TempDir tmp;
+  std::vector<HostTensor> inputs;
+  ASSERT_NO_FATAL_FAILURE(gpt2_int8(tmp, &inputs));
+  const std::string bin = tmp.file("m.int8.bin"), cache = layout_cache_path(bin);
+  const auto run = [&](bool layout_cache) {
+    return run_once(tmp.file("m.tir"), open_set(bin, layout_cache), inputs, Precision::kFloat32);
+  };
+  const std::vector<HostTensor> want = run(false);
+  ASSERT_FALSE(want.empty());
+  ASSERT_FALSE(std::filesystem::exists(cache));
+  const kernels::PackedCounts c0 = kernels::packed_counts();
+  EXPECT_TRUE(bitwise_equal(run(true), want));
+  ASSERT_TRUE(std::filesystem::exists(cache)) << "the first run packs B, then writes it";
+  const kernels::PackedCounts c1 = kernels::packed_counts();
+  ASSERT_GT(c1.packed, c0.packed);
+  EXPECT_TRUE(bitwise_equal(run(true), want));
+  const kernels::PackedCounts c2 = kernels::packed_counts();
+  EXPECT_EQ(c2.packed, c1.packed) << "nothing packed when the cache has it";
+  EXPECT_EQ(c2.loaded - c1.loaded, c1.packed - c0.packed);
+
+  // The last entry's last bytes are a channel's scales and sums: changed, that entry (only)
+  // is packed again from the int8 file.
+  std::vector<char> bytes;
+  {
+    std::ifstream f(cache, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
+  ASSERT_GT(bytes.size(), 4096u);
+  bytes[bytes.size() - 2] ^= 0x10;
+  std::ofstream(cache, std::ios::binary | std::ios::trunc).write(bytes.data(), bytes.size());
+  EXPECT_TRUE(bitwise_equal(run(true), want));
+  EXPECT_EQ(kernels::packed_counts().packed, c2.packed + 1);
 }
 
 // Swapping one int8 weight set for another, neither dequantized: the session computes what a

@@ -22,7 +22,8 @@ struct GenerateCommand {
   std::string dtype = "f32", device, weight_budget, prefill_method, decode_method;
   int threads = 0;
   int64_t max_context = 0;
-  bool json = false, verify_checksums = true, stop_at_eos = true, skip_special = true;
+  bool json = false, verify_checksums = true, layout_cache = true, stop_at_eos = true,
+       skip_special = true;
   bool all_logits = false;
   std::vector<llm::TokenId> eos_ids;
   llm::TextOptions text;
@@ -76,6 +77,9 @@ void add_flags(CLI::App& app, GenerateCommand& c) {
   app.add_option("--weight-budget", c.weight_budget,
                  "Stream the weights from disk keeping at most this many bytes in memory (512M)");
   app.add_flag("!--no-verify", c.verify_checksums, "Skip weight checksum verification");
+  app.add_flag("!--no-layout-cache", c.layout_cache,
+               "Neither read nor write the layout cache beside the weight file (WEIGHTS.layout: "
+               "GEMM weights packed for this CPU by an earlier run, mapped instead of packed)");
   app.add_flag("--json", c.json,
                "Print one JSON object (tokens, text, timings) instead of streaming");
 }
@@ -131,6 +135,7 @@ Result<std::unique_ptr<llm::Generator>> open_generator(const GenerateCommand& c)
   go.max_context = c.max_context;
   go.all_logits = c.all_logits;
   go.session.weights.verify_checksums = c.verify_checksums;
+  go.session.weights.layout_cache = c.layout_cache;
   go.session.device = c.device;
   TIR_ASSIGN_OR_RETURN(go.session.precision, precision_from_name(c.dtype));
   if (!c.weight_budget.empty()) {

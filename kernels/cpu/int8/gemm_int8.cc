@@ -1,15 +1,18 @@
 #include "kernels/cpu/int8/gemm_int8.h"
 
 #include <immintrin.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "core/quantize.h"
 #include "kernels/cpu/int8/value_range.h"
 #include "kernels/cpu/onednn/onednn_epilogue.h"
+#include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/packed_cache.h"
 
@@ -19,10 +22,15 @@ using dnnl::memory;
 using dt = memory::data_type;
 
 struct Int8Gemm::PackedB {
-  memory weights;                 // int8, pd.weights_desc() (not with gemv_)
+  memory weights;                 // int8, pd.weights_desc() (not with gemv_), in `block` or
+                                  // a layout cache's bytes
   const int8_t* plain = nullptr;  // gemv_: B [N, K], the stored bytes or `own`
-  std::vector<int8_t> own;
-  std::vector<float> scales;      // per output channel (n)
+  std::vector<int8_t> own;        // B quantized here (from float32)
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> block;  // the storable entry (pack_b) made here
+  std::vector<float> scales;             // per output channel (n)
   std::vector<float> zp_sum;      // scales[j] * sum over k of q_B[k, j]: a row's zero-point term
   std::vector<float> inv_smooth;  // per k: A's factor of a smoothed weight; empty: none
 };
@@ -155,57 +163,112 @@ bool Int8Gemm::wanted(const KernelCall& call, const GemmParams& p) {
 Result<std::shared_ptr<Int8Gemm::PackedB>> Int8Gemm::pack_b(const KernelCall& call,
                                                             const void* data,
                                                             const memory::desc& layout) {
-  const int64_t k = p_.k, n = p_.n;
-  // Rows and columns of B as stored: linear's [N, K] has its channels on rows (axis 0).
-  const int64_t rows = p_.b_transposed ? n : k, cols = p_.b_transposed ? k : n;
-  const int axis = p_.b_transposed ? 0 : 1;
-  const auto make = [&]() -> Result<std::shared_ptr<void>> {
-    auto packed = std::make_shared<PackedB>();
-    const QuantizedWeight* stored = stored_as_read(call, p_);
-    std::vector<int8_t> q;
-    const int8_t* qdata = nullptr;
-    if (stored) {
-      qdata = stored->data;
-      packed->scales.assign(stored->scales, stored->scales + n);
-      if (stored->inv_smooth) packed->inv_smooth.assign(stored->inv_smooth, stored->inv_smooth + k);
-    } else {  // from the float32 tensor (a smoothed weight's is already w: not smoothed again)
-      q.resize(size_t(rows * cols));
-      packed->scales.resize(size_t(n));
-      quantize_int8_per_channel(static_cast<const float*>(data), rows, cols, axis, q.data(),
-                                packed->scales.data());
-      qdata = q.data();
-    }
-    packed->zp_sum.assign(size_t(n), 0.0f);
-    const std::vector<int32_t> sums = channel_sums(qdata, k, n, p_.b_transposed);
-    for (int64_t j = 0; j < n; ++j)
-      packed->zp_sum[size_t(j)] = float(sums[size_t(j)]) * packed->scales[size_t(j)];
-    if (gemv_) {  // plain rows: the stored bytes in place, else the ones quantized here
-      packed->own = std::move(q);
+  const WeightKey key = call.input_key(p_.b_input);
+  const bool cached = call.packed_cache() != nullptr && key.valid();
+  std::shared_ptr<void> made;
+  if (gemv_) {  // plain rows: the stored bytes in place, else the ones quantized here
+    const auto make = [&]() -> Result<std::shared_ptr<void>> {
+      auto packed = std::make_shared<PackedB>();
+      const int8_t* qdata = quantize_b(call, data, packed.get());
       packed->plain = packed->own.empty() ? qdata : packed->own.data();
       return std::shared_ptr<void>(std::move(packed));
+    };
+    if (cached) {
+      TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, "int8 plain B^T", make));
+    } else {
+      TIR_ASSIGN_OR_RETURN(made, make());
     }
+    return std::static_pointer_cast<PackedB>(made);
+  }
+  // One block of bytes: B in `layout`, then its scales, zero-point sums and smoothing
+  // factors, so that the whole entry can be kept in a layout cache file (storable).
+  const QuantizedWeight* stored = stored_as_read(call, p_);
+  const bool smoothed = stored && stored->inv_smooth;
+  const size_t wbytes = align64(layout.get_size());
+  const size_t size = wbytes + sizeof(float) * size_t(2 * p_.n + (smoothed ? p_.k : 0));
+  const auto wrap = [&](std::span<const uint8_t> bytes) -> Result<std::shared_ptr<void>> {
+    auto packed = std::make_shared<PackedB>();
+    packed->weights = memory(layout, onednn_engine(call), const_cast<uint8_t*>(bytes.data()));
+    const auto* tail = reinterpret_cast<const float*>(bytes.data() + wbytes);
+    packed->scales.assign(tail, tail + p_.n);
+    packed->zp_sum.assign(tail + p_.n, tail + 2 * p_.n);
+    if (smoothed) packed->inv_smooth.assign(tail + 2 * p_.n, tail + 2 * p_.n + p_.k);
+    return std::shared_ptr<void>(std::move(packed));
+  };
+  const auto make = [&]() -> Result<PackedEntry> {
+    auto packed = std::make_shared<PackedB>();
+    const int8_t* qdata = quantize_b(call, data, packed.get());
+    packed->block.reset(static_cast<uint8_t*>(std::aligned_alloc(64, align64(size))));
+    if (!packed->block)
+      return Status(StatusCode::kInternal, "out of memory packing an int8 weight");
+    uint8_t* block = packed->block.get();
     dnnl::engine& eng = onednn_engine(call);
-    const memory::desc user({k, n}, dt::s8,
-                            p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
+    const memory::desc user({p_.k, p_.n}, dt::s8,
+                            p_.b_transposed ? memory::dims{1, p_.k} : memory::dims{p_.n, 1});
     memory from(user, eng, const_cast<int8_t*>(qdata));
-    packed->weights = memory(layout, eng);
+    packed->weights = memory(layout, eng, block);
     dnnl::reorder reorder(from, packed->weights);
     const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.get()},
                                     {DNNL_ARG_TO, packed->weights.get()}};
     TIR_RETURN_IF_ERROR(onednn_execute(call, reorder, args));
-    return std::shared_ptr<void>(std::move(packed));
+    std::memset(block + layout.get_size(), 0, wbytes - layout.get_size());
+    auto* tail = reinterpret_cast<float*>(block + wbytes);
+    std::copy(packed->scales.begin(), packed->scales.end(), tail);
+    std::copy(packed->zp_sum.begin(), packed->zp_sum.end(), tail + p_.n);
+    std::copy(packed->inv_smooth.begin(), packed->inv_smooth.end(), tail + 2 * p_.n);
+    packed->own.clear();
+    packed->own.shrink_to_fit();
+    const std::span<const uint8_t> bytes(block, size);
+    return PackedEntry{std::shared_ptr<void>(std::move(packed)), bytes};
   };
-  std::shared_ptr<void> made;
-  const WeightKey key = call.input_key(p_.b_input);
-  if (call.packed_cache() == nullptr || !key.valid()) {
-    TIR_ASSIGN_OR_RETURN(made, make());
-  } else {  // keyed by the packed layout and which way B is read
-    const dnnl_memory_desc_t& to = layout.data;
-    std::string how = gemv_ ? "int8 plain B^T" : p_.b_transposed ? "int8 B^T " : "int8 B ";
-    if (!gemv_) how.append(reinterpret_cast<const char*>(&to), sizeof(to));
-    TIR_ASSIGN_OR_RETURN(made, call.packed_cache()->get(key, how, make));
+  if (!cached) {
+    TIR_ASSIGN_OR_RETURN(PackedEntry entry, make());
+    return std::static_pointer_cast<PackedB>(entry.owner);
   }
+  TIR_ASSIGN_OR_RETURN(
+      made, call.packed_cache()->get_storable(key, pack_key(stored, layout), size, wrap, make));
   return std::static_pointer_cast<PackedB>(made);
+}
+
+const int8_t* Int8Gemm::quantize_b(const KernelCall& call, const void* data,
+                                   PackedB* packed) const {
+  const int64_t k = p_.k, n = p_.n;
+  // Rows and columns of B as stored: linear's [N, K] has its channels on rows (axis 0).
+  const int64_t rows = p_.b_transposed ? n : k, cols = p_.b_transposed ? k : n;
+  const int axis = p_.b_transposed ? 0 : 1;
+  const QuantizedWeight* stored = stored_as_read(call, p_);
+  const int8_t* qdata = nullptr;
+  if (stored) {
+    qdata = stored->data;
+    packed->scales.assign(stored->scales, stored->scales + n);
+    if (stored->inv_smooth) packed->inv_smooth.assign(stored->inv_smooth, stored->inv_smooth + k);
+  } else {  // from the float32 tensor (a smoothed weight's is already w: not smoothed again)
+    packed->own.resize(size_t(rows * cols));
+    packed->scales.resize(size_t(n));
+    quantize_int8_per_channel(static_cast<const float*>(data), rows, cols, axis, packed->own.data(),
+                              packed->scales.data());
+    qdata = packed->own.data();
+  }
+  packed->zp_sum.assign(size_t(n), 0.0f);
+  const std::vector<int32_t> sums = channel_sums(qdata, k, n, p_.b_transposed);
+  for (int64_t j = 0; j < n; ++j)
+    packed->zp_sum[size_t(j)] = float(sums[size_t(j)]) * packed->scales[size_t(j)];
+  return qdata;
+}
+
+std::string Int8Gemm::pack_key(const QuantizedWeight* stored, const memory::desc& layout) const {
+  // oneDNN's version, the CPU's ISA and both layouts; which way B is read; and, for int8
+  // storage, its scales and smoothing factors (stored beside the int8 bytes, which are what
+  // the layout cache's per-tensor hash covers). "v1": the entry's format (pack_b).
+  const memory::desc user({p_.k, p_.n}, dt::s8,
+                          p_.b_transposed ? memory::dims{1, p_.k} : memory::dims{p_.n, 1});
+  std::string how = onednn_pack_key(user, layout) + "int8 B v1";
+  if (stored) {
+    uint64_t h[2] = {XXH3_64bits(stored->scales, sizeof(float) * size_t(p_.n)), 0};
+    if (stored->inv_smooth) h[1] = XXH3_64bits(stored->inv_smooth, sizeof(float) * size_t(p_.k));
+    how.append(reinterpret_cast<const char*>(h), sizeof(h));
+  }
+  return how;
 }
 
 dnnl::matmul::primitive_desc Int8Gemm::make_pd(const KernelCall& call,

@@ -3,20 +3,21 @@
 // B is a weight: its int8 bytes come from an int8 weight file (WeightServices::input_quantized)
 // or are quantized when the node is prepared (core/quantize.h, the same bytes either way),
 // symmetric per output channel, then packed once into the layout the primitive prefers (in
-// the weight set's packed cache). A is quantized on every run, each row (token) with its own
-// scale and zero point (asymmetric uint8 over the row's min and max; VNNI/AMX multiply uint8
-// by int8): trained transformers have rows whose range is far wider than the rest, and one
-// scale for the whole tensor cost accuracy there (bench/lowp/accuracy.py, all-MiniLM-L6-v2).
-// The accumulator is int32; the primitive applies B's per-channel scales (fixed in it: runtime
-// or per-row scales send oneDNN 2.6 from its AMX/VNNI brgemm kernel to a generic one, measured
-// ~100x slower), then one pass applies each row's scale and zero-point term
-// (zp[i] * s_B[j] * sum_k q_B[k, j], precomputed with B), the bias and relu, and a oneDNN
-// eltwise primitive any other activation. A weight swap repacks B and rebuilds the primitive.
-// A smoothed int8 weight (`tir-calibrate`, SmoothQuant) holds q of w * s per
-// input channel k: A is multiplied by its 1/s inside the two per-row passes (range, quantize).
-// Where the CPU's u8 x s8 pairs saturate (no AVX512-VNNI: kernels/cpu/onednn/onednn_context.h
-// int8_pairs_saturate) A's rows are quantized to 0..127, scale (max - min) / 127, as fbgemm's
-// reduce_range: a pair of products then stays within int16.
+// the weight set's packed cache, with its scales and zero-point sums: a layout cache file
+// keeps it for later processes, runtime/weights/layout_cache.h). A is quantized on every run, each
+// row (token) with its own scale and zero point (asymmetric uint8 over the row's min and max;
+// VNNI/AMX multiply uint8 by int8): trained transformers have rows whose range is far wider than
+// the rest, and one scale for the whole tensor cost accuracy there (bench/lowp/accuracy.py,
+// all-MiniLM-L6-v2). The accumulator is int32; the primitive applies B's per-channel scales (fixed
+// in it: runtime or per-row scales send oneDNN 2.6 from its AMX/VNNI brgemm kernel to a generic
+// one, measured ~100x slower), then one pass applies each row's scale and zero-point term (zp[i] *
+// s_B[j] * sum_k q_B[k, j], precomputed with B), the bias and relu, and a oneDNN eltwise primitive
+// any other activation. A weight swap repacks B and rebuilds the primitive. A smoothed int8 weight
+// (`tir-calibrate`, SmoothQuant) holds q of w * s per input channel k: A is multiplied by its 1/s
+// inside the two per-row passes (range, quantize). Where the CPU's u8 x s8 pairs saturate (no
+// AVX512-VNNI: kernels/cpu/onednn/onednn_context.h int8_pairs_saturate) A's rows are quantized to
+// 0..127, scale (max - min) / 127, as fbgemm's reduce_range: a pair of products then stays within
+// int16.
 //
 // One row of A (an LLM's decode step) with linear's [N, K] weight: B stays plain (the int8
 // file's bytes in place, or quantized once) and each output is an exact int32 dot product of
@@ -29,6 +30,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/onednn/onednn_context.h"
@@ -55,6 +57,11 @@ class Int8Gemm {
   /// With gemv_, B stays plain [N, K] (`layout` unused).
   Result<std::shared_ptr<PackedB>> pack_b(const KernelCall& call, const void* data,
                                           const dnnl::memory::desc& layout);
+  /// B's int8 bytes (the storage read as stored, or `data` quantized into packed->own),
+  /// with packed's scales, zero-point sums and smoothing factors filled in.
+  const int8_t* quantize_b(const KernelCall& call, const void* data, PackedB* packed) const;
+  /// The packed cache's key for B in `layout` (`stored`: B's int8 storage, or null).
+  std::string pack_key(const QuantizedWeight* stored, const dnnl::memory::desc& layout) const;
   /// The primitive for B's scales `scales` (oneDNN output scales).
   dnnl::matmul::primitive_desc make_pd(const KernelCall& call, const std::vector<float>& scales);
   /// Packs B from `data` and makes the primitive for its scales.

@@ -5,9 +5,11 @@
 // out of them through the scratch buffer. Weights are reordered once in `prepare` when
 // their bytes are already there, keyed by the weight's data pointer: if `run` sees a
 // different pointer (weights swapped) it packs those bytes again, so results are always
-// computed from the current weights. Weights whose bytes prepare does not see (streamed) are
-// reordered into scratch on every run; only they get scratch for it. Prepare reports the
-// weights it packed (PrepareInfo::packed_inputs), so the runtime may drop their mapped pages.
+// computed from the current weights. A packed weight of the weight set is shared by every
+// session and thread through its packed cache, and kept for later processes in the layout
+// cache file beside the weight file (pack_shared). Weights whose bytes prepare does not see
+// (streamed) are reordered into scratch on every run; only they get scratch for it. Prepare reports
+// the weights it packed (PrepareInfo::packed_inputs), so the runtime may drop their mapped pages.
 //
 // A folded batch norm (KernelCall::batch_norm) is computed into weights and a bias the kernel
 // owns, w' = w * scale and b' = b * scale + shift per output channel (conv_batch_norm_channel),
@@ -22,9 +24,13 @@
 //
 // In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
 // per-run quantized activations (kernels/cpu/int8/conv_int8_onednn.h).
+#include <xxhash.h>
+
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +39,7 @@
 #include "kernels/cpu/onednn/onednn_epilogue.h"
 #include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/register.h"
+#include "kernels/packed_cache.h"
 #include "kernels/reference/reference_kernels.h"
 
 namespace tir::kernels {
@@ -146,7 +153,7 @@ class ConvOneDnn final : public Kernel {
         TIR_RETURN_IF_ERROR(onednn_execute(call, wei_reorder_, wei_args_));
       } else {
         if (w.data != packed_from_) {  // not the bytes prepare packed (weights swapped)
-          TIR_RETURN_IF_ERROR(pack(call, w.data));
+          TIR_RETURN_IF_ERROR(pack_weights(call, w.data));
           packed_from_ = w.data;
         }
         wei_.set_data_handle(packed_.get_data_handle());
@@ -195,18 +202,75 @@ class ConvOneDnn final : public Kernel {
       folded_bias_[oc] = static_cast<float>((b ? b[oc] : 0.0) * norm.scale + norm.shift);
     }
     folded_from_ = fold_sources(call);
-    if (packs_) {
-      if (const int64_t piece = pack_piece_channels(); piece > 0) return pack_pieces(call, piece);
+    const auto fold_all = [&] {
+      folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kd * p_.kh * p_.kw));
+      const size_t per_oc = folded_wei_.size() / size_t(p_.oc);
+      for (int64_t oc = 0; oc < p_.oc; ++oc) fold_channel(call, w, oc, &folded_wei_[oc * per_oc]);
+    };
+    if (!packs_) {
+      fold_all();
+      return ok_status();
     }
-    folded_wei_.resize(size_t(p_.oc * (p_.c / p_.groups) * p_.kd * p_.kh * p_.kw));
-    const size_t per_oc = folded_wei_.size() / size_t(p_.oc);
-    for (int64_t oc = 0; oc < p_.oc; ++oc) fold_channel(call, w, oc, &folded_wei_[oc * per_oc]);
-    if (packs_) {
+    return pack_shared(call, [&](const memory& to) -> Status {
+      if (const int64_t piece = pack_piece_channels(); piece > 0)
+        return pack_pieces(call, piece, to);
+      fold_all();
       drop_weight_pages(call, call.inputs[p_.weight].nbytes());  // the folded copy has them
-      TIR_RETURN_IF_ERROR(pack(call, folded_wei_.data()));
+      const Status s = pack(call, folded_wei_.data(), to);
       std::vector<float>().swap(folded_wei_);
+      return s;
+    });
+  }
+
+  /// packed_ made for the current weights (and batch norm) by `fill`, which packs into the
+  /// memory it is given. When the weight is one of the weight set's, the packed copy is shared
+  /// through its packed cache (one copy for every session and thread; storable, so a layout
+  /// cache file keeps it for later processes, runtime/weights/layout_cache.h), keyed by both
+  /// layouts and, with a batch norm, the bytes it folds in; else this kernel owns it. A copy
+  /// made elsewhere lets the plain weight's mapped pages go.
+  Status pack_shared(const KernelCall& call, const std::function<Status(const memory&)>& fill) {
+    dnnl::engine& eng = onednn_engine(call);
+    const memory::desc md = wei_.get_desc();
+    const WeightKey key = call.input_key(p_.weight);
+    if (call.packed_cache() == nullptr || !key.valid()) {
+      packed_owner_.reset();
+      packed_ = memory(md, eng);
+      return fill(packed_);
     }
+    bool made = false;
+    const auto make = [&]() -> Result<PackedEntry> {
+      made = true;
+      auto m = std::make_shared<memory>(md, eng);
+      TIR_RETURN_IF_ERROR(fill(*m));
+      const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(m->get_data_handle()),
+                                           md.get_size());
+      return PackedEntry{std::shared_ptr<void>(std::move(m)), bytes};
+    };
+    const auto wrap = [&](std::span<const uint8_t> bytes) -> Result<std::shared_ptr<void>> {
+      return std::shared_ptr<void>(
+          std::make_shared<memory>(md, eng, const_cast<uint8_t*>(bytes.data())));
+    };
+    std::string how = onednn_pack_key(user_wei_.get_desc(), md) + "conv";
+    if (call.batch_norm.present()) how += batch_norm_key(call);
+    TIR_ASSIGN_OR_RETURN(packed_owner_,
+                         call.packed_cache()->get_storable(key, how, md.get_size(), wrap, make));
+    packed_ = *std::static_pointer_cast<memory>(packed_owner_);
+    if (!made) drop_weight_pages(call, call.inputs[p_.weight].nbytes());
     return ok_status();
+  }
+
+  /// What a folded batch norm adds to the packed weights' key: xxh3 of the bytes it folds in
+  /// (the norm's four tensors; eps).
+  std::string batch_norm_key(const KernelCall& call) const {
+    const BatchNormFold& bn = call.batch_norm;
+    std::string key = " bn";
+    for (int idx : {bn.weight, bn.bias, bn.mean, bn.var}) {
+      const uint64_t h =
+          idx < 0 ? 0 : XXH3_64bits(call.inputs[idx].data, call.inputs[idx].nbytes());
+      key.append(reinterpret_cast<const char*>(&h), sizeof(h));
+    }
+    key.append(reinterpret_cast<const char*>(&bn.eps), sizeof(bn.eps));
+    return key;
   }
 
   /// Output channel `oc`'s weights w * scale (the batch norm's) into `to`.
@@ -228,7 +292,7 @@ class ConvOneDnn final : public Kernel {
   /// weights a piece. 0: only whole (Winograd's layouts, groups, padded channels).
   int64_t pack_piece_channels() const {
     static constexpr int64_t kPieceBytes = int64_t{1} << 20;
-    const dnnl_memory_desc_t& md = packed_.get_desc().data;
+    const dnnl_memory_desc_t& md = wei_.get_desc().data;
     if (p_.groups != 1 || md.format_kind != dnnl_blocked || md.ndims != 4) return 0;
     for (int d = 0; d < md.ndims; ++d)
       if (md.padded_dims[d] != md.dims[d]) return 0;
@@ -246,13 +310,13 @@ class ConvOneDnn final : public Kernel {
   /// packed, so a conv's prepare holds the packed copy plus about one piece, not the mapped,
   /// folded and packed copies in full. The same bytes as packing the whole: a reorder between
   /// f32 layouts only moves values.
-  Status pack_pieces(const KernelCall& call, int64_t piece) {
+  Status pack_pieces(const KernelCall& call, int64_t piece, const memory& to) {
     dnnl::engine& eng = onednn_engine(call);
     const float* w = call.inputs[p_.weight].data_as<const float>();
     const int64_t per_oc = p_.c * p_.kh * p_.kw;
     const bool norm = call.batch_norm.present();
     std::vector<float> folded(norm ? size_t(piece * per_oc) : 0);
-    const memory::desc packed_md = packed_.get_desc();
+    const memory::desc packed_md = to.get_desc();
     for (int64_t o0 = 0; o0 < p_.oc; o0 += piece) {
       const int64_t n = std::min(piece, p_.oc - o0);
       const float* from = w + o0 * per_oc;
@@ -262,7 +326,7 @@ class ConvOneDnn final : public Kernel {
       }
       const memory::dims dims{n, p_.c, p_.kh, p_.kw};
       memory src(onednn_plain_f32(dims), eng, const_cast<float*>(from));
-      memory dst(packed_md.submemory_desc(dims, {o0, 0, 0, 0}), eng, packed_.get_data_handle());
+      memory dst(packed_md.submemory_desc(dims, {o0, 0, 0, 0}), eng, to.get_data_handle());
       const dnnl::reorder reorder(src, dst);
       const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, src.get()}, {DNNL_ARG_TO, dst.get()}};
       TIR_RETURN_IF_ERROR(onednn_execute(call, reorder, args));
@@ -372,16 +436,13 @@ class ConvOneDnn final : public Kernel {
     packed_from_ = nullptr;
     packs_ = pd.weights_desc() != wei_plain;
     packed_ = {};
+    packed_owner_.reset();
     if (!packs_) return ok_status();
     const void* wdata = call.inputs[p_.weight].data;
-    if (norm || wdata != nullptr) packed_ = memory(pd.weights_desc(), onednn_engine(call));
     if (norm) {
-      // fold() packs into packed_
+      // fold() packs
     } else if (wdata != nullptr) {  // weights known now: pack once
-      if (const int64_t piece = pack_piece_channels(); piece > 0)
-        TIR_RETURN_IF_ERROR(pack_pieces(call, piece));
-      else
-        TIR_RETURN_IF_ERROR(pack(call, wdata));
+      TIR_RETURN_IF_ERROR(pack_weights(call, wdata));
       packed_from_ = wdata;
       out_info->packed_inputs |= uint64_t{1} << p_.weight;
     } else {  // converted into scratch on every run
@@ -431,13 +492,22 @@ class ConvOneDnn final : public Kernel {
     return ok_status();
   }
 
-  /// Reorders the plain weights at `plain` into packed_. The reorder primitive lives only for
+  /// packed_ from the plain weights at `plain` (pack_shared).
+  Status pack_weights(const KernelCall& call, const void* plain) {
+    return pack_shared(call, [&](const memory& to) -> Status {
+      if (const int64_t piece = pack_piece_channels(); piece > 0)
+        return pack_pieces(call, piece, to);
+      return pack(call, plain, to);
+    });
+  }
+
+  /// Reorders the plain weights at `plain` into `to`. The reorder primitive lives only for
   /// this call: oneDNN's Winograd weight reorder holds a workspace about as large as the
   /// packed weights for as long as it exists (67 MB for ResNet-18 at batch 1).
-  Status pack(const KernelCall& call, const void* plain) {
+  Status pack(const KernelCall& call, const void* plain, const memory& to) {
     user_wei_.set_data_handle(const_cast<void*>(plain));
-    const dnnl::reorder reorder(user_wei_, packed_);
-    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, packed_.get()}};
+    const dnnl::reorder reorder(user_wei_, to);
+    const dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, user_wei_.get()}, {DNNL_ARG_TO, to.get()}};
     return onednn_execute(call, reorder, args);
   }
 
@@ -448,6 +518,7 @@ class ConvOneDnn final : public Kernel {
   dnnl::convolution_forward prim_;
   dnnl::reorder src_reorder_, wei_reorder_, dst_reorder_, res_reorder_;
   memory user_src_, user_wei_, user_dst_, user_res_, src_, wei_, dst_, bias_, scratchpad_, packed_;
+  std::shared_ptr<void> packed_owner_;  // packed_'s bytes when the packed cache holds them
   const void* packed_from_ = nullptr;
   bool packs_ = false;  // the primitive reads weights in another layout than the graph's
   std::vector<float> folded_wei_, folded_bias_;  // batch norm folded in (plain layout)
