@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/printable.h"
+#include "core/status.h"
 #include "core/version.h"
 
 namespace tir::tools {
@@ -28,6 +30,15 @@ inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** arg
     if (print) std::cerr << "error: " << e.what() << " (see " << tool << " --help)\n";
     return 2;
   }
+}
+
+/// A command's exit status for `s`: 0, or 1 after one `error:` line on stderr (stdout
+/// flushed first, so the line comes after what the command printed).
+inline int exit_status(const Status& s) {
+  if (s.ok()) return 0;
+  std::cout << std::flush;
+  std::cerr << "error: " << printable(s.message()) << "\n";
+  return 1;
 }
 
 }  // namespace tir::tools

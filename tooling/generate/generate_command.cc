@@ -239,13 +239,7 @@ int generate_main(int argc, char** argv) {
   if (auto code = parse_command_line(app, argc, argv, "tirrun generate")) return *code;
   set_read_limits(limits);
   report_truncated_mapped_files();
-  const Status s = run(c, std::cout, std::cerr);
-  if (!s.ok()) {
-    std::cout << std::flush;
-    std::cerr << "error: " << printable(s.message()) << "\n";
-    return 1;
-  }
-  return 0;
+  return exit_status(run(c, std::cout, std::cerr));
 }
 
 }  // namespace tir::tools

@@ -206,13 +206,7 @@ int pack_layouts_main(int argc, char** argv) {
   app.add_option("--threads,-t", o.threads, "CPU threads (0: library default)")
       ->check(CLI::NonNegativeNumber);
   if (auto code = parse_command_line(app, argc, argv, "tirrun pack-layouts")) return *code;
-  const Status s = pack_layouts(o, std::cout);
-  if (!s.ok()) {
-    std::cout << std::flush;
-    std::cerr << "error: " << printable(s.message()) << "\n";
-    return 1;
-  }
-  return 0;
+  return exit_status(pack_layouts(o, std::cout));
 }
 
 }  // namespace tir::tools
