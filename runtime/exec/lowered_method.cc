@@ -1,6 +1,7 @@
 #include "runtime/exec/lowered_method.h"
 
 #include "runtime/passes/fusion.h"
+#include "runtime/passes/gqa_attention.h"
 #include "runtime/passes/layout.h"
 #include "runtime/passes/linear_rewrite.h"
 #include "runtime/passes/narrow_dtypes.h"
@@ -77,7 +78,8 @@ Status LoweredMethod::run_passes(const LoweringOptions& options) {
   update_state_in_place(g, def_use);  // before placement picks the kernels
   if (options.fuse) {
     const size_t quantized = rewrite_quantized_linears(g, def_use);
-    if (quantized + rewrite_weight_gemms_as_linear(g, def_use) > 0) {
+    const size_t linears = rewrite_weight_gemms_as_linear(g, def_use);
+    if (quantized + linears + read_grouped_kv_in_place(g, def_use) > 0) {
       exec_graph_remove_dead(g);
       def_use = exec_graph_def_use(g);
     }
