@@ -4,7 +4,8 @@
 #   bash tools/setup.sh demo   install what is missing, build, import + run the demo model
 #   bash tools/setup.sh test   install what is missing, build, run the whole test suite
 #   bash tools/setup.sh asan   the reader, thread and memory suites under ASan + UBSan
-#   bash tools/setup.sh tsan   the weight-swap and LoRA thread tests under ThreadSanitizer
+#   bash tools/setup.sh tsan   the weight-swap, LoRA and background-checksum thread tests under
+#                              ThreadSanitizer
 #   bash tools/setup.sh fuzz [SECONDS]   every libFuzzer target (fuzz/) for SECONDS each
 #   bash tools/setup.sh deps | build
 set -euo pipefail
@@ -161,9 +162,13 @@ tsan() {
   [ -f build-tsan/build.ninja ] || meson setup build-tsan --buildtype=plain -Doptimization=1 \
     -Dcpp_args=-g1 -Dc_args=-g1 -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled \
     -Dbench=disabled -Dpython=disabled
-  meson compile -C build-tsan -j "$BUILD_JOBS" tests/runtime/runtime_test tests/runtime/lora_test
+  meson compile -C build-tsan -j "$BUILD_JOBS" tests/runtime/runtime_test tests/runtime/lora_test \
+    tests/runtime/weights_test
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     build-tsan/tests/runtime/runtime_test --gtest_filter='*SwapWeights*'
+  # checksums verified on a thread of their own while three threads run
+  TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    build-tsan/tests/runtime/weights_test --gtest_filter='WeightSet.Background*'
   # four threads with four LoRA adapters, adapters loaded and unloaded during runs
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     build-tsan/tests/runtime/lora_test --gtest_filter='LoraThreads.*'

@@ -319,7 +319,11 @@ Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs) {
   if (profiler) profiler->begin_run();
   auto outputs = ctx->executor->run(inputs);
   if (profiler) profiler->end_run();
-  if (outputs.ok() && ctx->set) save_layouts(*ctx->set);
+  if (outputs.ok() && ctx->set) {
+    // Checksums checked while this run went on: no output of bytes that fail them.
+    TIR_RETURN_IF_ERROR(ctx->set->verified());
+    save_layouts(*ctx->set);
+  }
   return outputs;
 }
 
@@ -342,10 +346,10 @@ Result<std::span<const Tensor>> Session::run(std::span<const Tensor> inputs,
   if (ctx->set) TIR_RETURN_IF_ERROR(ctx->set->check_mapped());
   TIR_ASSIGN_OR_RETURN(MethodExecutor * executor, adapter_executor(*ctx, bound));
   Profiler* profiler = executor->profiler();
-  if (!profiler) return executor->run(inputs, bound.get());
-  profiler->begin_run();
+  if (profiler) profiler->begin_run();
   auto outputs = executor->run(inputs, bound.get());
-  profiler->end_run();
+  if (profiler) profiler->end_run();
+  if (outputs.ok() && ctx->set) TIR_RETURN_IF_ERROR(ctx->set->verified());
   return outputs;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <system_error>
 #include <thread>
@@ -54,17 +55,23 @@ void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
   for (std::thread& t : pool) t.join();
 }
 
-/// Checks the xxh3 of every plain (uncompressed, not narrowed) entry on up to `threads`
-/// threads, the calling one included. Tensors go out largest first, so no thread is left
-/// alone with a big one at the end; each is mapped in one go just before it is hashed. The
-/// error names the first bad tensor in file order, whichever thread found it.
+/// Which plain entries a pass of verify_plain_checksums checks.
+enum class Checked { kAll, kNotFloat, kFloat };
+
+/// Checks the xxh3 of every plain (uncompressed, not narrowed) entry that `which` selects
+/// on up to `threads` threads, the calling one included. Tensors go out largest first, so no
+/// thread is left alone with a big one at the end; each is mapped in one go just before it is
+/// hashed. The error names the first bad tensor in file order, whichever thread found it.
 Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& source,
-                              int threads) {
+                              int threads, Checked which = Checked::kAll) {
   std::vector<const ir::fb::WeightEntry*> plain;  // file order
-  for (const ir::fb::WeightEntry* e : *file.index().entries())
-    if (e->compression() == ir::fb::Compression::None &&
-        ir::entry_stored_dtype(*e) == ir::to_dtype(e->dtype()))
+  for (const ir::fb::WeightEntry* e : *file.index().entries()) {
+    const DType dtype = ir::to_dtype(e->dtype());
+    if (e->compression() != ir::fb::Compression::None || ir::entry_stored_dtype(*e) != dtype)
+      continue;
+    if (which == Checked::kAll || (which == Checked::kFloat) == dtype_is_float(dtype))
       plain.push_back(e);
+  }
   std::vector<size_t> order(plain.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -98,6 +105,25 @@ Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& 
 }
 
 }  // namespace
+
+/// The floating-point tensors' checksums, checked on a thread of its own (which shares the
+/// work out as verify_plain_checksums does). It holds the mapping it reads, so it never
+/// outlives its bytes; whoever destroys it last waits for the thread.
+struct WeightSet::ChecksumJob {
+  ChecksumJob(ir::WeightFileView file, std::shared_ptr<const DataSource> source, int threads)
+      : thread([this, file, source, threads] {
+          result = verify_plain_checksums(file, *source, threads, Checked::kFloat);
+        }) {}
+  ~ChecksumJob() { (void)wait(); }  // its result is for verified(), if anyone asked
+  Status wait() {
+    std::call_once(joined, [this] { thread.join(); });
+    return result;
+  }
+
+  Status result;  // written by the thread, read after the join
+  std::once_flag joined;
+  std::thread thread;  // last: starts once the members it writes exist
+};
 
 /// Installs the layout cache beside the file into the table's packed cache, if there is a
 /// usable one; a bad one is ignored with a line on stderr (it is rewritten after packing).
@@ -190,8 +216,18 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
                       parts...);
   };
   if (!file.index().entries()) return std::shared_ptr<const WeightSet>(set);
-  if (options.verify_checksums)
+  if (options.verify_checksums && options.verify_in_background) {
+    TIR_RETURN_IF_ERROR(
+        verify_plain_checksums(file, *source, options.verify_threads, Checked::kNotFloat));
+    try {
+      set->table_->checksums = std::make_shared<ChecksumJob>(file, source, options.verify_threads);
+    } catch (const std::system_error&) {  // no thread to be had: check them now
+      TIR_RETURN_IF_ERROR(
+          verify_plain_checksums(file, *source, options.verify_threads, Checked::kFloat));
+    }
+  } else if (options.verify_checksums) {
     TIR_RETURN_IF_ERROR(verify_plain_checksums(file, *source, options.verify_threads));
+  }
   for (const ir::fb::WeightEntry* e : *file.index().entries()) {
     const std::string name(ir::str(e->name()));
     const DType dtype = ir::to_dtype(e->dtype()), stored = ir::entry_stored_dtype(*e);
@@ -401,6 +437,15 @@ uint64_t WeightSet::next_generation() {
 const Tensor* WeightSet::find(std::string_view name) const {
   const auto it = table_->by_name.find(name);
   return it == table_->by_name.end() ? nullptr : &tensor(it->second);
+}
+
+Status WeightSet::verified() const {
+  if (root_) {
+    TIR_RETURN_IF_ERROR(root_->verified());
+    for (const auto& [slot, r] : replaced_) TIR_RETURN_IF_ERROR(r.owner->verified());
+    return ok_status();
+  }
+  return table_->checksums ? table_->checksums->wait() : ok_status();
 }
 
 Status WeightSet::check_mapped() const {

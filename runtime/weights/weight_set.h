@@ -44,6 +44,13 @@ struct WeightSetOptions {
   /// Threads that verify checksums and dequantize int8 tensors (the calling one included),
   /// tensors shared out largest first; 0 = std::thread::hardware_concurrency().
   int verify_threads = 0;
+  /// With verify_checksums: check only the integer and boolean tensors at open (indices,
+  /// sizes: what could lead a kernel astray), and the floating-point ones on threads of their
+  /// own while the first run goes on. Session::run returns no outputs before every tensor is
+  /// checked (WeightSet::verified): a bad one fails that run, naming the tensor, so a wrong
+  /// value is never returned. Used by tirrun and tirrun generate (the first output no longer
+  /// waits for a pass over the whole file).
+  bool verify_in_background = false;
   /// Inflate zstd and widen bf16/fp16 entries at open (false: those tensors keep
   /// data == nullptr, for a streaming source that reads them when they are needed,
   /// runtime/weights/streaming_weights.h).
@@ -145,12 +152,17 @@ class WeightSet final : public kernels::WeightPages {
   /// SIGBUS, so Session::run checks first: one fstat per file. The error names the file, its
   /// sizes and the first tensor past the new end (worded as the streaming reader's).
   Status check_mapped() const;
+  /// Waits for the checksums verified in the background (WeightSetOptions::
+  /// verify_in_background; an overlay: its root's and deltas') and returns their result,
+  /// the same on every call. OK at once when there are none. Thread-safe.
+  Status verified() const;
 
  private:
   struct NameHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  struct ChecksumJob;  // weight_set.cc
   struct Table {
     std::vector<Tensor> tensors;
     std::vector<std::string> names;
@@ -171,6 +183,7 @@ class WeightSet final : public kernels::WeightPages {
     const DataSource* source = nullptr;  // the mapped file its views point into (kept by keep_)
     uint64_t generation = next_generation();  // of the bytes the table's tensors point at
     std::unique_ptr<kernels::PackedCache> packed_cache = std::make_unique<kernels::PackedCache>();
+    std::shared_ptr<ChecksumJob> checksums;  // verified in the background; null: none
     Status add(const std::string& name, std::vector<std::string> aliases, const Tensor& t);
     void set_quantized(const kernels::QuantizedWeight& q);  // of the tensor added last
   };

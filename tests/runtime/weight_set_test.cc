@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "importer/import_pt2.h"
 #include "runtime/exec/session.h"
@@ -163,6 +164,79 @@ TEST(WeightSet, FlippedByteInTensorFailsChecksum) {
   WeightSetOptions fast;
   fast.verify_checksums = false;
   EXPECT_TRUE(WeightSet::open(bad, fast).ok());
+}
+
+// Checksums verified in the background (tirrun's default): the set opens at once, the run
+// overlaps the check, and a bad floating-point tensor fails every run instead of giving an
+// output, with the same error line as a check at open.
+TEST(WeightSet, BackgroundVerifiedRunsReturnNothingComputedFromABadTensor) {
+  TempDir tmp;
+  ASSERT_NO_FATAL_FAILURE(import_program("A", tmp));
+  const std::string bad = tmp.file("bad.bin");
+  copy_file(tmp.file("A.bin"), bad);
+  flip_byte(bad, first_tensor_offset(bad) + 5);
+  Set good = open_ok(tmp.file("A.bin"));
+  WeightSetOptions background;
+  background.verify_in_background = true;
+  auto set = WeightSet::open(bad, background);
+  ASSERT_TRUE(set.ok()) << "float tensors are checked while the first run goes on";
+  auto src = data_source_mmap(tmp.file("A.tir"));
+  ASSERT_TRUE(src.ok());
+  auto session = Session::create(*src, *set);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  auto input = npy_read(wfile("input_0.npy"));
+  ASSERT_TRUE(input.ok());
+  const Tensor in = input->view();
+  const std::string want =
+      "weight file '" + bad + "': tensor '" + good->names()[0] + "' fails its checksum";
+  for (int r = 0; r < 2; ++r) {
+    auto out = (*session)->run({&in, 1});
+    ASSERT_FALSE(out.ok()) << "run " << r;
+    EXPECT_EQ(out.status().message(), want);
+  }
+  EXPECT_EQ((*set)->verified().message(), want);
+  // An intact file, run from three threads while the check goes on: each gets the output of
+  // a set checked at open.
+  const HostTensor want_out = run(tmp.file("A.tir"), good);
+  auto intact = WeightSet::open(tmp.file("A.bin"), background);
+  ASSERT_TRUE(intact.ok());
+  auto shared = Session::create(*src, *intact);
+  ASSERT_TRUE(shared.ok()) << shared.status().message();
+  std::vector<HostTensor> got(3);
+  std::vector<std::thread> threads;
+  for (HostTensor& out : got)
+    threads.emplace_back([&] {
+      auto r = (*shared)->run({&in, 1});
+      if (r.ok()) out = HostTensor::copy_of((*r)[0]);
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_TRUE((*intact)->verified().ok());
+  for (const HostTensor& out : got) EXPECT_TRUE(same_bytes(out.view(), want_out.view()));
+}
+
+// Integer tensors (a batch norm's num_batches_tracked here; indices, sizes elsewhere) are
+// checked at open even then: they could lead a kernel astray before the check ends.
+TEST(WeightSet, BackgroundVerificationChecksIntegerTensorsAtOpen) {
+  TempDir tmp;
+  importer::ImportOptions o;
+  o.input = testing::fixture_dir() + "/resnet_small/training/program.pt2";
+  o.model_path = tmp.file("r.tir");
+  o.weights_path = tmp.file("r.bin");
+  ASSERT_TRUE(importer::import_pt2(o).ok());
+  Set good = open_ok(tmp.file("r.bin"));
+  size_t slot = good->size();
+  for (size_t i = 0; i < good->size() && slot == good->size(); ++i)
+    if (good->tensor(i).dtype == DType::kInt64) slot = i;
+  ASSERT_LT(slot, good->size()) << "the fixture has an int64 tensor";
+  const std::string bad = tmp.file("bad.bin");
+  copy_file(tmp.file("r.bin"), bad);
+  flip_byte(bad, tensor_offset(bad, slot));
+  WeightSetOptions background;
+  background.verify_in_background = true;
+  auto set = WeightSet::open(bad, background);
+  ASSERT_FALSE(set.ok());
+  EXPECT_EQ(set.status().message(),
+            "weight file '" + bad + "': tensor '" + good->names()[slot] + "' fails its checksum");
 }
 
 TEST(WeightSet, ParallelVerifyNamesTheFirstBadTensorInFileOrder) {

@@ -135,6 +135,7 @@ Result<std::unique_ptr<llm::Generator>> open_generator(const GenerateCommand& c)
   go.max_context = c.max_context;
   go.all_logits = c.all_logits;
   go.session.weights.verify_checksums = c.verify_checksums;
+  go.session.weights.verify_in_background = true;  // float tensors checked during the prefill
   go.session.weights.layout_cache = c.layout_cache;
   go.session.device = c.device;
   TIR_ASSIGN_OR_RETURN(go.session.precision, precision_from_name(c.dtype));
