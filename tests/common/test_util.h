@@ -25,6 +25,13 @@ inline std::string test_data_dir() {
 }
 inline std::string fixture_dir() { return test_data_dir() + "/fixtures"; }
 
+/// A fixture path ("resnet_small/core") as a gtest parameter name ("resnet_small_core").
+inline std::string fixture_test_name(std::string path) {
+  for (char& c : path)
+    if (c == '/') c = '_';
+  return path;
+}
+
 inline nlohmann::json manifest() {
   std::ifstream f(fixture_dir() + "/manifest.json");
   return nlohmann::json::parse(f);

@@ -215,12 +215,7 @@ TEST_P(LayoutCache, SwappedAndOverlaidWeightsAreNotReadFromTheCache) {
 INSTANTIATE_TEST_SUITE_P(GemmAndConv, LayoutCache,
                          ::testing::Values("bert/training", "resnet_small/training",
                                            "resnet_small/core"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == '/') c = '_';
-                           return name;
-                         });
+                         [](const auto& info) { return testing::fixture_test_name(info.param); });
 
 }  // namespace
 }  // namespace tir

@@ -77,12 +77,7 @@ INSTANTIATE_TEST_SUITE_P(Cnn, ChannelsLast,
                          ::testing::Values("resnet_small/training", "resnet_small/core",
                                            "mobilenet_v3_small/training",
                                            "mobilenet_v3_small/core"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '/') c = '_';
-                           return s;
-                         });
+                         [](const auto& info) { return testing::fixture_test_name(info.param); });
 
 // MobileNetV3's squeeze-excitation blocks read the block's activation with a global pool
 // (adaptive_avg_pool2d; mean.dim over H, W in the core IR) and with mul.Tensor(scale, x), x as
@@ -130,12 +125,7 @@ TEST_P(SqueezeExcitation, StaysChannelsLast) {
 INSTANTIATE_TEST_SUITE_P(Cnn, SqueezeExcitation,
                          ::testing::Values("mobilenet_v3_small/training",
                                            "mobilenet_v3_small/core"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '/') c = '_';
-                           return s;
-                         });
+                         [](const auto& info) { return testing::fixture_test_name(info.param); });
 
 }  // namespace
 }  // namespace tir

@@ -137,12 +137,7 @@ INSTANTIATE_TEST_SUITE_P(
                       QuantCase{"gpt2_block/training", 4}, QuantCase{"gpt2_block/core", 4},
                       // dynamic activation scales (.tensor overloads): reference kernels only
                       QuantCase{"mlp_dynamic/training", 0}, QuantCase{"mlp_dynamic/core", 0}),
-    [](const auto& info) {
-      std::string s = info.param.dir;
-      for (char& c : s)
-        if (c == '/') c = '_';
-      return s;
-    });
+    [](const auto& info) { return testing::fixture_test_name(info.param.dir); });
 
 // A quantization op without a kernel (quantize_per_channel of an activation) is refused at
 // import with the usual listing of ops that have no kernel, in both IRs.
