@@ -199,6 +199,25 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_source(
                     "': neither a tir weight file nor safetensors (bad magic)");
 }
 
+Result<std::shared_ptr<WeightSet::ChecksumJob>> WeightSet::verify_at_open(
+    const ir::WeightFileView& file, const std::shared_ptr<const DataSource>& source,
+    const WeightSetOptions& options) {
+  if (!options.verify_checksums) return std::shared_ptr<ChecksumJob>();
+  if (!options.verify_in_background) {
+    TIR_RETURN_IF_ERROR(verify_plain_checksums(file, *source, options.verify_threads));
+    return std::shared_ptr<ChecksumJob>();
+  }
+  TIR_RETURN_IF_ERROR(
+      verify_plain_checksums(file, *source, options.verify_threads, Checked::kNotFloat));
+  try {
+    return std::make_shared<ChecksumJob>(file, source, options.verify_threads);
+  } catch (const std::system_error&) {  // no thread to be had: check them now
+    TIR_RETURN_IF_ERROR(
+        verify_plain_checksums(file, *source, options.verify_threads, Checked::kFloat));
+    return std::shared_ptr<ChecksumJob>();
+  }
+}
+
 Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
     std::shared_ptr<const DataSource> source, const WeightSetOptions& options) {
   const std::string& path = source->name();
@@ -216,18 +235,7 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
                       parts...);
   };
   if (!file.index().entries()) return std::shared_ptr<const WeightSet>(set);
-  if (options.verify_checksums && options.verify_in_background) {
-    TIR_RETURN_IF_ERROR(
-        verify_plain_checksums(file, *source, options.verify_threads, Checked::kNotFloat));
-    try {
-      set->table_->checksums = std::make_shared<ChecksumJob>(file, source, options.verify_threads);
-    } catch (const std::system_error&) {  // no thread to be had: check them now
-      TIR_RETURN_IF_ERROR(
-          verify_plain_checksums(file, *source, options.verify_threads, Checked::kFloat));
-    }
-  } else if (options.verify_checksums) {
-    TIR_RETURN_IF_ERROR(verify_plain_checksums(file, *source, options.verify_threads));
-  }
+  TIR_ASSIGN_OR_RETURN(set->table_->checksums, verify_at_open(file, source, options));
   for (const ir::fb::WeightEntry* e : *file.index().entries()) {
     const std::string name(ir::str(e->name()));
     const DType dtype = ir::to_dtype(e->dtype()), stored = ir::entry_stored_dtype(*e);

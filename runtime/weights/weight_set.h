@@ -189,6 +189,11 @@ class WeightSet final : public kernels::WeightPages {
   };
   WeightSet() = default;
   static void attach_layout_cache(Table& table, uint64_t signature);
+  /// Verifies `file`'s plain tensors as `options` say: none, all now, or the integer and
+  /// boolean ones now and the floating-point ones on a thread it returns (null: none).
+  static Result<std::shared_ptr<ChecksumJob>> verify_at_open(
+      const ir::WeightFileView& file, const std::shared_ptr<const DataSource>& source,
+      const WeightSetOptions& options);
   static Result<std::shared_ptr<const WeightSet>> from_tir(std::shared_ptr<const DataSource> source,
                                                            const WeightSetOptions& options);
   static Result<std::shared_ptr<const WeightSet>> from_safetensors(
