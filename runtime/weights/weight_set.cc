@@ -62,8 +62,8 @@ enum class Checked { kAll, kNotFloat, kFloat };
 /// on up to `threads` threads, the calling one included. Tensors go out largest first, so no
 /// thread is left alone with a big one at the end; each is mapped in one go just before it is
 /// hashed. The error names the first bad tensor in file order, whichever thread found it.
-Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& source,
-                              int threads, Checked which = Checked::kAll) {
+Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& source, int threads,
+                              Checked which = Checked::kAll) {
   std::vector<const ir::fb::WeightEntry*> plain;  // file order
   for (const ir::fb::WeightEntry* e : *file.index().entries()) {
     const DType dtype = ir::to_dtype(e->dtype());

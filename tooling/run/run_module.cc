@@ -128,7 +128,7 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
   so.method = o.method;
   so.weights.verify_checksums = o.verify_checksums;
   so.weights.verify_in_background = true;  // float tensors checked during the first run
-  so.weights.verify_threads = o.threads;  // 0: all cores
+  so.weights.verify_threads = o.threads;   // 0: all cores
   so.weights.layout_cache = o.layout_cache;
   so.fuse = o.fuse;
   so.max_loop_iterations = o.max_loop_iterations;
