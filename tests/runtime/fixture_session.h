@@ -81,6 +81,15 @@ inline std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::
   return out;
 }
 
+/// Runs an LLM fixture's prefill (inputs input_ids [1, 7], cache_position [7]) on the 7-token
+/// prompt the LLM tests share; the session's outputs.
+inline Result<std::span<const Tensor>> run_test_prompt(Session& s) {
+  std::vector<int64_t> ids = {5, 17, 3, 99, 42, 8, 61}, positions = {0, 1, 2, 3, 4, 5, 6};
+  return s.run(
+      std::vector<Tensor>{make_tensor(DType::kInt64, std::vector<int64_t>{1, 7}, ids.data()),
+                          make_tensor(DType::kInt64, std::vector<int64_t>{7}, positions.data())});
+}
+
 /// The argmax of the last row of LLM logits [1, T, vocab]: the greedy next token.
 inline int64_t last_argmax(const Tensor& logits) {
   const int64_t vocab = logits.shape().back();

@@ -40,10 +40,7 @@ class LastPositionTest : public ::testing::TestWithParam<Case> {
     auto s = Session::open(tmp_.file("llm.tir"), tmp_.file("llm.bin"), so);
     EXPECT_TRUE(s.ok()) << s.status().message();
     if (!s.ok()) return {};
-    std::vector<int64_t> ids = {5, 17, 3, 99, 42, 8, 61}, positions = {0, 1, 2, 3, 4, 5, 6};
-    auto out = (*s)->run(
-        std::vector<Tensor>{make_tensor(DType::kInt64, std::vector<int64_t>{1, 7}, ids.data()),
-                            make_tensor(DType::kInt64, std::vector<int64_t>{7}, positions.data())});
+    auto out = testing::run_test_prompt(**s);
     EXPECT_TRUE(out.ok()) << out.status().message();
     if (!out.ok()) return {};
     const Tensor& t = (*out)[0];
