@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 #include <vector>
+
+#include "core/regular_file.h"
 
 namespace tir {
 namespace {
@@ -37,9 +40,32 @@ void remove_stale_temporaries(const std::string& path) {
   }
 }
 
+/// Where the file goes: `path` if nothing or a regular file is there, the file a symbolic
+/// link there points to if that is a regular file. Anything else is refused: renaming over a
+/// device node, FIFO, socket or directory would destroy it (as root, `-o /dev/null` would
+/// replace the device), and writes into one could never be checked.
+Result<std::string> replaceable_path(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return path;  // nothing there yet
+  if (S_ISREG(st.st_mode)) return path;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const auto target = std::filesystem::canonical(path, ec);
+    if (ec)
+      return make_error(StatusCode::kInvalidArgument, "'", path,
+                        "' is a symbolic link to nothing; not replaced (remove it first)");
+    if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return target.string();
+    return make_error(StatusCode::kInvalidArgument, "'", path, "' links to ", file_kind(st.st_mode),
+                      " ('", target.string(), "'); only a regular file is replaced");
+  }
+  return make_error(StatusCode::kInvalidArgument, "'", path, "' is ", file_kind(st.st_mode),
+                    "; only a regular file is replaced (write to a file path)");
+}
+
 }  // namespace
 
-Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::string& path) {
+Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::string& destination) {
+  TIR_ASSIGN_OR_RETURN(const std::string path, replaceable_path(destination));
   remove_stale_temporaries(path);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

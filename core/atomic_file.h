@@ -1,6 +1,9 @@
 // A file written under a temporary name (`<path>.tmp.<pid>`) and renamed into place only
 // on commit(); destroying an uncommitted AtomicFile removes the temporary, so a failed
-// import leaves nothing behind.
+// import leaves nothing behind. Only a regular file (or nothing) is replaced: an existing
+// device node, FIFO, socket or directory at the path is refused, a symbolic link to a regular
+// file has its target replaced. Every write is checked (a full disk or a file size limit is
+// an error naming the path; tools ignore SIGXFSZ so that the limit reaches them as EFBIG).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +17,7 @@ namespace tir {
 
 class AtomicFile {
  public:
-  static Result<std::unique_ptr<AtomicFile>> create(const std::string& path);
+  static Result<std::unique_ptr<AtomicFile>> create(const std::string& destination);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;

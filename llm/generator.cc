@@ -163,9 +163,19 @@ Result<std::unique_ptr<Generator>> Generator::create(std::shared_ptr<const DataS
     g->decode_io_ = std::make_unique<MethodInputs>(d);
   }
   g->vocab_ = g->prefill_->outputs()[0].shape.back();
-  g->max_context_ = options.max_context;
-  if (g->max_context_ == 0 && p.max_seq > 0 && !p.fixed_seq)  // no cache: one run holds all
-    g->max_context_ = p.positions >= 0 ? p.max_seq + 1 : p.max_seq;
+  // What the program holds: its sequence range + 1 with a cache (transformers exports the
+  // sequence dim with max = cache length - 1), the range itself without (one run holds all).
+  const int64_t exported =
+      p.max_seq > 0 && !p.fixed_seq ? (p.positions >= 0 ? p.max_seq + 1 : p.max_seq) : 0;
+  if (options.max_context < 0)
+    return make_error(StatusCode::kInvalidArgument, "max_context ", options.max_context,
+                      " is negative");
+  if (exported > 0 && options.max_context > exported)
+    return make_error(StatusCode::kInvalidArgument, "max_context ", options.max_context,
+                      " is outside what '", model->name(), "' holds: 1 to ", exported,
+                      " positions (method '", prefill, "' takes sequences of at most ", p.max_seq,
+                      ")");
+  g->max_context_ = options.max_context > 0 ? options.max_context : exported;
   return g;
 }
 
@@ -246,6 +256,7 @@ Status Generator::check_prompt(std::span<const TokenId> prompt, const GenerateOp
 Result<GenerateResult> Generator::generate(std::span<const TokenId> prompt,
                                            const GenerateOptions& o,
                                            const TokenCallback& on_token) {
+  TIR_ASSIGN_OR_RETURN(SerialCalls::Turn turn, calls_.enter("generate"));
   TIR_RETURN_IF_ERROR(check_prompt(prompt, o));
   if (o.reset || broken_) {
     if (state_used_ && prefill_io_->positions >= 0) TIR_RETURN_IF_ERROR(prefill_->reset_state());

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/serial_calls.h"
 #include "core/status.h"
 #include "llm/sampler.h"
 #include "runtime/exec/session.h"
@@ -82,8 +83,10 @@ using TokenCallback = std::function<bool(TokenId)>;
 
 struct MethodInputs;  // which inputs a method takes (generator.cc)
 
-/// Not thread-safe: one generate call at a time (its sessions share one cache). Serve several
-/// conversations at once with one Generator each over the same weight set (create()).
+/// One generate call at a time (its sessions share one cache): calls from several threads run
+/// one after another, and a call from inside a running one (its token callback) fails with an
+/// error. Serve several conversations at once with one Generator each over the same weight
+/// set (create()).
 class Generator {
  public:
   static Result<std::unique_ptr<Generator>> open(const std::string& model_path,
@@ -121,6 +124,7 @@ class Generator {
   Result<std::span<const float>> prefill();
   Status check_prompt(std::span<const TokenId> prompt, const GenerateOptions& options) const;
 
+  SerialCalls calls_;                          // generate: one at a time
   std::unique_ptr<Session> prefill_, decode_;  // decode_ null: prefill_ decodes too
   std::unique_ptr<MethodInputs> prefill_io_, decode_io_;
   int64_t max_context_ = 0, vocab_ = 0, cached_ = 0;

@@ -23,6 +23,21 @@
 namespace tir::python {
 namespace {
 
+std::string type_name(const py::handle& h) {
+  return py::str(py::type::of(h).attr("__name__")).cast<std::string>();
+}
+
+/// `h` as a T; a TypeError naming the argument and what it takes otherwise (pybind11's own
+/// message names neither: "Unable to cast Python instance of type X to C++ type '?'").
+template <typename T>
+T cast_arg(const py::handle& h, const char* argument, const char* expected) {
+  try {
+    return h.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(argument) + " must be " + expected + ", not " + type_name(h));
+  }
+}
+
 py::str utf8(std::string_view s) {
   return py::reinterpret_steal<py::str>(
       PyUnicode_DecodeUTF8(s.data(), py::ssize_t(s.size()), "replace"));
@@ -51,9 +66,17 @@ struct Callback {
     py::gil_scoped_acquire gil;
     try {
       py::object r = fn(value);
-      return r.is_none() || r.cast<bool>();
+      if (r.is_none()) return true;
+      if (!py::isinstance<py::bool_>(r))
+        throw py::type_error("generate(): callback must return True, False or None, not " +
+                             type_name(r));
+      return r.cast<bool>();
     } catch (py::error_already_set& e) {
       error.emplace(std::move(e));
+      return false;
+    } catch (py::builtin_exception& e) {
+      e.set_error();
+      error.emplace();
       return false;
     }
   }
@@ -76,12 +99,16 @@ class PyGenerator {
     llm::GeneratorOptions o;
     o.prefill_method = prefill_method;
     o.decode_method = decode_method;
+    if (threads < 0) raise(StatusCode::kInvalidArgument, "Generator(): threads must be >= 0");
+    if (max_context < 0)
+      raise(StatusCode::kInvalidArgument, "Generator(): max_context must be >= 0");
     o.max_context = max_context;
     o.session.precision = unwrap(precision_from_name(precision));
-    if (!weight_budget.is_none())
-      o.session.weight_budget = py::isinstance<py::str>(weight_budget)
-                                    ? unwrap(parse_byte_size(weight_budget.cast<std::string>()))
-                                    : weight_budget.cast<size_t>();
+    if (py::isinstance<py::str>(weight_budget))
+      o.session.weight_budget = unwrap(parse_byte_size(weight_budget.cast<std::string>()));
+    else if (!weight_budget.is_none())
+      o.session.weight_budget = cast_arg<size_t>(weight_budget, "Generator(): weight_budget",
+                                                 "a byte count (int >= 0) or a size like '512M'");
     set_num_threads(threads);
     const std::string tok = tokenizer.is_none() ? "" : py::str(tokenizer).cast<std::string>();
     py::gil_scoped_release nogil;
@@ -111,7 +138,8 @@ class PyGenerator {
       out["stats"] = stats_dict(t.generated.stats);
       return out;
     }
-    const auto ids = prompt.cast<std::vector<llm::TokenId>>();
+    const auto ids = cast_arg<std::vector<llm::TokenId>>(prompt, "generate(): prompt",
+                                                         "a str, or a list of int token ids");
     llm::GenerateOptions g = a.text.generate;
     if (a.text.stop_at_eos && tokenizer_ && tokenizer_->eos_id())
       g.eos_ids.push_back(*tokenizer_->eos_id());

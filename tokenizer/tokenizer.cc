@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/read_limits.h"
+#include "core/regular_file.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "tokenizer/file.h"
 #include "tokenizer/sentencepiece_tokenizer.h"
@@ -13,17 +13,7 @@ namespace tir::tokenizer {
 namespace fs = std::filesystem;
 
 Result<std::string> read_tokenizer_file(const std::string& path) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec) return make_error(StatusCode::kNotFound, "tokenizer file '", path, "': ", ec.message());
-  if (size > read_limits().max_bytes)
-    return make_error(StatusCode::kCorrupt, "tokenizer file '", path, "': ", size,
-                      " bytes, above the read limit of ", read_limits().max_bytes);
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes(size, '\0');
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
-    return make_error(StatusCode::kIo, "tokenizer file '", path, "': read failed");
-  return bytes;
+  return read_regular_file(path, "tokenizer file");
 }
 
 Result<std::unique_ptr<Tokenizer>> open_tokenizer(const std::string& path) {

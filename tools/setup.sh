@@ -4,8 +4,8 @@
 #   bash tools/setup.sh demo   install what is missing, build, import + run the demo model
 #   bash tools/setup.sh test   install what is missing, build, run the whole test suite
 #   bash tools/setup.sh asan   the reader, thread and memory suites under ASan + UBSan
-#   bash tools/setup.sh tsan   the weight-swap, LoRA and background-checksum thread tests under
-#                              ThreadSanitizer
+#   bash tools/setup.sh tsan   the weight-swap, LoRA, background-checksum and concurrent-generate
+#                              thread tests under ThreadSanitizer
 #   bash tools/setup.sh fuzz [SECONDS]   every libFuzzer target (fuzz/) for SECONDS each
 #   bash tools/setup.sh deps | build
 set -euo pipefail
@@ -163,7 +163,7 @@ tsan() {
     -Dcpp_args=-g1 -Dc_args=-g1 -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled \
     -Dbench=disabled -Dpython=disabled
   meson compile -C build-tsan -j "$BUILD_JOBS" tests/runtime/runtime_test tests/runtime/lora_test \
-    tests/runtime/weights_test
+    tests/runtime/weights_test tests/llm/llm_test
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     build-tsan/tests/runtime/runtime_test --gtest_filter='*SwapWeights*'
   # checksums verified on a thread of their own while three threads run
@@ -172,6 +172,10 @@ tsan() {
   # four threads with four LoRA adapters, adapters loaded and unloaded during runs
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     build-tsan/tests/runtime/lora_test --gtest_filter='LoraThreads.*'
+  # four threads calling generate on one Generator (run one after another), and a call from
+  # its own token callback (refused)
+  TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    build-tsan/tests/llm/llm_test --gtest_filter='GenerateLlama.Concurrent*:GenerateLlama.Reentrant*'
 }
 
 # libFuzzer targets under ASan + UBSan (the sanitizer build above), one per reader of

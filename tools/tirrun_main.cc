@@ -6,6 +6,7 @@
 
 #include "core/printable.h"
 #include "runtime/weights/mapped_fault.h"
+#include "tooling/cli/number_flags.h"
 #include "tooling/cli/parse_command_line.h"
 #include "tooling/cli/read_limit_flags.h"
 #include "tooling/generate/generate_command.h"
@@ -34,9 +35,9 @@ int main(int argc, char** argv) {
   app.add_option("-i,--input", o.named_inputs, "Named input NAME=FILE.npy (repeatable)");
   app.add_option("-o,--output-dir", o.output_dir, "Write outputs as DIR/output_<k>.npy");
   app.add_option("--repeat,-r", o.repeat, "Extra timed runs after the first")
-      ->check(CLI::NonNegativeNumber);
+      ->check(tir::tools::whole_number(0, INT32_MAX));
   app.add_option("--threads,-t", o.threads, "CPU threads (0: library default)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(tir::tools::whole_number(0, INT32_MAX));
   app.add_flag("--json", o.json, "Print the summary as JSON");
   app.add_option("--profile", o.profile_path,
                  "Write a Chrome trace JSON of the timed runs (per node) and print the top ops "

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "tooling/cli/number_flags.h"
 #include "tooling/cli/parse_command_line.h"
 #include "tooling/mpi/mpi_pipeline.h"
 
@@ -28,9 +29,9 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--repeat,-r", o.repeat, "Extra timed runs after the first")
-      ->check(CLI::NonNegativeNumber);
+      ->check(tir::tools::whole_number(0, INT32_MAX));
   app.add_option("--threads,-t", o.threads, "CPU threads per rank (0: library default)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(tir::tools::whole_number(0, INT32_MAX));
   app.add_option("--timeout", mo.timeout_s,
                  "Seconds a rank waits for a message before stopping the job")
       ->check(CLI::PositiveNumber)

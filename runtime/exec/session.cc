@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 
+#include "core/threads.h"
 #include "ir/model.h"
 #include "ir/sym_expr.h"
 #include "kernels/random.h"
@@ -379,8 +380,11 @@ std::string Session::placement_summary() const {
 }
 const ExecGraph& Session::exec_graph() const { return program_->graph(); }
 
-void set_num_threads(int threads) {
-  if (threads > 0) omp_set_num_threads(threads);
+int set_num_threads(int threads) {
+  if (threads <= 0) return omp_get_max_threads();
+  const int used = usable_threads(threads);
+  omp_set_num_threads(used);
+  return used;
 }
 
 }  // namespace tir

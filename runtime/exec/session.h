@@ -253,7 +253,9 @@ class Session {
 /// streaming reader, which does both per tensor as it reads it.
 WeightSetOptions weight_open_options(const SessionOptions& options);
 
-/// Sets the number of CPU threads kernels use (OpenMP / oneDNN). 0 keeps the default.
-void set_num_threads(int threads);
+/// Sets the number of CPU threads kernels use (OpenMP / oneDNN), process-wide: at most the
+/// CPUs this process may run on (a larger count is capped, with a warning on stderr; see
+/// core/threads.h). 0 or less keeps the current count. Returns the count in force.
+int set_num_threads(int threads);
 
 }  // namespace tir

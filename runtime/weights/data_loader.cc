@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/atomic_file.h"
+#include "core/regular_file.h"
 #include "runtime/weights/mapped_fault.h"
 
 namespace tir {
@@ -94,7 +95,9 @@ class BufferSource final : public DataSource {
 }  // namespace
 
 Result<std::shared_ptr<const DataSource>> data_source_mmap(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO where a file is expected fails below instead of blocking the open
+  // until a writer comes; it changes nothing for a regular file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return os_error("open", path);
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -104,7 +107,8 @@ Result<std::shared_ptr<const DataSource>> data_source_mmap(const std::string& pa
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return make_error(StatusCode::kInvalidArgument, "'", path, "' is not a regular file");
+    return make_error(StatusCode::kInvalidArgument, "'", path, "' is ", file_kind(st.st_mode),
+                      ", not a regular file");
   }
   const size_t size = static_cast<size_t>(st.st_size);
   void* addr = nullptr;

@@ -1,5 +1,7 @@
 #include "runtime/weights/layout_cache.h"
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -120,12 +122,10 @@ std::string layout_cache_path(const std::string& weights) { return weights + ".l
 
 Result<std::shared_ptr<const kernels::PackedStore>> layout_cache_open(
     const std::string& path, const LayoutCacheOwner& owner) {
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    std::fclose(f);
-  } else {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
     return make_error(StatusCode::kNotFound, "layout cache '", path, "': no such file");
-  }
-  TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(path));
+  TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(path));  // refuses what is not a file
   auto store = std::make_shared<LayoutCacheFile>(std::move(source), owner.generation);
   TIR_RETURN_IF_ERROR(store->parse(owner));
   return std::shared_ptr<const kernels::PackedStore>(std::move(store));

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <system_error>
 
 #include "core/float16.h"
 #include "core/quantize.h"
@@ -91,8 +92,16 @@ Result<std::shared_ptr<StreamingWeights>> StreamingWeights::bind(
     s->keys_[id] = {slot, set->generation(size_t(slot))};
     if (set->replaced(size_t(slot))) s->in_memory_[id] = &set->tensor(size_t(slot));
   }
-  for (int t = 0; t < std::max(options.io_threads, 1); ++t)
-    s->io_.emplace_back([p = s.get()] { p->io_loop(); });
+  for (int t = 0; t < std::max(options.io_threads, 1); ++t) {
+    try {
+      s->io_.emplace_back([p = s.get()] { p->io_loop(); });
+    } catch (const std::system_error& e) {
+      if (s->io_.empty())  // the ones started serve every read; none at all is an error
+        return make_error(StatusCode::kIo, "weight file '", path,
+                          "': cannot start a reader thread (", e.what(), ")");
+      break;
+    }
+  }
   return s;
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/float16.h"
 #include "core/quantize.h"
+#include "core/threads.h"
 #include "ir/model.h"
 #include "runtime/weights/layout_cache.h"
 #include "runtime/weights/safetensors.h"
@@ -41,18 +42,14 @@ void widen(DType stored, const uint8_t* src, float* dst, size_t count) {
 /// Dequantizes an int8 entry into `w`, rows shared out over up to `threads` threads
 /// (0 = all cores) when it is large enough to be worth it.
 void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
-  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  const int64_t n = std::min<int64_t>(threads, std::max<int64_t>(1, q.rows * q.cols >> 20));
-  auto part = [&](int64_t t) {
-    const int64_t r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
+  const int64_t n =
+      std::min<int64_t>(usable_threads(threads), std::max<int64_t>(1, q.rows * q.cols >> 20));
+  parallel_tasks(size_t(n), threads, [&](size_t part) {
+    const int64_t t = int64_t(part), r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
     const float* smooth = q.inv_smooth && q.axis == 1 ? q.inv_smooth + r0 : q.inv_smooth;
     dequantize_int8_per_channel(q.data + r0 * q.cols, q.axis == 0 ? q.scales + r0 : q.scales,
                                 r1 - r0, q.cols, q.axis, w + r0 * q.cols, smooth);
-  };
-  std::vector<std::thread> pool;
-  for (int64_t t = 1; t < n; ++t) pool.emplace_back(part, t);
-  part(0);
-  for (std::thread& t : pool) t.join();
+  });
 }
 
 /// Which plain entries a pass of verify_plain_checksums checks.
@@ -78,27 +75,12 @@ Status verify_plain_checksums(const ir::WeightFileView& file, const DataSource& 
     return plain[a]->stored_size() > plain[b]->stored_size();
   });
   std::vector<uint8_t> bad(plain.size(), 0);  // each slot written by one thread
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
-      const ir::fb::WeightEntry& e = *plain[order[k]];
-      source.prefetch(e.offset(), e.stored_size());
-      const std::span<const uint8_t> bytes = file.stored_bytes(e);
-      bad[order[k]] = ir::content_hash(bytes.data(), bytes.size()) != e.xxh3();
-    }
-  };
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const size_t workers = std::min(plain.size(), static_cast<size_t>(threads));
-  std::vector<std::thread> pool;
-  for (size_t i = 1; i < workers; ++i) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: the ones running (and this one) do the rest
-    }
-  }
-  work();
-  for (std::thread& t : pool) t.join();
+  parallel_tasks(order.size(), threads, [&](size_t k) {
+    const ir::fb::WeightEntry& e = *plain[order[k]];
+    source.prefetch(e.offset(), e.stored_size());
+    const std::span<const uint8_t> bytes = file.stored_bytes(e);
+    bad[order[k]] = ir::content_hash(bytes.data(), bytes.size()) != e.xxh3();
+  });
   for (size_t i = 0; i < plain.size(); ++i)
     if (bad[i]) return ir::verify_entry_checksum(file, *plain[i], source.name());
   return ok_status();

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
+#include <thread>
 
 #include "tests/llm/llm_fixture.h"
 
@@ -125,6 +127,67 @@ TEST_F(GenerateLlama, NextTurnContinuesTheCache) {
   EXPECT_EQ(second->tokens, std::vector<TokenId>(want_.begin() + 4, want_.begin() + 7));
   // The pending a3 and the new turn were prefilled together.
   EXPECT_EQ(second->stats.prompt_tokens, 2u);
+}
+
+// Four threads on one Generator: each call runs whole, one after another, so each returns
+// transformers' tokens (before, their steps interleaved over the one cache and 78 of 80
+// returned wrong tokens).
+TEST_F(GenerateLlama, ConcurrentCallsEachReturnTheirTokens) {
+  GenerateOptions o;
+  o.max_new_tokens = 8;
+  const std::vector<TokenId> want(want_.begin(), want_.begin() + 8);
+  std::vector<std::vector<TokenId>> got(4);
+  std::vector<std::string> errors(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 3 && errors[t].empty(); ++rep) {
+        auto out = gen_->generate(prompt_, o);
+        if (!out.ok())
+          errors[t] = out.status().message();
+        else if (out->tokens != want)
+          errors[t] = "wrong tokens in call " + std::to_string(rep);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::string& e : errors) EXPECT_EQ(e, "");
+}
+
+// generate from inside its own token callback is refused; the outer call goes on unharmed.
+TEST_F(GenerateLlama, ReentrantCallIsRefused) {
+  GenerateOptions o;
+  o.max_new_tokens = 6;
+  Status inner = Status::ok_status();
+  auto out = gen_->generate(prompt_, o, [&](TokenId) {
+    if (inner.ok()) {
+      const TokenId other[] = {1, 2};
+      inner = gen_->generate(other, o).status();
+    }
+    return true;
+  });
+  EXPECT_FALSE(inner.ok());
+  EXPECT_NE(inner.message().find("generate called again while a generate"), std::string::npos)
+      << inner.message();
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->tokens, std::vector<TokenId>(want_.begin(), want_.begin() + 6));
+}
+
+// A context beyond the cache the program was exported with fails at open, before any token.
+TEST(GenerateContext, MaxContextBeyondTheExportedCacheIsRefused) {
+  TempDir dir;
+  ASSERT_NO_FATAL_FAILURE(testing::import_llm("llama", "core", dir));
+  const int64_t exported = testing::llm_manifest()["max_context"].get<int64_t>();
+  GeneratorOptions o;
+  o.max_context = exported + 1;
+  auto g = Generator::open(dir.file("llm.tir"), dir.file("llm.bin"), o);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.status().message().find("max_context " + std::to_string(exported + 1)),
+            std::string::npos)
+      << g.status().message();
+  o.max_context = exported - 2;  // smaller is fine
+  auto smaller = Generator::open(dir.file("llm.tir"), dir.file("llm.bin"), o);
+  ASSERT_TRUE(smaller.ok()) << smaller.status().message();
+  EXPECT_EQ((*smaller)->max_context(), exported - 2);
 }
 
 TEST_F(GenerateLlama, BadPromptsAreRefusedByName) {

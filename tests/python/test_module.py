@@ -582,6 +582,69 @@ class Generate(unittest.TestCase):
             g.generate([3], top_p=0.0)
         self.assertIn("top_p", str(e.exception))
 
+    def want(self, family):
+        return next(e["tokens"] for e in self.manifest["families"] if e["family"] == family)
+
+    def test_threads_on_one_generator_each_get_their_tokens(self):
+        # Calls from several threads run one after another (before: 78 of 80 wrong tokens).
+        g = self.open("llama")
+        want = self.want("llama")[:8]
+        results, errors = [], []
+
+        def work():
+            try:
+                for _ in range(3):
+                    results.append(g.generate(self.manifest["prompt"], max_new_tokens=8)["tokens"])
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(results, [want] * 12)
+
+    def test_generate_from_its_own_callback_is_refused(self):
+        g = self.open("llama")
+
+        def again(token):
+            g.generate([1, 2], max_new_tokens=2)
+        with self.assertRaises(tir.Error) as e:
+            g.generate(self.manifest["prompt"], max_new_tokens=4, callback=again)
+        self.assertIn("generate called again", str(e.exception))
+        # Nothing of the refused call reached the cache: the next call gives the reference.
+        self.assertEqual(g.generate(self.manifest["prompt"], max_new_tokens=5)["tokens"],
+                         self.want("llama")[:5])
+
+    def test_bad_arguments_are_named(self):
+        with self.assertRaises(tir.Error) as e:
+            self.open("llama", threads=-1)
+        self.assertIn("threads", str(e.exception))
+        with self.assertRaises(tir.Error) as e:
+            self.open("llama", max_context=self.manifest["max_context"] + 1)
+        self.assertIn("max_context", str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            self.open("llama", weight_budget=[1])
+        self.assertIn("weight_budget", str(e.exception))
+        g = self.open("llama")
+        for prompt in (3.5, ["a", "b"], [1, None]):
+            with self.subTest(prompt=prompt):
+                with self.assertRaises(TypeError) as e:
+                    g.generate(prompt)
+                self.assertIn("prompt must be", str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            g.generate([3], max_new_tokens=3, callback=lambda t: "yes")
+        self.assertIn("callback must return", str(e.exception))
+        with self.assertRaises(TypeError):
+            g.generate([3], max_new_tokens=-1)
+        with self.assertRaises(TypeError):
+            g.generate([3], seed=-1)
+        # A thread count above the machine's is capped (a warning), not a crash.
+        big = self.open("llama", threads=100000)
+        self.assertEqual(big.generate(self.manifest["prompt"], max_new_tokens=3)["tokens"],
+                         self.want("llama")[:3])
+
 
 if __name__ == "__main__":
     print(f"numpy {np.__version__}, tir {tir.__version__}")

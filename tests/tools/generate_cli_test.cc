@@ -3,6 +3,7 @@
 // tokenizer found beside the model), the streamed text and the summary line, seeded sampling
 // reproducible, and bad input as one error line.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -100,7 +101,7 @@ TEST(GenerateCli, BadInputIsOneErrorLine) {
   TempDir tmp;
   const std::string args = import_llm(tmp, "gpt2");
   expect_one_error_line(tirrun(args + " --prompt-ids 3,999"), "prompt token 1 is id 999");
-  expect_one_error_line(tirrun(args + " --prompt-ids 3,x"), "'x' is not a token id");
+  expect_one_error_line(tirrun(args + " --prompt-ids 3,x"), "item 2 'x', not a token id");
   expect_one_error_line(tirrun(args + " --prompt hello"), "needs a tokenizer");
   expect_one_error_line(tirrun(args + " --prompt-ids 3 --top-p 2"), "top_p");
   expect_one_error_line(tirrun(args + " --prompt-ids 3 --prefill-method nope"),
@@ -109,6 +110,55 @@ TEST(GenerateCli, BadInputIsOneErrorLine) {
                         "none.json");
   expect_one_error_line(tirrun("generate " + q(tmp.file("llm.tir")) + " --prompt-ids 3"),
                         "--weights");
+}
+
+// Numbers are checked where they enter: a negative or overflowing count or seed used to be
+// read as 2^64 - 1 (CLI11 wraps it), "1,,2" as "1,2", and a context beyond the exported cache
+// failed after tokens had been printed.
+TEST(GenerateCli, NumbersAreCheckedAtTheEdge) {
+  TempDir tmp;
+  const std::string args = import_llm(tmp, "gpt2") + " --prompt-ids 3,17";
+  expect_one_error_line(tirrun(args + " -n -1"), "--max-new-tokens");
+  expect_one_error_line(tirrun(args + " -n 99999999999999999999"), "--max-new-tokens");
+  expect_one_error_line(tirrun(args + " --seed -1"), "--seed");
+  expect_one_error_line(tirrun(args + " --seed 18446744073709551617"), "--seed");
+  expect_one_error_line(tirrun(args + " --top-k -2"), "--top-k");
+  expect_one_error_line(tirrun(args + " -t -1"), "--threads");
+  expect_one_error_line(tirrun(args + " --eos -3"), "--eos");
+  expect_one_error_line(tirrun(args + " --max-context -1"), "--max-context");
+  const std::string ids = import_llm(tmp, "gpt2");
+  expect_one_error_line(tirrun(ids + " --prompt-ids 1,,2"), "item 2 is empty");
+  expect_one_error_line(tirrun(ids + " --prompt-ids 1,2,"), "a comma ends the list");
+  expect_one_error_line(tirrun(ids + " --prompt-ids ,1"), "item 1 is empty");
+  EXPECT_EQ(tirrun(ids + " --prompt-ids '1, 2 3' -n 1 --json").code, 0);
+  const nlohmann::json m = read_json(testing::fixture_dir() + "/llm/manifest.json");
+  const int64_t exported = m["max_context"].get<int64_t>();
+  const Proc beyond = tirrun(args + " -n 500 --max-context " + std::to_string(exported + 1));
+  expect_one_error_line(beyond, "max_context " + std::to_string(exported + 1));
+  EXPECT_EQ(beyond.out, "");  // refused before the first token
+}
+
+// A thread count above the machine's is capped with one warning, not a failed thread start.
+TEST(GenerateCli, HugeThreadCountIsCapped) {
+  TempDir tmp;
+  const Proc p = tirrun(import_llm(tmp, "gpt2") + " --prompt-ids 3,17 -n 2 --json -t 100000");
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.err.find("warning: 100000 threads asked for"), std::string::npos) << p.err;
+}
+
+// A prompt file is read only if it is a regular file within --max-bytes: /dev/zero used to
+// be read until memory ran out, a FIFO blocked until a writer came.
+TEST(GenerateCli, PromptFileMustBeARegularFileWithinTheLimit) {
+  TempDir tmp;
+  const std::string args = import_llm(tmp, "gpt2");
+  expect_one_error_line(tirrun(args + " --prompt-file /dev/zero"), "is a character device");
+  const std::string fifo = tmp.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_one_error_line(tirrun(args + " --prompt-file " + q(fifo)), "is a FIFO");
+  std::ofstream(tmp.file("big.txt")) << std::string(4096, 'a');
+  expect_one_error_line(
+      tirrun(args + " --prompt-file " + q(tmp.file("big.txt")) + " --max-bytes 1000"),
+      "above the read limit");
 }
 
 }  // namespace

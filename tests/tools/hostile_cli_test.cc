@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,6 +219,115 @@ TEST(HostileCli, OneHotClassOutOfRangeIsAnErrorLine) {
                           " " + q(bad_path));
     expect_one_error_line(p, dialect == "core" ? "assertion failed" : "class value 7");
   }
+}
+
+/// Runs `tool ARGS` through the shell after `prelude` (e.g. "ulimit -f 16"), as run_tool does.
+Proc run_after(const std::string& prelude, const char* tool, const std::string& args) {
+  const char* bin = std::getenv(tool);
+  EXPECT_NE(bin, nullptr);
+  TempDir io;
+  const std::string cmd = "bash -c " + q(prelude + "; exec " + (bin ? bin : "false") + " " + args +
+                                         " >" + io.file("out") + " 2>" + io.file("err"));
+  const int status = std::system(cmd.c_str());
+  Proc p;
+  p.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  p.out = slurp(io.file("out"));
+  p.err = slurp(io.file("err"));
+  return p;
+}
+
+void expect_no_temporaries(const TempDir& dir) {
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// An output path that holds something other than a regular file is never replaced: renaming
+// over it destroyed device nodes (`-o /dev/full` exited 0 and left a regular file in /dev).
+// Tested on a FIFO of the test's own; a link to a regular file has its target replaced.
+TEST(HostileCli, OutputsNeverReplaceWhatIsNotARegularFile) {
+  TempDir dir;
+  const std::string src = dir.file("w.bin"), pt2 = fixture_dir() + "/mlp/core/program.pt2";
+  ASSERT_EQ(tirc("import " + q(pt2) + " -o " + q(dir.file("m.tir")) + " --weights " + q(src)).code,
+            0);
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_one_error_line(tirc("weights pack " + q(src) + " -o " + q(fifo) + " -q"), "is a FIFO");
+  expect_one_error_line(
+      tirc("import " + q(pt2) + " -o " + q(fifo) + " --weights " + q(dir.file("w2.bin"))),
+      "is a FIFO");
+  struct stat st;
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("w2.bin")));
+  // A link to a FIFO is refused too; a link to a regular file writes that file.
+  ASSERT_EQ(::symlink(fifo.c_str(), dir.file("to_fifo").c_str()), 0);
+  expect_one_error_line(tirc("weights pack " + q(src) + " -o " + q(dir.file("to_fifo")) + " -q"),
+                        "links to a FIFO");
+  std::ofstream(dir.file("old.bin")) << "old";
+  ASSERT_EQ(::symlink(dir.file("old.bin").c_str(), dir.file("link.bin").c_str()), 0);
+  ASSERT_EQ(tirc("weights pack " + q(src) + " -o " + q(dir.file("link.bin")) + " -q").code, 0);
+  ASSERT_EQ(::lstat(dir.file("link.bin").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_TRUE(complete_weights(dir.file("old.bin")));
+  expect_no_temporaries(dir);
+}
+
+// A write that fails midway (here: the file size limit, as a full disk would) is one error
+// line naming the file, and leaves neither the file nor a temporary behind.
+TEST(HostileCli, FailedWriteIsAnErrorLineAndLeavesNoFile) {
+  TempDir dir;
+  const std::string src = dir.file("gpt2.bin"), out = dir.file("out.bin");
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/gpt2/core/program.pt2") + " -o " +
+                 q(dir.file("gpt2.tir")) + " --weights " + q(src))
+                .code,
+            0);
+  const Proc pack =
+      run_after("ulimit -f 64", "TIRC", "weights pack " + q(src) + " -o " + q(out) + " -q");
+  expect_one_error_line(pack, "File too large");
+  EXPECT_NE(pack.err.find(out), std::string::npos) << pack.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const Proc import = run_after("ulimit -f 64", "TIRC",
+                                "import " + q(fixture_dir() + "/gpt2/core/program.pt2") + " -o " +
+                                    q(dir.file("x.tir")) + " --weights " + q(dir.file("x.bin")));
+  expect_one_error_line(import, "File too large");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.bin")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.tir")));
+  expect_no_temporaries(dir);
+}
+
+// Files read whole are read only when regular: a FIFO where the layout cache is expected
+// used to block every run; now the run goes on without the cache (one warning line).
+TEST(HostileCli, FifoAsLayoutCacheDoesNotBlock) {
+  TempDir dir;
+  const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " + q(model) +
+                 " --weights " + q(weights))
+                .code,
+            0);
+  ASSERT_EQ(::mkfifo((weights + ".layout").c_str(), 0600), 0);
+  const Proc p =
+      run_after("true", "TIRRUN",
+                q(model) + " --weights " + q(weights) + " " +
+                    q(fixture_dir() + "/mlp/core/input_0.npy") + " -o " + q(dir.file("out")));
+  EXPECT_EQ(p.code, 0) << p.err;
+  struct stat st;
+  ASSERT_EQ(::lstat((weights + ".layout").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));  // not replaced by a written cache either
+}
+
+// tirrun -t 100000 ended with SIGSEGV (a failed thread start); the count is capped now.
+TEST(HostileCli, HugeThreadCountIsCappedWithAWarning) {
+  TempDir dir;
+  const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
+  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " + q(model) +
+                 " --weights " + q(weights))
+                .code,
+            0);
+  const Proc p = tirrun(q(model) + " --weights " + q(weights) + " " +
+                        q(fixture_dir() + "/mlp/core/input_0.npy") + " -t 100000");
+  EXPECT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.err.find("warning: 100000 threads asked for"), std::string::npos) << p.err;
+  expect_one_error_line(tirrun(q(model) + " --weights " + q(weights) + " -t -1"), "--threads");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -20,6 +21,9 @@ namespace tir::tools {
 /// other than 0).
 inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
                                              std::string_view tool, bool print = true) {
+  // A file size limit (ulimit -f) then makes a write fail with EFBIG, reported as an error
+  // line with the half-written temporary removed, instead of killing the tool mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   app.set_version_flag("--version", std::string(tool) + " " + tir::version_string(),
                        "print the version (and git revision) and exit");
   try {

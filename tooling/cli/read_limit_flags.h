@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/read_limits.h"
+#include "tooling/cli/number_flags.h"
 
 namespace tir::tools {
 
@@ -15,6 +16,7 @@ inline void add_read_limit_flags(CLI::App* app, ReadLimits* limits) {
                   "largest tensor a file may declare, in bytes (64G, 1T; default 1T)")
       ->transform(CLI::AsSizeValue(false));
   app->add_option("--max-nodes", limits->max_nodes, "most nodes one graph may have")
+      ->check(whole_number(1, kMaxReadLimit))
       ->capture_default_str();
 }
 

@@ -1,6 +1,7 @@
 #include "tooling/generate/generate_command.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -8,14 +9,20 @@
 
 #include "core/precision.h"
 #include "core/printable.h"
+#include "core/regular_file.h"
 #include "llm/text_generation.h"
 #include "runtime/weights/mapped_fault.h"
 #include "runtime/weights/streaming_weights.h"
+#include "tooling/cli/number_flags.h"
 #include "tooling/cli/parse_command_line.h"
 #include "tooling/cli/read_limit_flags.h"
 
 namespace tir::tools {
 namespace {
+
+/// The largest token count or context a flag takes (2^30: far above any model's context,
+/// far below where sizes overflow).
+constexpr uint64_t kMaxCount = uint64_t{1} << 30;
 
 struct GenerateCommand {
   std::string model_path, weights_path, tokenizer_path, prompt, prompt_ids, prompt_file;
@@ -43,12 +50,14 @@ void add_flags(CLI::App& app, GenerateCommand& c) {
   app.add_option("--prompt-ids", c.prompt_ids, "Prompt as token ids: \"1,2,3\"");
   app.add_option("--max-new-tokens,-n", c.text.generate.max_new_tokens,
                  "Tokens to generate at most")
+      ->check(whole_number(0, kMaxCount))
       ->capture_default_str();
   app.add_option("--temperature", c.text.generate.sampling.temperature,
                  "0: greedy; otherwise logits / temperature, then sampled")
       ->capture_default_str();
   app.add_option("--top-k", c.text.generate.sampling.top_k,
                  "Sample among the k most likely (0: all)")
+      ->check(whole_number(0, INT32_MAX))
       ->capture_default_str();
   app.add_option("--top-p", c.text.generate.sampling.top_p,
                  "Sample among the most likely whose probability reaches p (1: all)")
@@ -56,8 +65,11 @@ void add_flags(CLI::App& app, GenerateCommand& c) {
   app.add_option("--repetition-penalty", c.text.generate.sampling.repetition_penalty,
                  "> 1 makes tokens of the prompt and output less likely (1: off)")
       ->capture_default_str();
-  app.add_option("--seed", c.text.generate.sampling.seed, "Sampling seed")->capture_default_str();
-  app.add_option("--eos", c.eos_ids, "Stop after this token id (repeatable)");
+  app.add_option("--seed", c.text.generate.sampling.seed, "Sampling seed")
+      ->check(whole_number(0, UINT64_MAX))
+      ->capture_default_str();
+  app.add_option("--eos", c.eos_ids, "Stop after this token id (repeatable)")
+      ->check(whole_number(0, INT32_MAX));
   app.add_flag("!--ignore-eos", c.stop_at_eos, "Do not stop at the tokenizer's EOS token");
   app.add_option("--stop", c.text.stop_strings,
                  "Stop when the text contains this; the output ends before it (repeatable)");
@@ -65,12 +77,15 @@ void add_flags(CLI::App& app, GenerateCommand& c) {
   app.add_option("--prefill-method", c.prefill_method, "Method that prefills (default: prefill)");
   app.add_option("--decode-method", c.decode_method, "Method that decodes (default: decode)");
   app.add_option("--max-context", c.max_context,
-                 "Positions the cache holds (default: from the prefill's sequence range)");
+                 "Positions the cache holds (default: from the prefill's sequence range; no "
+                 "more than the exported cache)")
+      ->check(whole_number(0, kMaxCount));
   app.add_flag("--all-logits", c.all_logits,
                "Prefill computes every prompt position's logits, as the program writes them "
                "(default: only the last position's, the ones generation reads)");
-  app.add_option("--threads,-t", c.threads, "CPU threads (0: library default)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option("--threads,-t", c.threads,
+                 "CPU threads (0: library default; at most the CPUs this process may use)")
+      ->check(whole_number(0, INT32_MAX));
   app.add_option("--dtype", c.dtype, "What GEMMs compute in: f32, bf16, int8 (as tirrun --dtype)")
       ->capture_default_str();
   app.add_option("--device", c.device, "cpu, cuda or cuda:N (as tirrun --device)");
@@ -84,27 +99,32 @@ void add_flags(CLI::App& app, GenerateCommand& c) {
                "Print one JSON object (tokens, text, timings) instead of streaming");
 }
 
+/// "1,2,3" or "1 2 3" (spaces around commas allowed); an empty item ("1,,2", a trailing
+/// comma) or anything but a decimal id is refused, naming the item.
 Result<std::vector<llm::TokenId>> parse_ids(const std::string& text) {
   std::vector<llm::TokenId> ids;
-  std::string item;
-  for (size_t k = 0; k <= text.size(); ++k) {
-    const char ch = k < text.size() ? text[k] : ',';
-    if (ch != ',' && ch != ' ') {
-      item += ch;
-      continue;
-    }
-    if (item.empty()) continue;
-    size_t used = 0;
-    long long v = -1;
-    try {
-      v = std::stoll(item, &used);
-    } catch (const std::exception&) {
-    }
-    if (used != item.size() || v < 0 || v > INT32_MAX)
-      return make_error(StatusCode::kInvalidArgument, "--prompt-ids: '", item,
-                        "' is not a token id");
+  size_t k = 0;
+  auto skip_spaces = [&] {
+    while (k < text.size() && text[k] == ' ') ++k;
+  };
+  for (skip_spaces(); k < text.size();) {
+    const size_t begin = k;
+    while (k < text.size() && text[k] != ',' && text[k] != ' ') ++k;
+    const std::string item = text.substr(begin, k - begin);
+    uint32_t v = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || v > INT32_MAX)
+      return make_error(StatusCode::kInvalidArgument, "--prompt-ids: item ", ids.size() + 1,
+                        item.empty() ? std::string(" is empty") : " '" + item + "'",
+                        ", not a token id (ids are separated by one comma or spaces)");
     ids.push_back(llm::TokenId(v));
-    item.clear();
+    skip_spaces();
+    if (k < text.size() && text[k] == ',') {
+      ++k;
+      skip_spaces();
+      if (k == text.size())
+        return make_error(StatusCode::kInvalidArgument, "--prompt-ids: a comma ends the list");
+    }
   }
   return ids;
 }
@@ -116,16 +136,6 @@ std::string find_tokenizer(const GenerateCommand& c) {
   for (const char* name : {"tokenizer.json", "tokenizer.model"})
     if (std::filesystem::exists(dir / name)) return (dir / name).string();
   return "";
-}
-
-Result<std::string> read_text_file(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return make_error(StatusCode::kIo, "cannot read prompt file '", path, "'");
-  std::string text;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
-  std::fclose(f);
-  return text;
 }
 
 Result<std::unique_ptr<llm::Generator>> open_generator(const GenerateCommand& c) {
@@ -172,7 +182,7 @@ Status run(GenerateCommand& c, std::ostream& out, std::ostream& err) {
     return make_error(StatusCode::kInvalidArgument,
                       "give the prompt once: --prompt, --prompt-file or --prompt-ids");
   if (!c.prompt_file.empty()) {
-    TIR_ASSIGN_OR_RETURN(c.prompt, read_text_file(c.prompt_file));
+    TIR_ASSIGN_OR_RETURN(c.prompt, read_regular_file(c.prompt_file, "prompt file"));
   }
   std::unique_ptr<tokenizer::Tokenizer> tok;
   const std::string tok_path = find_tokenizer(c);

@@ -16,6 +16,7 @@
 #include "runtime/weights/host_tensor.h"
 #include "runtime/weights/layout_cache.h"
 #include "runtime/weights/weight_set.h"
+#include "tooling/cli/number_flags.h"
 #include "tooling/cli/parse_command_line.h"
 
 namespace tir::tools {
@@ -204,7 +205,7 @@ int pack_layouts_main(int argc, char** argv) {
       ->check(CLI::IsMember({"f32", "bf16", "int8"}))
       ->capture_default_str();
   app.add_option("--threads,-t", o.threads, "CPU threads (0: library default)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(tir::tools::whole_number(0, INT32_MAX));
   if (auto code = parse_command_line(app, argc, argv, "tirrun pack-layouts")) return *code;
   return exit_status(pack_layouts(o, std::cout));
 }

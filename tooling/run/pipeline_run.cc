@@ -8,6 +8,7 @@
 #include <optional>
 #include <thread>
 
+#include "core/serial_calls.h"
 #include "ir/model.h"
 
 namespace tir::tools {
@@ -174,6 +175,7 @@ struct ThreadPipeline::State {
   std::vector<std::unique_ptr<BoundedQueue>> queues;  // queues[k] into stage k; [n]: results
   std::vector<double> busy_ms;                        // written by stage k's worker only
   std::vector<std::thread> workers;
+  SerialCalls calls;  // run(): one at a time
 };
 
 ThreadPipeline::ThreadPipeline(StagedModel model, size_t queue_depth, int threads_per_stage)
@@ -221,6 +223,7 @@ const Session& ThreadPipeline::stage(size_t k) const { return *state_->model.sta
 Result<std::vector<std::vector<HostTensor>>> ThreadPipeline::run(
     const std::vector<std::vector<HostTensor>>& microbatches, PipelineStats* out_stats) {
   State& st = *state_;
+  TIR_ASSIGN_OR_RETURN(SerialCalls::Turn turn, st.calls.enter("pipeline run"));
   const size_t n = st.model.stages.size(), m = microbatches.size();
   // The results queue never blocks, so feeding all micro-batches first cannot deadlock.
   const std::vector<double> busy_before = st.busy_ms;

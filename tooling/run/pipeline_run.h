@@ -49,7 +49,7 @@ struct PipelineStats {
 
 /// One worker thread per stage, started once and kept, so each stage's session context
 /// (plans, prepared kernels) is built on the first run only. Stages are joined by queues of
-/// `queue_depth` micro-batches. Not thread-safe: one run() at a time.
+/// `queue_depth` micro-batches. One run() at a time: calls from other threads wait their turn.
 class ThreadPipeline {
  public:
   ThreadPipeline(StagedModel model, size_t queue_depth, int threads_per_stage);
