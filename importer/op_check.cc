@@ -1,11 +1,11 @@
 #include "importer/op_check.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <vector>
 
+#include "core/regular_file.h"
 #include "ir/model.h"
 #include "kernels/ops/catalogue.h"
 
@@ -21,8 +21,8 @@ Status check_custom_op_names(std::span<const std::string> custom_ops) {
 }
 
 Status read_custom_op_list(const std::string& path, std::vector<std::string>* out) {
-  std::ifstream in(path);
-  if (!in) return make_error(StatusCode::kIo, "cannot read custom op list '", path, "'");
+  TIR_ASSIGN_OR_RETURN(const std::string text, read_regular_file(path, "custom op list"));
+  std::istringstream in(text);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
@@ -35,7 +35,6 @@ Status read_custom_op_list(const std::string& path, std::vector<std::string>* ou
                         "mylib::scaled_add)");
     out->push_back(name);
   }
-  if (in.bad()) return make_error(StatusCode::kIo, "cannot read custom op list '", path, "'");
   return ok_status();
 }
 

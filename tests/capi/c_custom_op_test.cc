@@ -186,7 +186,11 @@ TEST(CCustomOp, TircImportNeedsTheFlag) {
   EXPECT_NE(tirc_import(fixture("core"), tmp, "--custom-ops " + tmp.file("bad.txt"), &err), 0);
   EXPECT_NE(err.find("line 2: 'scaled_add' is not a custom op name"), std::string::npos) << err;
   EXPECT_NE(tirc_import(fixture("core"), tmp, "--custom-ops " + tmp.file("none.txt"), &err), 0);
-  EXPECT_NE(err.find("cannot read custom op list"), std::string::npos) << err;
+  EXPECT_NE(err.find("custom op list '" + tmp.file("none.txt") + "': cannot open"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(tirc_import(fixture("core"), tmp, "--custom-ops /dev/zero", &err), 0);
+  EXPECT_NE(err.find("is a character device"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 #include "tooling/partition/layer_profile_csv.h"
 
-#include <fstream>
 #include <sstream>
 
 #include "core/atomic_file.h"
+#include "core/regular_file.h"
 
 namespace tir::tools {
 
@@ -23,8 +23,8 @@ Status layer_profile_write(const std::string& path, const LayerProfileTable& t) 
 }
 
 Result<LayerProfileTable> layer_profile_read(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return make_error(StatusCode::kIo, "cannot open profile '", path, "'");
+  TIR_ASSIGN_OR_RETURN(const std::string text, read_regular_file(path, "profile"));
+  std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line) || line != kLayerProfileHeader)
     return make_error(StatusCode::kCorrupt, "profile '", path,
