@@ -53,6 +53,21 @@ T unwrap(tir::Result<T> r) {
   return std::move(r).value();
 }
 
+inline std::string type_name(const py::handle& h) {
+  return py::str(py::type::of(h).attr("__name__")).cast<std::string>();
+}
+
+/// `h` as a T; a TypeError naming the argument and what it takes otherwise (pybind11's own
+/// message names neither: "Unable to cast Python instance of type X to C++ type '?'").
+template <typename T>
+T cast_arg(const py::handle& h, const std::string& argument, const char* expected) {
+  try {
+    return h.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(argument + " must be " + expected + ", not " + type_name(h));
+  }
+}
+
 /// Adds tir.Generator (python/generate_binding.cc).
 void bind_generate(py::module_& m);
 

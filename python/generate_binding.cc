@@ -23,21 +23,6 @@
 namespace tir::python {
 namespace {
 
-std::string type_name(const py::handle& h) {
-  return py::str(py::type::of(h).attr("__name__")).cast<std::string>();
-}
-
-/// `h` as a T; a TypeError naming the argument and what it takes otherwise (pybind11's own
-/// message names neither: "Unable to cast Python instance of type X to C++ type '?'").
-template <typename T>
-T cast_arg(const py::handle& h, const char* argument, const char* expected) {
-  try {
-    return h.cast<T>();
-  } catch (const py::cast_error&) {
-    throw py::type_error(std::string(argument) + " must be " + expected + ", not " + type_name(h));
-  }
-}
-
 py::str utf8(std::string_view s) {
   return py::reinterpret_steal<py::str>(
       PyUnicode_DecodeUTF8(s.data(), py::ssize_t(s.size()), "replace"));

@@ -36,9 +36,11 @@
 #include "tooling/inspect/inspect_model.h"
 
 namespace py = pybind11;
+using tir::python::cast_arg;
 using tir::python::check;
 using tir::python::error_type;
 using tir::python::raise;
+using tir::python::type_name;
 using tir::python::unwrap;
 
 namespace {
@@ -189,7 +191,7 @@ std::shared_ptr<const tir::WeightSet> weights_from(py::handle src,
     std::vector<tir::SafetensorsEntry> entries;
     for (auto [k, v] : py::cast<py::dict>(src)) {
       tir::SafetensorsEntry e;
-      e.name = py::cast<std::string>(k);
+      e.name = cast_arg<std::string>(k, "weights: a dict's key", "a tensor name (str)");
       py::array a = contiguous(v, "weights: tensor '" + e.name + "'");
       e.dtype = dtype_of(a);
       if (e.dtype == tir::DType::kUndefined)
@@ -245,7 +247,8 @@ class PySession {
     size_t copies = 0;                             // inputs that had to be made C-contiguous
     if (py::isinstance<py::dict>(inputs)) {
       for (auto [k, v] : py::cast<py::dict>(inputs)) {
-        const std::string name = py::cast<std::string>(k);
+        const std::string name =
+            cast_arg<std::string>(k, "run(): an inputs dict's key", "an input name (str)");
         const int i = session_->input_index(name);
         if (i < 0) {
           std::string names;
@@ -258,7 +261,12 @@ class PySession {
         copies += arrays[i].ptr() != v.ptr();
       }
     } else {
-      py::sequence seq = py::cast<py::sequence>(inputs);
+      if (!py::isinstance<py::sequence>(inputs) || py::isinstance<py::str>(inputs))
+        throw py::type_error(
+            "run(): inputs must be a dict of name -> array or a list of arrays, "
+            "not " +
+            type_name(inputs));
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(inputs);
       if (seq.size() != specs.size())
         raise(tir::StatusCode::kInvalidArgument, "expected " + std::to_string(specs.size()) +
                                                      " inputs, got " + std::to_string(seq.size()));

@@ -367,6 +367,21 @@ class Api(unittest.TestCase):
         self.assertIn("nope", str(cm.exception))
         self.assertIsInstance(cm.exception, RuntimeError)
 
+    def test_type_errors_name_the_argument(self):
+        # pybind11's own message named neither ("Unable to cast ... to C++ type '?'").
+        s = tir.Session(self.model, self.weights)
+        with self.assertRaises(TypeError) as cm:
+            s.run({1: self.x})
+        self.assertIn("inputs dict's key must be an input name (str), not int", str(cm.exception))
+        with self.assertRaises(TypeError) as cm:
+            s.run(42)
+        self.assertIn("inputs must be a dict", str(cm.exception))
+        with self.assertRaises(TypeError) as cm:
+            s.swap_weights({3: self.x})
+        self.assertIn("weights: a dict's key must be a tensor name (str)", str(cm.exception))
+        with self.assertRaises(tir.Error):
+            tir.Session(self.model, self.weights, threads=-1)
+
     def test_concurrent_threads(self):
         s = tir.Session(self.model, self.weights)
         xs = [self.x * k for k in range(1, 5)]
