@@ -20,10 +20,15 @@ namespace tir::importer {
 /// or all zeros when the member is empty (torch writes 0-byte records for such tensors).
 struct TensorSource {
   std::string member;
-  uint64_t offset = 0;
-  uint64_t byte_size = 0;
+  uint64_t offset = 0;     // of its first element in the member
+  uint64_t byte_size = 0;  // of the tensor, contiguous (what the weight file stores)
   bool zeros = false;
   int archive = 0;  // which of the import's archives holds it (ModelTables)
+  /// A strided view of its storage (a transposed or sliced parameter, an expanded buffer):
+  /// element sizes and strides, the element size, and the storage bytes it spans from
+  /// `offset`. Empty strides: the bytes are one contiguous range.
+  std::vector<int64_t> view_sizes, view_strides;
+  uint64_t item_bytes = 0, span_bytes = 0;
 };
 
 /// One weight-file entry: a parameter or persistent buffer (tied names are aliases).

@@ -16,7 +16,8 @@ struct TensorMeta {
   int64_t storage_offset = 0;
 };
 
-Status check_contiguous(const TensorMeta& t, const std::string& file, const std::string& fqn);
+Status check_view(const TensorMeta& t, const std::string& file, const std::string& fqn);
+bool is_contiguous(const TensorMeta& t);
 
 // Reads a PayloadMeta's tensor_meta; errors name the tensor.
 Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const std::string& fqn) {
@@ -54,26 +55,38 @@ Result<TensorMeta> read_meta(const Json& payload, const std::string& file, const
     TIR_ASSIGN_OR_RETURN(t.storage_offset, json_int(*i));
   }
   if (t.storage_offset < 0) return corrupt("has a negative storage offset");
-  TIR_RETURN_IF_ERROR(check_contiguous(t, file, fqn));
+  TIR_RETURN_IF_ERROR(check_view(t, file, fqn));
   return t;
 }
 
-// The tensor's bytes must be one contiguous range of its storage.
-Status check_contiguous(const TensorMeta& t, const std::string& file, const std::string& fqn) {
-  int64_t expect = 1;
-  for (size_t i = t.sizes.size(); i-- > 0;) {
-    if (t.sizes[i] < 0)
-      return make_error(StatusCode::kCorrupt, "'", file, "': tensor '", fqn,
-                        "' has a negative size");
-    if (t.sizes[i] != 1 && t.strides[i] != expect)
-      return make_error(StatusCode::kUnsupported, "'", file, "': tensor '", fqn,
-                        "' is a non-contiguous view (strides ", t.strides.size(),
-                        "-d), not supported yet");
-    if (t.sizes[i] != 0 && expect > INT64_MAX / 16 / t.sizes[i])
-      return make_error(StatusCode::kCorrupt, "'", file, "': tensor '", fqn, "' is too large");
-    expect *= t.sizes[i];
+// Sizes and strides a view of a storage may have: none negative, and the largest element
+// offset they reach within what a size can hold.
+Status check_view(const TensorMeta& t, const std::string& file, const std::string& fqn) {
+  auto corrupt = [&](auto... parts) {
+    return make_error(StatusCode::kCorrupt, "'", file, "': tensor '", fqn, "' ", parts...);
+  };
+  int64_t numel = 1, reach = 0;
+  for (size_t i = 0; i < t.sizes.size(); ++i) {
+    if (t.sizes[i] < 0) return corrupt("has a negative size");
+    if (t.strides[i] < 0) return corrupt("has a negative stride");
+    if (t.sizes[i] != 0 && numel > INT64_MAX / 16 / t.sizes[i]) return corrupt("is too large");
+    numel *= t.sizes[i];
+    if (t.sizes[i] > 1 && t.strides[i] > (INT64_MAX / 16 - reach) / (t.sizes[i] - 1))
+      return corrupt("has strides too large");
+    if (t.sizes[i] > 1) reach += (t.sizes[i] - 1) * t.strides[i];
   }
   return ok_status();
+}
+
+// True when the tensor's elements are one row-major range of its storage.
+bool is_contiguous(const TensorMeta& t) {
+  int64_t expect = 1;
+  for (size_t i = t.sizes.size(); i-- > 0;) {
+    if (t.sizes[i] == 0) return true;
+    if (t.sizes[i] != 1 && t.strides[i] != expect) return false;
+    expect *= t.sizes[i];
+  }
+  return true;
 }
 
 struct FoundTensor {
@@ -100,7 +113,10 @@ Result<FoundTensor> find_tensor(const Program& p, const std::string& fqn, bool w
     return make_error(StatusCode::kCorrupt, "'", p.file, "': ", what, fqn, "' is not in ", source);
   const PickledTensor& t = it->second.tensor;
   FoundTensor f{TensorMeta{t.dtype, t.sizes, t.strides, t.storage_offset}, it->second.member};
-  TIR_RETURN_IF_ERROR(check_contiguous(f.meta, p.file, fqn));
+  if (f.meta.sizes.size() != f.meta.strides.size())
+    return make_error(StatusCode::kCorrupt, "'", p.file, "': tensor '", fqn, "' has ",
+                      f.meta.sizes.size(), " sizes and ", f.meta.strides.size(), " strides");
+  TIR_RETURN_IF_ERROR(check_view(f.meta, p.file, fqn));
   return f;
 }
 
@@ -120,10 +136,21 @@ Result<TensorSource> locate(const Pt2Archive& archive, const std::string& member
     src.zeros = true;  // torch writes 0-byte records for fake/empty storages
     return src;
   }
-  if (src.offset + src.byte_size > blob)
+  src.span_bytes = src.byte_size;
+  if (src.byte_size != 0 && !is_contiguous(meta)) {
+    src.view_sizes = meta.sizes;
+    src.view_strides = meta.strides;
+    src.item_bytes = item;
+    int64_t reach = 0;  // bounded by check_view
+    for (size_t i = 0; i < meta.sizes.size(); ++i) reach += (meta.sizes[i] - 1) * meta.strides[i];
+    TIR_ASSIGN_OR_RETURN(src.span_bytes, checked_nbytes(std::span<const int64_t>(&reach, 1), item,
+                                                        what + " strides"));
+    src.span_bytes += item;
+  }
+  if (src.offset + src.span_bytes > blob)
     return make_error(StatusCode::kCorrupt, "'", archive.path(), "': weight blob '", member,
                       "' for '", fqn, "' has ", blob, " bytes, its metadata needs ",
-                      src.offset + src.byte_size);
+                      src.offset + src.span_bytes);
   return src;
 }
 
@@ -137,6 +164,8 @@ Result<int32_t> GraphBuilder::weight_for(const std::string& fqn, bool is_buffer)
   std::string key = std::to_string(archive_index_) + "#" + member + "|" +
                     std::to_string(int(meta.dtype)) + "|" + std::to_string(meta.storage_offset);
   for (int64_t s : meta.sizes) key += "," + std::to_string(s);
+  if (!is_contiguous(meta))
+    for (int64_t s : meta.strides) key += "/" + std::to_string(s);
   if (auto it = weight_group_.find(key); it != weight_group_.end()) {
     WeightPlan& w = weights_[it->second];
     if (w.spec.name != fqn &&

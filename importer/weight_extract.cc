@@ -8,8 +8,44 @@
 
 namespace tir::importer {
 
+namespace {
+
+/// A strided view's elements in row-major order, gathered from the storage bytes it spans
+/// (read whole: at most the member's size), handed on in chunks.
+Status stream_strided(const Pt2Archive& archive, const TensorSource& src, const ChunkSink& sink) {
+  std::vector<uint8_t> storage;
+  storage.reserve(size_t(src.span_bytes));
+  TIR_RETURN_IF_ERROR(
+      archive.stream(src.member, src.offset, src.span_bytes, [&](std::span<const uint8_t> c) {
+        storage.insert(storage.end(), c.begin(), c.end());
+        return ok_status();
+      }));
+  const size_t rank = src.view_sizes.size(), item = size_t(src.item_bytes);
+  std::vector<int64_t> index(rank, 0);
+  std::vector<uint8_t> chunk;
+  chunk.reserve(size_t{1} << 16);
+  for (uint64_t left = src.byte_size / item; left > 0; --left) {
+    int64_t at = 0;
+    for (size_t d = 0; d < rank; ++d) at += index[d] * src.view_strides[d];
+    const uint8_t* from = storage.data() + size_t(at) * item;
+    chunk.insert(chunk.end(), from, from + item);
+    if (chunk.size() + item > chunk.capacity()) {
+      TIR_RETURN_IF_ERROR(sink(chunk));
+      chunk.clear();
+    }
+    for (size_t d = rank; d-- > 0;) {  // the next index, last dim fastest
+      if (++index[d] < src.view_sizes[d]) break;
+      index[d] = 0;
+    }
+  }
+  return chunk.empty() ? ok_status() : sink(chunk);
+}
+
+}  // namespace
+
 Status stream_tensor_source(const Pt2Archive& archive, const TensorSource& src,
                             const ChunkSink& sink) {
+  if (!src.zeros && !src.view_strides.empty()) return stream_strided(archive, src, sink);
   if (!src.zeros) return archive.stream(src.member, src.offset, src.byte_size, sink);
   static const std::vector<uint8_t> kZeros(size_t{1} << 16, 0);
   for (uint64_t left = src.byte_size; left > 0;) {

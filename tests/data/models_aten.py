@@ -475,6 +475,31 @@ class Resampling(nn.Module):
         return tuple(out)
 
 
+class StoredViews(nn.Module):
+    """Parameters, buffers and constants stored as views of larger or strided storages
+    (Ultralytics YOLO's anchors buffer is a transposed cat; a transposed or sliced parameter;
+    an expanded buffer with stride 0): imported materialised contiguous. `row` and `col` are
+    two views of one storage, `weight_t` and `weight_t_again` one view under two names (tied)."""
+
+    def __init__(self):
+        super().__init__()
+        base = torch.randn(6, 8)
+        self.register_buffer(
+            "anchors", torch.cat([torch.randn(8, 2), torch.randn(8, 2)], 1).transpose(0, 1))
+        self.weight_t = nn.Parameter(torch.randn(8, 5).t())
+        self.weight_t_again = self.weight_t
+        self.row = nn.Parameter(base[2:4])
+        self.col = nn.Parameter(base[:, 1:7:2])
+        self.register_buffer("expanded", torch.randn(1, 8).expand(3, 8))
+        self.const = torch.arange(24.0).reshape(4, 6)[:, ::2]
+
+    def forward(self, x):  # x [3, 8]
+        y = x @ self.weight_t.t() + x @ self.weight_t_again.t()
+        z = x + self.anchors[:3] + self.expanded
+        w = self.row.sum(0) + self.col.sum(1).sum() + self.const.sum()
+        return y, z * w
+
+
 class CreationPatterns(nn.Module):
     """Tensors made from patterns, as detection heads and routers build them: meshgrid anchors
     (ij and xy), eye, linspace/logspace, one_hot, cumprod (a diffusion schedule's alphas)."""
@@ -619,6 +644,7 @@ MODELS = [
     ("layer_tail", LayerTail, 62,
      lambda g: ((torch.randn(2, 5, 6, generator=g), torch.randn(2, 4, 5, 6, generator=g),
                  torch.randn(4, 4, generator=g)), {}), 1e-4),
+    ("stored_views", StoredViews, 63, lambda g: ((torch.randn(3, 8, generator=g),), {}), 1e-5),
     ("creation_patterns", CreationPatterns, 60,
      lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),
