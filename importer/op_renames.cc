@@ -86,6 +86,12 @@ constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
     {"aten::special_logit", "aten::logit"},
     {"aten::special_sinc", "aten::sinc"},
     {"prims::scalar_tensor", "aten::scalar_tensor"},
+    {"aten::concat", "aten::cat"},
+    {"aten::concatenate", "aten::cat"},
+    {"aten::_is_all_true", "aten::all"},
+    {"aten::_is_any_true", "aten::any"},
+    // Values unspecified in torch: zeros are one choice of them.
+    {"aten::new_empty", "aten::new_zeros"},
 };
 
 /// max_pool1d(x [N, C, L], k, s, p, d, ceil) is max_pool2d over x as an unbatched [C', H, W]
@@ -227,11 +233,58 @@ bool take_along_dim(std::string* op, const Json& inputs, const Json& tensor_valu
   return true;
 }
 
+/// feature_dropout, alpha_dropout and feature_alpha_dropout in eval mode (train=False) are
+/// the identity, as dropout is; in training mode each drops differently (whole channels,
+/// alpha-scaled), which dropout's kernel does not do: not renamed, so refused by name.
+bool eval_dropout(std::string* op, const Json& inputs, Json* renamed) {
+  const Json* train = arg_named(inputs, "train");
+  if (!train || !train->contains("as_bool") || (*train)["as_bool"].get<bool>()) return false;
+  *op = "aten::dropout";
+  *renamed = keep(inputs);
+  return true;
+}
+
+/// unfold(x, dimension, size, step) of a tensor of static sizes: the view that takes windows
+/// of `size` every `step` along `dimension` (appended as the last dim), an as_strided of x.
+bool unfold(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const std::vector<int64_t> x = static_sizes(inputs, tensor_values, "self");
+  const Json* dimension = arg_named(inputs, "dimension");
+  const Json* size = arg_named(inputs, "size");
+  const Json* step = arg_named(inputs, "step");
+  if (x.empty() || !dimension || !size || !step || !dimension->contains("as_int") ||
+      !size->contains("as_int") || !step->contains("as_int"))
+    return false;  // the kernel lookup names what it cannot run
+  const int64_t rank = int64_t(x.size()), n = (*size)["as_int"].get<int64_t>(),
+                by = (*step)["as_int"].get<int64_t>();
+  int64_t d = (*dimension)["as_int"].get<int64_t>();
+  if (d < 0) d += rank;
+  if (d < 0 || d >= rank || n < 0 || by <= 0 || n > x[size_t(d)]) return false;
+  std::vector<int64_t> sizes = x, strides(x.size(), 1);
+  for (size_t k = x.size() - 1; k > 0; --k) strides[k - 1] = strides[k] * x[k];
+  const int64_t inner = strides[size_t(d)];
+  sizes[size_t(d)] = (x[size_t(d)] - n) / by + 1;
+  strides[size_t(d)] = inner * by;
+  sizes.push_back(n);
+  strides.push_back(inner);
+  *renamed = Json::array();
+  for (const Json& in : inputs)
+    if (in.contains("name") && in["name"] == "self") renamed->push_back(in);
+  renamed->push_back(input("size", {{"as_ints", sizes}}));
+  renamed->push_back(input("stride", {{"as_ints", strides}}));
+  *op = "aten::as_strided";
+  return true;
+}
+
 /// The ops rename_op writes as others whatever their arguments.
-constexpr std::string_view kRenamed[] = {
-    "aten::clamp_min", "aten::clamp_max", "aten::broadcast_to", "aten::selu", "aten::celu",
-    "aten::fliplr",    "aten::flipud",    "aten::zero",         "aten::sgn",  "aten::max_pool1d",
-    "aten::tile",      "aten::new_full",  "aten::rrelu",        "aten::diag"};
+constexpr std::string_view kRenamed[] = {"aten::clamp_min",     "aten::clamp_max",
+                                         "aten::broadcast_to",  "aten::selu",
+                                         "aten::celu",          "aten::fliplr",
+                                         "aten::flipud",        "aten::zero",
+                                         "aten::sgn",           "aten::max_pool1d",
+                                         "aten::tile",          "aten::new_full",
+                                         "aten::rrelu",         "aten::diag",
+                                         "aten::unfold",        "aten::feature_dropout",
+                                         "aten::alpha_dropout", "aten::feature_alpha_dropout"};
 
 }  // namespace
 
@@ -270,6 +323,10 @@ bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, J
       *op == "aten::conv3d.padding")
     return conv_padding(op, inputs, tensor_values, renamed);
   if (*op == "aten::rrelu") return rrelu_eval(op, inputs, renamed);
+  if (*op == "aten::unfold") return unfold(op, inputs, tensor_values, renamed);
+  if (*op == "aten::feature_dropout" || *op == "aten::alpha_dropout" ||
+      *op == "aten::feature_alpha_dropout")
+    return eval_dropout(op, inputs, renamed);
   if (*op == "aten::diag") return diag(op, inputs, tensor_values, renamed);
   if (*op == "aten::take_along_dim") return take_along_dim(op, inputs, tensor_values, renamed);
   if (*op == "aten::convolution") return transposed_convolution(op, inputs, renamed);

@@ -23,7 +23,9 @@ int fail(const tir::Status& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   CLI::App app{"float32 weights -> int8 weights smoothed by activations measured on real inputs"};
   tir::tools::PackOptions pack;
   tir::tools::CalibrateOptions cal;
@@ -52,4 +54,10 @@ int main(int argc, char** argv) {
             << cal.inputs << "'\n";
   const tir::Status s = tir::tools::weights_pack(pack, std::cout);
   return s.ok() ? 0 : fail(s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tir::tools::guarded_main("tir-calibrate", [&] { return tool_main(argc, argv); });
 }

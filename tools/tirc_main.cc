@@ -115,7 +115,9 @@ int run_import(const std::vector<std::string>& programs, const std::string& out,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   CLI::App app{"tirc: import torch.export programs into tir models"};
   app.require_subcommand(1);
   std::vector<std::string> programs;
@@ -278,4 +280,10 @@ int main(int argc, char** argv) {
     return s.ok() ? 0 : fail(s);
   }
   return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tir::tools::guarded_main("tirc", [&] { return tool_main(argc, argv); });
 }

@@ -13,7 +13,9 @@
 #include "tooling/layouts/layout_pack.h"
 #include "tooling/run/run_module.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "generate")
     return tir::tools::generate_main(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "pack-layouts")
@@ -116,4 +118,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tir::tools::guarded_main("tirrun", [&] { return tool_main(argc, argv); });
 }

@@ -10,7 +10,9 @@
 #include "tooling/cli/parse_command_line.h"
 #include "tooling/mpi/mpi_pipeline.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -44,4 +46,10 @@ int main(int argc, char** argv) {
     code = tir::tools::mpi_pipeline_main(mo, std::cout, std::cerr);
   MPI_Finalize();
   return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tir::tools::guarded_main("tirrun-mpi", [&] { return tool_main(argc, argv); });
 }

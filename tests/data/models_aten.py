@@ -500,6 +500,28 @@ class StoredViews(nn.Module):
         return y, z * w
 
 
+class OpForms(nn.Module):
+    """Op spellings and forms of real programs: PatchTST/HaloNet's unfold (a view, also of a
+    view), DeepSeek-style attention's new_empty filled by copy_, concat/concatenate, and the
+    channel and alpha dropouts in eval mode (the identity)."""
+
+    def __init__(self):
+        super().__init__()
+        self.drop2d = nn.Dropout2d(0.3)
+        self.adrop = nn.AlphaDropout(0.2)
+        self.fadrop = nn.FeatureAlphaDropout(0.2)
+
+    def forward(self, x, img):  # x [2, 9, 4], img [1, 3, 4, 5]
+        w = x.unfold(1, 3, 2)
+        v = img.unfold(3, 2, 1).unfold(2, 2, 2)
+        buf = x.new_empty((2, 4))
+        buf.copy_(x[:, 0, :])
+        c = torch.concat([x, x * 2], dim=1)
+        c2 = torch.concatenate([c, c], 2)
+        d = self.drop2d(img) + self.fadrop(img) + self.adrop(img)
+        return w.sum(-1), v * 2, buf + 1, c2, d
+
+
 class CreationPatterns(nn.Module):
     """Tensors made from patterns, as detection heads and routers build them: meshgrid anchors
     (ij and xy), eye, linspace/logspace, one_hot, cumprod (a diffusion schedule's alphas)."""
@@ -645,6 +667,9 @@ MODELS = [
      lambda g: ((torch.randn(2, 5, 6, generator=g), torch.randn(2, 4, 5, 6, generator=g),
                  torch.randn(4, 4, generator=g)), {}), 1e-4),
     ("stored_views", StoredViews, 63, lambda g: ((torch.randn(3, 8, generator=g),), {}), 1e-5),
+    ("op_forms", OpForms, 64,
+     lambda g: ((torch.randn(2, 9, 4, generator=g), torch.randn(1, 3, 4, 5, generator=g)), {}),
+     1e-5),
     ("creation_patterns", CreationPatterns, 60,
      lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,23 @@ inline int exit_status(const Status& s) {
   if (s.ok()) return 0;
   std::cout << std::flush;
   std::cerr << "error: " << printable(s.message()) << "\n";
+  return 1;
+}
+
+/// A tool's main body run so that an exception escaping it (an allocation that failed, a
+/// thread the system would not start) ends the tool with one `error:` line and exit 1, with
+/// destructors run (half-written outputs removed), instead of an abort.
+template <typename Body>
+int guarded_main(std::string_view tool, Body&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    std::cout << std::flush;
+    std::cerr << "error: " << tool << ": out of memory\n";
+  } catch (const std::exception& e) {
+    std::cout << std::flush;
+    std::cerr << "error: " << tool << ": " << printable(e.what()) << "\n";
+  }
   return 1;
 }
 
