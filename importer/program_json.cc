@@ -5,6 +5,8 @@
 #include <limits>
 #include <tuple>
 
+#include "core/json_strict.h"
+
 namespace tir::importer {
 namespace {
 
@@ -115,22 +117,13 @@ Result<Json> read_json_member(const Pt2Archive& archive, std::string_view member
   if (const int depth = json_text_depth(text); depth > kMaxJsonDepth)
     return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member, "' nests ",
                       depth, " levels deep (the limit is ", kMaxJsonDepth, ")");
-  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    // torch <= 2.7 wrote non-finite floats as Python's bare Infinity / NaN.
-    Json quoted = Json::parse(quote_nonfinite_literals(text), nullptr, false);
-    if (!quoted.is_discarded()) return quoted;
-    // Parse again with exceptions only to get the position in the message.
-    try {
-      (void)Json::parse(text);
-    } catch (const Json::exception& e) {
-      return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member,
-                        "' is not valid JSON (", e.what(), ")");
-    }
-    return make_error(StatusCode::kCorrupt, "'", archive.path(), "': member '", member,
-                      "' is not valid JSON");
-  }
-  return doc;
+  const std::string what = "'" + archive.path() + "': member '" + std::string(member) + "'";
+  Result<Json> doc = parse_json_strict(text, what);
+  if (doc.ok()) return doc;
+  // torch <= 2.7 wrote non-finite floats as Python's bare Infinity / NaN.
+  const std::string quoted = quote_nonfinite_literals(text);
+  if (quoted == text) return doc;
+  return parse_json_strict(quoted, what);
 }
 
 Result<Program> read_program(Pt2Archive& archive, const std::string& model_name) {

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_strict.h"
 #include "tokenizer/byte_level.h"
 
 namespace tir::tokenizer {
@@ -288,7 +289,7 @@ Status Parser::decoder(const Json& d) {
 
 Result<BpeConfig> parse_tokenizer_json(std::string_view text, const std::string& path) {
   Parser parser(path);
-  const Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  TIR_ASSIGN_OR_RETURN(const Json root, parse_json_strict(text, "tokenizer file '" + path + "'"));
   if (root.is_discarded() || !root.is_object()) return parser.corrupt("not a JSON object");
   BpeConfig c;
   TIR_RETURN_IF_ERROR(parser.model(Parser::field(root, "model"), &c));
@@ -308,7 +309,7 @@ Result<BpeConfig> parse_tokenizer_json(std::string_view text, const std::string&
 }
 
 Result<SpecialTokenNames> parse_tokenizer_config(std::string_view text, const std::string& path) {
-  const Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  TIR_ASSIGN_OR_RETURN(const Json root, parse_json_strict(text, "tokenizer config '" + path + "'"));
   if (root.is_discarded() || !root.is_object())
     return make_error(StatusCode::kCorrupt, "tokenizer config '", path, "': not a JSON object");
   SpecialTokenNames names;

@@ -8,17 +8,25 @@
 //                                base_model.model.M.lora_B.weight  [out_features, r]
 //                              and, per module in modules_to_save, its full tensors
 //                                base_model.model.M.weight (.bias, ...)
+//                              and, with bias "lora_only" or "all", the trained biases
+//                                base_model.model.M.base_layer.bias (M adapted) or M.bias
+// adapter_config.json is read as PEFT reads it (runtime/weights/peft_config.h): PEFT's
+// target_modules / exclude_modules / layers_to_transform / modules_to_save rules decide which
+// modules are adapted, r and lora_alpha (rank_pattern, alpha_pattern, use_rslora) their rank and
+// scale. Where PEFT would warn and go on, tir refuses: a LoRA tensor of a module the config does
+// not adapt (PEFT ignores it), a module the config adapts with no tensors (PEFT leaves it at its
+// initial value), A and B whose rank is not the config's, a tensor saved whole that is not of a
+// module in modules_to_save (or a bias under `bias`).
 // Module M binds to the model weight named M + ".weight" (the state-dict name), else to the
 // one weight whose name ends with "." + M + ".weight" (a model exported inside a wrapper); the
 // same for the full tensors. The update of weight W is W + s * B A, with s = lora_alpha / r
-// (alpha / sqrt(r) with use_rslora), r each module's own rank (A's rows). In activation space
-// that is y += s * (x A^T) B^T whatever W's layout ([N, K] for nn.Linear, [K, N] for Conv1D),
-// which is how the runtime applies it (runtime/exec/lora_step.h).
+// (alpha / sqrt(r) with use_rslora). In activation space that is y += s * (x A^T) B^T whatever
+// W's layout ([N, K] for nn.Linear, [K, N] for Conv1D), which is how the runtime applies it
+// (runtime/exec/lora_step.h).
 //
-// Refused with one line naming the file and the field or tensor: another peft_type, DoRA,
-// lora_bias, alpha_pattern, layer_replication, target_parameters, trainable tokens, embedding
-// LoRA, a target that names no weight (or several), a shape that does not fit, a dtype other
-// than float32 for A and B.
+// Refused with one line naming the file and the field or tensor: what peft_config.h refuses,
+// trainable tokens, embedding LoRA, a target that names no weight (or several), a shape that
+// does not fit, a dtype other than float32 for A and B, a value of A or s * B that is not finite.
 //
 // Immutable after open; thread-safe; shared by every session it is loaded into.
 #pragma once

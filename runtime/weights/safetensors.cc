@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <set>
 
+#include "core/json_strict.h"
 #include "core/tensor.h"
 
 namespace tir {
@@ -61,25 +61,13 @@ Status corrupt(std::string_view path, Parts&&... parts) {
   return make_error(StatusCode::kCorrupt, "safetensors file '", path, "': ", parts...);
 }
 
-/// The header's JSON object (duplicate top-level keys are an error, as numpy would not see
-/// them). `n`: header length, already checked to fit the file.
+/// The header's JSON object (a key twice in one object is an error: which tensor or which
+/// dtype would be meant?). `n`: header length, already checked to fit the file.
 Result<Json> parse_header(std::span<const uint8_t> file, uint64_t n, std::string_view path) {
-  const char* text = reinterpret_cast<const char*>(file.data() + 8);
-  std::set<std::string> seen;
-  std::string duplicate;
-  Json header = Json::parse(
-      text, text + n,
-      [&](int depth, Json::parse_event_t event, Json& parsed) {
-        if (depth == 1 && event == Json::parse_event_t::key && parsed.is_string() &&
-            !seen.insert(parsed.get<std::string>()).second && duplicate.empty())
-          duplicate = parsed.get<std::string>();
-        return true;
-      },
-      /*allow_exceptions=*/false);
-  if (header.is_discarded()) return corrupt(path, "header is not valid JSON");
+  const std::string_view text(reinterpret_cast<const char*>(file.data() + 8), n);
+  TIR_ASSIGN_OR_RETURN(
+      Json header, parse_json_strict(text, "safetensors file '" + std::string(path) + "': header"));
   if (!header.is_object()) return corrupt(path, "header is not a JSON object");
-  if (!duplicate.empty())
-    return corrupt(path, "tensor '", duplicate, "' appears twice in the header");
   return header;
 }
 

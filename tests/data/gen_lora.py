@@ -14,9 +14,11 @@ Per family in tests/data/fixtures/lora/<family>/:
                            (the model card it also writes is removed)
   <adapter>_output_0.npy   logits of PEFT's merge_and_unload() model (the reference)
   <adapter>_unmerged_output_0.npy   logits of the PeftModel itself (checked equal to the merged)
-and manifest.json (adapters, ranks, targets). Each family gets four adapters of different
-ranks, alphas and targets (one with use_rslora, one with modules_to_save); every LoRA matrix
-is drawn at random (PEFT starts B at zero, which would make an adapter a no-op).
+and manifest.json (adapters, ranks, targets). Each family gets six adapters of different
+ranks, alphas and targets (use_rslora, modules_to_save, layers_to_transform / layers_pattern,
+exclude_modules, target_modules as a regular expression, rank_pattern / alpha_pattern, trained
+biases); every LoRA matrix is drawn at random (PEFT starts B at zero, which would make an
+adapter a no-op). tests/runtime/lora_peft_rules_test.cc derives the refused variants from them.
 """
 
 import copy
@@ -42,6 +44,16 @@ ADAPTERS = {
         "mlp_r2_save": dict(r=2, lora_alpha=4, target_modules=["c_fc"], fan_in_fan_out=True,
                             modules_to_save=["ln_f"]),
         "proj_r16": dict(r=16, lora_alpha=32, target_modules=["c_proj"], fan_in_fan_out=True),
+        # PEFT's selection rules: a list matched by suffix, one layer (default index pattern),
+        # an excluded suffix; the biases of the adapted layers trained and saved.
+        "layer0_exclude": dict(r=4, lora_alpha=8, target_modules=["c_attn", "c_proj", "c_fc"],
+                               layers_to_transform=[0], exclude_modules=["mlp.c_proj"],
+                               fan_in_fan_out=True, bias="lora_only"),
+        # A regular expression (full match), per-module ranks and alphas, rsLoRA.
+        "regex_patterns": dict(r=4, lora_alpha=6,
+                               target_modules=r".*\.h\.1\.(attn\.c_attn|mlp\.c_fc|mlp\.c_proj)",
+                               rank_pattern={"c_fc": 2}, alpha_pattern={r"mlp\.c_proj": 3},
+                               use_rslora=True, fan_in_fan_out=True),
     },
     "llama": {
         "qv_r4": dict(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"]),
@@ -52,6 +64,13 @@ ADAPTERS = {
                            modules_to_save=["lm_head"]),
         "qkvo_r6": dict(r=6, lora_alpha=12, target_modules=["q_proj", "k_proj", "v_proj",
                                                             "o_proj"]),
+        # One layer by a named pattern, rank and alpha per module.
+        "layer1_patterns": dict(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj", "up_proj"],
+                                layers_to_transform=1, layers_pattern="layers",
+                                rank_pattern={"up_proj": 2}, alpha_pattern={"v_proj": 12}),
+        # A regular expression with an excluded module (also a regular expression).
+        "regex_exclude": dict(r=3, lora_alpha=5, target_modules=r".*\.(q_proj|k_proj|down_proj)",
+                              exclude_modules=r".*layers\.0\.self_attn\.k_proj"),
     },
 }
 DIALECT = {"gpt2": "training", "llama": "core"}
@@ -78,10 +97,12 @@ def randomize_adapter(peft_model, seed):
                 p.copy_(torch.randn_like(p) * 0.3)
             elif "modules_to_save" in name:
                 p.add_(torch.randn_like(p) * 0.2)
+            elif p.requires_grad and name.endswith("bias"):  # bias="lora_only" or "all"
+                p.add_(torch.randn_like(p) * 0.2)
 
 
 def make_adapter(family, base, name, spec, seed, out_dir):
-    config = peft.LoraConfig(lora_dropout=0.0, bias="none", **spec)
+    config = peft.LoraConfig(**{"lora_dropout": 0.0, "bias": "none", **spec})
     model = peft.get_peft_model(copy.deepcopy(base), config)
     randomize_adapter(model, seed)
     model.eval()
@@ -97,8 +118,10 @@ def make_adapter(family, base, name, spec, seed, out_dir):
     export_util.save_npy(os.path.join(out_dir, f"{name}_output_0.npy"), merged)
     with open(os.path.join(path, "adapter_config.json")) as f:
         saved = json.load(f)
+    targets = saved["target_modules"]  # a list, or a regular expression
+    targets = targets if isinstance(targets, str) else sorted(targets)
     return {"name": name, "dir": name, "output": f"{name}_output_0.npy", "r": saved["r"],
-            "lora_alpha": saved["lora_alpha"], "target_modules": sorted(saved["target_modules"]),
+            "lora_alpha": saved["lora_alpha"], "target_modules": targets,
             "modules_to_save": saved.get("modules_to_save")}
 
 

@@ -47,6 +47,22 @@ TEST(HostileArchive, DeeplyNestedJsonIsRefusedNotAStackOverflow) {
                 "limit is 256)");
 }
 
+TEST(HostileArchive, DuplicatedJsonKeysAreRefusedNamingTheMemberAndTheKey) {
+  // Before, the last value won silently: a tensor of size 64 where the writer may have meant 32.
+  TempDir dir;
+  std::string pt2 =
+      mutated(dir, "models/model.json", "{\"as_int\": 32}", "{\"as_int\": 32, \"as_int\": 64}");
+  EXPECT_EQ(import_error(pt2, dir), "'" + pt2 +
+                                        "': member 'models/model.json': key \"as_int\" appears "
+                                        "twice in one object");
+  pt2 = mutated(dir, "model_weights_config.json", "\"is_param\": true",
+                "\"is_param\": true, \"is_param\": false");
+  const std::string err = import_error(pt2, dir);
+  EXPECT_NE(err.find("model_weights_config.json': key \"is_param\" appears twice"),
+            std::string::npos)
+      << err;
+}
+
 TEST(HostileArchive, ErrorsNameTheMemberAndTheJsonPath) {
   TempDir dir;
   const std::string pt2 = mutated(dir, "models/model.json", "{\"as_int\": 32}", "{}");

@@ -1,9 +1,10 @@
 """LoRA adapters through the `tir` module and `tirrun --adapter` (fixtures from
 tests/data/gen_lora.py: PEFT adapters over tiny GPT-2 and Llama): each adapter's logits equal
 those of PEFT's merged model within 1e-5, four Python threads with four adapters each get their
-own, bad adapters raise tir.Error naming the file. Needs numpy and the `tir` module only."""
+own, bad adapters (and configs that disagree with their tensors) raise tir.Error naming the file. Needs numpy and the `tir` module only."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -84,6 +85,31 @@ class LoraTest(unittest.TestCase):
             s.load_adapter("dora", bad)
         self.assertIn("use_dora", str(e.exception))
         self.assertIn("adapter_config.json", str(e.exception))
+
+    def test_config_read_as_peft_reads_it(self):
+        """Variants of a real adapter whose config disagrees with its tensors or holds an absurd
+        number are refused naming the field (they ran, and gave inf or another model, before)."""
+        s, _, _, adapters, _ = family(MANIFEST["families"][0])
+        src = adapters["attn_r4"][0]
+        with open(os.path.join(src, "adapter_config.json")) as f:
+            text = f.read()
+        config = json.loads(text)
+        variants = {
+            "lora_alpha": json.dumps(dict(config, lora_alpha=1e308)),
+            "do not have the rank 8": json.dumps(dict(config, r=8)),
+            "does not adapt (target_modules)": json.dumps(dict(config, target_modules=["c_fc"])),
+            'key "r" appears twice': text[:text.rfind("}")] + ', "r": 16}',
+        }
+        for needle, config_text in variants.items():
+            d = os.path.join(TMP.name, "variant_" + str(abs(hash(needle))))
+            os.makedirs(d, exist_ok=True)
+            shutil.copy(os.path.join(src, "adapter_model.safetensors"), d)
+            with open(os.path.join(d, "adapter_config.json"), "w") as f:
+                f.write(config_text)
+            with self.assertRaises(tir.Error, msg=needle) as e:
+                s.load_adapter("variant", d)
+            self.assertIn(needle, str(e.exception))
+            self.assertIn("adapter", str(e.exception))
 
     def test_tirrun_adapter(self):
         entry = MANIFEST["families"][0]

@@ -51,10 +51,10 @@ class LoraErrors : public ::testing::Test {
     return dir;
   }
 
-  /// lora_A/lora_B of `module` shaped for a [32 -> n] layer of rank 2.
+  /// lora_A/lora_B of `module` shaped for a [32 -> n] layer of rank 4 (the config's r).
   static std::vector<Matrix> pair(const std::string& module, int64_t n = 96, int64_t k = 32) {
     const std::string p = "base_model.model." + module;
-    return {{p + ".lora_A.weight", {2, k}}, {p + ".lora_B.weight", {n, 2}}};
+    return {{p + ".lora_A.weight", {4, k}}, {p + ".lora_B.weight", {n, 4}}};
   }
 
   /// Loading `dir` fails with one line holding every needle; runs go on as before.
@@ -96,13 +96,15 @@ TEST_F(LoraErrors, TargetNotInTheModel) {
   expect_refused(write_adapter("missing", config_, pair("model.transformer.h.7.attn.c_attn")),
                  {"adapter_model.safetensors", "h.7.attn.c_attn.lora_A.weight", "names no weight"});
   // A weight, but no GEMM reads it (the position embedding).
-  expect_refused(write_adapter("wpe", config_, pair("model.transformer.wpe", 32)),
+  json wpe = config_;
+  wpe["target_modules"] = {"wpe"};
+  expect_refused(write_adapter("wpe", wpe, pair("model.transformer.wpe", 32)),
                  {"model.transformer.wpe", "read by no linear"});
 }
 
 TEST_F(LoraErrors, ShapeOrDtypeThatDoesNotFit) {
   expect_refused(write_adapter("shape", config_, pair(c_attn_, 95)),
-                 {"c_attn.lora_B.weight", "[95, 2]", "does not fit weight"});
+                 {"c_attn.lora_B.weight", "[95, 4]", "does not fit weight"});
   expect_refused(write_adapter("k", config_, pair(c_attn_, 96, 31)), {"does not fit weight"});
   std::vector<Matrix> half = pair(c_attn_);
   half[0].dtype = DType::kFloat16;
@@ -125,7 +127,7 @@ TEST_F(LoraErrors, MissingOrGarbageFiles) {
   std::ofstream(dir + "/adapter_model.safetensors") << "not safetensors";
   expect_refused(dir, {"adapter_model.safetensors"});
   std::ofstream(dir + "/adapter_config.json") << "{ not json";
-  expect_refused(dir, {"adapter_config.json", "not JSON"});
+  expect_refused(dir, {"adapter_config.json", "not valid JSON"});
 }
 
 }  // namespace
