@@ -78,6 +78,10 @@ Status Parser::model(const Json& m, BpeConfig* c) {
   c->tokens.resize(limit);
   c->used.resize(limit);
   for (const auto& [spelling, i] : entries) {
+    // The reference decodes such an id to either spelling, as its hash map happens to order.
+    if (c->used[i])
+      return f_.unsupported("model.vocab['" + spelling + "']", "id ", i, " is also '", c->tokens[i],
+                            "''s");
     TIR_RETURN_IF_ERROR(set_token(c, i, spelling, "model.vocab"));
     c->spelling_to_id[spelling] = i;
     bool mapped = false;

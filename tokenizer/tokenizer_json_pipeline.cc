@@ -92,8 +92,8 @@ Status split_step(const JsonFields& f, const Json& p, const std::string& where,
 }
 
 Status template_items(const JsonFields& f, const Json& list, const std::string& where,
-                      const Json* specials, const std::vector<bool>& used,
-                      std::vector<TemplatePiece>* out) {
+                      const Json* specials, const std::string& specials_where,
+                      const std::vector<bool>& used, std::vector<TemplatePiece>* out) {
   if (!list.is_array()) return f.corrupt(where, "is not an array");
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string item = item_path(where, i);
@@ -121,10 +121,10 @@ Status template_items(const JsonFields& f, const Json& list, const std::string& 
     if (specials == nullptr) continue;
     const std::string name = id.get<std::string>();
     const Json& token = JsonFields::field(*specials, name.c_str());
-    const std::string token_where = "post_processor.special_tokens['" + name + "']";
+    const std::string token_where = specials_where + "['" + name + "']";
     if (!token.is_object())
-      return f.corrupt(field_path(item, "SpecialToken.id"), "'", name,
-                       "' is not in post_processor.special_tokens");
+      return f.corrupt(field_path(item, "SpecialToken.id"), "'", name, "' is not in ",
+                       specials_where);
     TIR_ASSIGN_OR_RETURN(const Json* ids, required_array(f, token, token_where, "ids"));
     TemplatePiece p;
     for (size_t k = 0; k < ids->size(); ++k) {
@@ -236,10 +236,11 @@ Status parse_post_processor(const JsonFields& f, const Json& p, const std::strin
   if (!specials.is_object())
     return f.corrupt(field_path(where, "special_tokens"), "is not an object");
   std::vector<TemplatePiece> pieces;
+  const std::string specials_where = field_path(where, "special_tokens");
   TIR_RETURN_IF_ERROR(template_items(f, JsonFields::field(p, "pair"), field_path(where, "pair"),
-                                     nullptr, used, &pieces));
+                                     nullptr, specials_where, used, &pieces));
   TIR_RETURN_IF_ERROR(template_items(f, JsonFields::field(p, "single"), field_path(where, "single"),
-                                     &specials, used, &pieces));
+                                     &specials, specials_where, used, &pieces));
   *out = std::move(pieces);
   return ok_status();
 }

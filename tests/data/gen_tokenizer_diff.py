@@ -30,6 +30,8 @@ import json
 import os
 import shutil
 
+os.environ["RUST_BACKTRACE"] = "0"  # the library panics on some variants: one line each
+
 import sentencepiece as spm
 from sentencepiece import sentencepiece_model_pb2 as sp_pb2
 from tokenizers import Tokenizer
@@ -230,6 +232,8 @@ def json_variants(bases):
         ("model_type_wordpiece", "gpt2", [rep("/model/type", "WordPiece")]),
         ("model_no_type", "gpt2", [rem("/model/type")]),
         ("model_no_merges", "gpt2", [rem("/model/merges")]),
+        ("model_vocab_id_twice", "gpt2", [add("/model/vocab/zzq", 70)]),
+        ("model_vocab_id_gap", "gpt2", [add("/model/vocab/zzq", 900)]),
         ("model_mixed_merges", "llama3", [rep("/model/merges/1", "a b")]),
         ("model_merge_not_in_vocab", "gpt2", [rep("/model/merges/3", "Ġnotatoken Ġeither")]),
     ]

@@ -27,6 +27,7 @@ const std::map<std::string, std::string>& refused_by_tir() {
       {"model_dropout_half", "BPE dropout is random: no ids to equal"},
       {"model_dropout_one", "BPE dropout: only 0 or null is read"},
       {"model_suffix", "end_of_word_suffix is not byte-level BPE"},
+      {"model_vocab_id_twice", "the reference decodes the id to either spelling"},
       {"model_unk_not_in_vocab", "the reference fails only at an encode that needs <unk>"},
       {"pre_tokenizer_null", "no ByteLevel: only byte-level BPE is read"},
       {"split_after_byte_level", "a step after ByteLevel sees the byte-level alphabet"},
