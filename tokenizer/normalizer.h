@@ -4,6 +4,10 @@
 //   {"type": "Lowercase"}                         each character's full lowercase mapping, with
 //                                                 no context (Rust's char::to_lowercase)
 //   {"type": "Prepend", "prepend": "▁"}           text put before a non-empty piece
+//   {"type": "Replace", "pattern": {"String" | "Regex": ...}, "content": "..."}
+//                                                 each match (pre_tokenizer.h's) replaced
+//   {"type": "Strip", "strip_left", "strip_right"} White_Space removed at the ends
+//   {"type": "StripAccents"}                      marks (Mn, Mc, Me) removed
 //   {"type": "Sequence", "normalizers": [...]}    each in turn
 #pragma once
 
@@ -12,13 +16,26 @@
 #include <vector>
 
 #include "core/status.h"
+#include "tokenizer/pre_tokenizer.h"
 
 namespace tir::tokenizer {
 
 struct NormalizerStep {
-  enum class Kind { kNfc, kNfd, kNfkc, kNfkd, kLowercase, kPrepend };
+  enum class Kind {
+    kNfc,
+    kNfd,
+    kNfkc,
+    kNfkd,
+    kLowercase,
+    kPrepend,
+    kReplace,
+    kStrip,
+    kStripAccents
+  };
   Kind kind = Kind::kNfc;
-  std::string prepend;  // kPrepend only
+  std::string text;                    // kPrepend: the prefix; kReplace: the replacement
+  std::shared_ptr<const Regex> regex;  // kReplace
+  bool left = false, right = false;    // kStrip
 };
 
 /// A chain of normalizer steps; immutable, usable from several threads.

@@ -75,6 +75,12 @@ Status Regex::find_matches(std::string_view text, std::vector<SplitPiece>* out) 
   return ok_status();
 }
 
+bool Regex::may_match_empty() const {
+  uint32_t min_length = 0;
+  pcre2_pattern_info(static_cast<pcre2_code*>(code_), PCRE2_INFO_MINLENGTH, &min_length);
+  return min_length == 0;
+}
+
 std::vector<SplitPiece> apply_split_behavior(std::vector<SplitPiece> pieces, SplitBehavior behavior,
                                              bool invert) {
   if (invert)

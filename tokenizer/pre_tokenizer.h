@@ -43,6 +43,8 @@ class Regex {
   /// match ended (Oniguruma's find_iter). kInternal if PCRE2 gives up (its match or JIT
   /// stack limits), rather than a silently different split.
   Status find_matches(std::string_view text, std::vector<SplitPiece>* out) const;
+  /// Whether some subject may match with no characters (PCRE2's minimum length is 0).
+  bool may_match_empty() const;
 
  private:
   Regex() = default;

@@ -2,6 +2,8 @@
 
 #include <sentencepiece_processor.h>
 
+#include <exception>
+
 #include "tokenizer/file.h"
 #include "tokenizer/utf8.h"
 
@@ -11,7 +13,15 @@ namespace {
 class SentencePieceTokenizer final : public Tokenizer {
  public:
   Status load(std::string_view bytes, const std::string& path) {
-    const auto status = processor_.LoadFromSerializedProto({bytes.data(), bytes.size()});
+    sentencepiece::util::Status status;
+    // The library throws on some malformed models (its trie builder on an empty piece):
+    // the exception ends here, as an error, never crossing tir's API.
+    try {
+      status = processor_.LoadFromSerializedProto({bytes.data(), bytes.size()});
+    } catch (const std::exception& e) {
+      return make_error(StatusCode::kCorrupt, "sentencepiece model '", path,
+                        "': libsentencepiece failed: ", e.what());
+    }
     if (!status.ok())
       return make_error(StatusCode::kCorrupt, "sentencepiece model '", path,
                         "': ", status.ToString());

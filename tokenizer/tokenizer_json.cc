@@ -1,6 +1,7 @@
 #include "tokenizer/tokenizer_json.h"
 
 #include <cstdio>
+#include <set>
 
 #include "tokenizer/byte_level.h"
 #include "tokenizer/utf8.h"
@@ -35,6 +36,12 @@ class Parser {
 };
 
 Status Parser::root(const Json& root, BpeConfig* c) {
+  // The library's reader leaves the value of a key it does not know unread and then fails.
+  static const std::set<std::string, std::less<>> kKeys = {
+      "version",       "truncation", "padding",        "added_tokens", "normalizer",
+      "pre_tokenizer", "model",      "post_processor", "decoder"};
+  for (const auto& [key, value] : root.items())
+    if (!kKeys.contains(key)) return f_.corrupt(key, "is not a tokenizer.json field");
   const Json& version = JsonFields::field(root, "version");
   if (!version.is_null() && version != "1.0")
     return f_.unsupported("version", version.dump(), " is not \"1.0\"");

@@ -71,19 +71,22 @@ Result<bool> byte_level_options(const JsonFields& f, const Json& obj, const std:
   return add_prefix_space;
 }
 
-Status split_step(const JsonFields& f, const Json& p, const std::string& where,
-                  PreTokenizer::Step* step) {
-  const Json& pattern = JsonFields::field(p, "pattern");
+/// The regex of `obj["pattern"]`: {"Regex": ...} or, matched literally, {"String": ...}.
+Result<std::shared_ptr<const Regex>> pattern_regex(const JsonFields& f, const Json& obj,
+                                                   const std::string& where) {
+  const Json& pattern = JsonFields::field(obj, "pattern");
   const std::string pattern_where = field_path(where, "pattern");
-  if (!pattern.is_object() || pattern.size() != 1)
-    return f.corrupt(pattern_where, "is not {\"Regex\": ...} or {\"String\": ...}");
   const Json& regex = JsonFields::field(pattern, "Regex");
   const Json& literal = JsonFields::field(pattern, "String");
   const Json& text = regex.is_string() ? regex : literal;
-  if (!text.is_string())
+  if (!pattern.is_object() || pattern.size() != 1 || !text.is_string())
     return f.corrupt(pattern_where, "is not {\"Regex\": ...} or {\"String\": ...}");
-  TIR_ASSIGN_OR_RETURN(step->regex,
-                       compile(f, text.get<std::string>(), literal.is_string(), pattern_where));
+  return compile(f, text.get<std::string>(), literal.is_string(), pattern_where);
+}
+
+Status split_step(const JsonFields& f, const Json& p, const std::string& where,
+                  PreTokenizer::Step* step) {
+  TIR_ASSIGN_OR_RETURN(step->regex, pattern_regex(f, p, where));
   const Json& behavior = JsonFields::field(p, "behavior");
   if (behavior.is_null()) return f.corrupt(field_path(where, "behavior"), "missing");
   TIR_ASSIGN_OR_RETURN(step->behavior, split_behavior(f, p, where, SplitBehavior::kIsolated));
@@ -158,7 +161,29 @@ Status parse_normalizer(const JsonFields& f, const Json& n, const std::string& w
   }
   if (type == "Prepend") {
     TIR_ASSIGN_OR_RETURN(const std::string* prepend, required_string(f, n, where, "prepend"));
-    out->push_back({.kind = Kind::kPrepend, .prepend = *prepend});
+    out->push_back({.kind = Kind::kPrepend, .text = *prepend});
+    return ok_status();
+  }
+  if (type == "Replace") {
+    NormalizerStep step{.kind = Kind::kReplace};
+    TIR_ASSIGN_OR_RETURN(const std::string* content, required_string(f, n, where, "content"));
+    step.text = *content;
+    TIR_ASSIGN_OR_RETURN(step.regex, pattern_regex(f, n, where));
+    // The library's replace fails (an index past its alignments) on most texts then.
+    if (step.regex->may_match_empty())
+      return f.unsupported(field_path(where, "pattern"), "may match the empty string");
+    out->push_back(std::move(step));
+    return ok_status();
+  }
+  if (type == "Strip") {
+    NormalizerStep step{.kind = Kind::kStrip};
+    TIR_ASSIGN_OR_RETURN(step.left, f.flag(n, where, "strip_left", std::nullopt));
+    TIR_ASSIGN_OR_RETURN(step.right, f.flag(n, where, "strip_right", std::nullopt));
+    out->push_back(std::move(step));
+    return ok_status();
+  }
+  if (type == "StripAccents") {
+    out->push_back({.kind = Kind::kStripAccents});
     return ok_status();
   }
   if (type == "Sequence") {
@@ -168,7 +193,8 @@ Status parse_normalizer(const JsonFields& f, const Json& n, const std::string& w
                                 });
   }
   return f.unsupported(field_path(where, "type"), "normalizer '", type,
-                       "' is not read (NFC, NFD, NFKC, NFKD, Lowercase, Prepend, Sequence are)");
+                       "' is not read (NFC, NFD, NFKC, NFKD, Lowercase, Prepend, Replace, Strip, "
+                       "StripAccents and Sequence are)");
 }
 
 Status parse_pre_tokenizer(const JsonFields& f, const Json& p, const std::string& where, int depth,

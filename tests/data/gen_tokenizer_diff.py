@@ -211,6 +211,13 @@ def json_variants(bases):
             ("strip", {"type": "Strip", "strip_left": True, "strip_right": True}),
             ("strip_accents", {"type": "StripAccents"}),
             ("replace", {"type": "Replace", "pattern": {"String": " "}, "content": "_"}),
+            ("replace_regex", {"type": "Replace", "pattern": {"Regex": r"\s*"}, "content": "|"}),
+            ("replace_with_nothing", {"type": "Replace", "pattern": {"Regex": "[aeiou]+"},
+                                      "content": ""}),
+            ("strip_left", {"type": "Strip", "strip_left": True, "strip_right": False}),
+            ("strip_no_field", {"type": "Strip", "strip_left": True}),
+            ("nfd_strip_accents", {"type": "Sequence", "normalizers": [
+                {"type": "NFD"}, {"type": "StripAccents"}]}),
             ("bert", {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
                       "strip_accents": None, "lowercase": True}),
             ("unknown_type", {"type": "Frobnicate"}),
@@ -329,6 +336,7 @@ def json_variants(bases):
             bases["gpt2"]["decoder"]]})]),
         ("decoder_fuse", "gpt2", [rep("/decoder", {"type": "Fuse"})]),
         ("version_2", "gpt2", [rep("/version", "2.0")]),
+        ("root_unknown_key", "gpt2", [add("/vocab_size", 700)]),
         ("truncation", "gpt2", [rep("/truncation", {"max_length": 3, "strategy": "LongestFirst",
                                                     "stride": 0, "direction": "Right"})]),
         ("padding", "gpt2", [rep("/padding", {
