@@ -6,6 +6,10 @@
 //   {"type": "Digits", "individual_digits": bool}   (\p{N}, Isolated or Contiguous)
 //   {"type": "Punctuation", "behavior": ...}        (Unicode P and ASCII punctuation)
 //   {"type": "WhitespaceSplit"}                     (White_Space characters, Removed)
+//   {"type": "Whitespace"}                          (runs of word characters, runs of others
+//                                                    but White_Space; the rest removed)
+//   {"type": "BertPreTokenizer"}                    (WhitespaceSplit, then punctuation
+//                                                    Isolated)
 //   {"type": "ByteLevel", "add_prefix_space": bool, "use_regex": bool}   (GPT-2's regex)
 //   {"type": "Sequence", "pretokenizers": [...]}                          (ByteLevel last)
 // Regexes run on PCRE2 with UTF and Unicode properties (\p{L}, \p{N}, (?i:...), lookahead),
@@ -86,5 +90,11 @@ inline constexpr std::string_view kDigitPattern = R"(\p{N})";
 inline constexpr std::string_view kPunctuationPattern = R"([\p{P}!-/:-@\[-`{-~])";
 inline constexpr std::string_view kWhitespacePattern =
     R"([\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}])";
+/// The Whitespace pre-tokenizer's `\w+|[^\w\s]+` as Rust's regex crate reads it (\w:
+/// Alphabetic, marks, Nd, Pc, Join_Control; \s: White_Space).
+inline constexpr std::string_view kWordsPattern =
+    R"([\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}]+|)"
+    R"([^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}\t-\r \x{85}\x{A0}\x{1680})"
+    R"(\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]+)";
 
 }  // namespace tir::tokenizer

@@ -226,13 +226,22 @@ Status parse_pre_tokenizer(const JsonFields& f, const Json& p, const std::string
   } else if (type == "Punctuation") {
     TIR_ASSIGN_OR_RETURN(step.regex, compile(f, kPunctuationPattern, false, where));
     TIR_ASSIGN_OR_RETURN(step.behavior, split_behavior(f, p, where, SplitBehavior::kIsolated));
-  } else if (type == "WhitespaceSplit") {
+  } else if (type == "WhitespaceSplit" || type == "BertPreTokenizer") {
     TIR_ASSIGN_OR_RETURN(step.regex, compile(f, kWhitespacePattern, false, where));
     step.behavior = SplitBehavior::kRemoved;
+    if (type == "BertPreTokenizer") {
+      out->push_back(std::move(step));
+      step = {};
+      TIR_ASSIGN_OR_RETURN(step.regex, compile(f, kPunctuationPattern, false, where));
+    }
+  } else if (type == "Whitespace") {
+    TIR_ASSIGN_OR_RETURN(step.regex, compile(f, kWordsPattern, false, where));
+    step.behavior = SplitBehavior::kRemoved;
+    step.invert = true;
   } else {
     return f.unsupported(field_path(where, "type"), "pre_tokenizer '", type,
-                         "' is not read (Split, Digits, Punctuation, WhitespaceSplit, ByteLevel "
-                         "and Sequence are)");
+                         "' is not read (Split, Digits, Punctuation, WhitespaceSplit, Whitespace, "
+                         "BertPreTokenizer, ByteLevel and Sequence are)");
   }
   out->push_back(std::move(step));
   return ok_status();
