@@ -36,19 +36,30 @@ void BpeModel::encode_word(std::string_view word, std::vector<TokenId>* out) con
   };
   std::vector<Symbol> symbols;
   symbols.reserve(word.size());
+  auto add = [&](TokenId id, uint32_t len) {
+    const int i = static_cast<int>(symbols.size());
+    symbols.push_back({id, i - 1, i + 1, len});
+  };
+  // As the reference's merge_word: unknown bytes wait in `unk` (fused or not) until a known
+  // byte comes; byte-fallback ids do not flush it.
+  std::optional<Symbol> unk;
   for (unsigned char b : word) {
-    TokenId id = byte_ids_[b];
-    if (id < 0) {
-      if (!options_.unk_id) continue;
-      id = *options_.unk_id;
-      if (options_.fuse_unk && !symbols.empty() && symbols.back().id == id) {
-        symbols.back().len++;
+    if (byte_ids_[b] >= 0) {
+      if (unk) add(unk->id, unk->len);
+      unk.reset();
+      add(byte_ids_[b], 1);
+    } else if (!options_.byte_fallback.empty() && !options_.byte_fallback[b].empty()) {
+      for (TokenId id : options_.byte_fallback[b]) add(id, 1);
+    } else if (options_.unk_id) {
+      if (unk && options_.fuse_unk) {
+        unk->len++;
         continue;
       }
+      if (unk) add(unk->id, unk->len);
+      unk = Symbol{*options_.unk_id, 0, 0, 1};
     }
-    const int i = static_cast<int>(symbols.size());
-    symbols.push_back({id, i - 1, i + 1, 1});
   }
+  if (unk) add(unk->id, unk->len);
   if (symbols.empty()) return;
   symbols.back().next = -1;
 

@@ -23,6 +23,10 @@ struct BpeModelOptions {
   std::optional<TokenId> unk_id;
   /// Consecutive unknown bytes become one unk_id.
   bool fuse_unk = false;
+  /// byte_fallback: for each byte, the ids of the "<0xXX>" entries of the UTF-8 bytes of its
+  /// byte-level character, used before unk_id when the byte has no entry of its own (empty:
+  /// byte_fallback is off, or one of them is missing).
+  std::vector<std::vector<TokenId>> byte_fallback;
 };
 
 class BpeModel {

@@ -5,7 +5,6 @@
 
 #include "tokenizer/byte_level.h"
 #include "tokenizer/file.h"
-#include "tokenizer/nfc.h"
 #include "tokenizer/tokenizer_json.h"
 #include "tokenizer/utf8.h"
 
@@ -21,16 +20,17 @@ class BpeTokenizer final : public Tokenizer {
         model_(std::move(c.bytes_to_id), c.merges, c.model),
         raw_added_(c.added, /*normalized=*/false),
         normalized_added_(c.added, /*normalized=*/true),
-        nfc_(c.nfc),
+        normalizer_(std::move(c.normalizer)),
         pre_tokenizer_(std::move(c.pre_tokenizer)),
-        prefix_(std::move(c.prefix)),
-        suffix_(std::move(c.suffix)),
+        post_template_(std::move(c.post_template)),
         bos_(bos),
         eos_(eos) {
     special_.resize(tokens_.size());
     for (const AddedToken& t : c.added) special_[t.id] = t.special;
     bytes_.reserve(tokens_.size());
     for (const std::string& t : tokens_) bytes_.push_back(byte_level_decode(t));
+    // The reference decodes a normalized added token from its normalized form.
+    for (const AddedToken& t : c.added) bytes_[t.id] = byte_level_decode(t.match_text);
   }
 
   Result<std::vector<TokenId>> encode(std::string_view text,
@@ -43,13 +43,12 @@ class BpeTokenizer final : public Tokenizer {
         segments.push_back(std::move(s));
         continue;
       }
-      if (nfc_) {
-        TIR_ASSIGN_OR_RETURN(s.text, nfc(s.text));
+      if (!normalizer_.empty()) {
+        TIR_ASSIGN_OR_RETURN(s.text, normalizer_.normalize(s.text));
       }
       normalized_added_.split(s.text, &segments);
     }
     std::vector<TokenId> ids;
-    if (options.add_special_tokens) ids = prefix_;
     for (const Segment& s : segments) {
       if (s.id >= 0) {
         ids.push_back(s.id);
@@ -58,8 +57,7 @@ class BpeTokenizer final : public Tokenizer {
       TIR_ASSIGN_OR_RETURN(const std::vector<std::string> words, pre_tokenizer_.words(s.text));
       for (const std::string& word : words) model_.encode_word(word, &ids);
     }
-    if (options.add_special_tokens) ids.insert(ids.end(), suffix_.begin(), suffix_.end());
-    return ids;
+    return apply_template(ids, options.add_special_tokens);
   }
 
   Result<std::string> decode(std::span<const TokenId> ids,
@@ -89,6 +87,20 @@ class BpeTokenizer final : public Tokenizer {
   std::optional<TokenId> eos_id() const override { return eos_; }
 
  private:
+  /// The post-processor's template around `ids` (each text piece is the whole text).
+  std::vector<TokenId> apply_template(std::vector<TokenId> ids, bool add_special_tokens) const {
+    if (post_template_.empty()) return ids;
+    std::vector<TokenId> out;
+    for (const TemplatePiece& piece : post_template_) {
+      if (piece.text) {
+        out.insert(out.end(), ids.begin(), ids.end());
+      } else if (add_special_tokens) {
+        out.insert(out.end(), piece.ids.begin(), piece.ids.end());
+      }
+    }
+    return out;
+  }
+
   bool valid(TokenId id) const {
     return id >= 0 && static_cast<size_t>(id) < tokens_.size() && used_[id];
   }
@@ -99,36 +111,57 @@ class BpeTokenizer final : public Tokenizer {
   std::unordered_map<std::string, TokenId> spelling_to_id_;
   BpeModel model_;
   AddedTokenMatcher raw_added_, normalized_added_;
-  bool nfc_;
+  Normalizer normalizer_;
   PreTokenizer pre_tokenizer_;
-  std::vector<TokenId> prefix_, suffix_;
+  std::vector<TemplatePiece> post_template_;
   std::optional<TokenId> bos_, eos_;
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Tokenizer>> open_bpe_tokenizer(const std::string& path) {
-  TIR_ASSIGN_OR_RETURN(const std::string text, read_tokenizer_file(path));
+namespace {
+
+/// BOS and EOS are those `names` spell (tokenizer_config.json) when given, else BOS is the
+/// template's first token when it comes before the text.
+Result<std::unique_ptr<Tokenizer>> make_bpe_tokenizer(std::string_view text,
+                                                      const std::string& path,
+                                                      const SpecialTokenNames* names) {
   TIR_ASSIGN_OR_RETURN(BpeConfig config, parse_tokenizer_json(text, path));
   std::optional<TokenId> bos, eos;
-  if (!config.prefix.empty()) bos = config.prefix.front();
+  for (const TemplatePiece& piece : config.post_template) {
+    if (!piece.text && !piece.ids.empty()) bos = piece.ids.front();
+    if (piece.text || bos) break;
+  }
+  auto lookup = [&](const std::optional<std::string>& name) -> std::optional<TokenId> {
+    if (!name) return std::nullopt;
+    auto it = config.spelling_to_id.find(*name);
+    if (it == config.spelling_to_id.end()) return std::nullopt;
+    return it->second;
+  };
+  if (names != nullptr) {
+    if (names->bos) bos = lookup(names->bos);
+    eos = lookup(names->eos);
+  }
+  return std::unique_ptr<Tokenizer>(new BpeTokenizer(std::move(config), bos, eos));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Tokenizer>> load_bpe_tokenizer(std::string_view text,
+                                                      const std::string& path) {
+  return make_bpe_tokenizer(text, path, nullptr);
+}
+
+Result<std::unique_ptr<Tokenizer>> open_bpe_tokenizer(const std::string& path) {
+  TIR_ASSIGN_OR_RETURN(const std::string text, read_tokenizer_file(path));
   const std::string config_path =
       (std::filesystem::path(path).parent_path() / "tokenizer_config.json").string();
   std::error_code ec;
-  if (std::filesystem::exists(config_path, ec)) {
-    TIR_ASSIGN_OR_RETURN(const std::string config_text, read_tokenizer_file(config_path));
-    TIR_ASSIGN_OR_RETURN(const SpecialTokenNames names,
-                         parse_tokenizer_config(config_text, config_path));
-    auto lookup = [&](const std::optional<std::string>& name) -> std::optional<TokenId> {
-      if (!name) return std::nullopt;
-      auto it = config.spelling_to_id.find(*name);
-      if (it == config.spelling_to_id.end()) return std::nullopt;
-      return it->second;
-    };
-    if (names.bos) bos = lookup(names.bos);
-    eos = lookup(names.eos);
-  }
-  return std::unique_ptr<Tokenizer>(new BpeTokenizer(std::move(config), bos, eos));
+  if (!std::filesystem::exists(config_path, ec)) return make_bpe_tokenizer(text, path, nullptr);
+  TIR_ASSIGN_OR_RETURN(const std::string config_text, read_tokenizer_file(config_path));
+  TIR_ASSIGN_OR_RETURN(const SpecialTokenNames names,
+                       parse_tokenizer_config(config_text, config_path));
+  return make_bpe_tokenizer(text, path, &names);
 }
 
 }  // namespace tir::tokenizer

@@ -2,6 +2,8 @@
 
 #include <sentencepiece_processor.h>
 
+#include <exception>
+
 #include "tokenizer/file.h"
 #include "tokenizer/utf8.h"
 
@@ -10,9 +12,16 @@ namespace {
 
 class SentencePieceTokenizer final : public Tokenizer {
  public:
-  Status load(const std::string& path) {
-    TIR_ASSIGN_OR_RETURN(const std::string bytes, read_tokenizer_file(path));
-    const auto status = processor_.LoadFromSerializedProto(bytes);
+  Status load(std::string_view bytes, const std::string& path) {
+    sentencepiece::util::Status status;
+    // The library throws on some malformed models (its trie builder on an empty piece):
+    // the exception ends here, as an error, never crossing tir's API.
+    try {
+      status = processor_.LoadFromSerializedProto({bytes.data(), bytes.size()});
+    } catch (const std::exception& e) {
+      return make_error(StatusCode::kCorrupt, "sentencepiece model '", path,
+                        "': libsentencepiece failed: ", e.what());
+    }
     if (!status.ok())
       return make_error(StatusCode::kCorrupt, "sentencepiece model '", path,
                         "': ", status.ToString());
@@ -74,10 +83,16 @@ class SentencePieceTokenizer final : public Tokenizer {
 
 }  // namespace
 
-Result<std::unique_ptr<Tokenizer>> open_sentencepiece_tokenizer(const std::string& path) {
+Result<std::unique_ptr<Tokenizer>> load_sentencepiece_tokenizer(std::string_view bytes,
+                                                                const std::string& path) {
   auto tokenizer = std::make_unique<SentencePieceTokenizer>();
-  TIR_RETURN_IF_ERROR(tokenizer->load(path));
+  TIR_RETURN_IF_ERROR(tokenizer->load(bytes, path));
   return std::unique_ptr<Tokenizer>(std::move(tokenizer));
+}
+
+Result<std::unique_ptr<Tokenizer>> open_sentencepiece_tokenizer(const std::string& path) {
+  TIR_ASSIGN_OR_RETURN(const std::string bytes, read_tokenizer_file(path));
+  return load_sentencepiece_tokenizer(bytes, path);
 }
 
 }  // namespace tir::tokenizer

@@ -13,5 +13,8 @@
 namespace tir::tokenizer {
 
 Result<std::unique_ptr<Tokenizer>> open_sentencepiece_tokenizer(const std::string& path);
+/// The serialized model in `bytes`; `path` names it in messages.
+Result<std::unique_ptr<Tokenizer>> load_sentencepiece_tokenizer(std::string_view bytes,
+                                                                const std::string& path);
 
 }  // namespace tir::tokenizer

@@ -33,6 +33,12 @@ Result<std::unique_ptr<Tokenizer>> open_tokenizer(const std::string& path) {
                     "': expected tokenizer.json (Hugging Face) or *.model (SentencePiece)");
 }
 
+Result<std::unique_ptr<Tokenizer>> load_tokenizer(std::string_view bytes, TokenizerFormat format,
+                                                  const std::string& name) {
+  if (format == TokenizerFormat::kSentencePiece) return load_sentencepiece_tokenizer(bytes, name);
+  return load_bpe_tokenizer(bytes, name);
+}
+
 namespace {
 bool ends_incomplete(const std::string& text) {
   return text.size() >= 3 && text.compare(text.size() - 3, 3, "\xEF\xBF\xBD") == 0;

@@ -60,6 +60,16 @@ class Tokenizer {
 /// Unsupported parts of a file are refused with a Status naming the file and the field.
 Result<std::unique_ptr<Tokenizer>> open_tokenizer(const std::string& path);
 
+enum class TokenizerFormat {
+  kHuggingFaceJson,  // tokenizer.json
+  kSentencePiece,    // *.model
+};
+
+/// Reads a tokenizer from the bytes of its file (a fuzzer's or an embedder's buffer); `name`
+/// stands for the file in messages. No tokenizer_config.json is read beside it.
+Result<std::unique_ptr<Tokenizer>> load_tokenizer(std::string_view bytes, TokenizerFormat format,
+                                                  const std::string& name);
+
 /// Turns a stream of ids (a generate loop's output) into text as it becomes printable: the
 /// text of a token whose bytes end inside a UTF-8 character is held until the character is
 /// complete. The concatenation of every `next` and the final `flush` equals

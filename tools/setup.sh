@@ -184,13 +184,15 @@ tsan() {
 # or timeout fails the run and leaves the input in $SAN/crashes/<target>/: copy it to
 # fuzz/regressions/<target>/ and the normal suite replays it from then on (meson test
 # --suite fuzz_replay).
-FUZZ_TARGETS=(pt2 pt2_json pickle sym_parse tir weight_file safetensors npy)
+FUZZ_TARGETS=(pt2 pt2_json pickle sym_parse tir weight_file safetensors npy tokenizer_json
+  tokenizer_model)
 fuzz_dict() {
   case "$1" in
     pt2) echo "-dict=fuzz/json.dict" ;;
     sym_parse) echo "-dict=fuzz/sym.dict" ;;
     npy) echo "-dict=fuzz/npy.dict" ;;
     safetensors) echo "-dict=fuzz/safetensors.dict" ;;
+    tokenizer_json) echo "-dict=fuzz/tokenizer.dict" ;;
   esac
 }
 

@@ -44,10 +44,11 @@ TEST(BadTokenizer, TheUnmodifiedBaseOpens) {
 TEST(BadTokenizer, UnsupportedPartsAreNamed) {
   json j = gpt2_json();
   j["model"]["type"] = "WordPiece";
-  expect_refused(j, StatusCode::kUnsupported, "model.type 'WordPiece'");
+  expect_refused(j, StatusCode::kUnsupported, "field 'model.type': 'WordPiece'");
   j = gpt2_json();
-  j["normalizer"] = {{"type", "Lowercase"}};
-  expect_refused(j, StatusCode::kUnsupported, "normalizer 'Lowercase'");
+  j["normalizer"] = {{"type", "BertNormalizer"}};
+  expect_refused(j, StatusCode::kUnsupported,
+                 "field 'normalizer.type': normalizer 'BertNormalizer'");
   j = gpt2_json();
   j["pre_tokenizer"] = {{"type", "Metaspace"}};
   expect_refused(j, StatusCode::kUnsupported, "pre_tokenizer 'Metaspace'");
@@ -63,7 +64,7 @@ TEST(BadTokenizer, UnsupportedPartsAreNamed) {
       {"pretokenizers",
        {{{"type", "Split"}, {"pattern", {{"Regex", "(unclosed"}}}, {"behavior", "Isolated"}},
         {{"type", "ByteLevel"}}}}};
-  expect_refused(j, StatusCode::kUnsupported, "pre_tokenizer.Split");
+  expect_refused(j, StatusCode::kUnsupported, "field 'pre_tokenizer.pretokenizers[0].pattern'");
   j = gpt2_json();
   j["decoder"] = {{"type", "WordPiece"}};
   expect_refused(j, StatusCode::kUnsupported, "decoder 'WordPiece'");
@@ -71,11 +72,14 @@ TEST(BadTokenizer, UnsupportedPartsAreNamed) {
   j["post_processor"] = {{"type", "RobertaProcessing"}};
   expect_refused(j, StatusCode::kUnsupported, "post_processor 'RobertaProcessing'");
   j = gpt2_json();
-  j["added_tokens"][0]["single_word"] = true;
-  expect_refused(j, StatusCode::kUnsupported, "single_word");
+  j["added_tokens"][0]["id"] = 5;  // the tokenizers library would give it its vocabulary id
+  expect_refused(j, StatusCode::kUnsupported, "field 'added_tokens[0].id'");
   j = gpt2_json();
   j["model"]["dropout"] = 0.1;
-  expect_refused(j, StatusCode::kUnsupported, "dropout");
+  expect_refused(j, StatusCode::kUnsupported, "field 'model.dropout'");
+  j = gpt2_json();
+  j["truncation"] = {{"max_length", 3}};
+  expect_refused(j, StatusCode::kUnsupported, "field 'truncation'");
 }
 
 TEST(BadTokenizer, MalformedFieldsAreNamed) {
@@ -86,6 +90,19 @@ TEST(BadTokenizer, MalformedFieldsAreNamed) {
   j = gpt2_json();
   j["model"]["merges"][0] = json::array({1, 2});
   expect_refused(j, StatusCode::kCorrupt, "model.merges[0]");
+  j = gpt2_json();
+  j["added_tokens"][0].erase("lstrip");  // required by the tokenizers library too
+  expect_refused(j, StatusCode::kCorrupt, "field 'added_tokens[0].lstrip': missing");
+  j = gpt2_json();
+  j["pre_tokenizer"] = {
+      {"type", "Sequence"},
+      {"pretokenizers",
+       {{{"type", "Split"},
+         {"pattern", {{"String", " "}}},
+         {"behavior", "Sideways"},
+         {"invert", false}},
+        {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"trim_offsets", true}}}}};
+  expect_refused(j, StatusCode::kCorrupt, "field 'pre_tokenizer.pretokenizers[0].behavior'");
   j = gpt2_json();
   j["model"]["vocab"]["x"] = -5;
   expect_refused(j, StatusCode::kCorrupt, "model.vocab['x']");
@@ -121,6 +138,20 @@ TEST(BadTokenizer, TruncatedFilesAreRefused) {
   }
   auto garbage = open_tokenizer(write(dir, "tokenizer.model", "not a protobuf at all"));
   EXPECT_FALSE(garbage.ok());
+}
+
+// A model whose piece is empty makes libsentencepiece's trie builder throw (found by the
+// tokenizer_model fuzz target): an error, not a terminate.
+TEST(BadTokenizer, SentencePieceExceptionsAreErrors) {
+  const std::string path = tir::testing::test_data_dir() +
+                           "/../../fuzz/regressions/tokenizer_model/empty_piece_darts_exception";
+  tir::testing::TempDir dir;
+  std::ifstream f(path, std::ios::binary);
+  const std::string model((std::istreambuf_iterator<char>(f)), {});
+  ASSERT_FALSE(model.empty()) << path;
+  auto t = open_tokenizer(write(dir, "tokenizer.model", model));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), StatusCode::kCorrupt) << t.status().message();
 }
 
 TEST(BadTokenizer, MissingAndUnknownFiles) {
