@@ -406,7 +406,9 @@ TIR_API tir_status tir_generate_options_set_reset(tir_generate_options* options,
 
 /** Generates after `prompt` (`prompt_len` >= 1 ids; options NULL: defaults), calling `callback`
  *  (may be NULL) with each new token. `*out_tokens` (may be NULL) receives the new tokens,
- *  valid until the next generate on this handle or tir_generator_free. [per handle] */
+ *  valid until the next generate on this handle or tir_generator_free. [per handle]: a call
+ *  while another runs on the handle (another thread, or `callback` calling back in) fails with
+ *  TIR_INVALID_ARGUMENT. */
 TIR_API tir_status tir_generator_generate(tir_generator* generator, const int32_t* prompt,
                                           size_t prompt_len, const tir_generate_options* options,
                                           tir_token_callback callback, void* user_data,

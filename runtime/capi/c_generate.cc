@@ -1,4 +1,5 @@
 // The C ABI of the generate loop (include/tir/tir.h, "generate") over llm/generator.h.
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -12,6 +13,9 @@ using tir::capi::guarded;
 
 struct tir_generator {
   std::unique_ptr<tir::llm::Generator> generator;
+  /// A generate call is running: a second one (another thread, or the callback) is refused,
+  /// since `tokens` below, which the first call hands out, belongs to the handle.
+  std::atomic<bool> in_call{false};
   int threads = 0;
   std::vector<int32_t> tokens;  // of the last generate
   tir::llm::GenerateStats stats;
@@ -102,6 +106,14 @@ tir_status tir_generator_generate(tir_generator* generator, const int32_t* promp
   return guarded(__func__, [&] {
     TIR_C_CHECK_ARG(generator, __func__);
     if (prompt_len > 0) TIR_C_CHECK_ARG(prompt, __func__);
+    if (generator->in_call.exchange(true))
+      return fail(StatusCode::kInvalidArgument,
+                  "tir_generator_generate: another generate is running on this handle (from "
+                  "another thread or from its callback); calls on one handle must not overlap");
+    struct EndCall {
+      std::atomic<bool>& flag;
+      ~EndCall() { flag.store(false); }
+    } end_call{generator->in_call};
     static const tir::llm::GenerateOptions kDefaults;
     tir::llm::TokenCallback on_token;
     if (callback) on_token = [&](int32_t t) { return callback(t, user_data) != 0; };

@@ -161,5 +161,40 @@ TEST_F(CGenerateLlama, MisuseIsAStatusNamingIt) {
   EXPECT_EQ(none, nullptr);
 }
 
+// A generate on the handle from inside its own callback is refused (it would overwrite the
+// tokens the outer call hands out); the outer call's tokens stay right.
+struct Reenter {
+  tir_generator* g = nullptr;
+  const std::vector<int32_t>* prompt = nullptr;
+  tir_status inner = TIR_OK;
+  std::string message;
+};
+
+int reenter(int32_t, void* user) {
+  auto* r = static_cast<Reenter*>(user);
+  if (r->inner == TIR_OK) {
+    r->inner = tir_generator_generate(r->g, r->prompt->data(), r->prompt->size(), nullptr, nullptr,
+                                      nullptr, nullptr, nullptr);
+    r->message = tir_last_error();
+  }
+  return 1;
+}
+
+TEST_F(CGenerateLlama, OverlappingCallOnOneHandleIsRefused) {
+  ASSERT_EQ(tir_generate_options_set_max_new_tokens(o_, 5), TIR_OK);
+  const auto want = generate();
+  Reenter r{g_, &prompt_};
+  const int32_t* tokens = nullptr;
+  size_t n = 0;
+  ASSERT_EQ(
+      tir_generator_generate(g_, prompt_.data(), prompt_.size(), o_, reenter, &r, &tokens, &n),
+      TIR_OK)
+      << tir_last_error();
+  EXPECT_EQ(r.inner, TIR_INVALID_ARGUMENT);
+  EXPECT_NE(r.message.find("another generate is running on this handle"), std::string::npos)
+      << r.message;
+  EXPECT_EQ(std::vector<int32_t>(tokens, tokens + n), want);
+}
+
 }  // namespace
 }  // namespace tir
