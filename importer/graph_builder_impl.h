@@ -188,31 +188,39 @@ class GraphBuilder {
   std::unordered_set<std::string> storage_offsets_;
   std::unordered_set<std::string> scalar_symbols_;  // what `.item()` nodes bind
 
-  // ---- view_write_back.cc: in-place ops on slices (x[a:b, c] = v, Swin's attention mask).
-  /// A slice.Tensor / select.int output: the value it views and the node's arguments.
+  // ---- view_write_back.cc: in-place ops through views (x[a:b, c] = v, Swin's attention mask).
+  /// A view node's output: the value it views, the node's op and arguments, and how a write
+  /// through the view reaches that value (kNone: it cannot, e.g. permute, expand, split).
   struct ViewLink {
-    bool select = false;
+    enum class Kind { kNone, kSlice, kSelect, kSameOrder, kSelfInverse };
+    Kind kind = Kind::kNone;
     int32_t input = -1;
     std::vector<ArgOffset> args;
+    std::string op;
   };
-  /// The chain of slice/select views from an in-place node's self up to the activation they
-  /// view, innermost first, and that activation.
+  static ViewLink::Kind view_link_kind(std::string_view op);
+  /// The chain of linked views from an in-place node's self up to the tensor they view,
+  /// innermost first, and that tensor; store_into_root: it is a buffer or parameter.
   struct WriteBack {
     std::vector<int32_t> chain;
     int32_t root = -1;
+    bool store_into_root = false;
   };
   /// The value `node` passes as `self` (-1: none).
   int32_t self_value(const Json& node) const;
-  /// Records a view node's output (every view op; slice/select with their arguments).
+  /// Records a view node's outputs (view_root_, view_links_).
   void record_view(const std::string& op, const std::vector<ArgOffset>& args, const Json& node,
                    const std::vector<int32_t>& outs);
-  /// The in-place node `node` (op `*op`) on a slice/select chain of an activation, or on an
-  /// activation that has views: `*op` becomes the functional form and `*out` says where to
-  /// write the result back (emit_write_back). Returns false when the node stays as it is.
-  bool plan_write_back(const Json& node, std::string* op, WriteBack* out) const;
+  /// The in-place node `node` (op `*op`) on a chain of linked views, or on an activation
+  /// without a kernel for the in-place form: `*op` becomes the functional form and `*out` says
+  /// where to write the result back (emit_write_back). False when the node stays as it is; an
+  /// error when it writes through a view that cannot be written back.
+  Result<bool> plan_write_back(const Json& node, const std::string& name, std::string* op,
+                               WriteBack* out) const;
   /// After the functional node computed `y` (the new value of the innermost view): one
-  /// slice_scatter / select_scatter per link up to the root, whose later uses read the result;
-  /// every earlier view of the root becomes stale (check_not_stale).
+  /// scatter / reshape_as / transpose per link up to the root (then copy_ into a buffer root),
+  /// whose later uses read the result; every earlier view of the root becomes stale
+  /// (check_not_stale).
   Status emit_write_back(const WriteBack& wb, int32_t y, const std::string& node,
                          const std::string& module_path, const std::string& module_type,
                          const std::string& source);

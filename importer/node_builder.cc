@@ -266,8 +266,11 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
   TIR_RETURN_IF_ERROR(check_not_stale(node, name));
   std::string rebind;  // value whose later uses read this node's output (functionalised)
   functionalize(node, &op, &rebind);
-  WriteBack write_back;  // an in-place node on slices of an activation (view_write_back.cc)
-  const bool writes_back = rebind.empty() && plan_write_back(node, &op, &write_back);
+  WriteBack write_back;  // an in-place node through views (view_write_back.cc)
+  bool writes_back = false;
+  if (rebind.empty()) {
+    TIR_ASSIGN_OR_RETURN(writes_back, plan_write_back(node, name, &op, &write_back));
+  }
   Json renamed;  // an op the importer writes as another (op_renames.h)
   if (rename_op(&op, *inputs, *tensor_values_, &renamed)) inputs = &renamed;
   std::vector<ArgOffset> args;
