@@ -4,8 +4,10 @@
 OLMo-hybrid (its gated-delta-rule chunk loop writes `out[:, :, i] = ...` and
 `ut[..., i, :i] = ...`), tiny random configs in both dialects; and `view_writes`, a small
 module with every kind of in-place write through a view the importer writes back (and views
-read after a write to what they view). Into fixtures/arch_recurrent/<model>/<dialect>/ with its
-own manifest.json (tests/runtime/arch_recurrent_test.cc reads it).
+read after a write to what they view). Into fixtures/arch_recurrent/<model>/<dialect>/ with
+their own manifest.json (runnable_fixtures() in tests/common/test_util.h reads it). Also
+buffer_runs/training/ (a buffer written through views, run after run; not in the manifest:
+tests/runtime/session_test.cc reads it).
 
     ~/.venvs/torch/bin/python tests/data/gen_arch_recurrent.py
 
@@ -84,6 +86,37 @@ class ViewWrites(nn.Module):
         return h, early, flat * 1.0, a * 1.0, scan, g0 * 1.0, self.state.sum(1)
 
 
+class BufferRuns(nn.Module):
+    """A buffer written through views twice per run, its old value the output: each run reads
+    the state the run before left (not in the manifest: its output changes run by run)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("state", torch.zeros(2, 3, 4))
+
+    def forward(self, x):
+        out = self.state.sum(1) + 0.0
+        self.state[:, 1] = x[:, 0] + self.state[:, 1]
+        self.state[:, 2] = self.state[:, 1] * 2.0
+        return out
+
+
+def write_buffer_runs(runs=3):
+    """fixtures/arch_recurrent/buffer_runs/training/: program.pt2, input_0.npy and run_<k>.npy,
+    torch's output of the k-th call of one module (state from the calls before)."""
+    out_dir = os.path.join(ROOT, "buffer_runs", "training")
+    os.makedirs(out_dir)
+    x = torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(75))
+    path = os.path.join(out_dir, "program.pt2")
+    torch.export.save(torch.export.export(BufferRuns(), (x,)), path)
+    export_util.restore_deflated(path)
+    export_util.save_npy(os.path.join(out_dir, "input_0.npy"), x)
+    module = BufferRuns()
+    with torch.no_grad():
+        for k in range(runs):
+            export_util.save_npy(os.path.join(out_dir, f"run_{k}.npy"), module(x))
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("rwkv", rwkv, 71, lambda g: ((token_ids(g, 1, 7),), {}), 1e-4),
@@ -101,6 +134,7 @@ def main():
         assert diff < tol / 10, f"{name}: torch float32 vs float64 {diff}"
     fixtures = export_util.build_suite(ROOT, MODELS)
     export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
+    write_buffer_runs()
 
 
 if __name__ == "__main__":

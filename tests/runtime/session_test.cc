@@ -49,6 +49,26 @@ TEST_P(FixtureSession, MatchesTorchEagerAndIsRepeatable) {
 INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession,
                          ::testing::ValuesIn(testing::runnable_fixtures()), testing::FixtureName());
 
+// A buffer written through views twice per run (the training IR's select + copy_): each run
+// reads the state the run before left, as torch's calls of one module do
+// (fixtures/arch_recurrent/buffer_runs, gen_arch_recurrent.py).
+TEST(Session, BufferWrittenThroughViewsKeepsItsStateAcrossRuns) {
+  TempDir tmp;
+  const std::string dir = testing::fixture_dir() + "/arch_recurrent/buffer_runs/training";
+  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
+  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  const auto inputs = read_all(dir, {{{"file", "input_0.npy"}}});
+  const auto expected =
+      read_all(dir, {{{"file", "run_0.npy"}}, {{"file", "run_1.npy"}}, {{"file", "run_2.npy"}}});
+  for (size_t run = 0; run < expected.size(); ++run) {
+    auto outputs = (*session)->run(views(inputs));
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+    EXPECT_TRUE(testing::all_close((*outputs)[0], expected[run].view(), 1e-6, 1e-6))
+        << "run " << run;
+  }
+}
+
 TEST(Session, TwoSessionsShareOneWeightSet) {
   TempDir tmp;
   const std::string dir = testing::fixture_dir() + "/mlp/core";
