@@ -6,8 +6,8 @@ OLMo-hybrid (its gated-delta-rule chunk loop writes `out[:, :, i] = ...` and
 module with every kind of in-place write through a view the importer writes back (and views
 read after a write to what they view). Into fixtures/arch_recurrent/<model>/<dialect>/ with
 their own manifest.json (runnable_fixtures() in tests/common/test_util.h reads it). Also
-buffer_runs/training/ (a buffer written through views, run after run; not in the manifest:
-tests/runtime/session_test.cc reads it).
+STATE_RUNS (buffers written through views, or copied before an update, run after run; not in
+the manifest: tests/runtime/session_test.cc reads them).
 
     ~/.venvs/torch/bin/python tests/data/gen_arch_recurrent.py
 
@@ -101,20 +101,55 @@ class BufferRuns(nn.Module):
         return out
 
 
-def write_buffer_runs(runs=3):
-    """fixtures/arch_recurrent/buffer_runs/training/: program.pt2, input_0.npy and run_<k>.npy,
-    torch's output of the k-th call of one module (state from the calls before)."""
-    out_dir = os.path.join(ROOT, "buffer_runs", "training")
-    os.makedirs(out_dir)
-    x = torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(75))
-    path = os.path.join(out_dir, "program.pt2")
-    torch.export.save(torch.export.export(BufferRuns(), (x,)), path)
-    export_util.restore_deflated(path)
-    export_util.save_npy(os.path.join(out_dir, "input_0.npy"), x)
-    module = BufferRuns()
-    with torch.no_grad():
-        for k in range(runs):
-            export_util.save_npy(os.path.join(out_dir, f"run_{k}.npy"), module(x))
+class BufferCopyRuns(nn.Module):
+    """Copies of a buffer made before an in-place update of it (index_copy_; in the core IR
+    index_put + a BUFFER_MUTATION that runs in place) and read after it: torch's repeat, cat,
+    roll and flip are new tensors, which the update must not reach."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("state", torch.zeros(4, 3))
+
+    def forward(self, x, pos):
+        old = torch.cat([self.state.repeat(1, 1)])
+        rolled = self.state.roll(0, 1)
+        flipped = self.state[None].flip(0)
+        self.state.index_copy_(0, pos, x)
+        return old + 0.0, rolled + 0.0, flipped + 0.0
+
+
+def write_state_runs(runs=3):
+    """fixtures/arch_recurrent/<name>/<dialect>/ of the STATE_RUNS modules: program.pt2,
+    input_<k>.npy and run_<k>_<j>.npy, torch's output j of the k-th call of one module (its
+    buffer as the calls before left it)."""
+    for name, make_module, inputs in STATE_RUNS:
+        args = inputs(torch.Generator().manual_seed(75))
+        ep = torch.export.export(make_module(), args)
+        for dialect in export_util.DIALECTS:
+            if dialect == "core":
+                ep = ep.run_decompositions()
+            out_dir = os.path.join(ROOT, name, dialect)
+            os.makedirs(out_dir)
+            path = os.path.join(out_dir, "program.pt2")
+            torch.export.save(ep, path)
+            export_util.restore_deflated(path)
+            for k, a in enumerate(args):
+                export_util.save_npy(os.path.join(out_dir, f"input_{k}.npy"), a)
+            module = make_module()
+            with torch.no_grad():
+                for k in range(runs):
+                    outs = module(*args)
+                    for j, o in enumerate(outs if isinstance(outs, tuple) else (outs,)):
+                        export_util.save_npy(os.path.join(out_dir, f"run_{k}_{j}.npy"), o)
+
+
+# Programs whose buffer changes run by run (not in the manifest: FixtureSession expects the
+# same outputs every run; tests/runtime/session_test.cc runs them).
+STATE_RUNS = [
+    ("buffer_runs", BufferRuns, lambda g: (torch.randn(2, 3, 4, generator=g),)),
+    ("buffer_copy_runs", BufferCopyRuns,
+     lambda g: (torch.randn(1, 3, generator=g), torch.tensor([2]))),
+]
 
 
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
@@ -134,7 +169,7 @@ def main():
         assert diff < tol / 10, f"{name}: torch float32 vs float64 {diff}"
     fixtures = export_util.build_suite(ROOT, MODELS)
     export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
-    write_buffer_runs()
+    write_state_runs()
 
 
 if __name__ == "__main__":
