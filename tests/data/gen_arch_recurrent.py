@@ -7,7 +7,8 @@ module with every kind of in-place write through a view the importer writes back
 read after a write to what they view). Into fixtures/arch_recurrent/<model>/<dialect>/ with
 their own manifest.json (runnable_fixtures() in tests/common/test_util.h reads it). Also
 STATE_RUNS (buffers written through views, or copied before an update, run after run; not in
-the manifest: tests/runtime/session_test.cc reads them).
+the manifest: tests/runtime/session_test.cc reads them) and diagonal_write/training (a write
+through a view tir refuses: tests/importer/import_test.cc).
 
     ~/.venvs/torch/bin/python tests/data/gen_arch_recurrent.py
 
@@ -78,12 +79,14 @@ class ViewWrites(nn.Module):
         for t in range(x.shape[1]):  # a recurrence writing each step into a select
             state = 0.5 * state + x[:, t]
             scan[:, t] = state
+        c = h.transpose(1, 2).contiguous()  # a copy in torch: the write stays in it
+        c.add_(1.0)
         g = x + 1.0
         g0 = g[0]                 # a view taken before an in-place op on g itself
         g.add_(1.0)               # add_ (a kernel of its own) on a tensor that has views
         self.state[:, 1] = x[:, 0]   # a buffer written through a view, twice
         self.state[:, 2] = self.state[:, 1] * 2.0
-        return h, early, flat * 1.0, a * 1.0, scan, g0 * 1.0, self.state.sum(1)
+        return h, early, flat * 1.0, a * 1.0, scan, g0 * 1.0, c * 1.0, self.state.sum(1)
 
 
 class BufferRuns(nn.Module):
@@ -143,6 +146,24 @@ def write_state_runs(runs=3):
                         export_util.save_npy(os.path.join(out_dir, f"run_{k}_{j}.npy"), o)
 
 
+class DiagonalWrite(nn.Module):
+    """A write through a view tir cannot write back (diagonal): refused with one line."""
+
+    def forward(self, x):
+        h = x * 2
+        h.diagonal().mul_(3.0)
+        return h
+
+
+def write_refused():
+    """fixtures/arch_recurrent/diagonal_write/training/program.pt2 (tests/importer)."""
+    out_dir = os.path.join(ROOT, "diagonal_write", "training")
+    os.makedirs(out_dir)
+    path = os.path.join(out_dir, "program.pt2")
+    torch.export.save(torch.export.export(DiagonalWrite(), (torch.randn(3, 3),)), path)
+    export_util.restore_deflated(path)
+
+
 # Programs whose buffer changes run by run (not in the manifest: FixtureSession expects the
 # same outputs every run; tests/runtime/session_test.cc runs them).
 STATE_RUNS = [
@@ -170,6 +191,7 @@ def main():
     fixtures = export_util.build_suite(ROOT, MODELS)
     export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
     write_state_runs()
+    write_refused()
 
 
 if __name__ == "__main__":
