@@ -277,7 +277,7 @@ Status GraphBuilder::read_outputs() {
         it = value_index_.find(name);
       }
       if (it == value_index_.end()) return corrupt("output '", name, "' is not a graph value");
-      v = it->second;
+      TIR_ASSIGN_OR_RETURN(v, current_value(it->second, NodeSite{"output", "", "", ""}));
     }
     if (kind == "buffer_mutation") {
       const Json* b = json_get(*body, "buffer_name");

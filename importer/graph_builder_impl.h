@@ -188,40 +188,62 @@ class GraphBuilder {
   std::unordered_set<std::string> storage_offsets_;
   std::unordered_set<std::string> scalar_symbols_;  // what `.item()` nodes bind
 
-  // ---- view_write_back.cc: in-place ops on slices (x[a:b, c] = v, Swin's attention mask).
-  /// A slice.Tensor / select.int output: the value it views and the node's arguments.
+  // ---- view_tracking.cc, view_write_back.cc: in-place writes through views (RWKV's
+  // `state[:, :, i] = x`, Swin's attention mask), made functional as torch's own
+  // functionalisation does (view_write_back.cc says how).
+  /// A view op's output: the node that made it, so that it can be taken again from a newer
+  /// version of what it views, and written back into it.
   struct ViewLink {
-    bool select = false;
-    int32_t input = -1;
-    std::vector<ArgOffset> args;
+    std::string op;
+    int32_t input = -1;           // the value it views
+    std::vector<ArgOffset> args;  // the node's arguments, `self` first
+    std::vector<int32_t> outs;    // the node's outputs (split and unbind have several)
+    size_t out_index = 0;         // which of them this view is
+    std::vector<int64_t> ints;    // permute's dims, split's sizes (write_back_node reads them)
   };
-  /// The chain of slice/select views from an in-place node's self up to the activation they
-  /// view, innermost first, and that activation.
-  struct WriteBack {
-    std::vector<int32_t> chain;
-    int32_t root = -1;
+  /// Where the nodes the importer adds for a graph node come from (names and metadata).
+  struct NodeSite {
+    std::string node, module_path, module_type, source;
   };
   /// The value `node` passes as `self` (-1: none).
   int32_t self_value(const Json& node) const;
-  /// Records a view node's output (every view op; slice/select with their arguments).
+  /// Records a view node's output: what it views (its root) and how it was made.
   void record_view(const std::string& op, const std::vector<ArgOffset>& args, const Json& node,
                    const std::vector<int32_t>& outs);
-  /// The in-place node `node` (op `*op`) on a slice/select chain of an activation, or on an
-  /// activation that has views: `*op` becomes the functional form and `*out` says where to
-  /// write the result back (emit_write_back). Returns false when the node stays as it is.
-  bool plan_write_back(const Json& node, std::string* op, WriteBack* out) const;
-  /// After the functional node computed `y` (the new value of the innermost view): one
-  /// slice_scatter / select_scatter per link up to the root, whose later uses read the result;
-  /// every earlier view of the root becomes stale (check_not_stale).
-  Status emit_write_back(const WriteBack& wb, int32_t y, const std::string& node,
-                         const std::string& module_path, const std::string& module_type,
-                         const std::string& source);
-  /// Error when `node` reads a view taken before an in-place write to what it views.
-  Status check_not_stale(const Json& node, const std::string& name) const;
+  /// A node `op` on `args` emitted by the importer, its outputs typed like `like` (their
+  /// tensor metadata); returns its output values.
+  Result<std::vector<int32_t>> emit_added_node(const std::string& op, std::vector<ArgOffset> args,
+                                               const std::vector<int32_t>& like,
+                                               const NodeSite& site);
+  /// `v` as it reads now: a root replaced by an in-place write reads its newest version, a
+  /// view taken before such a write is taken again from it (emitting the view nodes).
+  Result<int32_t> current_value(int32_t v, const NodeSite& site);
+  /// Rebinds every tensor `node` reads to its current_value.
+  Status refresh_inputs(const Json& node, const NodeSite& site);
+  /// The in-place node `node` (op `*op`) on a view of a tensor, or on a tensor that has views:
+  /// sets `*op` to the functional form and returns true (the caller then emits it and calls
+  /// emit_write_back). False when the in-place node runs as it is; an error when the write
+  /// cannot be made functional (an in-place kernel would write a copy that nothing reads).
+  Result<bool> plan_write_back(const Json& node, const std::string& name, std::string* op) const;
+  /// After the functional node computed `y` (the new value of its `self`, `view`): writes it
+  /// back view by view into the root, which every later read then sees.
+  Status emit_write_back(int32_t view, int32_t y, const NodeSite& site);
+  /// The node writing `src` (the new value of view `link`) into `parent`; returns the new
+  /// parent (`src` itself for views that are their input's bytes, alias or contiguous).
+  Result<int32_t> write_back_node(const ViewLink& link, int32_t parent, int32_t src,
+                                  const NodeSite& site);
+  /// Whether an in-place write through view `link` can be written back into its input.
+  bool can_write_back(const ViewLink& link) const;
+  /// Whether value `v` was contiguous in torch (its strides in tensor_values; false when
+  /// they are symbolic or unknown).
+  bool torch_contiguous(int32_t v) const;
   std::unordered_map<int32_t, ViewLink> view_links_;
-  std::unordered_map<int32_t, int32_t> view_root_;  // view output -> the value it views
-  std::unordered_set<int32_t> stale_values_;
-  std::vector<std::string> value_meta_names_;  // per value: its name in tensor_values
+  std::unordered_map<int32_t, int32_t> view_root_;   // view -> the root value it was taken from
+  std::unordered_map<int32_t, int32_t> superseded_;  // root -> its newer version
+  std::unordered_map<int32_t, int32_t> retaken_;     // stale view -> the view taken again
+  std::unordered_map<int32_t, int32_t> state_of_;    // copy_ into a parameter/buffer -> that value
+  int added_nodes_ = 0;                              // for unique names of the nodes added
+  std::vector<std::string> value_meta_names_;        // per value: its name in tensor_values
 };
 
 }  // namespace tir::importer

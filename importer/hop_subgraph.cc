@@ -57,12 +57,17 @@ Result<int32_t> GraphBuilder::hop_subgraph(const Json& arg, const std::string& n
   auto saved_method = std::make_tuple(std::move(values_), std::move(value_index_),
                                       std::move(value_refs_), std::move(nodes_), std::move(inputs_),
                                       std::move(outputs_), std::move(subgraphs_));
-  auto saved_views = std::make_tuple(std::move(value_meta_names_), std::move(view_links_),
-                                     std::move(view_root_), std::move(stale_values_));
+  auto saved_views =
+      std::make_tuple(std::move(value_meta_names_), std::move(view_links_), std::move(view_root_),
+                      std::move(superseded_), std::move(retaken_), std::move(state_of_),
+                      std::move(aliased_values_));
   value_meta_names_ = {};
   view_links_ = {};
   view_root_ = {};
-  stale_values_ = {};
+  superseded_ = {};
+  retaken_ = {};
+  state_of_ = {};
+  aliased_values_ = {};
   values_ = {};
   value_index_ = {};
   value_refs_ = {};
@@ -101,7 +106,8 @@ Result<int32_t> GraphBuilder::hop_subgraph(const Json& arg, const std::string& n
     for (const Json& o : *outs) {
       const Json* t = json_get(o, "as_tensor");
       if (!t) return unsupported("subgraph '", sub_name, "' returns a non-tensor");
-      TIR_ASSIGN_OR_RETURN(const int32_t v, tensor_ref(*t, "subgraph '" + sub_name + "' output"));
+      TIR_ASSIGN_OR_RETURN(int32_t v, tensor_ref(*t, "subgraph '" + sub_name + "' output"));
+      TIR_ASSIGN_OR_RETURN(v, current_value(v, NodeSite{"output", "", "", ""}));
       outputs_.push_back(v);
     }
     return ok_status();
@@ -114,7 +120,8 @@ Result<int32_t> GraphBuilder::hop_subgraph(const Json& arg, const std::string& n
                               fbb_->CreateVector(outputs_), 0, 0, fbb_->CreateVector(subgraphs_));
   std::tie(values_, value_index_, value_refs_, nodes_, inputs_, outputs_, subgraphs_) =
       std::move(saved_method);
-  std::tie(value_meta_names_, view_links_, view_root_, stale_values_) = std::move(saved_views);
+  std::tie(value_meta_names_, view_links_, view_root_, superseded_, retaken_, state_of_,
+           aliased_values_) = std::move(saved_views);
   std::tie(tensor_values_, sym_int_values_, sym_bool_values_, scope_, scope_prefix_) = saved_scope;
   TIR_RETURN_IF_ERROR(status);
   subgraphs_.push_back(method);

@@ -242,6 +242,12 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
 
   const Json* inputs = json_get(node, "inputs");
   if (!inputs || !inputs->is_array()) return corrupt("node '", name, "' has no inputs");
+  const auto [module_path, module_type] =
+      parse_nn_module_stack(metadata_string(node, "nn_module_stack"));
+  const NodeSite site{name, module_path, module_type,
+                      short_source(metadata_string(node, "stack_trace"))};
+  // Views taken before an in-place write to what they view are taken again (view_tracking.cc).
+  TIR_RETURN_IF_ERROR(refresh_inputs(node, site));
   if (op == "higher_order::wrap_with_set_grad_enabled" ||
       op == "higher_order::wrap_with_autocast" || op == "higher_order::invoke_subgraph")
     return inline_hop(node, name, op);
@@ -263,11 +269,14 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
     ++skipped_symbolic_nodes_;
     return ok_status();
   }
-  TIR_RETURN_IF_ERROR(check_not_stale(node, name));
   std::string rebind;  // value whose later uses read this node's output (functionalised)
   functionalize(node, &op, &rebind);
-  WriteBack write_back;  // an in-place node on slices of an activation (view_write_back.cc)
-  const bool writes_back = rebind.empty() && plan_write_back(node, &op, &write_back);
+  // An in-place node on a view, or on a tensor that has views (view_write_back.cc).
+  const int32_t self = self_value(node);
+  bool writes_back = false;
+  if (rebind.empty()) {
+    TIR_ASSIGN_OR_RETURN(writes_back, plan_write_back(node, name, &op));
+  }
   Json renamed;  // an op the importer writes as another (op_renames.h)
   if (rename_op(&op, *inputs, *tensor_values_, &renamed)) inputs = &renamed;
   std::vector<ArgOffset> args;
@@ -300,18 +309,13 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
     }
     aliased_values_.insert(outs.begin(), outs.end());
   }
-  const auto [module_path, module_type] =
-      parse_nn_module_stack(metadata_string(node, "nn_module_stack"));
-  const std::string source = short_source(metadata_string(node, "stack_trace"));
-  name = scope_prefix_ + name;  // unique across inlined subgraphs
-  nodes_.push_back(fb::CreateNode(*fbb_, fbb_->CreateString(name), fbb_->CreateString(op),
+  const std::string full_name = scope_prefix_ + name;  // unique across inlined subgraphs
+  nodes_.push_back(fb::CreateNode(*fbb_, fbb_->CreateString(full_name), fbb_->CreateString(op),
                                   fbb_->CreateVector(args), fbb_->CreateVector(outs),
                                   fbb_->CreateString(module_path), fbb_->CreateString(module_type),
-                                  fbb_->CreateString(source)));
-  node_ops_.push_back({op, name});
-  if (writes_back && !outs.empty())
-    return emit_write_back(write_back, outs[0], name.substr(scope_prefix_.size()), module_path,
-                           module_type, source);
+                                  fbb_->CreateString(site.source)));
+  node_ops_.push_back({op, full_name});
+  if (writes_back && !outs.empty()) return emit_write_back(self, outs[0], site);
   return ok_status();
 }
 

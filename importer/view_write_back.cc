@@ -1,126 +1,191 @@
-// In-place ops on slices of an activation, as the training IR keeps them (torchvision Swin's
-// attention mask: `mask[h0:h1, w0:w1] = count` is slice, slice, fill_). torch writes through
-// the views into the tensor they view; tir has no shared storage between a slice and its
-// base, so the write is made functional the way torch's own functionalisation does it:
-//   s1 = slice(base, 0, h0, h1); s2 = slice(s1, 1, w0, w1); fill_(s2, v)
+// In-place writes through views, as the training IR keeps them: torchvision Swin's attention
+// mask (`mask[h0:h1, w0:w1] = v`: slice, slice, fill_), Pegasus-X's sinusoidal table
+// (`pe[:, :h] = sin(...)`: slice, copy_), RWKV's state (`state[:, :, i] = x`: select, copy_),
+// RecurrentGemma's and OLMo-hybrid's scans (`out[:, t] = h`). torch writes through the views
+// into the tensor they view (the root), and every view of the root sees the write. tir's
+// select, slice and transpose are copies, so an in-place kernel there (copy_, add_, index_put_
+// have kernels, for buffers) would write a copy that nothing reads. Such a write is made
+// functional the way torch's own functionalisation does it:
+//   s1 = slice(root, 0, h0, h1); s2 = select(s1, 1, w); copy_(s2, v)
 // becomes
-//   y = fill(s2, v); t1 = slice_scatter(s1, y, 1, w0, w1); t2 = slice_scatter(base, t1, 0, h0, h1)
-// and later uses of `base` read t2. Views of base taken before the write (s1, s2, a reshape of
-// base) would now differ from torch's; a later node that reads one is refused with one line.
-// Only chains of slice.Tensor and select.int are written back; other in-place nodes on views
-// stay as they are (the op check then lists them).
+//   y = copy(s2, v); t1 = select_scatter(s1, y, 1, w); t2 = slice_scatter(root, t1, 0, h0, h1)
+// and later reads of root read t2; a view of root taken before the write and read after it is
+// taken again from t2 (view_tracking.cc). An in-place op on a root that has views is written
+// the same way (its views then read the new value). Each view op's write-back
+// (write_back_node):
+//   select, unbind -> select_scatter; slice, split -> slice_scatter; transpose, t -> itself;
+//   permute -> the inverse permute; view, reshape, (un)squeeze, flatten, ... -> reshape_as the
+//   input; alias, detach, contiguous -> nothing (the same bytes; a contiguous that copied in
+//   torch is no view, view_tracking.cc).
+// A write through any other view (expand, diagonal, as_strided, ...), or through a reshape or
+// flatten of a tensor torch may have copied (strides no view expresses), is refused with one
+// line naming the node. A root that is a parameter or buffer receives the new value with copy_
+// (the state the next run reads, as for an in-place write to the buffer itself); a user
+// input's later reads read the new value (the caller's tensor is not written).
 #include "importer/functionalize.h"
 #include "importer/graph_builder_impl.h"
 #include "importer/op_renames.h"
 #include "kernels/ops/catalogue.h"
 
 namespace tir::importer {
+namespace {
 
-int32_t GraphBuilder::self_value(const Json& node) const {
-  const Json* inputs = json_get(node, "inputs");
-  if (!inputs || !inputs->is_array()) return -1;
-  const auto& names = scope_ ? *scope_ : value_index_;
-  for (const Json& in : *inputs) {
-    const Json* n = json_get(in, "name");
-    const Json* a = json_get(in, "arg");
-    if (!n || !a || !n->is_string() || n->get<std::string>() != "self") continue;
-    const Json* t = json_get(*a, "as_tensor");
-    const Json* tn = t ? json_get(*t, "name") : nullptr;
-    if (!tn || !tn->is_string()) return -1;
-    const auto it = names.find(tn->get<std::string>());
-    return it == names.end() ? -1 : it->second;
-  }
-  return -1;
+bool is_one_of(const std::string& op, std::initializer_list<const char*> ops) {
+  for (const char* o : ops)
+    if (op == o) return true;
+  return false;
 }
 
-void GraphBuilder::record_view(const std::string& op, const std::vector<ArgOffset>& args,
-                               const Json& node, const std::vector<int32_t>& outs) {
-  const int32_t in = self_value(node);
-  if (in < 0) return;
-  const auto r = view_root_.find(in);
-  const int32_t root = r == view_root_.end() ? in : r->second;
-  for (int32_t o : outs) view_root_[o] = root;
-  if ((op == "aten::slice.Tensor" || op == "aten::select.int") && outs.size() == 1)
-    view_links_[outs[0]] = {op == "aten::select.int", in, args};
+bool is_reshape(const std::string& op) {
+  return is_one_of(
+      op, {"aten::view", "aten::_unsafe_view", "aten::reshape", "aten::unsqueeze", "aten::squeeze",
+           "aten::squeeze.dim", "aten::squeeze.dims", "aten::flatten.using_ints",
+           "aten::unflatten.int", "aten::view_as", "aten::reshape_as"});
 }
 
-bool GraphBuilder::plan_write_back(const Json& node, std::string* op, WriteBack* out) const {
+bool is_same_bytes(const std::string& op) {
+  return is_one_of(op, {"aten::alias", "aten::detach", "aten::contiguous"});
+}
+
+}  // namespace
+
+bool GraphBuilder::can_write_back(const ViewLink& link) const {
+  const std::string& op = link.op;
+  // torch's reshape and flatten copy an input whose strides no view can express.
+  if (is_one_of(op, {"aten::reshape", "aten::flatten.using_ints", "aten::reshape_as"}))
+    return torch_contiguous(link.input);
+  if (is_one_of(op, {"aten::split.Tensor", "aten::unsafe_split.Tensor"}))
+    return link.ints.size() == 1;
+  if (is_one_of(op, {"aten::split_with_sizes", "aten::unsafe_split_with_sizes"}))
+    return link.ints.size() == link.outs.size();
+  if (op == "aten::permute") return !link.ints.empty();
+  return is_reshape(op) || is_same_bytes(op) ||
+         is_one_of(op, {"aten::select.int", "aten::slice.Tensor", "aten::unbind.int",
+                        "aten::transpose.int", "aten::swapaxes", "aten::t", "aten::numpy_T"});
+}
+
+Result<bool> GraphBuilder::plan_write_back(const Json& node, const std::string& name,
+                                           std::string* op) const {
   const std::string functional = functional_op_name(*op);
-  if (functional.empty() || !find_aten_schema(functional) ||
-      !(kernels::catalogue_has_op(functional, DeviceType::kCpu) || has_rename(functional)) ||
-      kernels::catalogue_has_op(*op, DeviceType::kCpu))
-    return false;
-  int32_t v = self_value(node);
-  if (v < 0) return false;
-  WriteBack wb;
-  for (auto it = view_links_.find(v); it != view_links_.end(); it = view_links_.find(v)) {
-    wb.chain.push_back(v);
-    v = it->second.input;
+  if (functional.empty() || !find_aten_schema(functional)) return false;
+  const int32_t self = self_value(node);
+  // A tensor that shares its memory with no other: the in-place node is exact as it is.
+  if (self < 0 || (!view_root_.count(self) && !aliased_values_.count(self))) return false;
+  for (int32_t v = self; view_root_.count(v); v = view_links_.at(v).input) {
+    const ViewLink& link = view_links_.at(v);
+    if (!can_write_back(link))
+      return unsupported("node '", name, "' (", *op, ") writes in place through '",
+                         value_meta_names_[v], "', a view made by ", link.op,
+                         ", which tir cannot write back into the tensor it views");
   }
-  // The root: an activation that is no view itself (its writes are the graph's to make).
-  if (view_root_.count(v) || value_refs_[v].source != fb::ValueSource::Activation) return false;
-  wb.root = v;
+  if (!kernels::catalogue_has_op(functional, DeviceType::kCpu) && !has_rename(functional))
+    return unsupported("node '", name, "' (", *op, ") writes in place into '",
+                       value_meta_names_[self], "', which shares its memory with a view, and ",
+                       functional, ", its functional form, has no kernel");
   *op = functional;
-  *out = std::move(wb);
   return true;
 }
 
-Status GraphBuilder::emit_write_back(const WriteBack& wb, int32_t y, const std::string& node,
-                                     const std::string& module_path, const std::string& module_type,
-                                     const std::string& source) {
-  // Every view of the root taken so far reads the old values from now on.
-  for (const auto& [view, root] : view_root_)
-    if (root == wb.root) stale_values_.insert(view);
+Result<int32_t> GraphBuilder::write_back_node(const ViewLink& link, int32_t parent, int32_t src,
+                                              const NodeSite& site) {
   flatbuffers::FlatBufferBuilder& b = *fbb_;
-  auto tensor = [&](const char* name, int32_t value) {
+  auto tensor = [&](const char* name, int32_t v) {
     return fb::CreateArgument(b, b.CreateString(name), fb::ArgValue::TensorArg,
-                              fb::CreateTensorArg(b, value).Union());
+                              fb::CreateTensorArg(b, v).Union());
   };
-  int32_t cur = y;
-  for (size_t k = 0; k < wb.chain.size(); ++k) {
-    const ViewLink& link = view_links_.at(wb.chain[k]);
-    const std::string op = link.select ? "aten::select_scatter" : "aten::slice_scatter";
-    const std::string name = node + "_write_back_" + std::to_string(k);
-    TIR_ASSIGN_OR_RETURN(const int32_t out,
-                         add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Activation, -1,
-                                   DType::kInt64, 0, value_meta_names_[link.input]));
-    std::vector<ArgOffset> args = {tensor("self", link.input), tensor("src", cur)};
+  auto integer = [&](const char* name, int64_t v) {
+    return fb::CreateArgument(b, b.CreateString(name), fb::ArgValue::IntArg,
+                              fb::CreateIntArg(b, v).Union());
+  };
+  const std::string& op = link.op;
+  const auto k = static_cast<int64_t>(link.out_index);
+  std::string write;
+  std::vector<ArgOffset> args;
+  if (is_same_bytes(op)) return src;
+  if (op == "aten::select.int" || op == "aten::slice.Tensor") {
+    write = op == "aten::select.int" ? "aten::select_scatter" : "aten::slice_scatter";
+    args = {tensor("self", parent), tensor("src", src)};
     args.insert(args.end(), link.args.begin() + 1, link.args.end());  // dim, start, ... / index
-    const std::string full = scope_prefix_ + name;
-    nodes_.push_back(fb::CreateNode(b, b.CreateString(full), b.CreateString(op),
-                                    b.CreateVector(args), b.CreateVector(std::vector{out}),
-                                    b.CreateString(module_path), b.CreateString(module_type),
-                                    b.CreateString(source)));
-    node_ops_.push_back({op, full});
-    cur = out;
+  } else if (op == "aten::unbind.int") {
+    write = "aten::select_scatter";
+    args = {tensor("self", parent), tensor("src", src), link.args[1], integer("index", k)};
+  } else if (op.find("split") != std::string::npos) {  // (self, split_size(s), dim)
+    int64_t start = 0, size = link.ints[0];
+    if (op.ends_with("with_sizes")) {
+      for (int64_t j = 0; j < k; ++j) start += link.ints[j];
+      size = link.ints[k];
+    } else {
+      start = k * size;
+    }
+    write = "aten::slice_scatter";
+    args = {tensor("self", parent),  tensor("src", src),           link.args[2],
+            integer("start", start), integer("end", start + size), integer("step", 1)};
+  } else if (op == "aten::permute") {
+    std::vector<int64_t> inverse(link.ints.size());
+    const auto rank = static_cast<int64_t>(link.ints.size());
+    for (int64_t i = 0; i < rank; ++i) inverse[(link.ints[i] % rank + rank) % rank] = i;
+    write = op;
+    args = {tensor("self", src),
+            fb::CreateArgument(b, b.CreateString("dims"), fb::ArgValue::IntsArg,
+                               fb::CreateIntsArgDirect(b, &inverse).Union())};
+  } else if (is_reshape(op)) {
+    write = "aten::reshape_as";
+    args = {tensor("self", src), tensor("other", parent)};
+  } else {  // transpose.int, swapaxes, t, numpy_T: their own inverse
+    write = op;
+    args = {tensor("self", src)};
+    args.insert(args.end(), link.args.begin() + 1, link.args.end());
   }
-  auto& names = scope_ ? *scope_ : value_index_;
-  for (auto& [name, value] : names)
-    if (value == wb.root) value = cur;
-  if (cur != y) view_root_[y] = cur;  // the node's own output views the new root
-  return ok_status();
+  TIR_ASSIGN_OR_RETURN(const std::vector<int32_t> outs,
+                       emit_added_node(write, std::move(args), {parent}, site));
+  return outs[0];
 }
 
-Status GraphBuilder::check_not_stale(const Json& node, const std::string& name) const {
-  if (stale_values_.empty()) return ok_status();
-  const Json* inputs = json_get(node, "inputs");
-  const auto& names = scope_ ? *scope_ : value_index_;
-  auto check = [&](const Json& t) -> Status {
-    const Json* tn = json_get(t, "name");
-    if (!tn || !tn->is_string()) return ok_status();
-    const auto it = names.find(tn->get<std::string>());
-    if (it != names.end() && stale_values_.count(it->second))
-      return unsupported("node '", name, "' reads '", tn->get<std::string>(),
-                         "', a view taken before an in-place write to the tensor it views "
-                         "(tir does not share storage between views)");
-    return ok_status();
+Status GraphBuilder::emit_write_back(int32_t view, int32_t y, const NodeSite& site) {
+  struct Written {
+    int32_t view, value;
+    ViewLink link;
   };
-  for (const Json& in : *inputs) {
-    const Json* a = json_get(in, "arg");
-    if (!a) continue;
-    if (const Json* t = json_get(*a, "as_tensor")) TIR_RETURN_IF_ERROR(check(*t));
-    if (const Json* ts = json_get(*a, "as_tensors"); ts && ts->is_array())
-      for (const Json& t : *ts) TIR_RETURN_IF_ERROR(check(t));
+  std::vector<Written> written;  // innermost first
+  int32_t v = view, cur = y;
+  while (view_root_.count(v)) {
+    const ViewLink link = view_links_.at(v);
+    TIR_ASSIGN_OR_RETURN(const int32_t parent, write_back_node(link, link.input, cur, site));
+    written.push_back({v, cur, link});
+    v = link.input;
+    cur = parent;
+  }
+  // v is the root, cur its new value. A parameter or buffer (or the copy_ into one that an
+  // earlier write-back made) gets it with copy_.
+  const auto state = state_of_.find(v);
+  const int32_t base = state == state_of_.end() ? v : state->second;
+  const fb::ValueSource source = value_refs_[base].source;
+  if (source == fb::ValueSource::Weight || source == fb::ValueSource::Constant) {
+    flatbuffers::FlatBufferBuilder& b = *fbb_;
+    auto tensor = [&](const char* name, int32_t t) {
+      return fb::CreateArgument(b, b.CreateString(name), fb::ArgValue::TensorArg,
+                                fb::CreateTensorArg(b, t).Union());
+    };
+    const std::vector<ArgOffset> args = {
+        tensor("self", base), tensor("src", cur),
+        fb::CreateArgument(b, b.CreateString("non_blocking"), fb::ArgValue::BoolArg,
+                           fb::CreateBoolArg(b, false).Union())};
+    TIR_ASSIGN_OR_RETURN(const std::vector<int32_t> outs,
+                         emit_added_node("aten::copy_", args, {base}, site));
+    cur = outs[0];
+    state_of_[cur] = base;
+  }
+  superseded_[v] = cur;
+  aliased_values_.insert(cur);
+  // Each view written now reads its new value, a view of the new root.
+  for (size_t i = 0; i < written.size(); ++i) {
+    Written& w = written[i];
+    const int32_t parent = i + 1 < written.size() ? written[i + 1].value : cur;
+    retaken_[w.view] = w.value;
+    if (w.value == parent) continue;  // alias, detach, contiguous: its parent's value
+    w.link.input = parent;
+    view_links_[w.value] = w.link;
+    view_root_[w.value] = cur;
   }
   return ok_status();
 }

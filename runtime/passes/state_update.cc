@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace tir {
 namespace {
@@ -12,6 +13,33 @@ namespace {
 std::string_view in_place_form(std::string_view op) {
   const kernels::OpRow* row = kernels::find_op_row(op);
   return row ? row->caps.in_place : std::string_view();
+}
+
+/// Whether a value that may share `self`'s memory is read at or after node `p`, or is an
+/// output: the outputs of the data-movement nodes before `p` that read self, transitively
+/// (views, and repeat, cat, roll, flip, ... whose kernel may alias its input when nothing
+/// moves: PrepareInfo::output_alias). An in-place write at `p` would change them under the
+/// reader, which the functional program gives the old value.
+bool alias_read_after(const ExecGraph& g, const DefUse& du, int32_t self, int32_t p) {
+  std::vector<int32_t> stack = {self};
+  std::vector<bool> seen(g.values.size());
+  while (!stack.empty()) {
+    const int32_t v = stack.back();
+    stack.pop_back();
+    for (int32_t u : du.users[v]) {
+      if (u == p && v == self) continue;
+      if (u >= p) return true;
+      const kernels::OpRow* row = kernels::find_op_row(g.nodes[u].op);
+      if (!row || !row->caps.all_dtypes) continue;
+      for (int32_t o : g.nodes[u].outputs) {
+        if (o < 0 || seen[o]) continue;
+        if (du.pinned[o]) return true;
+        seen[o] = true;
+        stack.push_back(o);
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -31,10 +59,10 @@ size_t update_state_in_place(ExecGraph& g, const DefUse& du) {
         std::any_of(g.state_values.begin(), g.state_values.end(),
                     [&](const auto& s) { return s.first == self && s.second == buffer; });
     if (!same_buffer) continue;
-    // The old value must be dead once the node has run, and the node must read it only as self.
+    // The old value must be dead once the node has run, also through the values that may
+    // share its memory, and the node must read it only as self.
     const std::vector<int32_t>& users = du.users[self];
-    if (std::any_of(users.begin(), users.end(), [&](int32_t u) { return u > p; }) ||
-        std::count(users.begin(), users.end(), p) != 1)
+    if (std::count(users.begin(), users.end(), p) != 1 || alias_read_after(g, du, self, p))
       continue;
     node.op = in_place;
     ++rewritten;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -53,16 +54,29 @@ inline void append_sub_manifest(const std::string& sub, std::vector<nlohmann::js
   }
 }
 
+/// The fixture sub-folders named arch_* (gen_arch_*.py: architectures that once returned
+/// wrong numbers), sorted.
+inline std::vector<std::string> arch_fixture_dirs() {
+  std::vector<std::string> out;
+  std::error_code ec;  // no fixture folder: none (the manifest's reader reports it)
+  for (const auto& e : std::filesystem::directory_iterator(fixture_dir(), ec))
+    if (e.is_directory() && e.path().filename().string().starts_with("arch_"))
+      out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 /// Manifest entries of every fixture that is expected to run (not the unsupported-op one).
 /// Also those of fixtures/aten/ (gen_aten.py: more architectures and ops), fixtures/half/
-/// (gen_half.py: the model families as float16/bfloat16 programs) and fixtures/legacy/
-/// (archives of older torch releases).
+/// (gen_half.py: the model families as float16/bfloat16 programs), fixtures/legacy/
+/// (archives of older torch releases) and fixtures/arch_*/ (arch_fixture_dirs).
 inline std::vector<nlohmann::json> runnable_fixtures() {
   std::vector<nlohmann::json> out;
   const nlohmann::json m = manifest();
   for (const auto& f : m["fixtures"])
     if (!f.contains("unsupported_ops")) out.push_back(f);
   for (const char* sub : {"aten", "half", "legacy"}) append_sub_manifest(sub, &out);
+  for (const std::string& sub : arch_fixture_dirs()) append_sub_manifest(sub, &out);
   return out;
 }
 

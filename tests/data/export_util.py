@@ -8,9 +8,11 @@ and reads every archive layout those releases write (see layout_of).
 """
 
 import collections
+import copy
 import json
 import os
 import re
+import shutil
 import zipfile
 
 import numpy as np
@@ -216,3 +218,35 @@ def write_manifest(root, manifest):
                   text)
     with open(os.path.join(root, "manifest.json"), "w", encoding="utf-8") as f:
         f.write(text + "\n")
+
+
+def float64_disagreement(make_module, seed, make_inputs):
+    """max |float32 - float64| of torch eager over the outputs of make_module() (seeded as
+    build seeds it) and its float64 copy: a reference is stable when this is far below the
+    tolerance, so that a mismatch is the runtime's."""
+    torch.manual_seed(seed)
+    module = make_module().eval()
+    args, kwargs = make_inputs(torch.Generator().manual_seed(1000 + seed))
+    wide = copy.deepcopy(module).double()
+    to64 = lambda t: t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t  # noqa: E731
+    with torch.no_grad():
+        want = pytree.tree_leaves(module(*clone_tree(args), **clone_tree(kwargs)))
+        got = pytree.tree_leaves(wide(*pytree.tree_map(to64, args), **pytree.tree_map(to64, kwargs)))
+    return max(float((w.double() - g).abs().max()) for w, g in zip(want, got))
+
+
+def build_suite(root, models, trim_metadata=True):
+    """Every model of `models` (build's rows) built into root/<name>/<dialect>/ afresh, each
+    archive re-stored deflated, and root/manifest.json of them all."""
+    if os.path.isdir(root):
+        shutil.rmtree(root)
+    os.makedirs(root)
+    fixtures = []
+    for spec in models:
+        fixtures += build(*spec, root, trim_metadata=trim_metadata)
+        path = os.path.join(root, spec[0])
+        for dialect in os.listdir(path):
+            restore_deflated(os.path.join(path, dialect, "program.pt2"))
+        print(f"{spec[0]}: {dir_size(path) / 1e3:.0f} kB")
+    fixtures.sort(key=lambda e: (e["model"], e["dialect"]))
+    return fixtures

@@ -6,13 +6,14 @@ fixtures/random/<model>/<dialect>/ (training = torch.export.export, core = run_d
                (tests/runtime/random_program_test.cc) check tir's outputs by distribution and
                shape, and reproducibility per seed (kernels/random.h).
   stale_view   a view taken before an in-place write through a slice of the tensor it views,
-               read afterwards: tir refuses it with one line (importer/view_write_back.cc).
+               read afterwards: tir takes it again from the written tensor
+               (importer/view_tracking.cc).
 
     ~/.venvs/torch/bin/python tests/data/gen_random.py
 
 Each directory holds program.pt2, input_0.npy and shapes.json (the outputs' dtypes and shapes
-as torch computes them); stale_view's also output_<k>.npy (its values are not random: the core
-IR, functionalised by torch, runs and matches them).
+as torch computes them); stale_view's also output_<k>.npy (its values are not random: both IRs
+match them).
 """
 
 import json

@@ -274,5 +274,23 @@ TEST(ImportBad, UnsupportedOpsAreListedWithCounts) {
   }
 }
 
+// An in-place write through a view tir cannot write back into the tensor it views
+// (importer/view_write_back.cc): one line naming the node, the view and its op, no files,
+// never an in-place kernel on the view's copy (fixtures/arch_recurrent, gen_arch_recurrent.py).
+TEST(ImportBad, WriteThroughAViewTirCannotWriteBackIsRefused) {
+  TempDir dir;
+  auto sum =
+      import_into(dir, fixture_dir() + "/arch_recurrent/diagonal_write/training/program.pt2");
+  ASSERT_FALSE(sum.ok());
+  EXPECT_EQ(sum.status().code(), StatusCode::kUnsupported);
+  const std::string& msg = sum.status().message();
+  EXPECT_NE(msg.find("node 'mul_' (aten::mul_.Tensor) writes in place through 'diagonal', a view "
+                     "made by aten::diagonal"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_EQ(dir.num_entries(), 0u);
+}
+
 }  // namespace
 }  // namespace tir::importer

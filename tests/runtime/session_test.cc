@@ -49,6 +49,39 @@ TEST_P(FixtureSession, MatchesTorchEagerAndIsRepeatable) {
 INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureSession,
                          ::testing::ValuesIn(testing::runnable_fixtures()), testing::FixtureName());
 
+// Programs whose buffer changes run by run (fixtures/arch_recurrent, gen_arch_recurrent.py's
+// STATE_RUNS): a buffer written through views twice per run (the training IR's select +
+// copy_), and copies of a buffer (repeat, cat, roll, flip) made before an in-place update and
+// read after it. Each run must read the state the run before left, as torch's successive
+// calls of one module do; a copy must keep the values it was made from.
+class StateRuns : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(StateRuns, MatchTorchRunByRun) {
+  TempDir tmp;
+  const std::string dir = testing::fixture_dir() + "/arch_recurrent/" + GetParam();
+  ASSERT_NO_FATAL_FAILURE(import_fixture(dir, tmp));
+  auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  nlohmann::json files = nlohmann::json::array();
+  for (size_t k = 0; k < (*session)->inputs().size(); ++k)
+    files.push_back({{"file", "input_" + std::to_string(k) + ".npy"}});
+  const auto inputs = read_all(dir, files);
+  for (int run = 0; run < 3; ++run) {
+    auto outputs = (*session)->run(views(inputs));
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+    for (size_t j = 0; j < outputs->size(); ++j) {
+      const std::string want = "run_" + std::to_string(run) + "_" + std::to_string(j) + ".npy";
+      const auto expected = read_all(dir, {{{"file", want}}});
+      EXPECT_TRUE(testing::all_close((*outputs)[j], expected[0].view(), 1e-6, 1e-6)) << want;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ArchRecurrent, StateRuns,
+                         ::testing::Values("buffer_runs/training", "buffer_runs/core",
+                                           "buffer_copy_runs/training", "buffer_copy_runs/core"),
+                         [](const auto& info) { return testing::fixture_test_name(info.param); });
+
 TEST(Session, TwoSessionsShareOneWeightSet) {
   TempDir tmp;
   const std::string dir = testing::fixture_dir() + "/mlp/core";

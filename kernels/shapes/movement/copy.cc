@@ -87,16 +87,18 @@ Result<const Tensor*> self_input(const KernelCall& call, size_t n_args, size_t n
 }
 
 // Sets output `out` to `w.sizes` (dtype of `x`) and copies the window, or aliases input
-// `in` when the window is exactly its bytes.
+// `in` when the window is exactly its bytes and the op is a view in torch (`may_alias`): an op
+// that torch computes into a new tensor (flip) must not see a later in-place write to `in`.
 void emit_window(const KernelCall& call, CopyParams& p, PrepareInfo* info, const Tensor& x, int in,
-                 int out, const Window& w) {
+                 int out, const Window& w, bool may_alias = true) {
   call.outputs[out].dtype = x.dtype;
   call.outputs[out].set_shape(std::span<const int64_t>(w.sizes.data(), w.rank));
   const size_t before = p.regions.size();
   add_region(p, in, out, w);
   if (p.regions.size() == before) return;  // empty
   const CopyRegion& r = p.regions.back();
-  const bool identity = r.in_offset == 0 && r.rank <= 1 && (r.rank == 0 || r.in_strides[0] == 1) &&
+  const bool identity = may_alias && r.in_offset == 0 && r.rank <= 1 &&
+                        (r.rank == 0 || r.in_strides[0] == 1) &&
                         call.outputs[out].numel() == x.numel();
   if (identity) {
     info->output_alias[out] = static_cast<int8_t>(in);
@@ -464,11 +466,10 @@ Result<CopyParams> copy_prepare_repeat(const KernelCall& call, PrepareInfo* out_
   call.outputs[0].set_shape(std::span<const int64_t>(out.data(), r));
   CopyParams p;
   p.elem_size = dtype_size(x->dtype);
+  // Never an alias, even where nothing repeats: torch's repeat is a new tensor, which an
+  // in-place write to the input (copy_, index_put_, a buffer update) must not reach.
   add_region(p, static_cast<int>(tensor_input_index(call, 0)), 0, w);
-  if (p.regions.size() == 1 && call.outputs[0].numel() == x->numel()) {
-    out_info->output_alias[0] = static_cast<int8_t>(tensor_input_index(call, 0));
-    p.regions.clear();
-  }
+  (void)out_info;
   return p;
 }
 
@@ -581,7 +582,8 @@ Result<CopyParams> copy_prepare_flip(const KernelCall& call, PrepareInfo* out_in
   }
   CopyParams p;
   p.elem_size = dtype_size(x->dtype);
-  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w);
+  emit_window(call, p, out_info, *x, static_cast<int>(tensor_input_index(call, 0)), 0, w,
+              /*may_alias=*/false);
   return p;
 }
 
@@ -637,10 +639,7 @@ Result<CopyParams> copy_prepare_roll(const KernelCall& call, PrepareInfo* out_in
     }
     if (valid) add_region(p, in, 0, w, out_off, oflat.strides.data());
   }
-  if (p.regions.size() == 1 && p.regions[0].in_offset == 0 && p.regions[0].rank <= 1) {
-    out_info->output_alias[0] = static_cast<int8_t>(in);
-    p.regions.clear();
-  }
+  (void)out_info;  // a new tensor in torch even when nothing moves (see repeat)
   return p;
 }
 

@@ -1,8 +1,10 @@
 // Shared shape inference for data-movement ops whose outputs are strided windows of their
 // inputs: slice, select, narrow, split, chunk, unbind, cat, stack, meshgrid, expand, repeat,
 // transpose, squeeze, flip, roll, rot90, channel_shuffle. Every one becomes a list of `CopyRegion`s
-// (a strided copy from one input into one output); an output that is exactly its input's bytes is
-// aliased instead (PrepareInfo::output_alias) and gets no region. Any dtype.
+// (a strided copy from one input into one output); the output of a view op (in torch) that is
+// exactly its input's bytes is aliased instead (PrepareInfo::output_alias) and gets no region;
+// cat, stack, repeat, roll and flip always copy, as torch does, so that an in-place write to
+// the input never reaches them. Any dtype.
 #pragma once
 
 #include <array>

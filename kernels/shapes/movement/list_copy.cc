@@ -49,6 +49,7 @@ Result<TensorList> tensor_list_arg(const KernelCall& call, size_t idx, std::stri
 }  // namespace
 
 Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;  // a new tensor in torch, even of one input: never an alias
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
   TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "tensors"));
   TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
@@ -94,14 +95,11 @@ Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_inf
     add_region(p, l.inputs[k], 0, whole(*t), at * o.strides[dim], o.strides.data());
     at += t->sizes[dim];
   }
-  if (p.regions.size() == 1 && o.numel() == l.tensors[0]->numel() && l.tensors.size() == 1) {
-    out_info->output_alias[0] = static_cast<int8_t>(l.inputs[0]);
-    p.regions.clear();
-  }
   return p;
 }
 
 Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;  // a new tensor in torch, even of one input: never an alias
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
   TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "tensors"));
   TIR_ASSIGN_OR_RETURN(int64_t raw_dim, int_arg(call, 1, "dim"));
@@ -133,10 +131,6 @@ Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_i
   for (size_t k = 0; k < l.tensors.size(); ++k) {
     add_region(p, l.inputs[k], 0, whole(*l.tensors[k]), static_cast<int64_t>(k) * o.strides[dim],
                strides.data());
-  }
-  if (l.tensors.size() == 1 && !p.regions.empty()) {
-    out_info->output_alias[0] = static_cast<int8_t>(l.inputs[0]);
-    p.regions.clear();
   }
   return p;
 }
