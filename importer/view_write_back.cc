@@ -16,9 +16,12 @@
 // the new value with copy_ (the state the next run reads); or a user input, whose later uses
 // read the new value (the caller's tensor is not written). An in-place op that has a kernel,
 // written through any other view (permute, expand, diagonal, split, ...), is refused with one
-// line. Views of base taken before the write would now differ from torch's; a later node that
+// line. An in-place op with a kernel on an activation that has views also becomes functional.
+// Views of base taken before the write would now differ from torch's; a later node that
 // reads one is refused with one line. Not modelled: reshape/contiguous/flatten of a tensor
 // whose strides force torch to copy (then torch's write stays in the copy).
+#include <algorithm>
+
 #include "importer/functionalize.h"
 #include "importer/graph_builder_impl.h"
 #include "importer/op_renames.h"
@@ -94,10 +97,19 @@ Result<bool> GraphBuilder::plan_write_back(const Json& node, const std::string& 
                        link != view_links_.end() ? link->second.op : "a view op",
                        ") that tir cannot write back to the tensor it views");
   }
-  // An in-place op on a tensor that is no view writes its own memory: its kernel is exact.
-  if (wb.chain.empty() && has_in_place) return false;
-  if (!has_functional) return false;
   const fb::ValueSource source = value_refs_[v].source;
+  // An in-place op on a tensor that is no view writes its own memory: its kernel is exact,
+  // unless views of that activation were taken before (a slice is a copy in tir): then the
+  // write is made functional too, and reading those views later is refused (check_not_stale).
+  const bool viewed = source == fb::ValueSource::Activation &&
+                      std::any_of(view_root_.begin(), view_root_.end(),
+                                  [&](const auto& e) { return e.second == v; });
+  if (wb.chain.empty() && has_in_place && !viewed) return false;
+  if (!has_functional) {
+    if (!has_in_place) return false;  // the op check lists it
+    return unsupported("node '", name, "' (", *op, ") writes in place to '", value_meta_names_[v],
+                       "', whose earlier views tir does not update");
+  }
   if (wb.chain.empty() && source != fb::ValueSource::Activation) return false;
   wb.root = v;
   wb.store_into_root = source == fb::ValueSource::Weight || source == fb::ValueSource::Constant;

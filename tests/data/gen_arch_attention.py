@@ -16,6 +16,8 @@ holding a NaN, sign(NaN), the norm of a vector holding inf) and their neighbours
 
 Tiny configurations, random weights (models_families.randomize_constant_tensors), eval mode;
 torch's float32 outputs are within 1e-5 of a float64 run of the same models (checked here).
+The manifest's "refused" lists training-IR programs that write through views in ways tir
+cannot reproduce, with the words of the error the import must fail with.
 """
 
 import copy
@@ -111,7 +113,10 @@ class InPlaceViews(nn.Module):
             q = torch.zeros(x.shape[0], 6)
             q[:, 2:] = x.exp()
         self.state[:, :4] = x[:3]  # a buffer through a slice
-        return (pe * 2, st + 1, y, torch.softmax(z, dim=-1), w, q, self.state * 2)
+        u = x * 1.0
+        before = u[:, :2] * 1.0  # a view of u, read before the write
+        u.mul_(3.0)  # mul_ on a tensor that has views: functional too
+        return (pe * 2, st + 1, y, torch.softmax(z, dim=-1), w, q, self.state * 2, u, before)
 
 
 class NanInf(nn.Module):
@@ -157,6 +162,47 @@ MODELS = [
 ]
 
 
+class StaleViewRead(nn.Module):
+    """A slice taken, then its base written in place, then the slice read: torch's slice sees
+    the write, tir's (a copy) would not."""
+
+    def forward(self, x):
+        y = x * 1.0
+        s = y[:, :2]
+        y.add_(1.0)
+        return s * 2
+
+
+class WriteThroughPermute(nn.Module):
+    """copy_ through select of a permute, a view tir cannot write back through."""
+
+    def forward(self, x):
+        y = x * 1.0
+        y.permute(1, 0)[0] = x[:, 1]
+        return y
+
+
+# Training-IR programs tir refuses at import instead of running wrong: (name, module, the
+# error's words). Their core IR is functional and runs (not recorded).
+REFUSED = [
+    ("stale_view_read", StaleViewRead, "a view taken before an in-place write"),
+    ("write_through_permute", WriteThroughPermute,
+     "writes in place through a view (aten::permute)"),
+]
+
+
+def build_refused(name, cls, error):
+    """refused/<name>/program.pt2 (training IR) and its manifest entry."""
+    out_dir = os.path.join(ROOT, "refused", name)
+    os.makedirs(out_dir)
+    ep = torch.export.export(cls(), (torch.randn(5, 4),))
+    export_util.trim_node_metadata(ep)
+    path = os.path.join(out_dir, "program.pt2")
+    torch.export.save(ep, path)
+    export_util.restore_deflated(path)
+    return {"model": name, "dir": f"refused/{name}", "error": error}
+
+
 def eager_experts(module):
     """transformers' grouped_mm experts take float32/bf16/fp16 only: eager experts in float64."""
     for sub in module.modules():
@@ -195,7 +241,8 @@ def main():
             export_util.restore_deflated(os.path.join(path, dialect, "program.pt2"))
         print(f"{spec[0]}: {export_util.dir_size(path) / 1e3:.0f} kB")
     fixtures.sort(key=lambda e: (e["model"], e["dialect"]))
-    export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
+    refused = [build_refused(*spec) for spec in REFUSED]
+    export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures, "refused": refused})
 
 
 if __name__ == "__main__":
