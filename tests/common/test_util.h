@@ -154,7 +154,8 @@ inline double float_element(const Tensor& t, int64_t i) {
   }
 }
 
-/// Checks |a - b| <= atol + rtol * |b| elementwise (float dtypes), reporting the worst element.
+/// Checks |a - b| <= atol + rtol * |b| elementwise (float dtypes), reporting the worst element;
+/// equal infinities and NaN against NaN match (torch.testing.assert_close(equal_nan=True)).
 inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, double rtol,
                                             double atol) {
   if (a.dtype != b.dtype || !a.same_shape(b))
@@ -169,6 +170,7 @@ inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, do
   int64_t worst_i = -1;
   for (int64_t i = 0; i < a.numel(); ++i) {
     const double xi = float_element(a, i), yi = float_element(b, i);
+    if (xi == yi || (std::isnan(xi) && std::isnan(yi))) continue;
     const double err = std::fabs(xi - yi) - (atol + rtol * std::fabs(yi));
     if (!(err <= 0) && (worst_i < 0 || err > worst)) {
       worst = err;

@@ -110,7 +110,8 @@ def check_close(got, want, tol, what):
     assert len(got) == len(want), f"{what}: {len(got)} outputs, expected {len(want)}"
     for i, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape and g.dtype == w.dtype, f"{what}: output {i} shape/dtype"
-        torch.testing.assert_close(g, w, rtol=tol, atol=tol, msg=f"{what}: output {i}")
+        torch.testing.assert_close(g, w, rtol=tol, atol=tol, equal_nan=True,
+                                   msg=f"{what}: output {i}")
 
 
 # ----------------------------------------------------------------------------- fixtures

@@ -11,10 +11,13 @@ block), DeepSeek-V4 its compressor's windows (`new_gate[:, :, ratio:] = ...` int
 tensor, whose softmax became NaN when the write was lost). in_place_views is the op-level
 regression of that mechanism: in-place ops that have kernels of their own (copy_, add_, mul_,
 index_put_) through slice, select, view and transpose chains of an activation and of a
-buffer.
+buffer. nan_inf covers the ops whose NaN/inf handling differed from torch's (softmax of a row
+holding a NaN, sign(NaN), the norm of a vector holding inf) and their neighbours.
 
 Tiny configurations, random weights (models_families.randomize_constant_tensors), eval mode;
 torch's float32 outputs are within 1e-5 of a float64 run of the same models (checked here).
+The manifest's "refused" lists training-IR programs that write through views in ways tir
+cannot reproduce, with the words of the error the import must fail with.
 """
 
 import copy
@@ -23,6 +26,7 @@ import shutil
 import sys
 
 import torch
+import torch.nn.functional as F
 import transformers
 from torch import nn
 
@@ -87,10 +91,11 @@ class InPlaceViews(nn.Module):
     def __init__(self):
         super().__init__()
         self.register_buffer("state", torch.zeros(3, 8))
+        self.scale = nn.Parameter(torch.rand(4) + 0.5)  # a weight to stream, beside the state
 
     def forward(self, x):
         pe = torch.zeros(x.shape[0], 8)
-        pe[:, :4] = torch.sin(x)  # slice (dim 1), copy_
+        pe[:, :4] = torch.sin(x * self.scale)  # slice (dim 1), copy_
         pe[:, 4:] = torch.cos(x)
         st = torch.zeros(3, x.shape[0], 4)
         st[1] = x * 3  # select, copy_
@@ -108,7 +113,36 @@ class InPlaceViews(nn.Module):
             q = torch.zeros(x.shape[0], 6)
             q[:, 2:] = x.exp()
         self.state[:, :4] = x[:3]  # a buffer through a slice
-        return (pe * 2, st + 1, y, torch.softmax(z, dim=-1), w, q, self.state * 2)
+        u = x * 1.0
+        before = u[:, :2] * 1.0  # a view of u, read before the write
+        u.mul_(3.0)  # mul_ on a tensor that has views: functional too
+        return (pe * 2, st + 1, y, torch.softmax(z, dim=-1), w, q, self.state * 2, u, before)
+
+
+class NanInf(nn.Module):
+    """NaN and infinities where torch defines the answer: a softmax row with a NaN is NaN, a
+    fully masked (-inf) row is NaN, a partly masked one is finite; sign(NaN) is 0; a norm
+    over an infinite element is inf; exp(-inf) is 0 and exp(-100) subnormal (so the core IR's
+    logsumexp of a masked row is -inf); max pooling propagates NaN and keeps -inf; reductions,
+    clamps and max/min propagate NaN."""
+
+    def forward(self, x, mask):
+        nan, inf = float("nan"), float("inf")
+        mask = mask.bool()
+        with_nan = torch.where(mask, nan, x)
+        masked = x.masked_fill(mask, -inf)
+        return (torch.softmax(with_nan, -1), torch.softmax(masked, -1),
+                torch.log_softmax(masked, -1), torch.softmax(masked.transpose(0, 1), 0),
+                torch.sign(with_nan), torch.linalg.vector_norm(torch.where(mask, inf, x), dim=-1),
+                torch.logsumexp(masked, -1), with_nan.amax(-1), with_nan.clamp(-0.5, 0.5),
+                torch.maximum(with_nan, x * 0.5), torch.where(mask, inf, x) * 0.0,
+                torch.log(torch.exp(masked - 90.0)),
+                F.max_pool2d(with_nan[None, None], 2, 1), F.max_pool2d(masked[None, None], 2, 1))
+
+
+def nan_inf_inputs(g):
+    mask = torch.tensor([[1, 1, 1, 1, 1], [0, 1, 0, 0, 1], [0, 0, 0, 0, 0], [1, 0, 1, 0, 0]])
+    return (torch.randn(4, 5, generator=g), mask), {}
 
 
 def in_place_views():
@@ -124,7 +158,58 @@ MODELS = [
     ("pegasus_x", pegasus_x, 71, pegasus_x_inputs, 1e-4),
     ("deepseek_v4", deepseek_v4, 72, lambda g: ((token_ids(g, 1, 10),), {}), 1e-4),
     ("in_place_views", in_place_views, 73, in_place_views_inputs, 1e-5),
+    ("nan_inf", NanInf, 74, nan_inf_inputs, 1e-5),
+    ("stale_view_read", lambda: StaleViewRead(), 75, in_place_views_inputs, 1e-5),
+    ("write_through_permute", lambda: WriteThroughPermute(), 76, in_place_views_inputs, 1e-5),
 ]
+
+
+class StaleViewRead(nn.Module):
+    """A slice taken, then its base written in place, then the slice read: torch's slice sees
+    the write (tir takes the view again from the written tensor)."""
+
+    def forward(self, x):
+        y = x * 1.0
+        s = y[:, :2]
+        y.add_(1.0)
+        return s * 2
+
+
+class WriteThroughPermute(nn.Module):
+    """copy_ through select of a permute (written back through the inverse permute)."""
+
+    def forward(self, x):
+        y = x * 1.0
+        y.permute(1, 0)[0] = x[:, 1]
+        return y
+
+
+class WriteThroughDiagonal(nn.Module):
+    """fill_ through diagonal, a view no scatter op writes back."""
+
+    def forward(self, x):
+        y = x[:4] * 1.0
+        y.diagonal().fill_(0.0)
+        return y
+
+
+# Training-IR programs tir refuses at import instead of running wrong: (name, module, the
+# error's words). Their core IR is functional and runs (not recorded).
+REFUSED = [
+    ("write_through_diagonal", WriteThroughDiagonal, "a view made by aten::diagonal"),
+]
+
+
+def build_refused(name, cls, error):
+    """refused/<name>/program.pt2 (training IR) and its manifest entry."""
+    out_dir = os.path.join(ROOT, "refused", name)
+    os.makedirs(out_dir)
+    ep = torch.export.export(cls(), (torch.randn(5, 4),))
+    export_util.trim_node_metadata(ep)
+    path = os.path.join(out_dir, "program.pt2")
+    torch.export.save(ep, path)
+    export_util.restore_deflated(path)
+    return {"model": name, "dir": f"refused/{name}", "error": error}
 
 
 def eager_experts(module):
@@ -145,8 +230,9 @@ def check_float64(name, make_module, seed, make_inputs, tol):
         want = module(*export_util.clone_tree(args), **kwargs)
         got = wide(*[a.double() if a.is_floating_point() else a for a in args], **kwargs)
     for w, g in zip(*(torch.utils._pytree.tree_leaves(t) for t in (want, got))):
-        diff = (w.double() - g).abs().max().item()
-        assert diff < tol / 10, f"{name}: float32 vs float64 {diff}"
+        torch.testing.assert_close(w.double(), g.double(), rtol=tol / 10, atol=tol / 10,
+                                   equal_nan=True,
+                                   msg=lambda m: f"{name}: float32 vs float64: {m}")
 
 
 def main():
@@ -164,7 +250,8 @@ def main():
             export_util.restore_deflated(os.path.join(path, dialect, "program.pt2"))
         print(f"{spec[0]}: {export_util.dir_size(path) / 1e3:.0f} kB")
     fixtures.sort(key=lambda e: (e["model"], e["dialect"]))
-    export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
+    refused = [build_refused(*spec) for spec in REFUSED]
+    export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures, "refused": refused})
 
 
 if __name__ == "__main__":

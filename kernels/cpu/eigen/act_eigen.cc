@@ -3,6 +3,7 @@
 // for pow.Tensor_Scalar. int64 inputs run the reference loops.
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -71,6 +72,40 @@ void act_smooth(const ActParams& p, const KernelCall& call) {
   }
 }
 
+/// y = f(x) on chunks; where `wrong(x)` holds (a rare range), `fix(x)` instead.
+template <typename F, typename W, typename G>
+void unary_fixed(const ActParams& p, const KernelCall& call, F f, W wrong, G fix) {
+  const float* x = call.inputs[p.input].data_as<const float>();
+  float* y = call.outputs[0].data_as<float>();
+  parallel_chunks(p.numel, kGrain, [&](int64_t b, int64_t e) {
+    const CArr xs(x + b, e - b);
+    ArrF ys(y + b, e - b);
+    ys = f(xs);
+    const auto w = wrong(xs);
+    if (w.any()) ys = w.select(fix(xs), ys);
+  });
+}
+
+// exp as ATen's: Eigen's clamps its argument at about -88.4, so exp(-inf) and exp(-100) came
+// out near 1e-38 where ATen gives 0 and subnormals (and log(sum(exp(-inf))), the core IR's
+// logsumexp of a masked row, gave -87 instead of -inf). Below -87, exp(x + 64) * exp(-64).
+void exp_opt(const ActParams& p, const KernelCall& call) {
+  const float exp_minus_64 = std::exp(-64.0f);
+  unary_fixed(
+      p, call, [](const CArr& x) { return x.exp(); }, [](const CArr& x) { return x < -87.0f; },
+      [&](const CArr& x) { return (x + 64.0f).exp() * exp_minus_64; });
+}
+
+// log as ATen's: Eigen's takes a subnormal argument for the smallest normal float (log gave
+// -87.3 for exp(-91)). Subnormals are scaled by 2^64 first.
+void log_opt(const ActParams& p, const KernelCall& call) {
+  const float two_64 = std::ldexp(1.0f, 64), log_two_64 = 64.0f * std::numbers::ln2_v<float>;
+  unary_fixed(
+      p, call, [](const CArr& x) { return x.log(); },
+      [](const CArr& x) { return x > 0.0f && x < std::numeric_limits<float>::min(); },
+      [&](const CArr& x) { return (x * two_64).log() - log_two_64; });
+}
+
 // rsqrt, exp, neg, log, sqrt, abs and erf.
 void act_math(const ActParams& p, const KernelCall& call) {
   switch (p.op) {
@@ -78,13 +113,13 @@ void act_math(const ActParams& p, const KernelCall& call) {
       unary(p, call, [](const CArr& x) { return x.rsqrt(); });
       return;
     case UnaryKind::kExp:
-      unary(p, call, [](const CArr& x) { return x.exp(); });
+      exp_opt(p, call);
       return;
     case UnaryKind::kNeg:
       unary(p, call, [](const CArr& x) { return -x; });
       return;
     case UnaryKind::kLog:
-      unary(p, call, [](const CArr& x) { return x.log(); });
+      log_opt(p, call);
       return;
     case UnaryKind::kSqrt:
       unary(p, call, [](const CArr& x) { return x.sqrt(); });

@@ -3,6 +3,7 @@
 // over the last dim works on rows, over an inner dim on [inner, n] column blocks.
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
@@ -65,7 +66,7 @@ void softmax_opt(const SoftmaxParams& p, const KernelCall& call, void*) {
       for (int64_t o = o0; o < o1; ++o) {
         const CArr xr(x + o * p.n, p.n);
         Arr yr(y + o * p.n, p.n);
-        const float mx = xr.maxCoeff();
+        const float mx = xr.maxCoeff<Eigen::PropagateNaN>();  // a NaN makes the row NaN
         if (p.log) {
           yr = xr - mx;
           yr -= std::log(yr.exp().sum());
@@ -85,7 +86,9 @@ void softmax_opt(const SoftmaxParams& p, const KernelCall& call, void*) {
     for (int64_t o = o0; o < o1; ++o) {
       const CMat xb(x + o * p.n * p.inner, p.inner, p.n);
       Mat yb(y + o * p.n * p.inner, p.inner, p.n);
-      const Eigen::ArrayXf mx = xb.rowwise().maxCoeff();
+      Eigen::ArrayXf mx = xb.rowwise().maxCoeff();
+      const auto has_nan = xb.isNaN().rowwise().any();  // such a row is NaN, as in ATen
+      mx = has_nan.select(std::numeric_limits<float>::quiet_NaN(), mx);
       yb = xb.colwise() - mx;
       if (p.log) {
         const Eigen::ArrayXf lse = yb.exp().rowwise().sum().log();

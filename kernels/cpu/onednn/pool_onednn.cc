@@ -1,8 +1,11 @@
 // Optimized aten::max_pool2d on oneDNN max pooling (plain NCHW, no reorders). ceil_mode
 // becomes extra right padding; oneDNN never selects padded taps, like ATen. If oneDNN
-// rejects a geometry the kernel runs the reference loop. Differs from ATen only in NaN
-// propagation (oneDNN may not propagate NaN). max_pool2d_with_indices stays reference:
-// oneDNN's workspace is not ATen's flat H*W index.
+// rejects a geometry the kernel runs the reference loop. oneDNN neither propagates NaN nor
+// returns -inf for a window of -inf (it starts from the lowest finite float): an input
+// holding either runs the reference loop too (one vectorised pass finds them).
+// max_pool2d_with_indices stays reference: oneDNN's workspace is not ATen's flat H*W index.
+#include <Eigen/Core>
+#include <limits>
 #include <vector>
 
 #include "kernels/cpu/onednn/onednn_context.h"
@@ -30,7 +33,7 @@ class MaxPoolOneDnn final : public Kernel {
   }
 
   Status run(const KernelCall& call, void* scratch) override {
-    if (fallback_) {
+    if (fallback_ || !above_minus_inf(call.inputs[p_.input])) {
       ref_max_pool2d(p_, call, scratch);
       return ok_status();
     }
@@ -43,6 +46,12 @@ class MaxPoolOneDnn final : public Kernel {
   }
 
  private:
+  /// Every element is > -inf (no NaN, no -inf).
+  static bool above_minus_inf(const Tensor& x) {
+    const Eigen::Map<const Eigen::ArrayXf> a(x.data_as<const float>(), x.numel());
+    return (a > -std::numeric_limits<float>::infinity()).all();
+  }
+
   void build(const KernelCall& call, PrepareInfo* out_info) {
     dnnl::engine& eng = onednn_engine(call);
     // N and C as they are (not folded into one "planes" dim): oneDNN's JIT pooling takes

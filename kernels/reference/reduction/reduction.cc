@@ -177,7 +177,7 @@ void reduce_norm(const ReductionParams& p, const KernelCall& call, const T* x, A
       sum[o] += std::isinf(top[o]) ? std::exp(v) : std::exp(v - top[o]);
     } else if (p.ord == 0) {
       sum[o] += v != 0;
-    } else if (top[o] > 0) {  // scaled by the largest |x|: no overflow in the power
+    } else if (top[o] > 0 && !std::isinf(top[o])) {  // scaled by the largest |x|: no overflow
       sum[o] += std::pow(std::abs(v) / top[o], p.ord);
     }
   });
@@ -188,7 +188,8 @@ void reduce_norm(const ReductionParams& p, const KernelCall& call, const T* x, A
     } else if (p.ord == 0) {
       r = sum[o];
     } else {
-      r = top[o] > 0 ? top[o] * std::pow(sum[o], 1.0 / p.ord) : top[o];
+      // an infinite |x| makes the norm infinite (inf / inf would be NaN)
+      r = top[o] > 0 && !std::isinf(top[o]) ? top[o] * std::pow(sum[o], 1.0 / p.ord) : top[o];
     }
     write<double>(y, o, r);
   }

@@ -121,7 +121,7 @@ double unary_float(const MathUnaryParams& p, double x) {
     case UnaryKind::kTrunc:
       return std::trunc(x);
     case UnaryKind::kSign:
-      return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0));
+      return static_cast<double>((x > 0) - (x < 0));  // NaN: 0, as torch's sign
     case UnaryKind::kAbs:
       return std::abs(x);
     case UnaryKind::kNeg:
