@@ -252,12 +252,15 @@ Status GraphBuilder::read_outputs() {
     const Json* arg = json_get(*body, "arg");
     if (!arg) return corrupt("output spec '", kind, "' has no arg");
     if (kind == "token") continue;
-    if (kind != "user_output" && kind != "loss_output" && kind != "buffer_mutation")
+    // A parameter the program writes (RWKV rescales its weights in place under no_grad in
+    // eval mode) is state as a buffer is: the new value is what the next run reads.
+    const bool state = kind == "buffer_mutation" || kind == "parameter_mutation";
+    if (kind != "user_output" && kind != "loss_output" && !state)
       return unsupported("output spec '", kind, "' is not supported yet");
     int32_t v = -1;
     std::string name;
     if (const Json* n = json_get(*arg, "name"); n && n->is_string()) {
-      name = n->get<std::string>();  // loss_output / buffer_mutation: a TensorArgument
+      name = n->get<std::string>();  // loss_output / *_mutation: a TensorArgument
     } else {
       TIR_ASSIGN_OR_RETURN(auto a, json_union(*arg));
       const Json* n2 = json_get(*a.second, a.first == "as_tensor" ? "name" : "as_name");
@@ -279,9 +282,10 @@ Status GraphBuilder::read_outputs() {
       if (it == value_index_.end()) return corrupt("output '", name, "' is not a graph value");
       TIR_ASSIGN_OR_RETURN(v, current_value(it->second, NodeSite{"output", "", "", ""}));
     }
-    if (kind == "buffer_mutation") {
-      const Json* b = json_get(*body, "buffer_name");
-      if (!b || !b->is_string()) return corrupt("buffer_mutation without buffer_name");
+    if (state) {
+      const char* field = kind == "buffer_mutation" ? "buffer_name" : "parameter_name";
+      const Json* b = json_get(*body, field);
+      if (!b || !b->is_string()) return corrupt(kind, " without ", field);
       mutations_.push_back(
           fb::CreateBufferMutation(*fbb_, v, fbb_->CreateString(b->get<std::string>())));
     } else {

@@ -69,8 +69,17 @@ Result<bool> GraphBuilder::plan_write_back(const Json& node, const std::string& 
   const std::string functional = functional_op_name(*op);
   if (functional.empty() || !find_aten_schema(functional)) return false;
   const int32_t self = self_value(node);
+  if (self < 0) return false;
+  const bool shared = view_root_.count(self) || aliased_values_.count(self);
+  // A parameter or buffer written by an op that has no in-place kernel (RWKV divides its
+  // weights with div_ under no_grad): the functional op, then copy_ into it, the state the
+  // next run reads (emit_write_back).
+  const fb::ValueSource source = value_refs_[self].source;
+  const bool state_without_kernel =
+      (source == fb::ValueSource::Weight || source == fb::ValueSource::Constant) &&
+      !kernels::catalogue_has_op(*op, DeviceType::kCpu);
   // A tensor that shares its memory with no other: the in-place node is exact as it is.
-  if (self < 0 || (!view_root_.count(self) && !aliased_values_.count(self))) return false;
+  if (!shared && !state_without_kernel) return false;
   for (int32_t v = self; view_root_.count(v); v = view_links_.at(v).input) {
     const ViewLink& link = view_links_.at(v);
     if (!can_write_back(link))
@@ -80,8 +89,9 @@ Result<bool> GraphBuilder::plan_write_back(const Json& node, const std::string& 
   }
   if (!kernels::catalogue_has_op(functional, DeviceType::kCpu) && !has_rename(functional))
     return unsupported("node '", name, "' (", *op, ") writes in place into '",
-                       value_meta_names_[self], "', which shares its memory with a view, and ",
-                       functional, ", its functional form, has no kernel");
+                       value_meta_names_[self], "', ",
+                       shared ? "which shares its memory with a view" : "a parameter or buffer",
+                       ", and ", functional, ", its functional form, has no kernel");
   *op = functional;
   return true;
 }

@@ -121,10 +121,36 @@ class BufferCopyRuns(nn.Module):
         return old + 0.0, rolled + 0.0, flipped + 0.0
 
 
+class ParameterRescale(nn.Module):
+    """A parameter the program divides in place under no_grad at every call (RWKV's
+    _rescale_layers in eval mode, whose Python guard is read once, at export): div_ inside
+    wrap_with_set_grad_enabled in the training IR, a PARAMETER_MUTATION in the core IR."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 3)
+
+    def forward(self, x):
+        with torch.no_grad():
+            self.proj.weight.div_(2.0)
+        return self.proj(x)
+
+
+def rwkv_rescaled():
+    """RWKV whose second layer's output weights are halved by _rescale_layers (rescale_every
+    1): the exported program halves them again at every call."""
+    torch.manual_seed(77)
+    cfg = transformers.RwkvConfig(vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2,
+                                  attention_hidden_size=32, intermediate_size=64,
+                                  context_length=16, **{**COMMON, "rescale_every": 1})
+    return Logits(randomize_constant_tensors(transformers.RwkvForCausalLM(cfg))).eval()
+
+
 def write_state_runs(runs=3):
     """fixtures/arch_recurrent/<name>/<dialect>/ of the STATE_RUNS modules: program.pt2,
-    input_<k>.npy and run_<k>_<j>.npy, torch's output j of the k-th call of one module (its
-    buffer as the calls before left it)."""
+    input_<k>.npy and run_<k>_<j>.npy, output j of the k-th call of the saved program's module
+    (torch.export.load(...).module(): its buffers and parameters as the calls before left
+    them)."""
     for name, make_module, inputs in STATE_RUNS:
         args = inputs(torch.Generator().manual_seed(75))
         ep = torch.export.export(make_module(), args)
@@ -138,7 +164,7 @@ def write_state_runs(runs=3):
             export_util.restore_deflated(path)
             for k, a in enumerate(args):
                 export_util.save_npy(os.path.join(out_dir, f"input_{k}.npy"), a)
-            module = make_module()
+            module = torch.export.load(path).module()
             with torch.no_grad():
                 for k in range(runs):
                     outs = module(*args)
@@ -170,6 +196,8 @@ STATE_RUNS = [
     ("buffer_runs", BufferRuns, lambda g: (torch.randn(2, 3, 4, generator=g),)),
     ("buffer_copy_runs", BufferCopyRuns,
      lambda g: (torch.randn(1, 3, generator=g), torch.tensor([2]))),
+    ("parameter_rescale", ParameterRescale, lambda g: (torch.randn(2, 4, generator=g),)),
+    ("rwkv_rescaled", rwkv_rescaled, lambda g: (token_ids(g, 1, 7),)),
 ]
 
 

@@ -79,7 +79,9 @@ TEST_P(StateRuns, MatchTorchRunByRun) {
 
 INSTANTIATE_TEST_SUITE_P(ArchRecurrent, StateRuns,
                          ::testing::Values("buffer_runs/training", "buffer_runs/core",
-                                           "buffer_copy_runs/training", "buffer_copy_runs/core"),
+                                           "buffer_copy_runs/training", "buffer_copy_runs/core",
+                                           "parameter_rescale/training", "parameter_rescale/core",
+                                           "rwkv_rescaled/training", "rwkv_rescaled/core"),
                          [](const auto& info) { return testing::fixture_test_name(info.param); });
 
 TEST(Session, TwoSessionsShareOneWeightSet) {

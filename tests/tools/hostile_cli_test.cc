@@ -42,6 +42,13 @@ TEST(HostileCli, PrintableKeepsAsciiAndEscapesTheRest) {
   EXPECT_EQ(printable(std::string("x\x1b[0m\n\x7f\xff", 8)), "x\\x1b[0m\\x0a\\x7f\\xff");
 }
 
+/// `tirc import` of the fixture program `rel` (under fixture_dir()) into `model` + `weights`.
+void import_fixture(const std::string& rel, const std::string& model, const std::string& weights) {
+  const Proc p = tirc("import " + q(fixture_dir() + "/" + rel) + " -o " + q(model) + " --weights " +
+                      q(weights));
+  ASSERT_EQ(p.code, 0) << p.err;
+}
+
 /// True when `path` holds a complete model (checksum trailer and verification pass).
 bool complete_model(const std::string& path) {
   const std::string b = slurp(path);
@@ -92,10 +99,7 @@ TEST(HostileCli, ImportKilledAtAnyPointLeavesOldOrCompleteFiles) {
   TempDir dir;
   const std::string gpt2 = fixture_dir() + "/gpt2/core/program.pt2";
   const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " + q(model) +
-                 " --weights " + q(weights))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", model, weights));
   const std::string old_model = slurp(model), old_weights = slurp(weights);
   const int interrupted = kill_at_points(
       {"import", gpt2, "-o", model, "--weights", weights}, [&](const std::string& when) {
@@ -114,14 +118,8 @@ TEST(HostileCli, ImportKilledAtAnyPointLeavesOldOrCompleteFiles) {
 TEST(HostileCli, PackKilledAtAnyPointLeavesOldOrCompleteFile) {
   TempDir dir;
   const std::string src = dir.file("gpt2.bin"), out = dir.file("w.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/gpt2/core/program.pt2") + " -o " +
-                 q(dir.file("gpt2.tir")) + " --weights " + q(src))
-                .code,
-            0);
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " +
-                 q(dir.file("m.tir")) + " --weights " + q(out))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("gpt2/core/program.pt2", dir.file("gpt2.tir"), src));
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", dir.file("m.tir"), out));
   const std::string old = slurp(out);
   // zstd at a high level makes the pack slow enough to be cut at several points.
   const int interrupted = kill_at_points(
@@ -144,10 +142,7 @@ TEST(HostileCli, PackKilledAtAnyPointLeavesOldOrCompleteFile) {
 TEST(HostileCli, WeightFileCutDuringRunsIsAnErrorLineNotSigbus) {
   TempDir dir;
   const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/gpt2/core/program.pt2") + " -o " + q(model) +
-                 " --weights " + q(weights))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("gpt2/core/program.pt2", model, weights));
   const char* bin = std::getenv("TIRRUN");
   ASSERT_NE(bin, nullptr);
   std::vector<std::string> args = {
@@ -181,10 +176,7 @@ TEST(HostileCli, WeightFileCutDuringRunsIsAnErrorLineNotSigbus) {
 TEST(HostileCli, PackRefusesToWriteOverItsSource) {
   TempDir dir;
   const std::string src = dir.file("w.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " +
-                 q(dir.file("m.tir")) + " --weights " + q(src))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", dir.file("m.tir"), src));
   const std::string before = slurp(src);
   ASSERT_EQ(::link(src.c_str(), dir.file("hard.bin").c_str()), 0);
   for (const std::string& out : {src, dir.path() + "/./w.bin", dir.file("hard.bin")}) {
@@ -247,8 +239,7 @@ void expect_no_temporaries(const TempDir& dir) {
 TEST(HostileCli, OutputsNeverReplaceWhatIsNotARegularFile) {
   TempDir dir;
   const std::string src = dir.file("w.bin"), pt2 = fixture_dir() + "/mlp/core/program.pt2";
-  ASSERT_EQ(tirc("import " + q(pt2) + " -o " + q(dir.file("m.tir")) + " --weights " + q(src)).code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", dir.file("m.tir"), src));
   const std::string fifo = dir.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   expect_one_error_line(tirc("weights pack " + q(src) + " -o " + q(fifo) + " -q"), "is a FIFO");
@@ -277,10 +268,7 @@ TEST(HostileCli, OutputsNeverReplaceWhatIsNotARegularFile) {
 TEST(HostileCli, FailedWriteIsAnErrorLineAndLeavesNoFile) {
   TempDir dir;
   const std::string src = dir.file("gpt2.bin"), out = dir.file("out.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/gpt2/core/program.pt2") + " -o " +
-                 q(dir.file("gpt2.tir")) + " --weights " + q(src))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("gpt2/core/program.pt2", dir.file("gpt2.tir"), src));
   const Proc pack =
       run_after("ulimit -f 64", "TIRC", "weights pack " + q(src) + " -o " + q(out) + " -q");
   expect_one_error_line(pack, "File too large");
@@ -300,10 +288,7 @@ TEST(HostileCli, FailedWriteIsAnErrorLineAndLeavesNoFile) {
 TEST(HostileCli, FifoAsLayoutCacheDoesNotBlock) {
   TempDir dir;
   const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " + q(model) +
-                 " --weights " + q(weights))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", model, weights));
   ASSERT_EQ(::mkfifo((weights + ".layout").c_str(), 0600), 0);
   const Proc p =
       run_after("true", "TIRRUN",
@@ -319,10 +304,7 @@ TEST(HostileCli, FifoAsLayoutCacheDoesNotBlock) {
 TEST(HostileCli, HugeThreadCountIsCappedWithAWarning) {
   TempDir dir;
   const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
-  ASSERT_EQ(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " + q(model) +
-                 " --weights " + q(weights))
-                .code,
-            0);
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", model, weights));
   const Proc p = tirrun(q(model) + " --weights " + q(weights) + " " +
                         q(fixture_dir() + "/mlp/core/input_0.npy") + " -t 100000");
   EXPECT_EQ(p.code, 0) << p.err;
