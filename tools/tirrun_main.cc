@@ -92,7 +92,8 @@ int tool_main(int argc, char** argv) {
   app.add_option("--seed", o.seed,
                  "Seed of the random ops (rand, randn, randperm: Philox4x32-10, "
                  "kernels/random.h); the same seed draws the same values. Default: a fresh one "
-                 "per run");
+                 "per run")
+      ->check(tir::tools::whole_number(0, UINT64_MAX));
   app.add_option("--adapter", o.adapter,
                  "A PEFT LoRA adapter every run applies: its folder (adapter_config.json + "
                  "adapter_model.safetensors) or that .safetensors file; mapped onto the "

@@ -312,5 +312,23 @@ TEST(HostileCli, HugeThreadCountIsCappedWithAWarning) {
   expect_one_error_line(tirrun(q(model) + " --weights " + q(weights) + " -t -1"), "--threads");
 }
 
+// tirrun's numbers are checked where they enter: CLI11 read "--seed -1" as 2^64 - 1, an
+// overflowing seed as 2^64 - 1 and "--max-bytes -5" as 2^64 - 5.
+TEST(HostileCli, TirrunNumbersAreCheckedAtTheEdge) {
+  TempDir dir;
+  const std::string model = dir.file("m.tir"), weights = dir.file("w.bin");
+  ASSERT_NO_FATAL_FAILURE(import_fixture("mlp/core/program.pt2", model, weights));
+  const std::string run =
+      q(model) + " --weights " + q(weights) + " " + q(fixture_dir() + "/mlp/core/input_0.npy");
+  expect_one_error_line(tirrun(run + " --seed -1"), "--seed");
+  expect_one_error_line(tirrun(run + " --seed 18446744073709551617"), "--seed");
+  expect_one_error_line(tirrun(run + " --max-bytes -5"), "--max-bytes");
+  expect_one_error_line(tirrun(run + " -r -1"), "--repeat");
+  expect_one_error_line(tirc("import " + q(fixture_dir() + "/mlp/core/program.pt2") + " -o " +
+                             q(dir.file("x.tir")) + " --max-nodes -1"),
+                        "--max-nodes");
+  EXPECT_EQ(tirrun(run + " --seed 18446744073709551615 --max-bytes 64G").code, 0);
+}
+
 }  // namespace
 }  // namespace tir::testing
