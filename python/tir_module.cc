@@ -156,9 +156,7 @@ tir::DType dtype_of(const py::array& a) {
 py::array contiguous(py::handle obj, const std::string& what) {
   py::array a = py::array::ensure(obj, py::array::c_style);
   if (!a)
-    raise(tir::StatusCode::kInvalidArgument,
-          what + ": " + py::cast<std::string>(py::str(py::type::of(obj).attr("__name__"))) +
-              " is not an array");
+    raise(tir::StatusCode::kInvalidArgument, what + ": " + type_name(obj) + " is not an array");
   return a;
 }
 

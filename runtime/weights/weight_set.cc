@@ -44,7 +44,7 @@ void widen(DType stored, const uint8_t* src, float* dst, size_t count) {
 void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
   const int64_t n =
       std::min<int64_t>(usable_threads(threads), std::max<int64_t>(1, q.rows * q.cols >> 20));
-  parallel_tasks(size_t(n), threads, [&](size_t part) {
+  parallel_tasks(size_t(n), int(n), [&](size_t part) {
     const int64_t t = int64_t(part), r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
     const float* smooth = q.inv_smooth && q.axis == 1 ? q.inv_smooth + r0 : q.inv_smooth;
     dequantize_int8_per_channel(q.data + r0 * q.cols, q.axis == 0 ? q.scales + r0 : q.scales,

@@ -42,7 +42,7 @@ struct WeightSetOptions {
   /// as they are read anyway. A failure names the first bad tensor in file order.
   bool verify_checksums = true;
   /// Threads that verify checksums and dequantize int8 tensors (the calling one included),
-  /// tensors shared out largest first; 0 = std::thread::hardware_concurrency().
+  /// tensors shared out largest first; 0 = every CPU this process may use (core/threads.h).
   int verify_threads = 0;
   /// With verify_checksums: check only the integer and boolean tensors at open (indices,
   /// sizes: what could lead a kernel astray), and the floating-point ones on threads of their
