@@ -27,6 +27,7 @@ namespace {
 
 int tool_main(int argc, char** argv) {
   CLI::App app{"float32 weights -> int8 weights smoothed by activations measured on real inputs"};
+  app.footer("Guide: docs/guide/low-precision.md (calibrated int8)");
   tir::tools::PackOptions pack;
   tir::tools::CalibrateOptions cal;
   app.add_option("source", pack.source, "float32 tir weight file or .safetensors")->required();

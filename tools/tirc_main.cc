@@ -120,6 +120,10 @@ namespace {
 int tool_main(int argc, char** argv) {
   CLI::App app{"tirc: import torch.export programs into tir models"};
   app.require_subcommand(1);
+  app.footer(
+      "`tirc SUBCOMMAND --help` for its flags. Guides: docs/guide/run.md (import, inspect, ops),\n"
+      "docs/guide/weights.md (weights pack/diff/extract), docs/guide/pipeline.md (partition);\n"
+      "every flag of every tool: docs/reference/cli.md");
   std::vector<std::string> programs;
   std::string out, weights;
   CLI::App* imp = app.add_subcommand("import", "PROGRAM.pt2 -> model.tir + weights.bin");
@@ -158,7 +162,7 @@ int tool_main(int argc, char** argv) {
   bool ops_json = false, ops_markdown = false, ops_missing = false;
   CLI::App* ops = app.add_subcommand("ops", "list the ATen ops tir has kernels for");
   ops->add_flag("--json", ops_json, "print JSON");
-  ops->add_flag("--markdown", ops_markdown, "print the coverage page (docs/ops.md)");
+  ops->add_flag("--markdown", ops_markdown, "print the coverage page (docs/reference/ops.md)");
   ops->add_flag("--missing", ops_missing, "list the core ATen ops that have no CPU kernel");
   CLI::App* wts = app.add_subcommand("weights", "pack, compare or extract weight files");
   wts->require_subcommand(1);

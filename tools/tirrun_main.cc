@@ -23,8 +23,12 @@ int tool_main(int argc, char** argv) {
   tir::tools::RunModuleOptions o;
   CLI::App app{
       "tirrun: run a tir model (.tir) with its weights on .npy inputs\n"
-      "  tirrun generate --help: text from an LLM (prefill, decode, sampling)\n"
-      "  tirrun pack-layouts --help: a weight file's layout cache written ahead of time"};
+      "SUBCOMMANDS (each with --help):\n"
+      "  generate       text from an LLM (prefill, decode, sampling)\n"
+      "  pack-layouts   a weight file's layout cache written ahead of time"};
+  app.footer(
+      "Guides: docs/guide/run.md, dynamic-shapes.md, weights.md, generate.md, low-precision.md,\n"
+      "large-models.md, gpu.md, pipeline.md; every flag: docs/reference/cli.md");
   app.add_option("model", o.model_path, "Model file written by `tirc import`")->required();
   app.add_option("inputs", o.positional_inputs, "Inputs as .npy, in signature order");
   std::vector<std::string> weights;
@@ -68,7 +72,7 @@ int tool_main(int argc, char** argv) {
                  "What GEMM/matmul kernels compute in: f32; bf16 (weights packed to bf16 "
                  "once, float32 accumulation and outputs; float32 on a CPU without native "
                  "bf16); int8 (linear/addmm/mm and convolutions on int8 weights, activations "
-                 "quantized per run). README \"Low precision\" gives the accuracy")
+                 "quantized per run). docs/guide/low-precision.md gives the accuracy")
       ->capture_default_str();
   app.add_option("--device", o.device,
                  "Where the model runs: cpu; cuda or cuda:N (GPU N runs every op it has a "
@@ -97,7 +101,7 @@ int tool_main(int argc, char** argv) {
   app.add_option("--adapter", o.adapter,
                  "A PEFT LoRA adapter every run applies: its folder (adapter_config.json + "
                  "adapter_model.safetensors) or that .safetensors file; mapped onto the "
-                 "model's weights by module name (README \"LoRA adapters\")");
+                 "model's weights by module name (docs/guide/weights.md)");
   app.add_flag("!--no-fuse", o.fuse,
                "Run every node on its own (no GEMM/conv + activation fusion)");
   app.add_option("--max-loop-iterations", o.max_loop_iterations,

@@ -93,7 +93,7 @@ typedef enum tir_dtype {
 typedef enum tir_precision {
   TIR_PRECISION_F32 = 0,
   TIR_PRECISION_BF16 = 1,
-  TIR_PRECISION_INT8 = 2, /* int8 weights, dynamically quantized activations (README "int8") */
+  TIR_PRECISION_INT8 = 2, /* int8 weights, dynamically quantized activations (docs/guide/low-precision.md) */
   TIR_PRECISION_INT32_RANGE_ = 0x7fffffff /* any int32 is valid: unknown values are rejected */
 } tir_precision;
 
@@ -155,7 +155,7 @@ TIR_API tir_status tir_session_options_set_method(tir_session_options* options, 
  *  process-wide, as OpenMP's thread count is (it applies to sessions already open too, so set
  *  it before threads start running). Negative: TIR_INVALID_ARGUMENT. */
 TIR_API tir_status tir_session_options_set_threads(tir_session_options* options, int threads);
-/** What GEMM-class kernels compute in (README "Low precision"). */
+/** What GEMM-class kernels compute in (docs/guide/low-precision.md). */
 TIR_API tir_status tir_session_options_set_precision(tir_session_options* options,
                                                      tir_precision precision);
 /** Fuse GEMM/conv + activation into one kernel call (non-zero, default) or not (0). */

@@ -73,7 +73,7 @@ class Device {
 /// threads oneDNN uses (Debian's oneDNN is built for OpenMP), set by set_num_threads /
 /// OMP_NUM_THREADS; they wait between ops as libgomp's default policy says (spin, then sleep),
 /// which measured as fast as OMP_WAIT_POLICY=active and 1.7x faster than passive on
-/// MobileNetV3 (README, "How tir is fast on CPU").
+/// MobileNetV3 (docs/design.md, "How tir is fast on CPU").
 /// Its kernels come from `registry` (null: KernelRegistry::global()); an application that
 /// embeds tir may fill one with a subset (kernels/registry.h), kept alive by the device.
 std::shared_ptr<Device> make_cpu_device(

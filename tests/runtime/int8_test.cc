@@ -9,7 +9,7 @@
 //  - after a weight swap an int8 session computes what a fresh one computes (repacked).
 // Fixtures: tests/data/fixtures/{mlp,gpt2,bert} (gen.py), training IR, where linear and
 // addmm read their weights directly (core IR reads a permuted weight: those GEMMs keep
-// float32, see README "Low precision"); resnet_small and mobilenet_v3_small in both IRs for
+// float32, see docs/guide/low-precision.md); resnet_small and mobilenet_v3_small in both IRs for
 // int8 convolutions (kernels/cpu/int8/conv_int8_onednn.h): every conv weight stored int8, and a
 // swap of conv weights (batch norms folded) repacks.
 #include <gtest/gtest.h>
@@ -40,7 +40,7 @@ using testing::read_all;
 using testing::TempDir;
 using testing::views;
 
-// max |int8 - torch| / max |torch| over each output, measured on these fixtures (README,
+// max |int8 - torch| / max |torch| over each output, measured on these fixtures (docs/performance.md,
 // "Low precision"): 5.7e-3 (mlp), 3.4e-2 (gpt2 logits), 3.0e-2 (bert hidden states), 8.3e-2
 // (bert pooler output, tanh of a linear of the first token); about 2x headroom.
 constexpr double kInt8Tolerance = 0.15;

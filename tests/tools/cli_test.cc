@@ -265,8 +265,8 @@ TEST(Cli, OpsListMatchesTheCommittedCoveragePage) {
   EXPECT_NE(p.out.find("aten::linear  cpu  float32  optimized"), std::string::npos) << p.out;
   const Proc md = tirc("ops --markdown");
   ASSERT_EQ(md.code, 0);
-  EXPECT_EQ(md.out, slurp(testing::test_data_dir() + "/../../docs/ops.md"))
-      << "docs/ops.md is stale: regenerate it with `tirc ops --markdown > docs/ops.md`";
+  EXPECT_EQ(md.out, slurp(testing::test_data_dir() + "/../../docs/reference/ops.md"))
+      << "docs/reference/ops.md is stale: regenerate it with `tirc ops --markdown > docs/reference/ops.md`";
 }
 
 TEST(Cli, HelpExitsZero) {

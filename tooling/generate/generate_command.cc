@@ -244,6 +244,7 @@ int generate_main(int argc, char** argv) {
       "tirrun generate: text from a decoder LLM (prefill then decode, sampling, "
       "streaming)"};
   app.name("tirrun generate");
+  app.footer("Guide: docs/guide/generate.md; every flag: docs/reference/cli.md");
   add_flags(app, c);
   ReadLimits limits;
   add_read_limit_flags(&app, &limits);

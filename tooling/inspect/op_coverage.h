@@ -1,6 +1,6 @@
 // The library behind `tirc ops`: every op the kernel registry supports (device, dtypes,
 // reference/optimized), as text, JSON, or a Markdown page with the coverage of the core
-// ATen op set (docs/ops.md is this page), or the core ops still missing.
+// ATen op set (docs/reference/ops.md is this page), or the core ops still missing.
 #pragma once
 
 #include <iosfwd>

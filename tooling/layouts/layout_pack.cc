@@ -195,6 +195,7 @@ int pack_layouts_main(int argc, char** argv) {
       "the GEMM weights packed into the layouts this CPU's kernels read, mapped by later "
       "processes instead of packed. Runs each method twice on zero inputs."};
   app.name("tirrun pack-layouts");
+  app.footer("Guide: docs/guide/weights.md (the layout cache)");
   app.add_option("model", o.model_path, "Model file written by `tirc import`")->required();
   app.add_option("--weights,-w", o.weights_path, "tir weight file (w.bin)")->required();
   app.add_option("--method,-m", o.methods, "Method to run (repeatable; default: every one)");
