@@ -8,6 +8,7 @@
 
 #include "tests/common/test_util.h"
 #include "tests/conformance/conformance_run.h"
+#include "tests/conformance/opinfo_dtypes.h"
 
 namespace tir::conformance {
 namespace {
@@ -17,6 +18,17 @@ std::string slurp(const std::string& path) {
   std::ostringstream os;
   os << f.rdbuf();
   return os.str();
+}
+
+/// The page's section on every OpInfo dtype of every catalogue row (opinfo_dtypes.h).
+std::string opinfo_dtypes_section() {
+  std::vector<std::string> errors;
+  const std::vector<OpInfoDtype> pairs = opinfo_dtypes(testing::test_data_dir(), &errors);
+  std::ifstream f(testing::test_data_dir() + "/opinfo_dtypes.json");
+  const std::string torch =
+      f ? nlohmann::json::parse(f, nullptr, false).value("torch", std::string("?")) : "?";
+  return render_opinfo_dtypes_markdown(
+      pairs, run_opinfo_dtype_samples(testing::test_data_dir(), pairs), torch);
 }
 
 TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
@@ -32,7 +44,8 @@ TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
       render_promotion_markdown(run_promotion_sweep(testing::test_data_dir() + "/promotion"),
                                 "core IR") +
       render_promotion_markdown(
-          run_promotion_sweep(testing::test_data_dir() + "/promotion_training"), "training IR");
+          run_promotion_sweep(testing::test_data_dir() + "/promotion_training"), "training IR") +
+      opinfo_dtypes_section();
   if (const char* out = std::getenv("TIR_CONFORMANCE_WRITE")) {
     std::ofstream w(out, std::ios::binary | std::ios::trunc);
     w << md;

@@ -56,6 +56,8 @@ void max_pool2d_typed(const MaxPoolParams& p, const KernelCall& call) {
 void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
   if (call.inputs[p.input].dtype == DType::kInt64) {
     max_pool2d_typed<int64_t>(p, call);
+  } else if (call.inputs[p.input].dtype == DType::kFloat64) {
+    max_pool2d_typed<double>(p, call);
   } else {
     max_pool2d_typed<float>(p, call);
   }
@@ -148,6 +150,8 @@ void register_pool_ref(KernelRegistry& registry) {
       {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
       {"aten::max_pool2d", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolRef>},
       {"aten::max_pool2d_with_indices", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolIdxRef>},
+      {"aten::max_pool2d", kCpu, DType::kFloat64, kRef, &make_kernel<MaxPoolRef>},
+      {"aten::max_pool2d_with_indices", kCpu, DType::kFloat64, kRef, &make_kernel<MaxPoolIdxRef>},
       {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::adaptive_max_pool1d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax1dRef>},

@@ -9,10 +9,10 @@ namespace tir::kernels {
 namespace {
 
 // `channels_last`: x may also be a channels-last [N, C, H, W]. `int64_ok`: max pooling also
-// takes int64 (only its reference kernel is registered for it).
+// takes int64 and float64 (only its reference kernel is registered for them).
 Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_last = false,
                          bool int64_ok = false) {
-  if (!int64_ok || x.dtype != DType::kInt64)
+  if (!int64_ok || (x.dtype != DType::kInt64 && x.dtype != DType::kFloat64))
     TIR_RETURN_IF_ERROR(require_dtype(call, x, DType::kFloat32, "self"));
   if (!channels_last || !x.is_channels_last())
     TIR_RETURN_IF_ERROR(require_contiguous(call, x, "self"));
