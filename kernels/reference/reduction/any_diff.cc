@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
 namespace {
