@@ -87,6 +87,32 @@ TEST(Conformance, PromotionSweepCountsAndCatchesAWrongAnswer) {
   EXPECT_NE(compare_output(k, r.outputs[k].view(), tensor_of(want).view(), "torch"), "");
 }
 
+// float64 outputs are checked at float64 precision: torch's float64 cosine rounded through
+// float32 (what a float32 kernel would give) fails, as does an error of 1e-7 relative.
+TEST(Conformance, Float64IsComparedAtFloat64Precision) {
+  const std::string dir = testing::test_data_dir() + "/op_suite";
+  std::ifstream f(dir + "/manifest.json");
+  ASSERT_TRUE(f);
+  const nlohmann::json m = nlohmann::json::parse(f);
+  for (nlohmann::json c : m["cases"]) {
+    if (c["case"] != "aten-cos-float64") continue;
+    const CaseResult good = run_case(dir, c);
+    ASSERT_TRUE(good.passed) << good.reason;
+    auto& d = c["outputs"][0]["data"];
+    nlohmann::json rounded = c, nudged = c;
+    for (size_t i = 0; i < d.size(); ++i)
+      rounded["outputs"][0]["data"][i] = double(float(d[i].get<double>()));
+    nudged["outputs"][0]["data"][0] = d[0].get<double>() * (1 + 1e-7);
+    for (const nlohmann::json* bad : {&rounded, &nudged}) {
+      const CaseResult r = run_case(dir, *bad);
+      EXPECT_FALSE(r.passed);
+      EXPECT_NE(r.reason.find("elements differ"), std::string::npos) << r.reason;
+    }
+    return;
+  }
+  FAIL() << "no case aten-cos-float64";
+}
+
 // A sample whose outputs differ from torch's is reported, not passed: feed a case the wrong
 // expected values.
 TEST(Conformance, AWrongAnswerFails) {

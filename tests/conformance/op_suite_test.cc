@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,26 @@ bool ran_on(const CaseResult& r, const std::string& op, Backend b) {
   return false;
 }
 
+/// The pairs docs/conformance.md lists as run by tir but not sampled or not passing
+/// ("- `op` dtype: why"), with why.
+const std::map<std::string, std::string>& documented_opinfo_failures() {
+  static const std::map<std::string, std::string> failures = [] {
+    std::map<std::string, std::string> out;
+    std::ifstream f(testing::test_data_dir() + "/../../docs/conformance.md");
+    bool in_section = false;
+    for (std::string line; std::getline(f, line);) {
+      if (line.starts_with("### ")) in_section = line == "### Run by tir, not sampled or not passing";
+      if (!in_section || !line.starts_with("- `")) continue;
+      const size_t end = line.find('`', 3), colon = line.find(": ", end);
+      if (end == std::string::npos || colon == std::string::npos) continue;
+      out[line.substr(3, end - 3) + " " + line.substr(end + 2, colon - end - 2)] =
+          line.substr(colon + 2);
+    }
+    return out;
+  }();
+  return failures;
+}
+
 class OpSuite : public ::testing::TestWithParam<SuiteCase> {};
 
 TEST_P(OpSuite, MatchesTheReferenceAndTorch) {
@@ -130,7 +151,9 @@ TEST_P(OpSuite, MatchesTheReferenceAndTorch) {
     const bool own = c.contains("generator");
     const CaseResult want = run_case(dir, c, reference);
     if (!want.passed) {
-      if (own) ADD_FAILURE() << c["case"] << " on the reference: " << want.reason;
+      const bool documented = documented_opinfo_failures().count(
+          c["op"].get<std::string>() + " " + c["dtype"].get<std::string>());
+      if (own && !documented) ADD_FAILURE() << c["case"] << " on the reference: " << want.reason;
       continue;
     }
     CaseResult on_other;
@@ -218,10 +241,15 @@ class OpInfoDtypeSamples : public ::testing::TestWithParam<OpInfoDtype> {};
 
 // Each pair tir runs has an own sample (gen_op_samples.py) in that dtype, which matches torch
 // on the default CPU device: float64 within float64's tolerance, float16 / bfloat16 within
-// one rounding step, integers and bools exactly (compare_output).
+// one rounding step, integers and bools exactly (compare_output). A pair docs/conformance.md
+// lists as failing skips with that reason (conformance_test keeps the list true); any other
+// failure fails here.
 TEST_P(OpInfoDtypeSamples, MatchTorch) {
   const OpInfoDtype& p = GetParam();
   if (p.how.empty()) GTEST_SKIP() << "not run by tir: " << p.excluded;
+  const auto known = documented_opinfo_failures().find(p.op + " " + p.dtype);
+  if (known != documented_opinfo_failures().end())
+    GTEST_SKIP() << "documented in docs/conformance.md: " << known->second;
   int ran = 0;
   for (const Sample& s : all_samples()) {
     if (!s.c.contains("generator") || s.c["op"] != p.op || s.c["dtype"] != p.dtype) continue;
