@@ -67,7 +67,7 @@ constexpr OpRow kRows[] = {
     {"aten::ne.Scalar",          {kI32, kI64, kF32, kF64, kBool}, {},     {}, {.promoted = 0b1, .compare = true}},
     {"aten::ne.Tensor",          {kI32, kI64, kF32, kF64, kBool}, {},     {}, {.promoted = 0b11, .compare = true}},
     {"aten::pow.Scalar",         kAny,                      {},     {}},
-    {"aten::pow.Tensor_Scalar",  {kI64, kF32, kF64, kBool}, {kF32}, {kF32}, {.promoted = 0b1}},
+    {"aten::pow.Tensor_Scalar",  {kI64, kF32, kF64},              {kF32}, {kF32}, {.promoted = 0b1}},
     {"aten::pow.Tensor_Tensor",  kAny,                      {},     {}, {.promoted = 0b11}},
     {"aten::remainder.Scalar",   kAny,                      {},     {}, {.promoted = 0b1}},
     {"aten::remainder.Tensor",   kAny,                      {},     {}, {.promoted = 0b11}},

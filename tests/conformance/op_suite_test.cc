@@ -208,7 +208,7 @@ std::string edited_data(const std::function<void(nlohmann::json&, nlohmann::json
 // of a pair tir runs is stale, and a catalogue row the table lacks is reported.
 TEST(OpInfoDtypes, GapsStaleExclusionsAndMissingRowsAreReported) {
   const std::string dir = edited_data([](nlohmann::json& table, nlohmann::json& excl) {
-    table["ops"]["aten::cos"]["dtypes"].push_back("float8_e4m3fn");
+    table["ops"]["aten::cos"]["dtypes"].push_back("int4");
     table["ops"].erase("aten::sin");
     excl["by_op"].push_back({{"ops", {"aten::cos"}}, {"dtypes", {"float32"}}, {"reason", "x"}});
   });
@@ -216,7 +216,7 @@ TEST(OpInfoDtypes, GapsStaleExclusionsAndMissingRowsAreReported) {
   const std::vector<OpInfoDtype> pairs = opinfo_dtypes(dir, &errors);
   bool gap = false;
   for (const OpInfoDtype& p : pairs)
-    gap = gap || (p.op == "aten::cos" && p.dtype == "float8_e4m3fn" && p.how.empty() &&
+    gap = gap || (p.op == "aten::cos" && p.dtype == "int4" && p.how.empty() &&
                   p.excluded.empty());
   EXPECT_TRUE(gap);
   std::string all;

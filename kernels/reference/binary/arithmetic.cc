@@ -193,7 +193,6 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       {"aten::div.Scalar", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kDivScalar>>},
       math_binary<BinaryKind::kMul>("aten::mul.Scalar", DType::kBool),
       math_binary<BinaryKind::kMul>("aten::mul_.Tensor", DType::kBool),
-      {"aten::pow.Tensor_Scalar", kCpu, DType::kBool, kRef, &make_kernel<PowTensorRef>},
   });
 }
 }  // namespace tir::kernels
