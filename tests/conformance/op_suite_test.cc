@@ -112,7 +112,8 @@ const std::map<std::string, std::string>& documented_opinfo_failures() {
     std::ifstream f(testing::test_data_dir() + "/../../docs/conformance.md");
     bool in_section = false;
     for (std::string line; std::getline(f, line);) {
-      if (line.starts_with("### ")) in_section = line == "### Run by tir, not sampled or not passing";
+      if (line.starts_with("### "))
+        in_section = line == "### Run by tir, not sampled or not passing";
       if (!in_section || !line.starts_with("- `")) continue;
       const size_t end = line.find('`', 3), colon = line.find(": ", end);
       if (end == std::string::npos || colon == std::string::npos) continue;
@@ -151,8 +152,8 @@ TEST_P(OpSuite, MatchesTheReferenceAndTorch) {
     const bool own = c.contains("generator");
     const CaseResult want = run_case(dir, c, reference);
     if (!want.passed) {
-      const bool documented = documented_opinfo_failures().count(
-          c["op"].get<std::string>() + " " + c["dtype"].get<std::string>());
+      const bool documented = documented_opinfo_failures().count(c["op"].get<std::string>() + " " +
+                                                                 c["dtype"].get<std::string>());
       if (own && !documented) ADD_FAILURE() << c["case"] << " on the reference: " << want.reason;
       continue;
     }
@@ -194,8 +195,8 @@ TEST(OpInfoDtypes, EveryTorchDtypeIsImplementedOrExcluded) {
 std::string edited_data(const std::function<void(nlohmann::json&, nlohmann::json&)>& edit) {
   const std::string dir = ::testing::TempDir() + "/opinfo_dtypes_edit";
   std::filesystem::create_directories(dir);
-  nlohmann::json table = nlohmann::json::parse(std::ifstream(testing::test_data_dir() +
-                                                             "/opinfo_dtypes.json"));
+  nlohmann::json table =
+      nlohmann::json::parse(std::ifstream(testing::test_data_dir() + "/opinfo_dtypes.json"));
   nlohmann::json excl = nlohmann::json::parse(
       std::ifstream(testing::test_data_dir() + "/opinfo_dtype_exclusions.json"));
   edit(table, excl);
@@ -216,8 +217,7 @@ TEST(OpInfoDtypes, GapsStaleExclusionsAndMissingRowsAreReported) {
   const std::vector<OpInfoDtype> pairs = opinfo_dtypes(dir, &errors);
   bool gap = false;
   for (const OpInfoDtype& p : pairs)
-    gap = gap || (p.op == "aten::cos" && p.dtype == "int4" && p.how.empty() &&
-                  p.excluded.empty());
+    gap = gap || (p.op == "aten::cos" && p.dtype == "int4" && p.how.empty() && p.excluded.empty());
   EXPECT_TRUE(gap);
   std::string all;
   for (const std::string& e : errors) all += e + "\n";

@@ -6,10 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "tests/conformance/conformance_run.h"
-
 #include "kernels/ops/catalogue.h"
 #include "runtime/passes/narrow_dtypes.h"
+#include "tests/conformance/conformance_run.h"
 
 namespace tir::conformance {
 namespace {
@@ -22,8 +21,8 @@ DType dtype_named(const std::string& s) {
 
 /// The dtypes an "any dtype" kernel takes: those of kernels::visit_dtype.
 bool any_kernel_takes(DType d) {
-  return d == DType::kBool || d == DType::kInt32 || d == DType::kInt64 ||
-         d == DType::kFloat32 || d == DType::kFloat64;
+  return d == DType::kBool || d == DType::kInt32 || d == DType::kInt64 || d == DType::kFloat32 ||
+         d == DType::kFloat64;
 }
 
 /// A kernel of the row (reference or optimized CPU) takes `d` as it is.
@@ -62,14 +61,14 @@ std::vector<OpInfoDtype> opinfo_dtypes(const std::string& data_dir,
   const nlohmann::json table = read_json(data_dir + "/opinfo_dtypes.json", out_errors);
   const nlohmann::json excl = read_json(data_dir + "/opinfo_dtype_exclusions.json", out_errors);
   if (!table.is_object() || !excl.is_object()) return {};
-  std::map<std::string, std::string> by_dtype;                      // dtype -> reason
+  std::map<std::string, std::string> by_dtype;                       // dtype -> reason
   std::map<std::pair<std::string, std::string>, std::string> by_op;  // (op, dtype) -> reason
   for (const auto& r : excl.value("by_dtype", nlohmann::json::array()))
     for (const auto& d : r["dtypes"]) by_dtype[d.get<std::string>()] = r["reason"];
   for (const auto& r : excl.value("by_op", nlohmann::json::array()))
     for (const auto& op : r["ops"])
-      for (const auto& d : r["dtypes"]) by_op[{op.get<std::string>(), d.get<std::string>()}] =
-          r["reason"];
+      for (const auto& d : r["dtypes"])
+        by_op[{op.get<std::string>(), d.get<std::string>()}] = r["reason"];
   std::vector<OpInfoDtype> out;
   std::set<std::pair<std::string, std::string>> listed;
   const nlohmann::json& ops = table["ops"];
@@ -77,7 +76,8 @@ std::vector<OpInfoDtype> opinfo_dtypes(const std::string& data_dir,
     for (const kernels::OpRow& row : t.rows) {
       const std::string op(row.op);
       if (!ops.contains(op)) {
-        out_errors->push_back(op + " is not in opinfo_dtypes.json: rerun "
+        out_errors->push_back(op +
+                              " is not in opinfo_dtypes.json: rerun "
                               "tests/conformance/gen_opinfo_dtypes.py");
         continue;
       }
@@ -172,10 +172,10 @@ std::string render_opinfo_dtypes_markdown(const std::vector<OpInfoDtype>& pairs,
         "run on the CPU device against torch eager's outputs (float64 within rtol 1e-9, atol "
         "1e-12; float16 and bfloat16 within one rounding step; integers and bools exactly). "
         "Counted by `tests/conformance/conformance_test` with the rest of this page.\n\n"
-     << "**" << all.pairs << " row x dtype pairs over " << rows.size() << " rows: "
-     << all.kernel + all.widened << " run by tir (" << all.kernel << " by a kernel, "
-     << all.widened << " widened), " << all.excluded << " excluded, " << all.gaps
-     << " neither; " << all.sampled << " sampled, " << all.passed << " pass.**\n\n"
+     << "**" << all.pairs << " row x dtype pairs over " << rows.size()
+     << " rows: " << all.kernel + all.widened << " run by tir (" << all.kernel << " by a kernel, "
+     << all.widened << " widened), " << all.excluded << " excluded, " << all.gaps << " neither; "
+     << all.sampled << " sampled, " << all.passed << " pass.**\n\n"
      << "| dtype | pairs | kernel | widened | excluded | sampled | pass |\n"
      << "|---|---|---|---|---|---|---|\n";
   for (const auto& [d, t] : by_dtype)

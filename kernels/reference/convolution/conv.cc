@@ -15,8 +15,8 @@ namespace {
 // One output element: `acc` (the bias) plus the sum over the input channels of oc's group and
 // the kernel window.
 template <typename T>
-double conv_at(const ConvParams& p, const T* x, const T* w, int64_t n, int64_t oc,
-               int64_t od, int64_t oh, int64_t ow, double acc) {
+double conv_at(const ConvParams& p, const T* x, const T* w, int64_t n, int64_t oc, int64_t od,
+               int64_t oh, int64_t ow, double acc) {
   const int64_t cg = p.c / p.groups, g = oc / (p.oc / p.groups);
   for (int64_t ic = 0; ic < cg; ++ic) {
     const int64_t c = g * cg + ic;

@@ -13,9 +13,8 @@ namespace {
 
 bool nonzero(DType t, const void* base, int64_t i) {
   bool out = false;
-  visit_dtype(t, [&](auto tag) {
-    out = static_cast<const decltype(tag)*>(base)[i] != decltype(tag)(0);
-  });
+  visit_dtype(
+      t, [&](auto tag) { out = static_cast<const decltype(tag)*>(base)[i] != decltype(tag)(0); });
   return out;
 }
 

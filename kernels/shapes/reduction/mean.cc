@@ -65,8 +65,7 @@ Result<ReduceParams> mean_dim_common(const KernelCall& call, bool channels_last)
   TIR_ASSIGN_OR_RETURN(auto dims, optional_ints_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
   const Arg& dtype = call.args[3];
-  if (!dtype.is_none() &&
-      !(dtype.kind == ArgKind::kDType && static_cast<DType>(dtype.i) == want)) {
+  if (!dtype.is_none() && !(dtype.kind == ArgKind::kDType && static_cast<DType>(dtype.i) == want)) {
     return op_error(call, StatusCode::kUnsupported, "argument 'dtype' must be None or ",
                     dtype_name(want));
   }
