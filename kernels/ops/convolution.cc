@@ -10,13 +10,13 @@ namespace {
 // clang-format off
 constexpr OpRow kRows[] = {
     {"aten::col2im",      {kF32}, {},     {}},
-    {"aten::conv1d",      {kF32}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
-    {"aten::conv2d",      {kF32}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
-    {"aten::conv3d",      {kF32}, {kF32}, {}, {.epilogue = true}},
+    {"aten::conv1d",      {kF32, kF64}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
+    {"aten::conv2d",      {kF32, kF64}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
+    {"aten::conv3d",      {kF32, kF64}, {kF32}, {}, {.epilogue = true}},
     {"aten::conv_transpose1d",       {kF32}, {}, {}},
     {"aten::conv_transpose2d.input", {kF32}, {}, {}},
     {"aten::conv_transpose3d.input", {kF32}, {}, {}},
-    {"aten::convolution", {kF32}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
+    {"aten::convolution", {kF32, kF64}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
     {"aten::im2col",      {kF32}, {},     {}},
 };
 // clang-format on

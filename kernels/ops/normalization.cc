@@ -12,15 +12,15 @@ constexpr OpRow kRows[] = {
     {"aten::_native_batch_norm_legit",             {kF32}, {},     {}},
     {"aten::_native_batch_norm_legit.no_stats",    {kF32}, {},     {}},
     {"aten::_native_batch_norm_legit_functional",  {kF32}, {},     {}},
-    {"aten::_native_batch_norm_legit_no_training", {kF32}, {kF32}, {}},
+    {"aten::_native_batch_norm_legit_no_training", {kF32, kF64}, {kF32}, {}},
     {"aten::_weight_norm",                         {kF32}, {},     {}},
-    {"aten::batch_norm",                           {kF32}, {kF32}, {}},
-    {"aten::group_norm",                           {kF32}, {},     {}},
+    {"aten::batch_norm",                           {kF32, kF64}, {kF32}, {}},
+    {"aten::group_norm",                           {kF32, kF64}, {}, {}},
     {"aten::instance_norm",                        {kF32}, {},     {}},
-    {"aten::layer_norm",                           {kF32}, {kF32}, {kF32}},
-    {"aten::native_group_norm",                    {kF32}, {},     {}},
-    {"aten::native_layer_norm",                    {kF32}, {kF32}, {kF32}},
-    {"aten::rms_norm", {kF32}, {}, {}},
+    {"aten::layer_norm",                           {kF32, kF64}, {kF32}, {kF32}},
+    {"aten::native_group_norm",                    {kF32, kF64}, {}, {}},
+    {"aten::native_layer_norm",                    {kF32, kF64}, {kF32}, {kF32}},
+    {"aten::rms_norm", {kF32, kF64}, {}, {}},
 };
 // clang-format on
 

@@ -17,22 +17,24 @@ bool runs_in(const kernels::OpRow& row, DType d) {
 }
 
 /// True when a `d` operand of `row`'s op is computed on in its wide dtype.
-bool widens(const kernels::OpRow& row, DType d) {
+bool widens(const kernels::OpRow& row, kernels::Family family, DType d) {
   if (!is_narrow(d) || runs_in(row, d)) return false;
-  return dtype_is_float(d) || row.caps.promoted != 0;
+  // Narrow integers: every family but sort/select, whose int32 outputs (searchsorted's
+  // out_int32) are the kernels' own choice.
+  return dtype_is_float(d) || row.caps.promoted != 0 || family != kernels::Family::kSortSelect;
 }
 
 /// The narrow dtype node `n` reads or writes (tensors or a ScalarType argument) that its
-/// kernels do not take; kUndefined when there is none. Integers are widened only for the
-/// promoting element-wise ops (OpCaps::promoted: arithmetic, comparisons, where), whose
-/// results wrap as torch's do; the quantization family keeps its int8/uint8 as they are.
+/// kernels do not take; kUndefined when there is none. Integer results computed in int64 wrap
+/// back as torch's narrow integer arithmetic wraps; the quantization family keeps its
+/// int8/uint8 as they are.
 DType needs_widening(const ExecGraph& g, const ExecNode& n) {
   if (n.kind != StepKind::kKernel || n.dead) return DType::kUndefined;
   kernels::Family family{};
   const kernels::OpRow* row = kernels::find_op_row(n.op, &family);
   if (row == nullptr || family == kernels::Family::kQuantization)
     return DType::kUndefined;  // custom ops: their kernels say
-  const auto check = [&](DType d) { return widens(*row, d); };
+  const auto check = [&](DType d) { return widens(*row, family, d); };
   for (int32_t v : n.inputs)
     if (v >= 0 && g.values[v].is_tensor && check(g.values[v].dtype)) return g.values[v].dtype;
   for (int32_t v : n.outputs)
@@ -50,6 +52,10 @@ bool writes_first_input(std::string_view op) {
 }
 
 }  // namespace
+
+bool narrow_dtype_widened(const kernels::OpRow& row, kernels::Family family, DType d) {
+  return family != kernels::Family::kQuantization && widens(row, family, d);
+}
 
 DType wide_compute_dtype(DType d) {
   switch (d) {
@@ -73,14 +79,15 @@ size_t compute_narrow_dtypes_wide(ExecGraph& g) {
   size_t count = 0;
   for (ExecNode& n : g.nodes) {
     if (writes_first_input(n.op) && !n.inputs.empty()) widened.erase(n.inputs[0]);
-    const kernels::OpRow* row = kernels::find_op_row(n.op);
+    kernels::Family family{};
+    const kernels::OpRow* row = kernels::find_op_row(n.op, &family);
     if (needs_widening(g, n) == DType::kUndefined) {
       out.push_back(std::move(n));
       continue;
     }
     ++count;
     for (int32_t& v : n.inputs) {
-      if (v < 0 || !g.values[v].is_tensor || !widens(*row, g.values[v].dtype)) continue;
+      if (v < 0 || !g.values[v].is_tensor || !widens(*row, family, g.values[v].dtype)) continue;
       auto [it, fresh] = widened.try_emplace(v, -1);
       if (fresh) {
         const DType wide = wide_compute_dtype(g.values[v].dtype);
@@ -91,11 +98,11 @@ size_t compute_narrow_dtypes_wide(ExecGraph& g) {
       v = it->second;
     }
     for (ExecArg& a : n.args)
-      if (a.kind == kernels::ArgKind::kDType && widens(*row, DType(a.i)))
+      if (a.kind == kernels::ArgKind::kDType && widens(*row, family, DType(a.i)))
         a.i = int64_t(wide_compute_dtype(DType(a.i)));
     std::vector<ExecNode> rounds;
     for (int32_t& v : n.outputs) {
-      if (v < 0 || !g.values[v].is_tensor || !widens(*row, g.values[v].dtype)) continue;
+      if (v < 0 || !g.values[v].is_tensor || !widens(*row, family, g.values[v].dtype)) continue;
       const int32_t wide = g.add_value_like(v, g.values[v].device);
       g.values[wide].dtype = wide_compute_dtype(g.values[v].dtype);
       rounds.push_back(exec_graph_cast_node(g, wide, v, g.values[v].dtype));

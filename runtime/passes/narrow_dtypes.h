@@ -1,7 +1,8 @@
 // Programs in dtypes that most kernels do not implement, run as torch's CPU kernels run them:
 // float16 and bfloat16 load their elements, compute in float32 and round the result; uint8,
 // int8, int16 and int32 compute in int64 and wrap the result (two's complement, as torch's
-// narrow integer arithmetic wraps; integers only for the promoting element-wise ops). A node
+// narrow integer arithmetic wraps; not in the sort/select family, whose kernels pick their
+// int32 outputs themselves, nor in quantization). A node
 // that reads or writes such a tensor, whose op's catalogue row neither lists that dtype for a
 // CPU backend nor takes every dtype (OpCaps::all_dtypes: views, copies, gathers, casts), gets
 // casts around it: each narrow tensor input is widened
@@ -16,6 +17,7 @@
 
 #include <cstddef>
 
+#include "kernels/ops/catalogue.h"
 #include "runtime/passes/exec_graph.h"
 
 namespace tir {
@@ -23,6 +25,10 @@ namespace tir {
 /// The dtype a narrow dtype computes in: float32 for float16/bfloat16, int64 for uint8, int8,
 /// int16 and int32; kUndefined for the others.
 DType wide_compute_dtype(DType d);
+
+/// True when a node of `row`'s op (in `family`) computes a `d` operand in
+/// wide_compute_dtype(d): the row's kernels do not take `d` and the pass widens it.
+bool narrow_dtype_widened(const kernels::OpRow& row, kernels::Family family, DType d);
 
 /// Inserts the casts; returns how many nodes now compute in a wider dtype. Run after type
 /// promotion and before placement (kernels are picked by dtype).

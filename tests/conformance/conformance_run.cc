@@ -91,13 +91,15 @@ std::string compare_output(size_t k, const Tensor& got, const Tensor& want,
   // float16 / bfloat16: one rounding step of the dtype (transcendentals may round the other way).
   const double rtol = want.dtype == DType::kBFloat16  ? 0x1p-7
                       : want.dtype == DType::kFloat16 ? 0x1p-10
+                      : want.dtype == DType::kFloat64 ? kRtol64
                                                       : kRtol;
+  const double atol = want.dtype == DType::kFloat64 ? kAtol64 : kAtol;
   int64_t bad = 0;
   for (int64_t i = 0; i < want.numel(); ++i) {
     const double a = element(got, i), b = element(want, i);
     if (exact ? a != b
               : !(std::isnan(b) ? std::isnan(a)
-                                : (a == b || std::abs(a - b) <= kAtol + rtol * std::abs(b))))
+                                : (a == b || std::abs(a - b) <= atol + rtol * std::abs(b))))
       ++bad;
   }
   if (bad == 0) return "";
@@ -191,8 +193,8 @@ std::string render_markdown(const std::vector<CaseResult>& results, const std::s
         "program has only core ATen ops (or the two non-core ops that decomposition itself "
         "emits for inference: `_embedding_bag_forward_only`, "
         "`_native_batch_norm_legit_functional`), in float32 and int64. A sample passes when "
-        "tir's outputs match torch eager's (floats within rtol 1e-4, atol 1e-5; integers and "
-        "bools exactly).\n\n"
+        "tir's outputs match torch eager's (floats within rtol 1e-4, atol 1e-5, float64 "
+        "outputs within rtol 1e-9, atol 1e-12; integers and bools exactly).\n\n"
      << "**" << passed << " of " << results.size() << " samples pass ("
      << (results.empty() ? 0 : passed * 1000 / static_cast<int>(results.size())) / 10.0 << "%); "
      << ops_all << " of " << ops.size() << " OpInfo entries pass every sample.**\n\n"

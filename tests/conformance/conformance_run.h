@@ -17,6 +17,9 @@ namespace tir::conformance {
 /// Tolerance of float outputs: |tir - torch| <= kAtol + kRtol * |torch|, NaN where torch has
 /// NaN. Integer and bool outputs must be equal.
 inline constexpr double kRtol = 1e-4, kAtol = 1e-5;
+/// float64 outputs: |tir - torch| <= kAtol64 + kRtol64 * |torch|, far inside what a float32
+/// computation could reach (its rounding alone is ~6e-8 relative).
+inline constexpr double kRtol64 = 1e-9, kAtol64 = 1e-12;
 
 struct CaseResult {
   std::string case_name, op, dtype;

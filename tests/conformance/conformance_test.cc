@@ -8,6 +8,7 @@
 
 #include "tests/common/test_util.h"
 #include "tests/conformance/conformance_run.h"
+#include "tests/conformance/opinfo_dtypes.h"
 
 namespace tir::conformance {
 namespace {
@@ -17,6 +18,17 @@ std::string slurp(const std::string& path) {
   std::ostringstream os;
   os << f.rdbuf();
   return os.str();
+}
+
+/// The page's section on every OpInfo dtype of every catalogue row (opinfo_dtypes.h).
+std::string opinfo_dtypes_section() {
+  std::vector<std::string> errors;
+  const std::vector<OpInfoDtype> pairs = opinfo_dtypes(testing::test_data_dir(), &errors);
+  std::ifstream f(testing::test_data_dir() + "/opinfo_dtypes.json");
+  const std::string torch =
+      f ? nlohmann::json::parse(f, nullptr, false).value("torch", std::string("?")) : "?";
+  return render_opinfo_dtypes_markdown(
+      pairs, run_opinfo_dtype_samples(testing::test_data_dir(), pairs), torch);
 }
 
 TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
@@ -32,7 +44,8 @@ TEST(Conformance, OpInfoSamplesMatchTheDocumentedResults) {
       render_promotion_markdown(run_promotion_sweep(testing::test_data_dir() + "/promotion"),
                                 "core IR") +
       render_promotion_markdown(
-          run_promotion_sweep(testing::test_data_dir() + "/promotion_training"), "training IR");
+          run_promotion_sweep(testing::test_data_dir() + "/promotion_training"), "training IR") +
+      opinfo_dtypes_section();
   if (const char* out = std::getenv("TIR_CONFORMANCE_WRITE")) {
     std::ofstream w(out, std::ios::binary | std::ios::trunc);
     w << md;
@@ -72,6 +85,32 @@ TEST(Conformance, PromotionSweepCountsAndCatchesAWrongAnswer) {
   EXPECT_EQ(compare_output(k, r.outputs[k].view(), tensor_of(want).view(), "torch"), "");
   want["data"][0] = want["data"][0].get<double>() + 1.0;
   EXPECT_NE(compare_output(k, r.outputs[k].view(), tensor_of(want).view(), "torch"), "");
+}
+
+// float64 outputs are checked at float64 precision: torch's float64 cosine rounded through
+// float32 (what a float32 kernel would give) fails, as does an error of 1e-7 relative.
+TEST(Conformance, Float64IsComparedAtFloat64Precision) {
+  const std::string dir = testing::test_data_dir() + "/op_suite";
+  std::ifstream f(dir + "/manifest.json");
+  ASSERT_TRUE(f);
+  const nlohmann::json m = nlohmann::json::parse(f);
+  for (nlohmann::json c : m["cases"]) {
+    if (c["case"] != "aten-cos-float64") continue;
+    const CaseResult good = run_case(dir, c);
+    ASSERT_TRUE(good.passed) << good.reason;
+    auto& d = c["outputs"][0]["data"];
+    nlohmann::json rounded = c, nudged = c;
+    for (size_t i = 0; i < d.size(); ++i)
+      rounded["outputs"][0]["data"][i] = double(float(d[i].get<double>()));
+    nudged["outputs"][0]["data"][0] = d[0].get<double>() * (1 + 1e-7);
+    for (const nlohmann::json* bad : {&rounded, &nudged}) {
+      const CaseResult r = run_case(dir, *bad);
+      EXPECT_FALSE(r.passed);
+      EXPECT_NE(r.reason.find("elements differ"), std::string::npos) << r.reason;
+    }
+    return;
+  }
+  FAIL() << "no case aten-cos-float64";
 }
 
 // A sample whose outputs differ from torch's is reported, not passed: feed a case the wrong

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The op suite's own samples: for every op catalogue row and dtype that the conformance
-sweep (gen_conformance.py) leaves without a sample, and for every row and dtype an
-optimized backend (cpu, cuda) lists, a tiny program that calls the ATen overload itself,
+sweep (gen_conformance.py) leaves without a sample, for every row and dtype an optimized
+backend (cpu, cuda) lists, and for every row and dtype torch's OpInfo lists
+(tests/data/opinfo_dtypes.json, gen_opinfo_dtypes.py; less the exclusions of
+tests/data/opinfo_dtype_exclusions.json), a tiny program that calls the ATen overload itself,
 exported by torch.export (training IR, no run_decompositions: training-IR ops such as
 aten::linear stay), with torch eager's outputs. Read by tests/conformance/op_suite_test.cc.
 
@@ -45,7 +47,11 @@ from op_sample_calls import CALLS, REWRITTEN, aten, overload_of, positive, rand 
 ROOT = sweep.ROOT
 OUT = os.path.join(ROOT, "tests", "data", "op_suite")
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
-          "int32": torch.int32, "bool": torch.bool}
+          "int32": torch.int32, "bool": torch.bool, "float16": torch.float16,
+          "bfloat16": torch.bfloat16, "uint8": torch.uint8, "int8": torch.int8,
+          "int16": torch.int16}
+OUTPUT_DTYPES = sweep.NPY_OK | {torch.int8, torch.uint8, torch.int16, torch.float16,
+                                torch.bfloat16}
 
 # The ops sampled in another dtype than float32 when the row says "any".
 ANY_DTYPE = {"aten::bitwise_and.Scalar": "int64", "aten::bitwise_or.Scalar": "int64",
@@ -131,6 +137,28 @@ def sweep_held():
     return held
 
 
+def opinfo_pairs():
+    """(op, dtype) of every dtype torch's OpInfo lists for a catalogue row
+    (tests/data/opinfo_dtypes.json, gen_opinfo_dtypes.py) that tir stores and the exclusion
+    list (tests/data/opinfo_dtype_exclusions.json) does not name."""
+    data = os.path.join(ROOT, "tests", "data")
+    with open(os.path.join(data, "opinfo_dtypes.json")) as f:
+        table = json.load(f)["ops"]
+    with open(os.path.join(data, "opinfo_dtype_exclusions.json")) as f:
+        excl = json.load(f)
+    skip = {(o, d) for r in excl.get("by_op", []) for o in r["ops"] for d in r["dtypes"]}
+    skip_dtypes = {d for r in excl.get("by_dtype", []) for d in r["dtypes"]}
+    return {(op, d) for op, v in table.items() for d in v["dtypes"]
+            if d in DTYPES and d not in skip_dtypes and (op, d) not in skip}
+
+
+def enc(t):
+    """sweep.enc, and bfloat16 (which NumPy lacks) through float32: its values are exact."""
+    if t.dtype == torch.bfloat16:
+        return dict(sweep.enc(t.float()), dtype="bfloat16")
+    return sweep.enc(t)
+
+
 def make_case(op, dname):
     d = DTYPES[dname]
     torch.manual_seed(sum(map(ord, op + dname)))
@@ -156,7 +184,7 @@ def plain_outputs(out):
     outs = out if isinstance(out, (tuple, list)) else [out]
     if not outs or not all(isinstance(t, torch.Tensor) for t in outs):
         return None
-    if any(t.dtype not in sweep.NPY_OK | {torch.int8, torch.uint8} for t in outs):
+    if any(t.dtype not in OUTPUT_DTYPES for t in outs):
         return None
     return [t.detach().contiguous() for t in outs]
 
@@ -179,12 +207,16 @@ def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
     os.makedirs(OUT)
-    cases, refused = [], []
-    for (op, dname), backends in sorted(rows.items()):
-        optimized = backends & {"cpu", "cuda"}
-        if (op, dname) in held and not optimized:
-            continue
+    cases, refused, made = [], [], set()
+    wanted = {(op, d): backends for (op, d), backends in rows.items()
+              if (op, d) not in held or backends & {"cpu", "cuda"}}
+    for pair in opinfo_pairs():  # every dtype torch's OpInfo lists, sampled once
+        wanted.setdefault(pair, set())
+    for (op, dname), backends in sorted(wanted.items()):
         sample_dtype = ANY_DTYPE.get(op, "float32") if dname == "any" else dname
+        if (op, sample_dtype) in made:
+            continue
+        made.add((op, sample_dtype))
         try:
             ep, tensors, want, ops = make_case(op, sample_dtype)
         except Exception as e:  # noqa: BLE001 - reported, never faked
@@ -196,8 +228,8 @@ def main():
         restore_deflated(path)
         cases.append({"case": case, "op": op, "dtype": sample_dtype,
                       "generator": "gen_op_samples.py",
-                      "core_ops": ops, "inputs": [sweep.enc(t) for t in tensors],
-                      "outputs": [sweep.enc(t) for t in want]})
+                      "core_ops": ops, "inputs": [enc(t) for t in tensors],
+                      "outputs": [enc(t) for t in want]})
     with open(os.path.join(OUT, "manifest.json"), "w") as f:
         f.write('{"torch": ' + json.dumps(torch.__version__) + ', "cases": [\n')
         f.write(",\n".join(json.dumps(c, separators=(",", ":")) for c in cases))

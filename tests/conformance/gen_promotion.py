@@ -80,7 +80,7 @@ def to_json(t):
         data = [bool(v) for v in flat.tolist()]
     elif t.is_floating_point():
         data = [v if math.isfinite(v) else ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
-                for v in flat.float().tolist()]
+                for v in flat.double().tolist()]  # float64 exactly
     else:
         data = flat.tolist()
     return {"dtype": NAMES[t.dtype], "shape": list(t.shape), "data": data}

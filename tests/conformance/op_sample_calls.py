@@ -17,6 +17,8 @@ def rand(shape, dtype, low=-4, high=5):
         return torch.randint(0, 2, shape).bool()
     if dtype.is_floating_point:
         return torch.randn(shape, dtype=dtype)
+    if dtype == torch.uint8:
+        low, high = max(low, 0), max(high, 1)
     return torch.randint(low, high, shape, dtype=dtype)
 
 

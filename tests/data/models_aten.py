@@ -618,6 +618,36 @@ class LayerTail(nn.Module):
                 torch.stack([torch.count_nonzero(torch.relu(m), dim=1), torch.count_nonzero(m > 0, 0)]))
 
 
+class FluxRope(nn.Module):
+    """Flux's rotary position embedding (EmbedND: rope per position axis), whose frequencies
+    are computed in float64: arange(dtype=float64) / dim, theta ** scale, the outer product
+    with the positions, cos and sin stacked into 2x2 rotations, then .float(). The float64
+    angles are an output too, so they are checked at float64 precision (rtol = atol = 1e-12)."""
+
+    def __init__(self, theta=10000, axes_dim=(4, 6, 6)):
+        super().__init__()
+        self.theta, self.axes_dim = theta, axes_dim
+
+    def forward(self, ids):  # ids [N, 3]: float32 positions per axis
+        rotations, angles = [], []
+        for i, dim in enumerate(self.axes_dim):
+            scale = torch.arange(0, dim, 2, dtype=torch.float64) / dim
+            omega = 1.0 / (self.theta ** scale)
+            freqs = torch.outer(ids[:, i], omega)  # float32 x float64: float64
+            out = torch.stack([torch.cos(freqs), -torch.sin(freqs), torch.sin(freqs),
+                               torch.cos(freqs)], dim=-1)
+            rotations.append(out.view(*out.shape[:-1], 2, 2).float())
+            angles.append(freqs)
+        return torch.cat(rotations, dim=-3), torch.cat(angles, dim=-1)
+
+
+def flux_rope_inputs(g):
+    """Text tokens at 0 and a 4x4 latent grid: (0, row, column) positions, as Flux's ids."""
+    rows, cols = torch.meshgrid(torch.arange(4), torch.arange(4), indexing="ij")
+    img = torch.stack([torch.zeros(16), rows.flatten().float(), cols.flatten().float()], dim=1)
+    return (torch.cat([torch.zeros(3, 3), img + torch.rand(16, 3, generator=g) * 0.1]),), {}
+
+
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
 MODELS = [
     ("training_ir_ops", TrainingIrOps, 31, lambda g: ((torch.randn(2, 5, 8, generator=g),), {}),
@@ -670,6 +700,7 @@ MODELS = [
     ("op_forms", OpForms, 64,
      lambda g: ((torch.randn(2, 9, 4, generator=g), torch.randn(1, 3, 4, 5, generator=g)), {}),
      1e-5),
+    ("flux_rope", FluxRope, 65, flux_rope_inputs, 1e-12),
     ("creation_patterns", CreationPatterns, 60,
      lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),

@@ -90,7 +90,7 @@ TEST(OpCatalogue, TheRegistryRefusesWhatTheCatalogueDoesNotList) {
       KernelRegistry::global().find("aten::relu", DeviceType::kCpu, DType::kFloat32)->factory;
   registry.add(
       {{"aten::erfinv", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory},
-       {"aten::relu", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference, factory},
+       {"aten::relu", DeviceType::kCpu, DType::kFloat16, KernelImpl::kReference, factory},
        {"aten::relu", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory},
        {"aten::relu", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference, factory}});
   EXPECT_EQ(registry.entries().size(), 1u);
@@ -98,7 +98,7 @@ TEST(OpCatalogue, TheRegistryRefusesWhatTheCatalogueDoesNotList) {
   EXPECT_NE(message.find("aten::erfinv (reference, float32): no row in the op catalogue"),
             std::string::npos)
       << message;
-  EXPECT_NE(message.find("aten::relu (reference, float64): the catalogue row does not list"),
+  EXPECT_NE(message.find("aten::relu (reference, float16): the catalogue row does not list"),
             std::string::npos)
       << message;
   EXPECT_NE(message.find("aten::relu (reference, float32): registered twice"), std::string::npos)

@@ -139,6 +139,7 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       math_binary<BinaryKind::kBitOr>("aten::bitwise_or.Tensor", DType::kInt32),
       {"aten::clamp", kCpu, DType::kInt64, kRef, &make_kernel<MathClampRef>},
       {"aten::clamp", kCpu, DType::kInt32, kRef, &make_kernel<MathClampRef>},
+      {"aten::clamp", kCpu, kF64, kRef, &make_kernel<MathClampRef>},
       math_binary<BinaryKind::kAdd>("aten::add.Tensor", DType::kInt32),
       math_binary<BinaryKind::kAdd>("aten::add.Tensor", DType::kBool),
       math_binary<BinaryKind::kAdd>("aten::add.Scalar", DType::kInt32),
@@ -183,6 +184,15 @@ void register_arithmetic_ref(KernelRegistry& registry) {
       {"aten::sub.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kSub>>},
       {"aten::mul.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
       {"aten::div.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kDiv>>},
+      {"aten::add.Scalar", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::add_.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kAdd>>},
+      {"aten::mul.Scalar", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::mul_.Tensor", kCpu, kF64, kRef, &make_kernel<BinaryRef<BinaryKind::kMul>>},
+      {"aten::rsub.Scalar", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kRsub>>},
+      {"aten::sub.Scalar", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kSubScalar>>},
+      {"aten::div.Scalar", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kDivScalar>>},
+      math_binary<BinaryKind::kMul>("aten::mul.Scalar", DType::kBool),
+      math_binary<BinaryKind::kMul>("aten::mul_.Tensor", DType::kBool),
   });
 }
 }  // namespace tir::kernels

@@ -158,6 +158,8 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 constexpr auto kI64 = DType::kInt64;
+constexpr auto kI32 = DType::kInt32;
+constexpr auto kF64 = DType::kFloat64;
 constexpr auto kBool = DType::kBool;
 
 template <LogicOp Op>
@@ -219,6 +221,11 @@ void register_bitwise_logical_where(KernelRegistry& registry) {
       {"aten::logical_not", kCpu, kBool, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
       {"aten::logical_not", kCpu, kI64, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
       {"aten::logical_not", kCpu, kF32, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
+      {"aten::logical_not", kCpu, kI32, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
+      {"aten::logical_not", kCpu, kF64, kRef, &make_kernel<NotRef<LogicOp::kLogicalNot>>},
+      {"aten::bitwise_not", kCpu, kI32, kRef, &make_kernel<NotRef<LogicOp::kBitNot>>},
+      math_binary<BinaryKind::kBitAnd>("aten::__and__.Tensor", kI32),
+      math_binary<BinaryKind::kBitOr>("aten::__or__.Tensor", kI32),
       {"aten::where.self", kCpu, kBool, kRef, &make_kernel<WhereRef>},
       {"aten::where.ScalarOther", kCpu, kBool, kRef, &make_kernel<WhereRef>},
       {"aten::where.ScalarSelf", kCpu, kBool, kRef, &make_kernel<WhereRef>},
@@ -265,6 +272,10 @@ void register_triangle(KernelRegistry& registry) {
       {"aten::tril", kCpu, kF32, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
       {"aten::tril", kCpu, kI64, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
       {"aten::tril", kCpu, kBool, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
+      {"aten::triu", kCpu, kI32, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
+      {"aten::triu", kCpu, kF64, kRef, &make_kernel<TriangleRef<LogicOp::kTriu>>},
+      {"aten::tril", kCpu, kI32, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
+      {"aten::tril", kCpu, kF64, kRef, &make_kernel<TriangleRef<LogicOp::kTril>>},
   });
 }
 

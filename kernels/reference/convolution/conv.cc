@@ -14,8 +14,9 @@ namespace {
 
 // One output element: `acc` (the bias) plus the sum over the input channels of oc's group and
 // the kernel window.
-double conv_at(const ConvParams& p, const float* x, const float* w, int64_t n, int64_t oc,
-               int64_t od, int64_t oh, int64_t ow, double acc) {
+template <typename T>
+double conv_at(const ConvParams& p, const T* x, const T* w, int64_t n, int64_t oc, int64_t od,
+               int64_t oh, int64_t ow, double acc) {
   const int64_t cg = p.c / p.groups, g = oc / (p.oc / p.groups);
   for (int64_t ic = 0; ic < cg; ++ic) {
     const int64_t c = g * cg + ic;
@@ -25,8 +26,8 @@ double conv_at(const ConvParams& p, const float* x, const float* w, int64_t n, i
       for (int64_t kh = 0; kh < p.kh; ++kh) {
         const int64_t ih = oh * p.stride[0] - p.pad[0] + kh * p.dil[0];
         if (ih < 0 || ih >= p.h) continue;
-        const float* xrow = x + (((n * p.c + c) * p.d + id) * p.h + ih) * p.w;
-        const float* wrow = w + (((oc * cg + ic) * p.kd + kd) * p.kh + kh) * p.kw;
+        const T* xrow = x + (((n * p.c + c) * p.d + id) * p.h + ih) * p.w;
+        const T* wrow = w + (((oc * cg + ic) * p.kd + kd) * p.kh + kh) * p.kw;
         for (int64_t kw = 0; kw < p.kw; ++kw) {
           const int64_t iw = ow * p.stride[1] - p.pad[1] + kw * p.dil[1];
           if (iw < 0 || iw >= p.w) continue;
@@ -38,9 +39,26 @@ double conv_at(const ConvParams& p, const float* x, const float* w, int64_t n, i
   return acc;
 }
 
+// A float64 convolution: in double throughout (no fused batch norm, residual or epilogue: the
+// fusion pass fuses float32 nodes only).
+void conv_float64(const ConvParams& p, const KernelCall& call) {
+  const double* x = call.inputs[p.input].data_as<const double>();
+  const double* w = call.inputs[p.weight].data_as<const double>();
+  const double* bias = p.bias >= 0 ? call.inputs[p.bias].data_as<const double>() : nullptr;
+  double* y = call.outputs[0].data_as<double>();
+  const int64_t plane = p.od * p.oh * p.ow;
+  for (int64_t n = 0; n < p.n; ++n)
+    for (int64_t oc = 0; oc < p.oc; ++oc)
+      for (int64_t o = 0; o < plane; ++o) {
+        const int64_t od = o / (p.oh * p.ow), oh = o / p.ow % p.oh, ow = o % p.ow;
+        y[(n * p.oc + oc) * plane + o] = conv_at(p, x, w, n, oc, od, oh, ow, bias ? bias[oc] : 0.0);
+      }
+}
+
 }  // namespace
 
 void ref_conv2d(const ConvParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kFloat64) return conv_float64(p, call);
   const float* x = call.inputs[p.input].data_as<const float>();
   const float* w = call.inputs[p.weight].data_as<const float>();
   const float* bias = p.bias >= 0 ? call.inputs[p.bias].data_as<const float>() : nullptr;
@@ -80,6 +98,14 @@ void register_conv_ref(KernelRegistry& registry) {
       {"aten::conv3d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
        &make_kernel<Conv3dRef>},
       {"aten::convolution", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
+       &make_kernel<ConvolutionRef>},
+      {"aten::conv1d", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference,
+       &make_kernel<Conv2dRef>},
+      {"aten::conv2d", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference,
+       &make_kernel<Conv2dRef>},
+      {"aten::conv3d", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference,
+       &make_kernel<Conv3dRef>},
+      {"aten::convolution", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference,
        &make_kernel<ConvolutionRef>},
   });
 }

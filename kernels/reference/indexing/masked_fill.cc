@@ -38,6 +38,10 @@ void register_masked_fill_ref(KernelRegistry& registry) {
       {"aten::masked_fill.Tensor", kCpu, DType::kFloat32, kRef, &make_kernel<MaskedFillRef>},
       {"aten::masked_fill.Tensor", kCpu, DType::kInt64, kRef, &make_kernel<MaskedFillRef>},
       {"aten::masked_fill.Tensor", kCpu, DType::kBool, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Scalar", kCpu, DType::kInt32, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Scalar", kCpu, DType::kFloat64, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Tensor", kCpu, DType::kInt32, kRef, &make_kernel<MaskedFillRef>},
+      {"aten::masked_fill.Tensor", kCpu, DType::kFloat64, kRef, &make_kernel<MaskedFillRef>},
   });
 }
 

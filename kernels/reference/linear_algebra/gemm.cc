@@ -35,6 +35,25 @@ void ref_gemm_int64(const GemmParams& p, const KernelCall& call) {
   }
 }
 
+// torch's double mm/addmm/linear: float64 operands, products summed in double (no epilogue:
+// the fusion pass fuses float32 nodes only).
+void ref_gemm_float64(const GemmParams& p, const KernelCall& call) {
+  const double* a = call.inputs[p.a_input].data_as<const double>();
+  const double* b = call.inputs[p.b_input].data_as<const double>();
+  const double* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const double>() : nullptr;
+  double* out = call.outputs[0].data_as<double>();
+  for (int64_t i = 0; i < p.m; ++i) {
+    for (int64_t j = 0; j < p.n; ++j) {
+      double acc = 0.0;
+      for (int64_t k = 0; k < p.k; ++k)
+        acc += a[i * p.k + k] * b[p.b_transposed ? j * p.k + k : k * p.n + j];
+      double v = p.alpha * acc;
+      if (c != nullptr && p.beta != 0.0) v += p.beta * c[i * p.c_row_stride + j * p.c_col_stride];
+      out[i * p.n + j] = v;
+    }
+  }
+}
+
 /// B[r, c] of a float32, float16 or bfloat16 B.
 double b_at(const GemmParams& p, const void* b, int64_t r, int64_t c) {
   const int64_t i = p.b_transposed ? c * p.k + r : r * p.n + c;
@@ -52,6 +71,7 @@ double b_at(const GemmParams& p, const void* b, int64_t r, int64_t c) {
 
 void ref_gemm(const GemmParams& p, const KernelCall& call, void*) {
   if (call.outputs[0].dtype == DType::kInt64) return ref_gemm_int64(p, call);
+  if (call.outputs[0].dtype == DType::kFloat64) return ref_gemm_float64(p, call);
   const float* a = call.inputs[p.a_input].data_as<const float>();
   const void* b = call.inputs[p.b_input].data;  // float32, or a half weight (GemmParams)
   const float* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const float>() : nullptr;
@@ -90,6 +110,9 @@ void register_gemm_ref(KernelRegistry& registry) {
       {"aten::mm", kCpu, kF32, kRef, &make_kernel<MmRef>},
       {"aten::addmm", kCpu, DType::kInt64, kRef, &make_kernel<AddmmRef>},
       {"aten::mm", kCpu, DType::kInt64, kRef, &make_kernel<MmRef>},
+      {"aten::linear", kCpu, DType::kFloat64, kRef, &make_kernel<LinearRef>},
+      {"aten::addmm", kCpu, DType::kFloat64, kRef, &make_kernel<AddmmRef>},
+      {"aten::mm", kCpu, DType::kFloat64, kRef, &make_kernel<MmRef>},
   });
 }
 }  // namespace tir::kernels

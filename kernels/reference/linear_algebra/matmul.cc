@@ -11,16 +11,19 @@
 
 namespace tir::kernels {
 
-void ref_matmul(const MatmulParams& p, const KernelCall& call, void*) {
-  const float* a = call.inputs[p.a_input].data_as<const float>();
-  const float* b = call.inputs[p.b_input].data_as<const float>();
-  const float* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const float>() : nullptr;
-  float* out = call.outputs[0].data_as<float>();
+namespace {
+
+template <typename T>
+void matmul_batches(const MatmulParams& p, const KernelCall& call) {
+  const T* a = call.inputs[p.a_input].data_as<const T>();
+  const T* b = call.inputs[p.b_input].data_as<const T>();
+  const T* c = p.c_input >= 0 ? call.inputs[p.c_input].data_as<const T>() : nullptr;
+  T* out = call.outputs[0].data_as<T>();
   const int64_t batches = p.batch_count();
   std::array<int64_t, kMaxRank> idx{};
   int64_t ao = 0, bo = 0, co = 0;
   for (int64_t bi = 0; bi < batches; ++bi) {
-    float* ob = out + bi * p.m * p.n;
+    T* ob = out + bi * p.m * p.n;
     for (int64_t i = 0; i < p.m; ++i) {
       for (int64_t j = 0; j < p.n; ++j) {
         double acc = 0.0;
@@ -31,7 +34,7 @@ void ref_matmul(const MatmulParams& p, const KernelCall& call, void*) {
         if (c != nullptr && p.beta != 0.0) {
           v += p.beta * c[co + i * p.c_row_stride + j * p.c_col_stride];
         }
-        ob[i * p.n + j] = static_cast<float>(v);
+        ob[i * p.n + j] = static_cast<T>(v);
       }
     }
     for (int d = p.batch_rank - 1; d >= 0; --d) {
@@ -47,6 +50,16 @@ void ref_matmul(const MatmulParams& p, const KernelCall& call, void*) {
   }
 }
 
+}  // namespace
+
+void ref_matmul(const MatmulParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kFloat64) {
+    matmul_batches<double>(p, call);
+  } else {
+    matmul_batches<float>(p, call);
+  }
+}
+
 namespace {
 
 template <Result<MatmulParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
@@ -55,6 +68,7 @@ using MatmulRef = FnKernel<MatmulParams, Prepare, ref_matmul>;
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
+constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 
@@ -149,6 +163,9 @@ void register_matmul_ref(KernelRegistry& registry) {
       {"aten::bmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_bmm>>},
       {"aten::matmul", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_matmul>>},
       {"aten::baddbmm", kCpu, kF32, kRef, &make_kernel<MatmulRef<matmul_prepare_baddbmm>>},
+      {"aten::bmm", kCpu, kF64, kRef, &make_kernel<MatmulRef<matmul_prepare_bmm>>},
+      {"aten::matmul", kCpu, kF64, kRef, &make_kernel<MatmulRef<matmul_prepare_matmul>>},
+      {"aten::baddbmm", kCpu, kF64, kRef, &make_kernel<MatmulRef<matmul_prepare_baddbmm>>},
       {"transformers::grouped_mm_fallback", kCpu, kF32, kRef,
        &make_kernel<CheckedKernel<GroupedMmParams, grouped_mm_prepare, grouped_mm_run>>},
       {"aten::_grouped_mm", kCpu, kF32, kRef,

@@ -1,5 +1,5 @@
-// Reference group norm and weight norm (kernels/shapes/normalization/group_norm.h); sums run in
-// double.
+// Reference group norm (float32, float64) and weight norm (float32)
+// (kernels/shapes/normalization/group_norm.h); sums run in double.
 #include "kernels/shapes/normalization/group_norm.h"
 
 #include <cmath>
@@ -10,11 +10,12 @@
 namespace tir::kernels {
 namespace {
 
-void ref_group_norm(const GroupNormParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  const float* w = p.weight >= 0 ? call.inputs[p.weight].data_as<const float>() : nullptr;
-  const float* b = p.bias >= 0 ? call.inputs[p.bias].data_as<const float>() : nullptr;
-  float* y = call.outputs[0].data_as<float>();
+template <typename T>
+void group_norm_groups(const GroupNormParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  const T* w = p.weight >= 0 ? call.inputs[p.weight].data_as<const T>() : nullptr;
+  const T* b = p.bias >= 0 ? call.inputs[p.bias].data_as<const T>() : nullptr;
+  T* y = call.outputs[0].data_as<T>();
   const int64_t cg = p.c / p.groups, span = cg * p.hw;
   for (int64_t n = 0; n < p.n; ++n) {
     for (int64_t g = 0; g < p.groups; ++g) {
@@ -27,17 +28,25 @@ void ref_group_norm(const GroupNormParams& p, const KernelCall& call, void*) {
       const double rstd = 1.0 / std::sqrt((span ? m2 / double(span) : 0.0) + p.eps);
       for (int64_t c = 0; c < cg; ++c) {
         const int64_t ch = g * cg + c;
-        const double scale = rstd * (w ? w[ch] : 1.0f), shift = b ? b[ch] : 0.0f;
+        const double scale = rstd * (w ? double(w[ch]) : 1.0), shift = b ? double(b[ch]) : 0.0;
         for (int64_t i = 0; i < p.hw; ++i) {
           const int64_t at = base + c * p.hw + i;
-          y[at] = static_cast<float>((x[at] - mean) * scale + shift);
+          y[at] = static_cast<T>((x[at] - mean) * scale + shift);
         }
       }
       if (p.stats) {
-        call.outputs[1].data_as<float>()[n * p.groups + g] = static_cast<float>(mean);
-        call.outputs[2].data_as<float>()[n * p.groups + g] = static_cast<float>(rstd);
+        call.outputs[1].data_as<T>()[n * p.groups + g] = static_cast<T>(mean);
+        call.outputs[2].data_as<T>()[n * p.groups + g] = static_cast<T>(rstd);
       }
     }
+  }
+}
+
+void ref_group_norm(const GroupNormParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kFloat64) {
+    group_norm_groups<double>(p, call);
+  } else {
+    group_norm_groups<float>(p, call);
   }
 }
 
@@ -70,6 +79,7 @@ using WeightNormRef = FnKernel<WeightNormParams, weight_norm_prepare, ref_weight
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
+constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 
@@ -77,6 +87,8 @@ void register_group_norm_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::native_group_norm", kCpu, kF32, kRef, &make_kernel<NativeGroupNormRef>},
       {"aten::group_norm", kCpu, kF32, kRef, &make_kernel<GroupNormRef>},
+      {"aten::native_group_norm", kCpu, kF64, kRef, &make_kernel<NativeGroupNormRef>},
+      {"aten::group_norm", kCpu, kF64, kRef, &make_kernel<GroupNormRef>},
       {"aten::_weight_norm", kCpu, kF32, kRef, &make_kernel<WeightNormRef>},
   });
 }

@@ -1,4 +1,5 @@
-// Reference layer norm (with native_layer_norm's mean/rstd) and RMS norm, in double.
+// Reference layer norm (with native_layer_norm's mean/rstd) and RMS norm of float32 and float64,
+// in double.
 #include "kernels/reference/normalization/layer_norm.h"
 
 #include <cmath>
@@ -8,12 +9,15 @@
 
 namespace tir::kernels {
 
-void ref_layer_norm(const LayerNormParams& p, const KernelCall& call, void*) {
-  auto vec = [&](int idx) { return idx >= 0 ? call.inputs[idx].data_as<const float>() : nullptr; };
-  const float *x = vec(p.input), *w = vec(p.weight), *b = vec(p.bias);
-  float* y = call.outputs[0].data_as<float>();
+namespace {
+
+template <typename T>
+void layer_norm_rows(const LayerNormParams& p, const KernelCall& call) {
+  auto vec = [&](int idx) { return idx >= 0 ? call.inputs[idx].data_as<const T>() : nullptr; };
+  const T *x = vec(p.input), *w = vec(p.weight), *b = vec(p.bias);
+  T* y = call.outputs[0].data_as<T>();
   for (int64_t r = 0; r < p.rows; ++r) {
-    const float* xr = x + r * p.cols;
+    const T* xr = x + r * p.cols;
     double mean = 0.0, var = 0.0;
     if (!p.rms) {
       for (int64_t c = 0; c < p.cols; ++c) mean += xr[c];
@@ -24,12 +28,22 @@ void ref_layer_norm(const LayerNormParams& p, const KernelCall& call, void*) {
     const double rstd = 1.0 / std::sqrt(var + p.eps);
     for (int64_t c = 0; c < p.cols; ++c) {
       const double v = (xr[c] - mean) * rstd * (w ? w[c] : 1.0) + (b ? b[c] : 0.0);
-      y[r * p.cols + c] = static_cast<float>(v);
+      y[r * p.cols + c] = static_cast<T>(v);
     }
     if (p.stats) {
-      call.outputs[1].data_as<float>()[r] = static_cast<float>(mean);
-      call.outputs[2].data_as<float>()[r] = static_cast<float>(rstd);
+      call.outputs[1].data_as<T>()[r] = static_cast<T>(mean);
+      call.outputs[2].data_as<T>()[r] = static_cast<T>(rstd);
     }
+  }
+}
+
+}  // namespace
+
+void ref_layer_norm(const LayerNormParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kFloat64) {
+    layer_norm_rows<double>(p, call);
+  } else {
+    layer_norm_rows<float>(p, call);
   }
 }
 
@@ -42,6 +56,7 @@ using RmsNormRef = FnKernel<LayerNormParams, rms_norm_prepare, ref_layer_norm>;
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
+constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 
@@ -50,6 +65,9 @@ void register_layer_norm_ref(KernelRegistry& registry) {
       {"aten::layer_norm", kCpu, kF32, kRef, &make_kernel<LayerNormRef>},
       {"aten::native_layer_norm", kCpu, kF32, kRef, &make_kernel<NativeLayerNormRef>},
       {"aten::rms_norm", kCpu, kF32, kRef, &make_kernel<RmsNormRef>},
+      {"aten::layer_norm", kCpu, kF64, kRef, &make_kernel<LayerNormRef>},
+      {"aten::native_layer_norm", kCpu, kF64, kRef, &make_kernel<NativeLayerNormRef>},
+      {"aten::rms_norm", kCpu, kF64, kRef, &make_kernel<RmsNormRef>},
   });
 }
 }  // namespace tir::kernels

@@ -1,4 +1,5 @@
-// Reference average pooling (kernels/shapes/pooling/avg_pool.h); sums run in double.
+// Reference average pooling of float32 and float64 (kernels/shapes/pooling/avg_pool.h); sums run
+// in double.
 #include "kernels/shapes/pooling/avg_pool.h"
 
 #include <algorithm>
@@ -9,9 +10,10 @@
 namespace tir::kernels {
 namespace {
 
-void ref_avg_pool(const AvgPoolParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+template <typename T>
+void avg_pool_typed(const AvgPoolParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
   const int D = p.dims;
   std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, k{1, 1, 1}, s{1, 1, 1}, pad{};
   for (int d = 0; d < D; ++d) {
@@ -23,8 +25,8 @@ void ref_avg_pool(const AvgPoolParams& p, const KernelCall& call, void*) {
   }
   const int64_t in_plane = in[0] * in[1] * in[2], out_plane = out[0] * out[1] * out[2];
   for (int64_t pl = 0; pl < p.planes; ++pl) {
-    const float* xp = x + pl * in_plane;
-    float* yp = y + pl * out_plane;
+    const T* xp = x + pl * in_plane;
+    T* yp = y + pl * out_plane;
     for (int64_t od = 0; od < out[0]; ++od)
       for (int64_t oh = 0; oh < out[1]; ++oh)
         for (int64_t ow = 0; ow < out[2]; ++ow) {
@@ -44,8 +46,16 @@ void ref_avg_pool(const AvgPoolParams& p, const KernelCall& call, void*) {
             for (int64_t b = lo[1]; b < hi[1]; ++b)
               for (int64_t c = lo[2]; c < hi[2]; ++c) sum += xp[(a * in[1] + b) * in[2] + c];
           const int64_t div = p.divisor ? p.divisor : (p.count_include_pad ? pool : count);
-          yp[(od * out[1] + oh) * out[2] + ow] = static_cast<float>(sum / double(div));
+          yp[(od * out[1] + oh) * out[2] + ow] = static_cast<T>(sum / double(div));
         }
+  }
+}
+
+void ref_avg_pool(const AvgPoolParams& p, const KernelCall& call, void*) {
+  if (call.inputs[p.input].dtype == DType::kFloat64) {
+    avg_pool_typed<double>(p, call);
+  } else {
+    avg_pool_typed<float>(p, call);
   }
 }
 
@@ -63,6 +73,9 @@ void register_avg_pool_ref(KernelRegistry& registry) {
       {"aten::avg_pool1d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<1>>},
       {"aten::avg_pool2d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<2>>},
       {"aten::avg_pool3d", kCpu, kF32, kRef, &make_kernel<AvgPoolRef<3>>},
+      {"aten::avg_pool1d", kCpu, DType::kFloat64, kRef, &make_kernel<AvgPoolRef<1>>},
+      {"aten::avg_pool2d", kCpu, DType::kFloat64, kRef, &make_kernel<AvgPoolRef<2>>},
+      {"aten::avg_pool3d", kCpu, DType::kFloat64, kRef, &make_kernel<AvgPoolRef<3>>},
   });
 }
 }  // namespace tir::kernels

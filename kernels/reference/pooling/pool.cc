@@ -56,6 +56,8 @@ void max_pool2d_typed(const MaxPoolParams& p, const KernelCall& call) {
 void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void*) {
   if (call.inputs[p.input].dtype == DType::kInt64) {
     max_pool2d_typed<int64_t>(p, call);
+  } else if (call.inputs[p.input].dtype == DType::kFloat64) {
+    max_pool2d_typed<double>(p, call);
   } else {
     max_pool2d_typed<float>(p, call);
   }
@@ -73,36 +75,54 @@ void for_each_adaptive_window(const AdaptivePoolParams& p, F&& f) {
     }
 }
 
-void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+template <typename T>
+void adaptive_avg_typed(const AdaptivePoolParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
   for_each_adaptive_window(
       p, [&](int64_t plane, int64_t at, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
-        const float* xp = x + plane * p.h * p.w;
+        const T* xp = x + plane * p.h * p.w;
         double sum = 0.0;
         for (int64_t ih = h0; ih < h1; ++ih)
           for (int64_t iw = w0; iw < w1; ++iw) sum += xp[ih * p.w + iw];
-        y[at] = static_cast<float>(sum / static_cast<double>((h1 - h0) * (w1 - w0)));
+        y[at] = static_cast<T>(sum / static_cast<double>((h1 - h0) * (w1 - w0)));
       });
 }
 
+void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void*) {
+  if (call.inputs[p.input].dtype == DType::kFloat64) {
+    adaptive_avg_typed<double>(p, call);
+  } else {
+    adaptive_avg_typed<float>(p, call);
+  }
+}
+
 // The first largest element of each window (NaN wins, as in ATen), and its index in the plane.
-void ref_adaptive_max(const AdaptivePoolParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+template <typename T>
+void adaptive_max_typed(const AdaptivePoolParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
   int64_t* idx = call.outputs[1].data_as<int64_t>();
   for_each_adaptive_window(
       p, [&](int64_t plane, int64_t at, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
-        const float* xp = x + plane * p.h * p.w;
+        const T* xp = x + plane * p.h * p.w;
         int64_t best = h0 * p.w + w0;
         for (int64_t ih = h0; ih < h1 && !std::isnan(xp[best]); ++ih)
           for (int64_t iw = w0; iw < w1 && !std::isnan(xp[best]); ++iw) {
-            const float v = xp[ih * p.w + iw];
+            const T v = xp[ih * p.w + iw];
             if (v > xp[best] || std::isnan(v)) best = ih * p.w + iw;
           }
         y[at] = xp[best];
         idx[at] = best;
       });
+}
+
+void ref_adaptive_max(const AdaptivePoolParams& p, const KernelCall& call, void*) {
+  if (call.inputs[p.input].dtype == DType::kFloat64) {
+    adaptive_max_typed<double>(p, call);
+  } else {
+    adaptive_max_typed<float>(p, call);
+  }
 }
 
 // Every index is checked before anything is written.
@@ -148,11 +168,17 @@ void register_pool_ref(KernelRegistry& registry) {
       {"aten::max_pool2d_with_indices", kCpu, kF32, kRef, &make_kernel<MaxPoolIdxRef>},
       {"aten::max_pool2d", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolRef>},
       {"aten::max_pool2d_with_indices", kCpu, DType::kInt64, kRef, &make_kernel<MaxPoolIdxRef>},
+      {"aten::max_pool2d", kCpu, DType::kFloat64, kRef, &make_kernel<MaxPoolRef>},
+      {"aten::max_pool2d_with_indices", kCpu, DType::kFloat64, kRef, &make_kernel<MaxPoolIdxRef>},
       {"aten::adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::_adaptive_avg_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveAvgRef>},
       {"aten::adaptive_max_pool1d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax1dRef>},
       {"aten::max_unpool2d", kCpu, DType::kUndefined, kRef, &make_kernel<MaxUnpoolRef>},
       {"aten::adaptive_max_pool2d", kCpu, kF32, kRef, &make_kernel<AdaptiveMax2dRef>},
+      {"aten::adaptive_avg_pool2d", kCpu, DType::kFloat64, kRef, &make_kernel<AdaptiveAvgRef>},
+      {"aten::_adaptive_avg_pool2d", kCpu, DType::kFloat64, kRef, &make_kernel<AdaptiveAvgRef>},
+      {"aten::adaptive_max_pool1d", kCpu, DType::kFloat64, kRef, &make_kernel<AdaptiveMax1dRef>},
+      {"aten::adaptive_max_pool2d", kCpu, DType::kFloat64, kRef, &make_kernel<AdaptiveMax2dRef>},
   });
 }
 }  // namespace tir::kernels

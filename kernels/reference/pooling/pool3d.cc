@@ -87,6 +87,8 @@ void max_pool3d_typed(const Pool3dParams& p, const KernelCall& call) {
 void ref_max_pool3d(const Pool3dParams& p, const KernelCall& call, void*) {
   if (call.inputs[p.input].dtype == DType::kInt64) {
     max_pool3d_typed<int64_t>(p, call);
+  } else if (call.inputs[p.input].dtype == DType::kFloat64) {
+    max_pool3d_typed<double>(p, call);
   } else {
     max_pool3d_typed<float>(p, call);
   }
@@ -116,6 +118,10 @@ void register_pool3d_ref(KernelRegistry& registry) {
       {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kFloat32, KernelImpl::kReference,
        &make_kernel<MaxPool3dIndicesRef>},
       {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kInt64, KernelImpl::kReference,
+       &make_kernel<MaxPool3dIndicesRef>},
+      {"aten::max_pool3d", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference,
+       &make_kernel<MaxPool3dRef>},
+      {"aten::max_pool3d_with_indices", DeviceType::kCpu, DType::kFloat64, KernelImpl::kReference,
        &make_kernel<MaxPool3dIndicesRef>},
   });
 }

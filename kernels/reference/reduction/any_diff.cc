@@ -6,19 +6,16 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
 namespace {
 
 bool nonzero(DType t, const void* base, int64_t i) {
-  switch (t) {
-    case DType::kFloat32:
-      return static_cast<const float*>(base)[i] != 0.0f;
-    case DType::kInt64:
-      return static_cast<const int64_t*>(base)[i] != 0;
-    default:
-      return static_cast<const uint8_t*>(base)[i] != 0;
-  }
+  bool out = false;
+  visit_dtype(
+      t, [&](auto tag) { out = static_cast<const decltype(tag)*>(base)[i] != decltype(tag)(0); });
+  return out;
 }
 
 void ref_any_dim(const AnyParams& p, const KernelCall& call, void*) {
@@ -54,6 +51,8 @@ void diff_loop(const DiffParams& p, const KernelCall& call) {
 void ref_diff(const DiffParams& p, const KernelCall& call, void*) {
   if (p.dtype == DType::kFloat32)
     diff_loop<float>(p, call);
+  else if (p.dtype == DType::kFloat64)
+    diff_loop<double>(p, call);
   else
     diff_loop<int64_t>(p, call);
 }
@@ -73,6 +72,9 @@ void register_any_diff_ref(KernelRegistry& registry) {
       {"aten::any.dim", kCpu, DType::kFloat32, kRef, &make_kernel<AnyDimRef>},
       {"aten::diff", kCpu, DType::kFloat32, kRef, &make_kernel<DiffRef>},
       {"aten::diff", kCpu, DType::kInt64, kRef, &make_kernel<DiffRef>},
+      {"aten::diff", kCpu, DType::kFloat64, kRef, &make_kernel<DiffRef>},
+      {"aten::any.dim", kCpu, DType::kInt32, kRef, &make_kernel<AnyDimRef>},
+      {"aten::any.dim", kCpu, DType::kFloat64, kRef, &make_kernel<AnyDimRef>},
   });
 }
 }  // namespace tir::kernels

@@ -275,6 +275,7 @@ void register_reduction_ref(KernelRegistry& registry) {
       {"aten::amin", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceKind::kAmin>>},
       {"aten::amax", kCpu, DType::kInt32, kRef, &make_kernel<DimsRef<ReduceKind::kAmax>>},
       {"aten::amax", kCpu, DType::kBool, kRef, &make_kernel<DimsRef<ReduceKind::kAmax>>},
+      {"aten::amax", kCpu, DType::kFloat64, kRef, &make_kernel<DimsRef<ReduceKind::kAmax>>},
       {"aten::any.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceKind::kAny>>},
       {"aten::all.dims", kCpu, kAny, kRef, &make_kernel<DimsRef<ReduceKind::kAll>>},
       {"aten::argmax", kCpu, kAny, kRef, &make_kernel<OneDimRef<ReduceKind::kArgmax>>},

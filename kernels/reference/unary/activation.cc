@@ -95,6 +95,23 @@ int64_t act_int(UnaryKind op, int64_t x, int64_t a, int64_t b) {
   }
 }
 
+// A float32 or float64 output (from a tensor of that dtype, or float32 from int64): the map
+// runs in double and rounds once; the scalars are rounded to T first, as ATen's kernels of T see
+// them.
+template <typename T>
+void act_float(const ActParams& p, const KernelCall& call) {
+  const double a = static_cast<T>(p.a.as_double()), b = static_cast<T>(p.b.as_double());
+  T* y = call.outputs[0].data_as<T>();
+  if (p.dtype == DType::kInt64) {
+    const int64_t* x = call.inputs[p.input].data_as<const int64_t>();
+    for (int64_t i = 0; i < p.numel; ++i)
+      y[i] = static_cast<T>(act_value(p.op, static_cast<T>(x[i]), a, b));
+    return;
+  }
+  const T* x = call.inputs[p.input].data_as<const T>();
+  for (int64_t i = 0; i < p.numel; ++i) y[i] = static_cast<T>(act_value(p.op, x[i], a, b));
+}
+
 }  // namespace
 
 void ref_act(const ActParams& p, const KernelCall& call, void*) {
@@ -112,18 +129,11 @@ void ref_act(const ActParams& p, const KernelCall& call, void*) {
     for (int64_t i = 0; i < p.numel; ++i) y[i] = act_int(p.op, x[i], p.a.i, p.b.i);
     return;
   }
-  // float32 ops see their scalars rounded to float32, as ATen does.
-  const double a = static_cast<float>(p.a.as_double()), b = static_cast<float>(p.b.as_double());
-  float* y = call.outputs[0].data_as<float>();
-  if (p.dtype == DType::kInt64) {
-    const int64_t* x = call.inputs[p.input].data_as<const int64_t>();
-    for (int64_t i = 0; i < p.numel; ++i) {
-      y[i] = static_cast<float>(act_value(p.op, static_cast<float>(x[i]), a, b));
-    }
-    return;
+  if (p.dtype == DType::kFloat64) {
+    act_float<double>(p, call);
+  } else {
+    act_float<float>(p, call);
   }
-  const float* x = call.inputs[p.input].data_as<const float>();
-  for (int64_t i = 0; i < p.numel; ++i) y[i] = static_cast<float>(act_value(p.op, x[i], a, b));
 }
 
 void ref_pow_tensor(const PowParams& p, const KernelCall& call, void*) {
@@ -188,6 +198,7 @@ constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kF32 = DType::kFloat32;
 constexpr auto kI64 = DType::kInt64;
+constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 
@@ -234,6 +245,45 @@ void register_activation_ref(KernelRegistry& registry) {
       {"aten::abs", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kAbs>>},
       {"aten::abs", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kAbs>>},
       {"aten::erf", kCpu, kF32, kRef, &make_kernel<ActRef<UnaryKind::kErf>>},
+  });
+  // float64: the same maps, in double throughout (torch's float64 kernels; Flux computes its
+  // rotary frequencies in float64).
+  registry.add({
+      math_unary<UnaryKind::kCos>("aten::cos", kF64),
+      math_unary<UnaryKind::kSin>("aten::sin", kF64),
+      {"aten::relu", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kRelu>>},
+      {"aten::relu_", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kRelu>>},
+      {"aten::gelu", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kGeluErf>>},
+      {"aten::tanh", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kTanh>>},
+      {"aten::sigmoid", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kSigmoid>>},
+      {"aten::silu", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kSilu>>},
+      {"aten::hardswish", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kHardswish>>},
+      {"aten::hardswish_", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kHardswish>>},
+      {"aten::hardsigmoid", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kHardsigmoid>>},
+      {"aten::hardsigmoid_", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kHardsigmoid>>},
+      {"aten::hardtanh", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kHardtanh>>},
+      {"aten::hardtanh_", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kHardtanh>>},
+      {"aten::relu6", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kRelu6>>},
+      {"aten::exp", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kExp>>},
+      {"aten::log", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kLog>>},
+      {"aten::sqrt", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kSqrt>>},
+      {"aten::rsqrt", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kRsqrt>>},
+      {"aten::erf", kCpu, kF64, kRef, &make_kernel<ActRef<UnaryKind::kErf>>},
+  });
+  // bool: torch's integer-to-float promotion, 0 and 1 as float32 (the generic math kernel);
+  // in-place relu and hardtanh of int64 as their functional forms.
+  registry.add({
+      math_unary<UnaryKind::kCos>("aten::cos", DType::kBool),
+      math_unary<UnaryKind::kSin>("aten::sin", DType::kBool),
+      math_unary<UnaryKind::kExp>("aten::exp", DType::kBool),
+      math_unary<UnaryKind::kLog>("aten::log", DType::kBool),
+      math_unary<UnaryKind::kSqrt>("aten::sqrt", DType::kBool),
+      math_unary<UnaryKind::kRsqrt>("aten::rsqrt", DType::kBool),
+      math_unary<UnaryKind::kSigmoid>("aten::sigmoid", DType::kBool),
+      math_unary<UnaryKind::kTanh>("aten::tanh", DType::kBool),
+      math_unary<UnaryKind::kErf>("aten::erf", DType::kBool),
+      {"aten::relu_", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kRelu>>},
+      {"aten::hardtanh_", kCpu, kI64, kRef, &make_kernel<ActRef<UnaryKind::kHardtanh>>},
   });
 }
 }  // namespace tir::kernels

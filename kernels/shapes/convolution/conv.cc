@@ -48,13 +48,15 @@ Status check_residual(const KernelCall& call, bool batched, std::span<const int6
   return ok_status();
 }
 
-// Input, weight and optional bias: float32, contiguous (the input may be channels-last).
+// Input, weight and optional bias: float32, or float64 (torch's double convolution; the
+// reference kernels only), contiguous (the input may be channels-last).
 Status check_conv_tensors(const KernelCall& call, const Tensor* x, const Tensor* wt,
                           const Tensor* b) {
+  const DType want = x->dtype == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
   for (const auto& [t, name] :
        {std::pair{x, "input"}, std::pair{wt, "weight"}, std::pair{b, "bias"}}) {
     if (t == nullptr) continue;
-    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, want, name));
     // Channels-last activations reach only kernels that read them (runtime/passes/layout.h).
     if (t != x || !t->is_channels_last()) TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   }
@@ -181,7 +183,8 @@ Result<ConvParams> conv_finish(const KernelCall& call, ConvParams p, bool allow_
   p.input = static_cast<int>(tensor_input_index(call, 0));
   p.weight = static_cast<int>(tensor_input_index(call, 1));
   p.bias = b ? static_cast<int>(tensor_input_index(call, 2)) : -1;
-  call.outputs[0].dtype = DType::kFloat32;
+  p.dtype = x->dtype;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(out_shape);
   return p;
 }

@@ -12,6 +12,7 @@ namespace tir::kernels {
 /// input, OIDHW weight) has `three_d` set and its depth in d, kd, od and the *_d fields; a 1-D
 /// or 2-D one has d = kd = od = 1 there.
 struct ConvParams {
+  DType dtype = DType::kFloat32;  // of input, weight, bias and output: float32 or float64
   int64_t n = 0, c = 0, h = 0, w = 0;
   int64_t oc = 0, kh = 0, kw = 0, oh = 0, ow = 0;
   std::array<int64_t, 2> stride{1, 1}, pad{0, 0}, dil{1, 1};  // along H, W

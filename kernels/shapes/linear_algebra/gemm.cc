@@ -8,24 +8,30 @@
 namespace tir::kernels {
 namespace {
 
-Status check_float_contiguous(const KernelCall& call, const Tensor& t, std::string_view name) {
-  TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kFloat32, name));
+Status check_float_contiguous(const KernelCall& call, const Tensor& t, std::string_view name,
+                              DType want = DType::kFloat32) {
+  TIR_RETURN_IF_ERROR(require_dtype(call, t, want, name));
   return require_contiguous(call, t, name);
 }
 
-// mm/addmm operands: float32, or int64 throughout (torch's integer matrix products; only the
-// reference kernel is registered for int64).
+// The dtype a product of A computes in: int64 and float64 throughout (torch's integer and
+// double matrix products; only the reference kernels take them), else float32.
+DType product_dtype(const Tensor& a) {
+  return a.dtype == DType::kInt64 || a.dtype == DType::kFloat64 ? a.dtype : DType::kFloat32;
+}
+
+// mm/addmm operands: all of the product's dtype.
 Status check_mm_operand(const KernelCall& call, const Tensor& t, DType want,
                         std::string_view name) {
-  if (want != DType::kInt64) return check_float_contiguous(call, t, name);
-  TIR_RETURN_IF_ERROR(require_dtype(call, t, DType::kInt64, name));
-  return require_contiguous(call, t, name);
+  return check_float_contiguous(call, t, name, want);
 }
 
-// The B operand of a float32 product: float32, or a float16/bfloat16 weight read as stored.
-Status check_b_operand(const KernelCall& call, const Tensor& t, std::string_view name) {
-  if (t.dtype != DType::kFloat16 && t.dtype != DType::kBFloat16)
-    return check_float_contiguous(call, t, name);
+// The B operand of a product in `want`: that dtype, or for float32 a float16/bfloat16 weight
+// read as stored.
+Status check_b_operand(const KernelCall& call, const Tensor& t, std::string_view name,
+                       DType want = DType::kFloat32) {
+  if (want != DType::kFloat32 || (t.dtype != DType::kFloat16 && t.dtype != DType::kBFloat16))
+    return check_float_contiguous(call, t, name, want);
   return require_contiguous(call, t, name);
 }
 
@@ -54,8 +60,9 @@ Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
   TIR_ASSIGN_OR_RETURN(const Tensor* w, tensor_arg(call, 1, "weight"));
   TIR_ASSIGN_OR_RETURN(const Tensor* b, optional_tensor_arg(call, 2, "bias"));
-  TIR_RETURN_IF_ERROR(check_float_contiguous(call, *x, "input"));
-  TIR_RETURN_IF_ERROR(check_b_operand(call, *w, "weight"));
+  const DType dtype = x->dtype == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
+  TIR_RETURN_IF_ERROR(check_float_contiguous(call, *x, "input", dtype));
+  TIR_RETURN_IF_ERROR(check_b_operand(call, *w, "weight", dtype));
   if (x->rank < 1) {
     return op_error(call, StatusCode::kInvalidArgument, "input must have rank >= 1, got ",
                     shape_str(x->shape()));
@@ -78,7 +85,7 @@ Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_
   p.a_input = static_cast<int>(tensor_input_index(call, 0));
   p.b_input = static_cast<int>(tensor_input_index(call, 1));
   if (b != nullptr) {
-    TIR_RETURN_IF_ERROR(check_float_contiguous(call, *b, "bias"));
+    TIR_RETURN_IF_ERROR(check_float_contiguous(call, *b, "bias", dtype));
     if (b->rank > 1 || (b->numel() != p.n && b->numel() != 1)) {
       return op_error(call, StatusCode::kInvalidArgument, "bias ", shape_str(b->shape()),
                       " must be [", p.n, "] (out_features)");
@@ -89,7 +96,7 @@ Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_
   }
   std::vector<int64_t> out(x->shape().begin(), x->shape().end());
   out.back() = p.n;
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = dtype;
   call.outputs[0].set_shape(out);
   (void)out_info;
   return p;
@@ -100,13 +107,9 @@ namespace {
 Result<GemmParams> prepare_mm_common(const KernelCall& call, size_t a_pos, size_t b_pos) {
   TIR_ASSIGN_OR_RETURN(const Tensor* a, tensor_arg(call, a_pos, "mat1"));
   TIR_ASSIGN_OR_RETURN(const Tensor* b, tensor_arg(call, b_pos, "mat2"));
-  const DType dtype = a->dtype == DType::kInt64 ? DType::kInt64 : DType::kFloat32;
+  const DType dtype = product_dtype(*a);
   TIR_RETURN_IF_ERROR(check_mm_operand(call, *a, dtype, "mat1"));
-  if (dtype == DType::kInt64) {
-    TIR_RETURN_IF_ERROR(check_mm_operand(call, *b, dtype, "mat2"));
-  } else {
-    TIR_RETURN_IF_ERROR(check_b_operand(call, *b, "mat2"));
-  }
+  TIR_RETURN_IF_ERROR(check_b_operand(call, *b, "mat2", dtype));
   if (a->rank != 2 || b->rank != 2) {
     return op_error(call, StatusCode::kInvalidArgument, "mat1 ", shape_str(a->shape()),
                     " and mat2 ", shape_str(b->shape()), " must both be 2-D");

@@ -32,7 +32,7 @@ void gemm_copy_c(const GemmParams& p, const float* c, float* out);
 /// linear(input[..., K], weight[N, K], bias[N]?) -> [..., N]
 Result<GemmParams> gemm_prepare_linear(const KernelCall& call, PrepareInfo* out_info);
 /// addmm(self, mat1[M, K], mat2[K, N], *, beta, alpha) -> [M, N]; self broadcasts to [M, N].
-/// mm and addmm take float32 or (all operands) int64.
+/// linear, mm and addmm take float32 or (all operands) float64; mm and addmm also int64.
 Result<GemmParams> gemm_prepare_addmm(const KernelCall& call, PrepareInfo* out_info);
 /// mm(self[M, K], mat2[K, N]) -> [M, N]
 Result<GemmParams> gemm_prepare_mm(const KernelCall& call, PrepareInfo* out_info);

@@ -7,9 +7,13 @@
 namespace tir::kernels {
 namespace {
 
-Result<const Tensor*> float_tensor(const KernelCall& call, size_t idx, std::string_view name) {
+/// An operand in `want`; kUndefined: float64 or else float32, as the first operand decides.
+Result<const Tensor*> float_tensor(const KernelCall& call, size_t idx, std::string_view name,
+                                   DType want = DType::kUndefined) {
   TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, idx, name));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+  if (want == DType::kUndefined)
+    want = t->dtype == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
+  TIR_RETURN_IF_ERROR(require_dtype(call, *t, want, name));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   return t;
 }
@@ -41,7 +45,7 @@ Status bad_product(const KernelCall& call, const Tensor& a, const Tensor& b) {
 
 Result<MatmulParams> bmm_common(const KernelCall& call, size_t a_pos, size_t b_pos) {
   TIR_ASSIGN_OR_RETURN(const Tensor* a, float_tensor(call, a_pos, "batch1"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* b, float_tensor(call, b_pos, "batch2"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, float_tensor(call, b_pos, "batch2", a->dtype));
   if (a->rank != 3 || b->rank != 3) {
     return op_error(call, StatusCode::kInvalidArgument, "batch1 ", shape_str(a->shape()),
                     " and batch2 ", shape_str(b->shape()), " must both be 3-D");
@@ -52,6 +56,7 @@ Result<MatmulParams> bmm_common(const KernelCall& call, size_t a_pos, size_t b_p
   }
   if (a->sizes[2] != b->sizes[1]) return bad_product(call, *a, *b);
   MatmulParams p;
+  p.dtype = a->dtype;
   p.m = a->sizes[1];
   p.k = a->sizes[2];
   p.n = b->sizes[2];
@@ -59,7 +64,7 @@ Result<MatmulParams> bmm_common(const KernelCall& call, size_t a_pos, size_t b_p
   set_batches(p, batch, batch, batch);
   p.a_input = static_cast<int>(tensor_input_index(call, a_pos));
   p.b_input = static_cast<int>(tensor_input_index(call, b_pos));
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape({batch[0], p.m, p.n});
   return p;
 }
@@ -76,7 +81,7 @@ Result<MatmulParams> matmul_prepare_baddbmm(const KernelCall& call, PrepareInfo*
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 5, 1));
   TIR_ASSIGN_OR_RETURN(MatmulParams p, bmm_common(call, 1, 2));
-  TIR_ASSIGN_OR_RETURN(const Tensor* c, float_tensor(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* c, float_tensor(call, 0, "self", p.dtype));
   TIR_ASSIGN_OR_RETURN(p.beta, scalar_arg(call, 3, "beta"));
   TIR_ASSIGN_OR_RETURN(p.alpha, scalar_arg(call, 4, "alpha"));
   const int64_t bmn[3] = {p.batch[0], p.m, p.n};
@@ -97,7 +102,7 @@ Result<MatmulParams> matmul_prepare_matmul(const KernelCall& call, PrepareInfo* 
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* a, float_tensor(call, 0, "self"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* b, float_tensor(call, 1, "other"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, float_tensor(call, 1, "other", a->dtype));
   if (a->rank == 0 || b->rank == 0) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "both arguments to matmul need to be at "
@@ -105,6 +110,7 @@ Result<MatmulParams> matmul_prepare_matmul(const KernelCall& call, PrepareInfo* 
                     shape_str(a->shape()), " and other ", shape_str(b->shape()));
   }
   MatmulParams p;
+  p.dtype = a->dtype;
   // A 1-D self is a [1, K] row; a 1-D other a [K, 1] column; both dims are dropped after.
   p.m = a->rank == 1 ? 1 : a->size(-2);
   p.k = a->size(-1);
@@ -120,7 +126,7 @@ Result<MatmulParams> matmul_prepare_matmul(const KernelCall& call, PrepareInfo* 
   if (b->rank > 1) out.push_back(p.n);
   p.a_input = static_cast<int>(tensor_input_index(call, 0));
   p.b_input = static_cast<int>(tensor_input_index(call, 1));
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(out);
   return p;
 }

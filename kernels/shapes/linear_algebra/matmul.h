@@ -14,6 +14,7 @@ namespace tir::kernels {
 /// row-major: A[b] is [m, k], B[b] is [k, n], out[b] is [m, n] (dense, batch-major).
 /// Batch strides are in elements, 0 where an operand is broadcast.
 struct MatmulParams {
+  DType dtype = DType::kFloat32;  // of every operand and the output: float32 or float64
   int64_t m = 0, k = 0, n = 0;
   int batch_rank = 0;
   std::array<int64_t, kMaxRank> batch{};

@@ -7,13 +7,15 @@ namespace {
 
 Result<BatchNormParams> bn_common(const KernelCall& call, size_t eps_pos) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
+  if (x->dtype != DType::kFloat64)  // float64 as torch's double kernels; else float32
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   if (x->rank < 2) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "input must have rank >= 2 [N, C, ...], got ", shape_str(x->shape()));
   }
   BatchNormParams p;
+  p.dtype = x->dtype;
   p.n = x->sizes[0];
   p.c = x->sizes[1];
   p.inner = prod(x->shape(), 2, x->rank);
@@ -30,7 +32,7 @@ Result<BatchNormParams> bn_common(const KernelCall& call, size_t eps_pos) {
       }
       continue;
     }
-    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, names[i]));
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, p.dtype, names[i]));
     TIR_RETURN_IF_ERROR(require_contiguous(call, *t, names[i]));
     if (t->rank != 1 || t->sizes[0] != p.c) {
       return op_error(call, StatusCode::kInvalidArgument, "argument '", names[i], "' ",
@@ -38,7 +40,7 @@ Result<BatchNormParams> bn_common(const KernelCall& call, size_t eps_pos) {
     }
     *slots[i] = static_cast<int>(tensor_input_index(call, i + 1));
   }
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(x->shape());
   return p;
 }
@@ -61,7 +63,7 @@ Result<BatchNormParams> norm_prepare_native_no_training(const KernelCall& call,
   TIR_RETURN_IF_ERROR(check_arity(call, 7, 3));
   TIR_ASSIGN_OR_RETURN(BatchNormParams p, bn_common(call, 6));
   for (int k = 1; k < 3; ++k) {
-    call.outputs[k].dtype = DType::kFloat32;
+    call.outputs[k].dtype = p.dtype;
     call.outputs[k].set_shape({0});
   }
   (void)out_info;

@@ -10,6 +10,7 @@ namespace tir::kernels {
 /// y = (x - mean[c]) / sqrt(var[c] + eps) * weight[c] + bias[c] over x viewed as
 /// [n, c, inner]. weight/bias may be absent (-1).
 struct BatchNormParams {
+  DType dtype = DType::kFloat32;  // of input, parameters and output: float32 or float64
   int64_t n = 0, c = 0, inner = 0;
   double eps = 1e-5;
   int input = -1, weight = -1, bias = -1, mean = -1, var = -1;  // KernelCall::inputs indices

@@ -15,6 +15,16 @@ Result<const Tensor*> float_input(const KernelCall& call, std::string_view name)
   return x;
 }
 
+/// The input of group norm: float32, or float64 as torch's double kernels.
+Result<const Tensor*> group_norm_input(const KernelCall& call, GroupNormParams* p) {
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
+  if (x->dtype != DType::kFloat64)
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
+  TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
+  p->dtype = x->dtype;
+  return x;
+}
+
 Status group_norm_common(const KernelCall& call, const Tensor& x, GroupNormParams& p,
                          size_t weight_idx, size_t bias_idx) {
   if (x.rank < 2) return op_error(call, StatusCode::kInvalidArgument, "input must be at least 2-D");
@@ -26,14 +36,14 @@ Status group_norm_common(const KernelCall& call, const Tensor& x, GroupNormParam
        {std::tuple{weight_idx, &p.weight, "weight"}, std::tuple{bias_idx, &p.bias, "bias"}}) {
     TIR_ASSIGN_OR_RETURN(const Tensor* t, optional_tensor_arg(call, idx, name));
     if (!t) continue;
-    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, p.dtype, name));
     TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
     if (t->numel() != p.c)
       return op_error(call, StatusCode::kInvalidArgument, name, " must have ", p.c,
                       " elements, got ", shape_str(t->shape()));
     *out = static_cast<int>(tensor_input_index(call, idx));
   }
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(x.shape());
   return ok_status();
 }
@@ -43,8 +53,8 @@ Status group_norm_common(const KernelCall& call, const Tensor& x, GroupNormParam
 Result<GroupNormParams> group_norm_prepare_native(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 8, 3));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, float_input(call, "input"));
   GroupNormParams p;
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, group_norm_input(call, &p));
   p.stats = true;
   TIR_ASSIGN_OR_RETURN(p.n, int_arg(call, 3, "N"));
   TIR_ASSIGN_OR_RETURN(p.c, int_arg(call, 4, "C"));
@@ -56,7 +66,7 @@ Result<GroupNormParams> group_norm_prepare_native(const KernelCall& call, Prepar
                     shape_str(x->shape()));
   TIR_RETURN_IF_ERROR(group_norm_common(call, *x, p, 1, 2));
   for (int k = 1; k < 3; ++k) {
-    call.outputs[k].dtype = DType::kFloat32;
+    call.outputs[k].dtype = p.dtype;
     call.outputs[k].set_shape({p.n, p.groups});
   }
   return p;
@@ -65,8 +75,8 @@ Result<GroupNormParams> group_norm_prepare_native(const KernelCall& call, Prepar
 Result<GroupNormParams> group_norm_prepare(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 6, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, float_input(call, "input"));
   GroupNormParams p;
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, group_norm_input(call, &p));
   TIR_ASSIGN_OR_RETURN(p.groups, int_arg(call, 1, "num_groups"));
   TIR_ASSIGN_OR_RETURN(p.eps, scalar_arg(call, 4, "eps"));
   if (x->rank < 2) return op_error(call, StatusCode::kInvalidArgument, "input must be >= 2-D");

@@ -8,6 +8,7 @@
 namespace tir::kernels {
 
 struct GroupNormParams {
+  DType dtype = DType::kFloat32;  // of input, weight, bias and outputs: float32 or float64
   int input = -1, weight = -1, bias = -1;
   int64_t n = 0, c = 0, hw = 0, groups = 1;
   double eps = 1e-5;

@@ -14,7 +14,8 @@ namespace {
 Result<LayerNormParams> norm_shape(const KernelCall& call, const Tensor** out_x,
                                    std::span<const int64_t>* out_norm) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
+  if (x->dtype != DType::kFloat64)  // float64 as torch's double kernels; else float32
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   TIR_ASSIGN_OR_RETURN(auto norm, ints_arg(call, 1, "normalized_shape"));
   const int k = static_cast<int>(norm.size());
@@ -26,6 +27,7 @@ Result<LayerNormParams> norm_shape(const KernelCall& call, const Tensor** out_x,
                     shape_str(x->shape()));
   }
   LayerNormParams p;
+  p.dtype = x->dtype;
   p.cols = prod(norm, 0, norm.size());
   p.rows = prod(x->shape(), 0, x->rank - k);
   p.input = static_cast<int>(tensor_input_index(call, 0));
@@ -42,7 +44,7 @@ Status norm_affine(const KernelCall& call, std::span<const int64_t> norm, size_t
   for (size_t i = 0; i < n; ++i) {
     TIR_ASSIGN_OR_RETURN(const Tensor* t, optional_tensor_arg(call, i + 2, names[i]));
     if (t == nullptr) continue;
-    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, names[i]));
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, p->dtype, names[i]));
     TIR_RETURN_IF_ERROR(require_contiguous(call, *t, names[i]));
     const auto s = t->shape();
     if (!std::equal(s.begin(), s.end(), norm.begin(), norm.end())) {
@@ -61,13 +63,13 @@ Result<LayerNormParams> layer_norm_common(const KernelCall& call) {
   const int k = static_cast<int>(norm.size());
   TIR_RETURN_IF_ERROR(norm_affine(call, norm, 2, &p));
   TIR_ASSIGN_OR_RETURN(p.eps, scalar_arg(call, 4, "eps"));
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(x->shape());
   if (call.outputs.size() == 3) {
     std::vector<int64_t> stat(x->shape().begin(), x->shape().end());
     for (int i = x->rank - k; i < x->rank; ++i) stat[i] = 1;
     for (int o = 1; o < 3; ++o) {
-      call.outputs[o].dtype = DType::kFloat32;
+      call.outputs[o].dtype = p.dtype;
       call.outputs[o].set_shape(stat);
     }
     p.stats = true;
@@ -91,11 +93,12 @@ Result<LayerNormParams> rms_norm_prepare(const KernelCall& call, PrepareInfo* ou
   TIR_ASSIGN_OR_RETURN(LayerNormParams p, norm_shape(call, &x, &norm));
   TIR_RETURN_IF_ERROR(norm_affine(call, norm, 1, &p));
   p.rms = true;
-  p.eps = std::numeric_limits<float>::epsilon();
+  p.eps = p.dtype == DType::kFloat64 ? std::numeric_limits<double>::epsilon()
+                                     : std::numeric_limits<float>::epsilon();
   if (!call.args[3].is_none()) {
     TIR_ASSIGN_OR_RETURN(p.eps, scalar_arg(call, 3, "eps"));
   }
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(x->shape());
   return p;
 }

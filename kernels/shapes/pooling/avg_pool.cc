@@ -7,9 +7,11 @@
 namespace tir::kernels {
 namespace {
 
+// float32, or float64 as torch's double kernels.
 Result<const Tensor*> float_input(const KernelCall& call, std::string_view name) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, name));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, name));
+  if (x->dtype != DType::kFloat64)
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, name));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, name));
   return x;
 }
@@ -68,7 +70,7 @@ Result<AvgPoolParams> avg_pool_prepare(const KernelCall& call, PrepareInfo* out_
     p.out[d] = o;
     out_shape.push_back(o);
   }
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = x->dtype;
   call.outputs[0].set_shape(out_shape);
   return p;
 }

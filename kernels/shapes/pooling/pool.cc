@@ -9,11 +9,12 @@ namespace tir::kernels {
 namespace {
 
 // `channels_last`: x may also be a channels-last [N, C, H, W]. `int64_ok`: max pooling also
-// takes int64 (only its reference kernel is registered for it).
+// takes int64 and float64, `float64_ok`: float64 (only the reference kernels take them).
 Status check_image_input(const KernelCall& call, const Tensor& x, bool channels_last = false,
-                         bool int64_ok = false) {
-  if (!int64_ok || x.dtype != DType::kInt64)
-    TIR_RETURN_IF_ERROR(require_dtype(call, x, DType::kFloat32, "self"));
+                         bool int64_ok = false, bool float64_ok = false) {
+  const bool other = (int64_ok && x.dtype == DType::kInt64) ||
+                     ((int64_ok || float64_ok) && x.dtype == DType::kFloat64);
+  if (!other) TIR_RETURN_IF_ERROR(require_dtype(call, x, DType::kFloat32, "self"));
   if (!channels_last || !x.is_channels_last())
     TIR_RETURN_IF_ERROR(require_contiguous(call, x, "self"));
   if (x.rank != 3 && x.rank != 4) {
@@ -104,7 +105,7 @@ namespace {
 Result<AdaptivePoolParams> adaptive_avg_common(const KernelCall& call, bool channels_last) {
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(check_image_input(call, *x, channels_last));
+  TIR_RETURN_IF_ERROR(check_image_input(call, *x, channels_last, false, !channels_last));
   TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 1, "output_size"));
   if (os.size() != 2 || os[0] < 0 || os[1] < 0) {
     return op_error(call, StatusCode::kInvalidArgument,
@@ -124,7 +125,7 @@ Result<AdaptivePoolParams> adaptive_avg_common(const KernelCall& call, bool chan
   out[x->rank - 2] = p.oh;
   out[x->rank - 1] = p.ow;
   Tensor& y = call.outputs[0];
-  y.dtype = DType::kFloat32;
+  y.dtype = x->dtype;
   y.set_shape(std::span<const int64_t>(out.data(), x->rank));
   if (channels_last && call.channels_last && y.rank == 4) y.set_channels_last_strides();
   p.strided = !x->is_contiguous() || !y.is_contiguous();
@@ -145,7 +146,8 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_max(const KernelCall& call,
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 2));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  if (x->dtype != DType::kFloat64)  // float64 as torch's double kernel; else float32
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_ASSIGN_OR_RETURN(auto os, ints_arg(call, 1, "output_size"));
   if (x->rank != Dims + 1 && x->rank != Dims + 2)
@@ -168,7 +170,7 @@ Result<AdaptivePoolParams> pool_prepare_adaptive_max(const KernelCall& call,
   p.input = static_cast<int>(tensor_input_index(call, 0));
   std::vector<int64_t> out(x->shape().begin(), x->shape().end());
   for (int d = 0; d < Dims; ++d) out[size_t(x->rank - Dims + d)] = os[size_t(d)];
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = x->dtype;
   call.outputs[0].set_shape(out);
   call.outputs[1].dtype = DType::kInt64;
   call.outputs[1].set_shape(out);

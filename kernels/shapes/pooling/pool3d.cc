@@ -8,10 +8,10 @@
 namespace tir::kernels {
 namespace {
 
-// `int64_ok`: max pooling also takes int64.
+// `int64_ok`: max pooling also takes int64 and float64.
 Result<Pool3dParams> volume_input(const KernelCall& call, bool int64_ok) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  if (!int64_ok || x->dtype != DType::kInt64)
+  if (!int64_ok || (x->dtype != DType::kInt64 && x->dtype != DType::kFloat64))
     TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   if (x->rank != 4 && x->rank != 5) {

@@ -32,9 +32,11 @@ Result<AnyParams> misc_prepare_any_dim(const KernelCall& call, PrepareInfo*) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
-  if (x->dtype != DType::kBool && x->dtype != DType::kInt64 && x->dtype != DType::kFloat32) {
+  if (x->dtype != DType::kBool && x->dtype != DType::kInt32 && x->dtype != DType::kInt64 &&
+      x->dtype != DType::kFloat32 && x->dtype != DType::kFloat64) {
     return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
-                    dtype_name(x->dtype), ", only bool, int64 and float32 are supported");
+                    dtype_name(x->dtype),
+                    ", only bool, int32, int64, float32 and float64 are supported");
   }
   TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(int dim, normalize_dim(call, raw, x->rank, "dim"));
@@ -63,9 +65,9 @@ Result<DiffParams> misc_prepare_diff(const KernelCall& call, PrepareInfo*) {
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_ASSIGN_OR_RETURN(int64_t n, int_arg(call, 1, "n"));
   if (n != 1) return op_error(call, StatusCode::kUnsupported, "n = ", n, " (only n = 1)");
-  if (x->dtype != DType::kFloat32 && x->dtype != DType::kInt64) {
+  if (x->dtype != DType::kFloat32 && x->dtype != DType::kFloat64 && x->dtype != DType::kInt64) {
     return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
-                    dtype_name(x->dtype), ", only float32 and int64 are supported");
+                    dtype_name(x->dtype), ", only float32, float64 and int64 are supported");
   }
   if (x->rank == 0) return op_error(call, StatusCode::kInvalidArgument, "self is 0-d");
   TIR_ASSIGN_OR_RETURN(int64_t raw, int_arg(call, 2, "dim"));

@@ -56,20 +56,23 @@ namespace {
 Result<ReduceParams> mean_dim_common(const KernelCall& call, bool channels_last) {
   TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "self"));
+  // float32, or float64 (torch's double mean; the channels-last kernels take float32 only).
+  const DType want =
+      x->dtype == DType::kFloat64 && !channels_last ? DType::kFloat64 : DType::kFloat32;
+  TIR_RETURN_IF_ERROR(require_dtype(call, *x, want, "self"));
   if (!channels_last || !x->is_channels_last())
     TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "self"));
   TIR_ASSIGN_OR_RETURN(auto dims, optional_ints_arg(call, 1, "dim"));
   TIR_ASSIGN_OR_RETURN(bool keepdim, bool_arg(call, 2, "keepdim"));
   const Arg& dtype = call.args[3];
-  if (!dtype.is_none() &&
-      !(dtype.kind == ArgKind::kDType && static_cast<DType>(dtype.i) == DType::kFloat32)) {
-    return op_error(call, StatusCode::kUnsupported, "argument 'dtype' must be None or float32");
+  if (!dtype.is_none() && !(dtype.kind == ArgKind::kDType && static_cast<DType>(dtype.i) == want)) {
+    return op_error(call, StatusCode::kUnsupported, "argument 'dtype' must be None or ",
+                    dtype_name(want));
   }
   std::vector<int64_t> out;
   TIR_ASSIGN_OR_RETURN(ReduceParams p, plan_reduce(call, *x, dims, keepdim, &out));
   Tensor& y = call.outputs[0];
-  y.dtype = DType::kFloat32;
+  y.dtype = want;
   y.set_shape(out);
   if (channels_last && call.channels_last && y.rank == 4) y.set_channels_last_strides();
   p.strided = !x->is_contiguous() || !y.is_contiguous();

@@ -54,10 +54,11 @@ Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
   p.numel = x->numel();
   p.input = static_cast<int>(tensor_input_index(call, 0));
   const bool int_ok = keeps_int(Op) && x->dtype == DType::kInt64;
-  if (x->dtype != DType::kFloat32 && !int_ok) {
-    return op_error(
-        call, StatusCode::kUnsupported, "argument 'self' has dtype ", dtype_name(x->dtype),
-        keeps_int(Op) ? ", only float32 and int64 are supported" : ", only float32 is supported");
+  if (x->dtype != DType::kFloat32 && x->dtype != DType::kFloat64 && !int_ok) {
+    return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
+                    dtype_name(x->dtype),
+                    keeps_int(Op) ? ", only float32, float64 and int64 are supported"
+                                  : ", only float32 and float64 are supported");
   }
   if constexpr (Op == UnaryKind::kGeluErf || Op == UnaryKind::kGeluTanh) {
     const Arg& a = call.args[1];

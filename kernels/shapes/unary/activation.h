@@ -14,7 +14,7 @@ namespace tir::kernels {
 
 using ops::UnaryKind;
 
-/// y = op(x) elementwise. `dtype` is the dtype of x and y: float32, or int64 where torch
+/// y = op(x) elementwise. `dtype` is the dtype of x and y: float32, float64, or int64 where torch
 /// keeps integers (neg, abs, hardtanh, relu, relu6 and pow/rsub/sub with int scalars).
 /// For an int64 input with a float result (div.Scalar, a float scalar), `out_dtype` is
 /// float32 and x is converted first.
