@@ -79,6 +79,12 @@ constexpr OpRow kRows[] = {
     {"aten::tril",           {kI64, kF32, kBool}, {},     {}},
     {"aten::triu",           {kI64, kF32, kBool}, {},     {}},
     {"aten::trunc",          kAny,                {},     {}},
+    // special functions (kernels/ops/special.h)
+    {"aten::digamma",        kAny,                {},     {}},
+    {"aten::erfinv",         kAny,                {},     {}},
+    {"aten::i0",             kAny,                {},     {}},
+    {"aten::lgamma",         kAny,                {},     {}},
+    {"aten::polygamma",      kAny,                {},     {}},
 };
 // clang-format on
 
