@@ -14,13 +14,13 @@ namespace {
 
 constexpr int64_t kSerdeDouble = 8;  // torch serde ScalarType DOUBLE
 
-/// The aten op `_operator.<name>` computes on two 0-dim tensors; empty: not one of them.
+/// The aten op `_operator::<name>` computes on two 0-dim tensors; empty: not one of them.
 std::string_view float_arith_op(std::string_view op) {
-  if (op == "_operator.add") return "aten::add.Tensor";
-  if (op == "_operator.sub") return "aten::sub.Tensor";
-  if (op == "_operator.mul") return "aten::mul.Tensor";
-  if (op == "_operator.truediv") return "aten::div.Tensor";
-  if (op == "_operator.neg") return "aten::neg";
+  if (op == "_operator::add") return "aten::add.Tensor";
+  if (op == "_operator::sub") return "aten::sub.Tensor";
+  if (op == "_operator::mul") return "aten::mul.Tensor";
+  if (op == "_operator::truediv") return "aten::div.Tensor";
+  if (op == "_operator::neg") return "aten::neg";
   return {};
 }
 

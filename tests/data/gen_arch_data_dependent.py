@@ -9,12 +9,14 @@ fixtures/arch_data_dependent/<model>/<dialect>/ with their own manifest.json
   item_bool      a bool `.item()` as a torch.cond predicate and in torch.sym_ite's size
   nested_sizes   JetMoE's pattern: a size counted from rows another `.item()` selected
   float_item     a float `.item()` multiplying and dividing tensors, and Python arithmetic on it
-  cond_nonzero   nonzero-driven shapes inside a torch.cond branch
   bincount       bincount, whose size is max(x) + 1
 
 Each manifest entry also lists "runs": other inputs (in runs/<k>/input_<j>.npy) with torch's
 outputs for them (runs/<k>/output_<j>.npy), or "raises": true where torch's exported program
 refuses them (a failed torch._check); tests/runtime/data_dependent_test.cc runs them all.
+Also REFUSED: float_as_number (a float `.item()` passed where the schema wants a number,
+refused at import) and cond_nonzero (a nonzero-sized value inside a torch.cond branch, refused
+at open), not in the manifest.
 
     ~/.venvs/torch/bin/python tests/data/gen_arch_data_dependent.py
 """
@@ -121,11 +123,7 @@ MODELS = [
      lambda g: ((torch.randn(2, 3, generator=g), torch.tensor(2.5), torch.tensor([1, 2])), {}),
      1e-5,
      lambda g: [(torch.randn(2, 3, generator=g), torch.tensor(-0.75), torch.tensor([3, 0])),
-                (torch.randn(2, 3, generator=g), torch.tensor([[4.0]]), torch.tensor([0, 0]))]),
-    ("cond_nonzero", CondNonzero, 85,
-     lambda g: ((torch.randn(5, 3, generator=g), torch.tensor([1.0])), {}), 1e-5,
-     lambda g: [(torch.randn(5, 3, generator=g), torch.tensor([-1.0])),
-                (-torch.rand(5, 3, generator=g), torch.tensor([2.0]))]),
+                (torch.randn(2, 3, generator=g), torch.tensor(4.0), torch.tensor([0, 0]))]),
     ("bincount", Bincount, 86,
      lambda g: ((torch.tensor([1, 3, 3, 0]), torch.rand(4, generator=g)), {}), 1e-5,
      lambda g: [(torch.tensor([9, 0, 2, 2]), torch.rand(4, generator=g)),
@@ -155,6 +153,30 @@ def write_runs(entry, ep, others, root):
     entry["runs"] = runs
 
 
+class FloatAsNumber(nn.Module):
+    """A float `.item()` where the schema wants a number: refused at import (one line)."""
+
+    def forward(self, x, s):
+        return x.clamp(max=s.item())
+
+
+# Programs the importer or the session refuses with one line (not in the manifest; each in
+# <name>/training/program.pt2, tests/runtime/data_dependent_test.cc).
+REFUSED = [
+    ("float_as_number", FloatAsNumber, (torch.randn(3), torch.tensor(0.5))),
+    ("cond_nonzero", CondNonzero, (torch.randn(5, 3), torch.tensor([1.0]))),
+]
+
+
+def write_refused():
+    for name, cls, args in REFUSED:
+        out_dir = os.path.join(ROOT, name, "training")
+        os.makedirs(out_dir)
+        path = os.path.join(out_dir, "program.pt2")
+        torch.export.save(torch.export.export(cls(), args), path)
+        export_util.restore_deflated(path)
+
+
 def main():
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(1)
@@ -167,6 +189,7 @@ def main():
         others = spec[5](torch.Generator().manual_seed(2000 + spec[2]))
         write_runs(entry, torch.export.load(path), others, ROOT)
     export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
+    write_refused()
 
 
 if __name__ == "__main__":

@@ -46,6 +46,34 @@ TEST_P(DataDependentRuns, MatchTorchOnOtherInputs) {
   }
 }
 
+// `x.clamp(max=s.item())`: a float where the schema wants a number is refused with one line
+// naming the node and the argument, never run with a wrong value.
+TEST(DataDependentImport, FloatPassedAsANumberIsRefused) {
+  TempDir tmp;
+  importer::ImportOptions o;
+  o.input = fixture_dir() + "/arch_data_dependent/float_as_number/training/program.pt2";
+  o.model_path = tmp.file("m.tir");
+  o.weights_path = tmp.file("m.bin");
+  const auto summary = importer::import_pt2(o);
+  ASSERT_FALSE(summary.ok());
+  EXPECT_EQ(summary.status().code(), StatusCode::kUnsupported);
+  const std::string& m = summary.status().message();
+  EXPECT_NE(m.find("node 'clamp' argument 'max'"), std::string::npos) << m;
+  EXPECT_NE(m.find(".item()"), std::string::npos) << m;
+}
+
+// `torch.nonzero` inside a torch.cond branch: refused at open with one line naming the node,
+// never planned with an unbound size.
+TEST(DataDependentImport, SizeFromDataInsideABranchIsRefusedAtOpen) {
+  TempDir tmp;
+  auto session = open_fixture(fixture_dir() + "/arch_data_dependent/cond_nonzero/training", tmp);
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.status().code(), StatusCode::kUnsupported);
+  const std::string& m = session.status().message();
+  EXPECT_NE(m.find("nonzero"), std::string::npos) << m;
+  EXPECT_NE(m.find("torch.cond branch"), std::string::npos) << m;
+}
+
 INSTANTIATE_TEST_SUITE_P(Fixtures, DataDependentRuns,
                          ::testing::ValuesIn(data_dependent_fixtures()), FixtureName());
 
