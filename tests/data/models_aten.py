@@ -621,7 +621,8 @@ class LayerTail(nn.Module):
 class SpecialOps(nn.Module):
     """Issue 47 item 6: the special functions (erfinv, lgamma, digamma, polygamma, i0, also of
     an int tensor), broadcast_tensors, and the order statistics median/nanmedian (whole tensor
-    and along a dim, NaN rows included) and kthvalue."""
+    and along a dim, NaN rows included; an all-NaN row's index is left out: torch's comes from
+    std::nth_element's order of equal NaNs) and kthvalue."""
 
     def forward(self, x, y, n, nan_rows):
         a, b, c = torch.broadcast_tensors(x[:, :1], y[:1], x)
@@ -631,7 +632,8 @@ class SpecialOps(nn.Module):
                 torch.lgamma(x), torch.lgamma(n), torch.digamma(pos), torch.digamma(-pos),
                 torch.polygamma(1, pos), torch.polygamma(3, pos), torch.i0(x), torch.i0(n),
                 torch.median(x), torch.median(x, 1), torch.median(x, 0, keepdim=True),
-                torch.nanmedian(nan_rows), torch.nanmedian(nan_rows, 1), torch.median(nan_rows, 1)[0],
+                torch.nanmedian(nan_rows), torch.nanmedian(nan_rows, 1)[0],
+                torch.nanmedian(nan_rows[::2], 1), torch.median(nan_rows, 1)[0],
                 torch.kthvalue(x, 2, 1), torch.kthvalue(x, 3, 0, keepdim=True), torch.median(n))
 
 
@@ -650,6 +652,15 @@ class Losses(nn.Module):
                 F.binary_cross_entropy_with_logits(x, q, weight=w),
                 F.kl_div(F.log_softmax(x, 1), F.softmax(y, 1), reduction="batchmean"),
                 F.kl_div(F.log_softmax(x, 1), F.log_softmax(y, 1), reduction="none", log_target=True))
+
+
+class SdpaBatchDims(nn.Module):
+    """scaled_dot_product_attention over [B, T, H, L, E] (NesT, Twins, Hiera attend per block
+    with an extra batch dim), with a float mask broadcast over the batch dims and causal."""
+
+    def forward(self, q, k, v, mask):
+        return (F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+                F.scaled_dot_product_attention(q, k, v, is_causal=True))
 
 
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
@@ -712,6 +723,10 @@ MODELS = [
     ("losses", Losses, 66,
      lambda g: ((torch.randn(4, 5, generator=g), torch.randn(4, 5, generator=g),
                  torch.rand(5, generator=g)), {}), 1e-4),
+    ("sdpa_batch_dims", SdpaBatchDims, 67,
+     lambda g: ((torch.randn(2, 3, 2, 4, 8, generator=g), torch.randn(2, 3, 2, 5, 8, generator=g),
+                 torch.randn(2, 3, 2, 5, 8, generator=g), torch.randn(4, 5, generator=g)), {}),
+     1e-4),
     ("creation_patterns", CreationPatterns, 60,
      lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),
