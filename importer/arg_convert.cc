@@ -199,8 +199,8 @@ Result<ArgOffset> GraphBuilder::convert_arg(const std::string& name, const Json&
         const auto it = names.find(su.second->get<std::string>());
         if (it == names.end()) return unsupported(where, " is a symbolic float");
         if (type != "Tensor")
-          return unsupported(where, " is a float read with .item() ('", it->first,
-                             "'), passed as ", schema ? schema->type : "an untyped argument",
+          return unsupported(where, " is a float read with .item() ('", it->first, "'), passed as ",
+                             schema ? schema->type : "an untyped argument",
                              "; tir passes such a float only as a Tensor argument");
         return make(fb::ArgValue::TensorArg, fb::CreateTensorArg(b, it->second).Union());
       }

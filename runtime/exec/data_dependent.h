@@ -32,9 +32,9 @@ struct DataDependentProbe {
     int32_t value = -1;   // the source: item's one element, DataDependentDim::source
     int32_t symbol = -1;  // the method's symbol it binds
     std::string_view node;
-    int32_t self = -1;  // kMaskedSelect: self, whose declared shape the mask broadcasts to;
-                        // kRepeats: self (repeat_interleave.self_Tensor) or -1
-    int dim = -1;       // kRepeats: the repeated dim of self; -1: all of it (dim None)
+    int32_t self = -1;      // kMaskedSelect: self, whose declared shape the mask broadcasts to;
+                            // kRepeats: self (repeat_interleave.self_Tensor) or -1
+    int dim = -1;           // kRepeats: the repeated dim of self; -1: all of it (dim None)
     int64_t minlength = 0;  // kBincount
   };
   std::vector<Bind> binds;  // per graph output, in order

@@ -198,9 +198,9 @@ Result<CopyParams> copy_prepare_broadcast_tensors(const KernelCall& call, Prepar
       int64_t& s = shape[size_t(rank - t->rank + d)];
       const int64_t v = t->sizes[d];
       if (v != 1 && s != 1 && v != s)
-        return op_error(call, StatusCode::kInvalidArgument, "shapes do not broadcast: ",
-                        shape_str(t->shape()), " against size ", s, " at dim ",
-                        rank - t->rank + d);
+        return op_error(call, StatusCode::kInvalidArgument,
+                        "shapes do not broadcast: ", shape_str(t->shape()), " against size ", s,
+                        " at dim ", rank - t->rank + d);
       if (v != 1) s = v;
     }
   }
