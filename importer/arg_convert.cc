@@ -194,7 +194,16 @@ Result<ArgOffset> GraphBuilder::convert_arg(const std::string& name, const Json&
   if (kind == "as_sym_int" || kind == "as_sym_bool" || kind == "as_sym_float") {
     TIR_ASSIGN_OR_RETURN(auto su, json_union(*v));
     if (su.first == "as_name" && su.second->is_string()) {
-      if (kind == "as_sym_float") return unsupported(where, " is a symbolic float");
+      if (kind == "as_sym_float") {  // a float `.item()` read: a 0-dim tensor (scalar_float.cc)
+        const auto& names = scope_ ? *scope_ : value_index_;
+        const auto it = names.find(su.second->get<std::string>());
+        if (it == names.end()) return unsupported(where, " is a symbolic float");
+        if (type != "Tensor")
+          return unsupported(where, " is a float read with .item() ('", it->first, "'), passed as ",
+                             schema ? schema->type : "an untyped argument",
+                             "; tir passes such a float only as a Tensor argument");
+        return make(fb::ArgValue::TensorArg, fb::CreateTensorArg(b, it->second).Union());
+      }
       TIR_ASSIGN_OR_RETURN(auto e, named_sym(su.second->get<std::string>(), where));
       return make(fb::ArgValue::SymIntArg, fb::CreateSymIntArg(b, e).Union());
     }

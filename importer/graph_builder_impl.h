@@ -89,6 +89,21 @@ class GraphBuilder {
   ArgOffset operands_arg(const char* name, const std::vector<Operand>& operands);
   /// `x.item()`: a node that binds its unbacked symbol at run time (scalar_binding.cc).
   Status add_scalar_binding(const Json& node, const std::string& name);
+  /// The symbol `.item()` node `name` binds: the one its output `out` names, or one of its own
+  /// whose range is the constant torch specialised the value to.
+  Result<int64_t> item_symbol(const Json& out, const std::string& name, bool is_bool);
+
+  // ---- scalar_float.cc: `.item()` of a float, a 0-dim float64 tensor.
+  /// The nodes of `f = x.item()` (`self` is x's argument, `out` f's output).
+  Status add_float_item(const Json& self, const Json& out, const std::string& name);
+  /// Whether `node` (op `op`) is Python arithmetic on such a float, and the node computing it.
+  bool is_float_arith(const Json& node, const std::string& op) const;
+  Status add_float_arith(const Json& node, const std::string& op, const std::string& name);
+  /// Adds node `node` calling `op` (schema defaults filled) on `inputs` (the program JSON's
+  /// form), whose one output is a new 0-dim tensor `out_name` of `out_dtype`.
+  Status emit_internal_node(const std::string& op, const std::string& node, const Json& inputs,
+                            const std::string& out_name, DType out_dtype);
+  std::unordered_set<std::string> float_scalars_;  // the values made by emit_internal_node
   /// A program output that is a symbolic int (`return x.shape[1] + 1`): a node
   /// `aten::scalar_tensor(expr, dtype=int64)` computing it as a 0-dim int64 tensor; returns
   /// the value (scalar_binding.cc).

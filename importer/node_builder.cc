@@ -263,6 +263,7 @@ Status GraphBuilder::add_node(const Json& node, size_t ordinal) {
     ++skipped_symbolic_nodes_;  // storage_offsets.cc
     return ok_status();
   }
+  if (is_float_arith(node, op)) return add_float_arith(node, op, name);  // scalar_float.cc
   // Pure shape arithmetic (sym_size.int, _operator.mul, ...) is not emitted: every use of
   // its result is replaced by its expression over the root symbols (sym_int_values).
   if (only_symbolic_outputs(node)) {

@@ -260,6 +260,7 @@ class Parser {
         {"Integer", ExprOp::Const, 1},
         {"Identity", ExprOp::Const, 1},
     };
+    if (name == "Piecewise") return parse_piecewise();
     if (name == "Pow" || name == "PowByNatural") {
       const size_t base_start = out_.size();
       TIR_RETURN_IF_ERROR(parse_or());
@@ -291,6 +292,49 @@ class Parser {
       return advance();
     }
     return fail("unknown function " + name);
+  }
+
+  // After "Piecewise(": pairs `ExprCondPair(v, c)` (srepr) or `(v, c)` (str) up to ")". Torch
+  // writes one for torch.sym_ite and for a bool `.item()` read as an int; its value is the
+  // first v whose c holds. No select op in the program: the sum of v_i * (c_i and no earlier
+  // c_j), in which each product has one factor 0 or 1 (a value is never multiplied out of
+  // range), and each value and condition appears once.
+  Status parse_piecewise() {
+    std::vector<std::vector<SymTerm>> conds;
+    const std::vector<SymTerm> before = std::move(out_);
+    std::vector<SymTerm> result;
+    while (!is(")")) {
+      if (!conds.empty()) TIR_RETURN_IF_ERROR(expect(","));
+      if (tok_.kind == Tok::kIdent && tok_.text == "ExprCondPair") TIR_RETURN_IF_ERROR(advance());
+      TIR_RETURN_IF_ERROR(expect("("));
+      out_.clear();
+      TIR_RETURN_IF_ERROR(parse_or());
+      std::vector<SymTerm> value = std::move(out_);
+      TIR_RETURN_IF_ERROR(expect(","));
+      out_.clear();
+      TIR_RETURN_IF_ERROR(parse_or());
+      std::vector<SymTerm> cond = std::move(out_);
+      TIR_RETURN_IF_ERROR(expect(")"));
+      out_ = std::move(value);
+      out_.insert(out_.end(), cond.begin(), cond.end());
+      emit(ExprOp::Not);
+      emit(ExprOp::Not);  // 0 or 1
+      for (const std::vector<SymTerm>& earlier : conds) {
+        out_.insert(out_.end(), earlier.begin(), earlier.end());
+        emit(ExprOp::Not);
+        emit(ExprOp::And);
+      }
+      emit(ExprOp::Mul);
+      const bool first = result.empty();
+      result.insert(result.end(), out_.begin(), out_.end());
+      if (!first) result.push_back({ExprOp::Add, 0});
+      if (result.size() > kMaxTerms) return fail("Piecewise too long");
+      conds.push_back(std::move(cond));
+    }
+    if (conds.empty()) return fail("Piecewise without a case");
+    out_ = before;
+    out_.insert(out_.end(), result.begin(), result.end());
+    return advance();
   }
 
   // Skips ", key=value" pairs up to and including ")".

@@ -32,6 +32,7 @@ constexpr OpRow kRows[] = {
     {"aten::masked_scatter",              kAny,                {}, {}, {.all_dtypes = true}},
     {"aten::masked_select",               kAny,                {}, {}},
     {"aten::nonzero",                     kAny,                {}, {}},
+    {"aten::bincount",                    kAny,                {}, {}},
     {"aten::repeat_interleave.Tensor",    {kI64},              {}, {}},
     {"aten::repeat_interleave.self_Tensor", kAny,              {}, {}},
     {"aten::scatter.src",                 kAny,                {}, {}, {.all_dtypes = true}},

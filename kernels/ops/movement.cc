@@ -14,6 +14,7 @@ constexpr OpRow kRows[] = {
     {"aten::_unsafe_view",       kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::alias",              kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::as_strided",         kAny, {}, {}, {.all_dtypes = true}},
+    {"aten::broadcast_tensors",  kAny, {}, {}, {.all_dtypes = true}},
     {"aten::cat",                kAny, {}, {kF32}, {.promoted = 0b1, .all_dtypes = true}},
     {"aten::channel_shuffle",   kAny, {}, {}, {.all_dtypes = true}},
     {"aten::chunk",              kAny, {}, {kF32}, {.all_dtypes = true}},

@@ -50,6 +50,14 @@ constexpr OpRow kRows[] = {
     {"aten::var.dim",         kAny,                      {},     {}},
     {"aten::var_mean.correction", kAny,                  {},     {}},
     {"aten::var_mean.dim",    kAny,                      {},     {}},
+    // element-wise losses (kernels/ops/loss.h)
+    {"aten::binary_cross_entropy",             kAny, {}, {}},
+    {"aten::binary_cross_entropy_with_logits", kAny, {}, {}},
+    {"aten::huber_loss",      kAny,                      {},     {}},
+    {"aten::kl_div",          kAny,                      {},     {}},
+    {"aten::l1_loss",         kAny,                      {},     {}},
+    {"aten::mse_loss",        kAny,                      {},     {}},
+    {"aten::smooth_l1_loss",  kAny,                      {},     {}},
 };
 // clang-format on
 

@@ -18,6 +18,12 @@ constexpr OpRow kRows[] = {
     {"aten::sort",        kAny, {}, {}},
     {"aten::sort.stable", kAny, {}, {}},
     {"aten::topk",        kAny, {}, {}},
+    // order statistics (kernels/shapes/sort_select/select.h)
+    {"aten::kthvalue",       kAny, {}, {}},
+    {"aten::median",         kAny, {}, {}},
+    {"aten::median.dim",     kAny, {}, {}},
+    {"aten::nanmedian",      kAny, {}, {}},
+    {"aten::nanmedian.dim",  kAny, {}, {}},
 };
 // clang-format on
 

@@ -79,6 +79,12 @@ constexpr OpRow kRows[] = {
     {"aten::tril",           {kI32, kI64, kF32, kF64, kBool}, {},     {}},
     {"aten::triu",           {kI32, kI64, kF32, kF64, kBool}, {},     {}},
     {"aten::trunc",          kAny,                {},     {}},
+    // special functions (kernels/ops/special.h)
+    {"aten::digamma",        kAny,                {},     {}},
+    {"aten::erfinv",         kAny,                {},     {}},
+    {"aten::i0",             kAny,                {},     {}},
+    {"aten::lgamma",         kAny,                {},     {}},
+    {"aten::polygamma",      kAny,                {},     {}},
 };
 // clang-format on
 

@@ -6,10 +6,12 @@ void register_reference(KernelRegistry& registry) {
   register_activation_ref(registry);
   register_dropout_ref(registry);
   register_math_ref(registry);
+  register_special_ref(registry);
   register_arithmetic_ref(registry);
   register_logic_ref(registry);
   register_any_diff_ref(registry);
   register_histc_ref(registry);
+  register_loss_ref(registry);
   register_mean_ref(registry);
   register_reduction_ref(registry);
   register_sum_amax_cumsum_ref(registry);
@@ -43,6 +45,7 @@ void register_reference(KernelRegistry& registry) {
   register_embedding_bag_ref(registry);
   register_index_ref(registry);
   register_data_dependent_ref(registry);
+  register_bincount_ref(registry);
   register_masked_fill_ref(registry);
   register_scatter_ref(registry);
   register_scatter_dim_ref(registry);
@@ -50,6 +53,7 @@ void register_reference(KernelRegistry& registry) {
   register_pattern_ref(registry);
   register_random_ref(registry);
   register_sort_ref(registry);
+  register_select_ref(registry);
   register_search_ref(registry);
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);

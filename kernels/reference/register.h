@@ -14,14 +14,17 @@ void register_reference(KernelRegistry& registry);
 // unary/
 void register_activation_ref(KernelRegistry& registry);
 void register_data_dependent_ref(KernelRegistry& registry);
+void register_bincount_ref(KernelRegistry& registry);
 void register_dropout_ref(KernelRegistry& registry);
 void register_math_ref(KernelRegistry& registry);
+void register_special_ref(KernelRegistry& registry);
 // binary/
 void register_arithmetic_ref(KernelRegistry& registry);
 void register_logic_ref(KernelRegistry& registry);
 // reduction/
 void register_any_diff_ref(KernelRegistry& registry);
 void register_histc_ref(KernelRegistry& registry);
+void register_loss_ref(KernelRegistry& registry);
 void register_mean_ref(KernelRegistry& registry);
 void register_reduction_ref(KernelRegistry& registry);
 void register_sum_amax_cumsum_ref(KernelRegistry& registry);
@@ -71,6 +74,7 @@ void register_pattern_ref(KernelRegistry& registry);
 void register_random_ref(KernelRegistry& registry);
 // sort_select/
 void register_sort_ref(KernelRegistry& registry);
+void register_select_ref(KernelRegistry& registry);
 void register_search_ref(KernelRegistry& registry);
 // quantization/
 void register_quantize_ref(KernelRegistry& registry);

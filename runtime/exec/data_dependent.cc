@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "kernels/shapes/assertion/assertion.h"
+#include "kernels/shapes/indexing/bincount.h"
 #include "kernels/shapes/indexing/data_dependent.h"
 #include "runtime/exec/shape_binding.h"
 
@@ -52,6 +53,9 @@ Result<std::optional<Bind>> bind_of(const ExecGraph& g, const ExecNode& n) {
     b.self = n.inputs[0];
   } else if (n.op == "aten::_unique2") {
     b.kind = Bind::Kind::kUnique;
+  } else if (n.op == "aten::bincount") {
+    b.kind = Bind::Kind::kBincount;
+    if (n.args.size() > 2 && n.args[2].kind == kernels::ArgKind::kInt) b.minlength = n.args[2].i;
   } else if (n.op.starts_with("aten::repeat_interleave")) {
     b.kind = Bind::Kind::kRepeats;
     const bool self_tensor = n.op == "aten::repeat_interleave.self_Tensor";
@@ -64,20 +68,19 @@ Result<std::optional<Bind>> bind_of(const ExecGraph& g, const ExecNode& n) {
   return std::optional<Bind>(b);
 }
 
-bool uses_symbol(const ExecNode& n, const std::vector<bool>& bound) {
+/// Marks in `used` the symbols of `bound` that node `n`'s arguments name.
+void mark_used_symbols(const ExecNode& n, const std::vector<bool>& bound, std::vector<bool>& used) {
   auto in = [&](const ir::fb::SymExpr* e) {
     if (e && e->terms())
       for (const ir::fb::ExprTerm* t : *e->terms())
-        if (t->op() == ir::fb::ExprOp::Sym && t->value() < bound.size() && bound[t->value()])
-          return true;
-    return false;
+        if (t->op() == ir::fb::ExprOp::Sym && t->value() >= 0 &&
+            size_t(t->value()) < bound.size() && bound[t->value()])
+          used[t->value()] = true;
   };
   for (const ExecArg& a : n.args) {
-    if (in(a.sym)) return true;
-    for (const ir::fb::SymExpr* e : a.syms)
-      if (in(e)) return true;
+    in(a.sym);
+    for (const ir::fb::SymExpr* e : a.syms) in(e);
   }
-  return false;
 }
 
 /// The size bind `b` reads from its source `t` (with data).
@@ -95,6 +98,12 @@ Result<int64_t> read_size(const Bind& b, const Tensor& t, const Plan& probe_plan
       return kernels::count_nonzero(t);
     case Bind::Kind::kUnique:
       return kernels::count_unique(t);
+    case Bind::Kind::kBincount: {
+      auto n = kernels::bincount_size(t, b.minlength);
+      if (!n.ok())
+        return make_error(n.status().code(), "node '", b.node, "': ", n.status().message());
+      return *n;
+    }
     case Bind::Kind::kMaskedSelect: {
       TIR_ASSIGN_OR_RETURN(auto self, value_sizes(*probe_plan.graph->values[b.self].ir, symbols));
       return kernels::count_masked(t, self);
@@ -120,38 +129,84 @@ Result<int64_t> read_size(const Bind& b, const Tensor& t, const Plan& probe_plan
 }  // namespace
 
 Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const ExecGraph& g) {
-  auto probe = std::make_unique<DataDependentProbe>();
-  std::vector<bool> needed(g.values.size(), false), bound;
+  std::vector<Bind> binds;
+  std::vector<bool> bound;  // per symbol: some node binds it
   for (const ExecNode& n : g.nodes) {
     TIR_ASSIGN_OR_RETURN(const std::optional<Bind> b, bind_of(g, n));
     if (!b) continue;
-    probe->binds.push_back(*b);
-    needed[b->value] = true;
+    binds.push_back(*b);
     if (bound.size() <= size_t(b->symbol)) bound.resize(b->symbol + 1, false);
     bound[b->symbol] = true;
   }
-  if (probe->binds.empty()) return std::unique_ptr<DataDependentProbe>();
-  std::vector<bool> keep(g.nodes.size(), false);
-  for (size_t i = g.nodes.size(); i-- > 0;) {
-    const ExecNode& n = g.nodes[i];
-    bool feeds = false;
-    for (int32_t v : n.outputs) feeds = feeds || needed[v];
-    if (!feeds) continue;
-    if (uses_symbol(n, bound))
-      return make_error(StatusCode::kUnsupported, "node '", n.name,
-                        "' computes what a data-dependent size is read from out of another "
-                        "data-dependent size, not supported yet");
-    keep[i] = true;
-    for (int32_t v : n.inputs) needed[v] = true;
+  if (binds.empty()) return std::unique_ptr<DataDependentProbe>();
+  // Each bind's backward slice, and the data-dependent symbols that slice uses (JetMoE reads a
+  // size from rows that another size selected): a bind runs in the stage after the last of
+  // those symbols is bound.
+  std::vector<std::vector<bool>> slices;
+  std::vector<std::vector<int32_t>> uses;  // per bind: the binds whose symbols its slice uses
+  for (const Bind& b : binds) {
+    std::vector<bool> needed(g.values.size(), false), keep(g.nodes.size(), false);
+    std::vector<bool> used(bound.size(), false);
+    needed[b.value] = true;
+    for (size_t i = g.nodes.size(); i-- > 0;) {
+      const ExecNode& n = g.nodes[i];
+      bool feeds = false;
+      for (int32_t v : n.outputs) feeds = feeds || needed[v];
+      if (!feeds) continue;
+      keep[i] = true;
+      for (int32_t v : n.inputs) needed[v] = true;
+      mark_used_symbols(n, bound, used);
+    }
+    std::vector<int32_t> deps;
+    for (size_t k = 0; k < binds.size(); ++k)
+      if (used[binds[k].symbol]) deps.push_back(int32_t(k));
+    slices.push_back(std::move(keep));
+    uses.push_back(std::move(deps));
   }
-  probe->graph = g;
-  probe->graph.nodes.clear();
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (keep[i]) probe->graph.nodes.push_back(g.nodes[i]);
-  probe->graph.outputs.clear();
-  for (const Bind& b : probe->binds) probe->graph.outputs.push_back(b.value);
-  probe->graph.mutations.clear();
-  return probe;
+  std::vector<int> stage(binds.size(), -1);
+  int stages = 0;
+  for (size_t placed = 0; placed < binds.size(); ++stages) {
+    std::vector<size_t> now;
+    for (size_t k = 0; k < binds.size(); ++k) {
+      if (stage[k] >= 0) continue;
+      bool ready = true;
+      for (int32_t d : uses[k]) ready = ready && stage[d] >= 0 && stage[d] < stages;
+      if (ready) now.push_back(k);
+    }
+    if (now.empty()) {
+      for (size_t k = 0; k < binds.size(); ++k)
+        if (stage[k] < 0)
+          return make_error(StatusCode::kUnsupported, "node '", binds[k].node,
+                            "': its data-dependent size is computed from itself");
+    }
+    for (size_t k : now) stage[k] = stages;
+    placed += now.size();
+  }
+  std::unique_ptr<DataDependentProbe> first;
+  DataDependentProbe* last = nullptr;
+  for (int st = 0; st < stages; ++st) {
+    auto probe = std::make_unique<DataDependentProbe>();
+    std::vector<bool> keep(g.nodes.size(), false);
+    for (size_t k = 0; k < binds.size(); ++k) {
+      if (stage[k] != st) continue;
+      probe->binds.push_back(binds[k]);
+      for (size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] || slices[k][i];
+    }
+    probe->graph = g;
+    probe->graph.nodes.clear();
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      if (keep[i]) probe->graph.nodes.push_back(g.nodes[i]);
+    probe->graph.outputs.clear();
+    for (const Bind& b : probe->binds) probe->graph.outputs.push_back(b.value);
+    probe->graph.mutations.clear();
+    DataDependentProbe* raw = probe.get();
+    if (last)
+      last->next = std::move(probe);
+    else
+      first = std::move(probe);
+    last = raw;
+  }
+  return first;
 }
 
 void bind_derived_symbols(const ir::fb::Value& declared, const Tensor& out,

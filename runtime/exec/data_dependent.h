@@ -8,7 +8,9 @@
 // like any plan), reads each value or counts the elements, checks it against
 // the symbol's range (what torch._check declared) and binds it; the method's plan for that
 // binding then runs in full. The slice runs twice per run; it is usually an input or a small
-// reduction. A source whose own shape depends on another `.item()` is refused at open.
+// reduction. A source computed from another data-dependent size (JetMoE counts the tokens
+// of rows another count selected) is read in a later stage: the probe is a chain of stages,
+// each planned with the symbols the earlier ones bound.
 #pragma once
 
 #include <memory>
@@ -25,19 +27,23 @@ namespace tir {
 struct DataDependentProbe {
   ExecGraph graph;  // the method's nodes that compute the sources; outputs: the sources
   struct Bind {
-    enum class Kind : uint8_t { kItem, kNonzero, kMaskedSelect, kRepeats, kUnique };
+    enum class Kind : uint8_t { kItem, kNonzero, kMaskedSelect, kRepeats, kUnique, kBincount };
     Kind kind = Kind::kItem;
     int32_t value = -1;   // the source: item's one element, DataDependentDim::source
     int32_t symbol = -1;  // the method's symbol it binds
     std::string_view node;
-    int32_t self = -1;  // kMaskedSelect: self, whose declared shape the mask broadcasts to;
-                        // kRepeats: self (repeat_interleave.self_Tensor) or -1
-    int dim = -1;       // kRepeats: the repeated dim of self; -1: all of it (dim None)
+    int32_t self = -1;      // kMaskedSelect: self, whose declared shape the mask broadcasts to;
+                            // kRepeats: self (repeat_interleave.self_Tensor) or -1
+    int dim = -1;           // kRepeats: the repeated dim of self; -1: all of it (dim None)
+    int64_t minlength = 0;  // kBincount
   };
   std::vector<Bind> binds;  // per graph output, in order
+  /// The stage that reads sizes computed from this one's symbols, or null.
+  std::unique_ptr<DataDependentProbe> next;
 };
 
-/// The probe of `g` (lowered, after the passes), or null when no node binds a symbol.
+/// The probe of `g` (lowered, after the passes): its first stage, or null when no node binds a
+/// symbol.
 Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const ExecGraph& g);
 
 /// A data-dependent size an op derives from other data-dependent ints (`x[:n]` has u1 =

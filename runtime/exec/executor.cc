@@ -217,25 +217,28 @@ Status MethodExecutor::add_plan(std::vector<int64_t> symbols, std::span<const Te
 
 Status MethodExecutor::bind_data_dependent_ints(std::span<const Tensor> inputs,
                                                 std::vector<int64_t>& symbols) {
-  const DataDependentProbe& probe = *program().probe();
-  auto it = std::find_if(probe_plans_.begin(), probe_plans_.end(),
-                         [&](const auto& p) { return p->key == symbols; });
-  if (it == probe_plans_.end()) {
-    PlanInputs in = plan_inputs(root_);
-    in.graph = &probe.graph;
-    TIR_ASSIGN_OR_RETURN(auto plan, plan_build(in, symbols, inputs));
-    plan->bind_count = bind_count_;
-    probe_plans_.push_front(std::move(plan));
-    while (probe_plans_.size() > options_.max_cached_plans) probe_plans_.pop_back();
-    it = probe_plans_.begin();
+  for (const DataDependentProbe* probe = program().probe(); probe; probe = probe->next.get()) {
+    auto it = std::find_if(probe_plans_.begin(), probe_plans_.end(), [&](const auto& p) {
+      return p->graph == &probe->graph && p->key == symbols;
+    });
+    if (it == probe_plans_.end()) {
+      PlanInputs in = plan_inputs(root_);
+      in.graph = &probe->graph;
+      TIR_ASSIGN_OR_RETURN(auto plan, plan_build(in, symbols, inputs));
+      plan->bind_count = bind_count_;
+      probe_plans_.push_front(std::move(plan));
+      while (probe_plans_.size() > options_.max_cached_plans) probe_plans_.pop_back();
+      it = probe_plans_.begin();
+    }
+    Plan& plan = **it;
+    if (plan.bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(plan, root_));
+    if (!resident_) weights_->begin_run(plan.weight_order);
+    const Status s = run_steps(plan, root_, inputs, nullptr, /*write_back=*/false);
+    if (!resident_) weights_->end_run();
+    TIR_RETURN_IF_ERROR(s);
+    TIR_RETURN_IF_ERROR(bind_data_dependent(*probe, method(), plan, symbols));
   }
-  Plan& plan = **it;
-  if (plan.bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(plan, root_));
-  if (!resident_) weights_->begin_run(plan.weight_order);
-  const Status s = run_steps(plan, root_, inputs, nullptr, /*write_back=*/false);
-  if (!resident_) weights_->end_run();
-  TIR_RETURN_IF_ERROR(s);
-  return bind_data_dependent(probe, method(), plan, symbols);
+  return ok_status();
 }
 
 Result<Plan*> MethodExecutor::plan_for(std::span<const Tensor> inputs) {

@@ -64,6 +64,12 @@ Result<std::shared_ptr<const LoweredMethod>> LoweredMethod::create(const ir::Mod
   if (method.subgraphs())
     for (const fb::Method* sub : *method.subgraphs()) {
       TIR_ASSIGN_OR_RETURN(auto sub_lowered, create(model, *sub, sub_options));
+      // A branch's or a body's plans are made with the method's (per input shape, before the
+      // run): a size read from data computed inside one has nothing to bind it yet.
+      if (const DataDependentProbe* probe = sub_lowered->probe())
+        return make_error(StatusCode::kUnsupported, "node '", probe->binds.front().node,
+                          "' sizes its output from data computed inside a torch.cond branch or "
+                          "a loop body, not supported yet");
       lowered->subgraphs_.push_back(std::move(sub_lowered));
     }
   return std::shared_ptr<const LoweredMethod>(std::move(lowered));

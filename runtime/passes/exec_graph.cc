@@ -364,7 +364,8 @@ DataDependentDim repeat_dim(const ExecGraph& g, const ExecNode& node) {
 }  // namespace
 
 DataDependentDim data_dependent_dim(const ExecGraph& g, const ExecNode& node) {
-  if ((node.op == "aten::nonzero" || node.op == "aten::_unique2") && !node.inputs.empty())
+  if ((node.op == "aten::nonzero" || node.op == "aten::_unique2" || node.op == "aten::bincount") &&
+      !node.inputs.empty())
     return {0, node.inputs[0]};
   if (node.op == "aten::masked_select" && node.inputs.size() >= 2) return {0, node.inputs[1]};
   if (node.op == "aten::index.Tensor") return mask_index_dim(g, node);

@@ -164,7 +164,7 @@ bool op_is_inplace(std::string_view op);
 /// symbol that runtime/exec/data_dependent.h binds before the run): output 0's `dim`, and the
 /// input value the size is counted from: nonzero's and _unique2's self, masked_select's mask, a
 /// boolean mask index's mask (`x[mask]`, `x[:, mask]`; the only index tensor of its index.Tensor),
-/// and repeat_interleave's repeats tensor. dim -1: the node has none.
+/// repeat_interleave's repeats tensor, and bincount's self. dim -1: the node has none.
 struct DataDependentDim {
   int dim = -1;
   int32_t source = -1;

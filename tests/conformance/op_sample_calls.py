@@ -716,4 +716,30 @@ CALLS = {
         lambda x: (f((x > -100).all(), "x is finite"), x * 2)[1], [rand((2, 3), d)]),
     "aten::_assert_tensor_metadata": lambda f, d: (
         lambda x: aten("aten::to.dtype")(x, torch.int64), [rand((2, 3), d) * 3]),
+    # special functions, order statistics, broadcast_tensors, losses, bincount (issue 47)
+    "aten::erfinv": lambda f, d: (lambda x: f(torch.tanh(x)), [rand((2, 3), d)]),
+    "aten::polygamma": lambda f, d: (
+        lambda x: torch.cat([f(0, x).flatten(), f(2, x).flatten()]), [positive((2, 3), d)]),
+    "aten::kthvalue": lambda f, d: (
+        lambda x: torch.cat([t.double().flatten() for t in (*f(x, 2), *f(x, 1, 0, True))]),
+        [rand((3, 4), d)]),
+    "aten::median.dim": lambda f, d: (
+        lambda x: torch.cat([t.double().flatten() for t in f(x, 1)]), [rand((2, 5), d)]),
+    "aten::nanmedian.dim": lambda f, d: (
+        lambda x: torch.cat([t.double().flatten() for t in f(x, 0, True)]), [rand((3, 2), d)]),
+    "aten::broadcast_tensors": lambda f, d: (
+        lambda x, y: torch.cat([t.flatten() for t in f([x, y])]),
+        [rand((2, 1), d), rand((3,), d)]),
+    "aten::binary_cross_entropy": lambda f, d: (
+        lambda x, y: f(torch.sigmoid(x), torch.sigmoid(y)), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::smooth_l1_loss": lambda f, d: (
+        lambda x, y: f(x, y, 0, 0.5), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::huber_loss": lambda f, d: (
+        lambda x, y: f(x, y, 2, 0.5), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::kl_div": lambda f, d: (
+        lambda x, y: f(torch.log_softmax(x, 1), torch.softmax(y, 1)),
+        [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::bincount": lambda f, d: (
+        lambda i, w: torch.cat([f(i).double(), f(i, w, 6).double()]),
+        [torch.tensor([3, 0, 3, 1]), rand((4,), f32)]),
 }

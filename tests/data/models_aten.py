@@ -646,6 +646,49 @@ def flux_rope_inputs(g):
     rows, cols = torch.meshgrid(torch.arange(4), torch.arange(4), indexing="ij")
     img = torch.stack([torch.zeros(16), rows.flatten().float(), cols.flatten().float()], dim=1)
     return (torch.cat([torch.zeros(3, 3), img + torch.rand(16, 3, generator=g) * 0.1]),), {}
+class SpecialOps(nn.Module):
+    """Issue 47 item 6: the special functions (erfinv, lgamma, digamma, polygamma, i0, also of
+    an int tensor), broadcast_tensors, and the order statistics median/nanmedian (whole tensor
+    and along a dim, NaN rows included; an all-NaN row's index is left out: torch's comes from
+    std::nth_element's order of equal NaNs) and kthvalue."""
+
+    def forward(self, x, y, n, nan_rows):
+        a, b, c = torch.broadcast_tensors(x[:, :1], y[:1], x)
+        u = torch.tanh(x)
+        pos = x.abs() + 0.25
+        return (a + 2 * b - c, torch.erfinv(u), torch.erfinv(torch.tensor([1.0, -1.0, 0.0])),
+                torch.lgamma(x), torch.lgamma(n), torch.digamma(pos), torch.digamma(-pos),
+                torch.polygamma(1, pos), torch.polygamma(3, pos), torch.i0(x), torch.i0(n),
+                torch.median(x), torch.median(x, 1), torch.median(x, 0, keepdim=True),
+                torch.nanmedian(nan_rows), torch.nanmedian(nan_rows, 1)[0],
+                torch.nanmedian(nan_rows[::2], 1), torch.median(nan_rows, 1)[0],
+                torch.kthvalue(x, 2, 1), torch.kthvalue(x, 3, 0, keepdim=True), torch.median(n))
+
+
+class Losses(nn.Module):
+    """Issue 47 item 6: the element-wise losses the training IR keeps as ops (mse, l1,
+    smooth_l1, huber, binary_cross_entropy with a weight, with logits, kl_div in both target
+    forms), each reduction."""
+
+    def forward(self, x, y, w):
+        p, q = torch.sigmoid(x), torch.sigmoid(y)
+        return (F.mse_loss(x, y), F.mse_loss(x, y, reduction="none"), F.l1_loss(x, y, reduction="sum"),
+                F.smooth_l1_loss(x, y, beta=0.5), F.smooth_l1_loss(x, y, reduction="none", beta=0.0),
+                F.huber_loss(x, y, delta=0.7, reduction="none"), F.huber_loss(x, y),
+                F.binary_cross_entropy(p, q), F.binary_cross_entropy(p, q, weight=w, reduction="none"),
+                F.binary_cross_entropy_with_logits(x, q, reduction="sum"),
+                F.binary_cross_entropy_with_logits(x, q, weight=w),
+                F.kl_div(F.log_softmax(x, 1), F.softmax(y, 1), reduction="batchmean"),
+                F.kl_div(F.log_softmax(x, 1), F.log_softmax(y, 1), reduction="none", log_target=True))
+
+
+class SdpaBatchDims(nn.Module):
+    """scaled_dot_product_attention over [B, T, H, L, E] (NesT, Twins, Hiera attend per block
+    with an extra batch dim), with a float mask broadcast over the batch dims and causal."""
+
+    def forward(self, q, k, v, mask):
+        return (F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+                F.scaled_dot_product_attention(q, k, v, is_causal=True))
 
 
 # (name, module factory, seed, inputs(generator) -> (args, kwargs), rtol = atol)
@@ -701,6 +744,18 @@ MODELS = [
      lambda g: ((torch.randn(2, 9, 4, generator=g), torch.randn(1, 3, 4, 5, generator=g)), {}),
      1e-5),
     ("flux_rope", FluxRope, 65, flux_rope_inputs, 1e-12),
+    ("special_ops", SpecialOps, 65,
+     lambda g: ((torch.randn(5, 7, generator=g), torch.randn(3, 7, generator=g),
+                 torch.randint(1, 9, (6,), generator=g),
+                 torch.tensor([[1.0, float("nan"), 3.0, 0.5], [float("nan")] * 4,
+                               [2.0, -1.0, float("nan"), 4.0]])), {}), 1e-4),
+    ("losses", Losses, 66,
+     lambda g: ((torch.randn(4, 5, generator=g), torch.randn(4, 5, generator=g),
+                 torch.rand(5, generator=g)), {}), 1e-4),
+    ("sdpa_batch_dims", SdpaBatchDims, 67,
+     lambda g: ((torch.randn(2, 3, 2, 4, 8, generator=g), torch.randn(2, 3, 2, 5, 8, generator=g),
+                 torch.randn(2, 3, 2, 5, 8, generator=g), torch.randn(4, 5, generator=g)), {}),
+     1e-4),
     ("creation_patterns", CreationPatterns, 60,
      lambda g: ((torch.randn(6, 7, generator=g), torch.randint(0, 5, (3, 4), generator=g)), {}),
      1e-4),

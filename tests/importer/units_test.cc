@@ -65,6 +65,28 @@ TEST(SymParse, SreprSyntax) {
             1);
 }
 
+// torch.sym_ite and a bool `.item()` read as an int: the first value whose condition holds.
+TEST(SymParse, PiecewiseTakesTheFirstValueWhoseConditionHolds) {
+  const char* ite = "Piecewise((1, Eq(u0, 1)), (0, True))";
+  EXPECT_EQ(*eval(ite, {1}), 1);
+  EXPECT_EQ(*eval(ite, {0}), 0);
+  const char* srepr =
+      "Piecewise(ExprCondPair(Integer(3), Equality(Symbol('u2', integer=True), Integer(1))), "
+      "ExprCondPair(Integer(-4), true))";
+  EXPECT_EQ(*eval(srepr, {1}), 3);
+  EXPECT_EQ(*eval(srepr, {0}), -4);
+  const char* three = "Piecewise((10*s0, s0 < 2), (20, s0 < 5), (s0 - 30, True)) + 1";
+  EXPECT_EQ(*eval(three, {1}), 11);
+  EXPECT_EQ(*eval(three, {3}), 21);
+  EXPECT_EQ(*eval(three, {7}), -22);
+  EXPECT_EQ(*eval("LessThan(Piecewise((1, Eq(u0, 1)), (0, True)), Integer(1))", {1}), 1);
+  for (const char* bad : {"Piecewise()", "Piecewise((1, s0)", "Piecewise((1))"}) {
+    auto r = eval(bad, {1});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::kUnsupported) << bad;
+  }
+}
+
 TEST(SymParse, UnknownFormsAreUnsupportedAndNamed) {
   for (const char* bad : {"Rational(1, 2)", "s0/2", "sqrt(s0)", "s0 +", "Mul(", "'s0"}) {
     auto r = eval(bad, {1});

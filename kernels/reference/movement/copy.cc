@@ -111,6 +111,8 @@ void register_copy_ref(KernelRegistry& registry) {
        &make_kernel<CopyKernel<copy_prepare_channel_shuffle>>},
       {"aten::meshgrid.indexing", kCpu, kAny, kRef,
        &make_kernel<CopyKernel<copy_prepare_meshgrid_indexing>>},
+      {"aten::broadcast_tensors", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_broadcast_tensors>>},
       {"aten::expand", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand>>},
       {"aten::expand_as", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_expand_as>>},
       {"aten::repeat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_repeat>>},

@@ -21,32 +21,39 @@ struct AttentionArgs {
   bool allow_bool_mask;
 };
 
-// Checks that query, key and value are 3-D or 4-D with consistent sizes, and reads those sizes.
+// Checks that query, key and value are [B, L, E] or [*batch, H, L, E] (torch takes any number
+// of batch dims: NesT, Twins and Hiera attend over [B, T, H, L, E]) with consistent sizes, and
+// reads those sizes; several batch dims are one (the kernels index contiguous tensors).
 Result<AttentionParams> attention_sizes(const KernelCall& call, const Tensor& q, const Tensor& k,
                                         const Tensor& v, bool gqa) {
   const int r = q.rank;
-  if ((r != 3 && r != 4) || k.rank != r || v.rank != r) {
+  if (r < 3 || k.rank != r || v.rank != r) {
     return op_error(call, StatusCode::kUnsupported, "query ", shape_str(q.shape()), ", key ",
                     shape_str(k.shape()), " and value ", shape_str(v.shape()),
-                    " must all be 3-D or 4-D");
+                    " must all be 3-D or more, of one rank");
   }
   AttentionParams p;
-  p.batch = q.sizes[0];
-  p.heads = r == 4 ? q.sizes[1] : 1;
-  p.kv_heads = r == 4 ? k.sizes[1] : 1;
+  p.batch = r == 3 ? q.sizes[0] : prod(q.shape(), 0, size_t(r - 3));
+  for (int d = 0; d + 3 < r; ++d)
+    if (k.sizes[d] != q.sizes[d] || v.sizes[d] != q.sizes[d])
+      return op_error(call, StatusCode::kUnsupported, "query ", shape_str(q.shape()), ", key ",
+                      shape_str(k.shape()), " and value ", shape_str(v.shape()),
+                      " differ in batch dim ", d, " (broadcast batch dims are not supported)");
+  p.heads = r >= 4 ? q.sizes[r - 3] : 1;
+  p.kv_heads = r >= 4 ? k.sizes[r - 3] : 1;
   p.l = q.size(-2);
   p.e = q.size(-1);
   p.s = k.size(-2);
   p.ev = v.size(-1);
-  if (k.sizes[0] != p.batch || v.sizes[0] != p.batch || v.size(-2) != p.s || k.size(-1) != p.e ||
-      (r == 4 && v.sizes[1] != p.kv_heads)) {
+  if (k.sizes[0] != q.sizes[0] || v.sizes[0] != q.sizes[0] || v.size(-2) != p.s ||
+      k.size(-1) != p.e || (r >= 4 && v.sizes[r - 3] != p.kv_heads)) {
     return op_error(call, StatusCode::kInvalidArgument, "query ", shape_str(q.shape()), ", key ",
                     shape_str(k.shape()), " and value ", shape_str(v.shape()),
                     " have inconsistent batch, sequence or head sizes");
   }
   // Without enable_gqa torch broadcasts the head dim: one key/value head (multi-query
   // attention passed unexpanded) serves every query head, the same mapping as GQA's.
-  const bool broadcast = r == 4 && p.kv_heads == 1;
+  const bool broadcast = r >= 4 && p.kv_heads == 1;
   if (p.kv_heads != p.heads && !broadcast &&
       !(gqa && p.kv_heads > 0 && p.heads % p.kv_heads == 0)) {
     return op_error(call, StatusCode::kInvalidArgument, "query has ", p.heads, " heads and key ",
@@ -86,7 +93,17 @@ Status attention_mask(const KernelCall& call, const AttentionArgs& a, const Tens
                     " does not broadcast to the scores ", shape_str(target));
   }
   const BroadcastPlan plan = make_broadcast_plan(target, m->shape(), target);
-  p->mask_strides = {plan.a_strides[0], r == 4 ? plan.a_strides[1] : 0, plan.a_strides[r - 2],
+  // The batch dims as one: the mask's stride over them must be one stride (or 0, broadcast).
+  const int batch_dims = r == 3 ? 1 : r - 3;
+  int64_t batch_stride = plan.a_strides[batch_dims - 1];
+  for (int d = batch_dims - 2; d >= 0; --d) {
+    const int64_t inner = plan.a_strides[d + 1] * target[size_t(d + 1)];
+    if (target[size_t(d)] != 1 && plan.a_strides[d] != (batch_stride == 0 ? 0 : inner))
+      return op_error(call, StatusCode::kUnsupported, "attn_mask ", shape_str(m->shape()),
+                      " broadcasts over some batch dims of the scores ", shape_str(target),
+                      " but not others");
+  }
+  p->mask_strides = {batch_stride, r >= 4 ? plan.a_strides[r - 3] : 0, plan.a_strides[r - 2],
                      plan.a_strides[r - 1]};
   p->mask_input = static_cast<int>(tensor_input_index(call, a.mask_pos));
   return ok_status();

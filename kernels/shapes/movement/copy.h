@@ -63,6 +63,9 @@ Result<CopyParams> copy_prepare_channel_shuffle(const KernelCall& call, PrepareI
 /// output each, broadcast over the grid ("ij"; "xy" trades the first two dims).
 Result<CopyParams> copy_prepare_meshgrid(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_meshgrid_indexing(const KernelCall& call, PrepareInfo* out_info);
+/// broadcast_tensors(tensors): each input broadcast to the shape of them all, one output each
+/// (one dtype, as meshgrid).
+Result<CopyParams> copy_prepare_broadcast_tensors(const KernelCall& call, PrepareInfo* out_info);
 /// expand(self, size, implicit): broadcast dims are materialised (outputs are contiguous).
 Result<CopyParams> copy_prepare_expand(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_expand_as(const KernelCall& call, PrepareInfo* out_info);

@@ -184,4 +184,42 @@ Result<CopyParams> copy_prepare_meshgrid_indexing(const KernelCall& call, Prepar
   return meshgrid_common(call, a.s == "xy");
 }
 
+Result<CopyParams> copy_prepare_broadcast_tensors(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "tensors"));
+  const size_t n = l.tensors.size();
+  TIR_RETURN_IF_ERROR(check_arity(call, 1, n));
+  int rank = 0;
+  for (const Tensor* t : l.tensors) rank = std::max(rank, t->rank);
+  if (rank > kMaxCopyRank) return op_error(call, StatusCode::kUnsupported, "rank ", rank);
+  std::vector<int64_t> shape(size_t(rank), 1);
+  for (const Tensor* t : l.tensors) {  // numpy's rule: dims align at the right
+    for (int d = 0; d < t->rank; ++d) {
+      int64_t& s = shape[size_t(rank - t->rank + d)];
+      const int64_t v = t->sizes[d];
+      if (v != 1 && s != 1 && v != s)
+        return op_error(call, StatusCode::kInvalidArgument,
+                        "shapes do not broadcast: ", shape_str(t->shape()), " against size ", s,
+                        " at dim ", rank - t->rank + d);
+      if (v != 1) s = v;
+    }
+  }
+  CopyParams p;
+  p.elem_size = dtype_size(l.tensors[0]->dtype);
+  for (size_t k = 0; k < n; ++k) {
+    const Tensor& t = *l.tensors[k];
+    call.outputs[k].dtype = t.dtype;
+    call.outputs[k].set_shape(shape);
+    Window w;  // input k, its size-1 and missing dims read again (stride 0)
+    w.rank = rank;
+    for (int d = 0; d < rank; ++d) {
+      w.sizes[d] = shape[size_t(d)];
+      const int src = d - (rank - t.rank);
+      w.strides[d] = src >= 0 && t.sizes[src] != 1 ? t.strides[src] : 0;
+    }
+    add_region(p, l.inputs[k], int(k), w);
+  }
+  return p;
+}
+
 }  // namespace tir::kernels

@@ -1,0 +1,81 @@
+// Data-dependent scalars of every type (fixtures/arch_data_dependent, gen_arch_data_dependent.py):
+// each program runs on inputs other than its export example, and must give torch's outputs for
+// them, or fail where torch's exported program fails (a torch._check that does not hold).
+#include <gtest/gtest.h>
+
+#include "tests/runtime/fixture_session.h"
+
+namespace tir::testing {
+namespace {
+
+std::vector<nlohmann::json> data_dependent_fixtures() {
+  std::vector<nlohmann::json> out;
+  append_sub_manifest("arch_data_dependent", &out);
+  return out;
+}
+
+class DataDependentRuns : public ::testing::TestWithParam<nlohmann::json> {};
+
+TEST_P(DataDependentRuns, MatchTorchOnOtherInputs) {
+  const nlohmann::json& f = GetParam();
+  const std::string dir = fixture_dir() + "/" + f["dir"].get<std::string>();
+  TempDir tmp;
+  auto session = open_fixture(dir, tmp);
+  ASSERT_TRUE(session.ok()) << session.status().message();
+  ASSERT_FALSE(f["runs"].empty());
+  // The export inputs first, then every other run, then the export inputs again: plans cached
+  // for one binding must not leak into another.
+  std::vector<std::pair<std::string, nlohmann::json>> runs = {{dir, f}};
+  for (size_t k = 0; k < f["runs"].size(); ++k)
+    runs.push_back({dir + "/runs/" + std::to_string(k), f["runs"][k]});
+  runs.push_back({dir, f});
+  for (const auto& [run_dir, run] : runs) {
+    SCOPED_TRACE(run_dir);
+    const std::vector<HostTensor> inputs = read_all(run_dir, run["inputs"]);
+    auto outputs = (*session)->run(views(inputs));
+    if (run.value("raises", false)) {
+      EXPECT_FALSE(outputs.ok()) << "torch refuses these inputs: " << run["error"];
+      if (!outputs.ok()) EXPECT_FALSE(outputs.status().message().empty());
+      continue;
+    }
+    ASSERT_TRUE(outputs.ok()) << outputs.status().message();
+    const std::vector<HostTensor> want = read_all(run_dir, run["outputs"]);
+    ASSERT_EQ(outputs->size(), want.size());
+    for (size_t k = 0; k < want.size(); ++k)
+      EXPECT_TRUE(all_close((*outputs)[k], want[k].view(), f["rtol"], f["atol"])) << "output " << k;
+  }
+}
+
+// `x.clamp(max=s.item())`: a float where the schema wants a number is refused with one line
+// naming the node and the argument, never run with a wrong value.
+TEST(DataDependentImport, FloatPassedAsANumberIsRefused) {
+  TempDir tmp;
+  importer::ImportOptions o;
+  o.input = fixture_dir() + "/arch_data_dependent/float_as_number/training/program.pt2";
+  o.model_path = tmp.file("m.tir");
+  o.weights_path = tmp.file("m.bin");
+  const auto summary = importer::import_pt2(o);
+  ASSERT_FALSE(summary.ok());
+  EXPECT_EQ(summary.status().code(), StatusCode::kUnsupported);
+  const std::string& m = summary.status().message();
+  EXPECT_NE(m.find("node 'clamp' argument 'max'"), std::string::npos) << m;
+  EXPECT_NE(m.find(".item()"), std::string::npos) << m;
+}
+
+// `torch.nonzero` inside a torch.cond branch: refused at open with one line naming the node,
+// never planned with an unbound size.
+TEST(DataDependentImport, SizeFromDataInsideABranchIsRefusedAtOpen) {
+  TempDir tmp;
+  auto session = open_fixture(fixture_dir() + "/arch_data_dependent/cond_nonzero/training", tmp);
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.status().code(), StatusCode::kUnsupported);
+  const std::string& m = session.status().message();
+  EXPECT_NE(m.find("nonzero"), std::string::npos) << m;
+  EXPECT_NE(m.find("torch.cond branch"), std::string::npos) << m;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, DataDependentRuns,
+                         ::testing::ValuesIn(data_dependent_fixtures()), FixtureName());
+
+}  // namespace
+}  // namespace tir::testing
