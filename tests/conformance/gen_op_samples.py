@@ -45,7 +45,7 @@ from op_sample_calls import CALLS, REWRITTEN, aten, overload_of, positive, rand 
 ROOT = sweep.ROOT
 OUT = os.path.join(ROOT, "tests", "data", "op_suite")
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
-          "int32": torch.int32, "bool": torch.bool}
+          "int32": torch.int32, "bool": torch.bool, "int8": torch.int8, "uint8": torch.uint8}
 
 # The ops sampled in another dtype than float32 when the row says "any".
 ANY_DTYPE = {"aten::bitwise_and.Scalar": "int64", "aten::bitwise_or.Scalar": "int64",
@@ -162,11 +162,13 @@ def plain_outputs(out):
 
 
 def qd_name(target):
+    """The op name of a quantized_decomposed or torchao op (sweep.op_name: ATen's)."""
     s = str(target)
-    if not s.startswith("quantized_decomposed."):
+    ns = next((n for n in ("quantized_decomposed", "torchao") if s.startswith(n + ".")), None)
+    if ns is None:
         return None
-    name, overload = s[len("quantized_decomposed."):].rsplit(".", 1)
-    return "quantized_decomposed::" + name + ("" if overload == "default" else "." + overload)
+    name, overload = s[len(ns) + 1:].rsplit(".", 1)
+    return ns + "::" + name + ("" if overload == "default" else "." + overload)
 
 
 def main():
