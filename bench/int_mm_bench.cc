@@ -114,9 +114,12 @@ BENCHMARK(BM_IntMmAtRun)->Apply(shapes);
 BENCHMARK(BM_LinearF32)->Apply(shapes);
 BENCHMARK(BM_IntMmReference)
     ->Args({64, 512, 512, 2})
+    ->Args({64, 2048, 2048, 2})
     ->ArgNames({"m", "k", "n", "threads"})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
 }  // namespace
 }  // namespace tir::bench
+
+BENCHMARK_MAIN();
