@@ -10,6 +10,7 @@ void register_cpu(KernelRegistry& registry) {
   register_conv_onednn(registry);
   register_eltwise_eigen(registry);
   register_gemm_onednn(registry);
+  register_int_mm_onednn(registry);
   register_layer_norm_softmax_eigen(registry);
   register_matmul_onednn(registry);
   register_norm_eigen(registry);

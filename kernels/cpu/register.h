@@ -22,6 +22,7 @@ void register_embedding_int8(KernelRegistry& registry);
 void register_reduce_eigen(KernelRegistry& registry);
 void register_sum_amax_cumsum_eigen(KernelRegistry& registry);
 // int8/
+void register_int_mm_onednn(KernelRegistry& registry);
 void register_quantized_linear_onednn(KernelRegistry& registry);
 // onednn/
 void register_conv_onednn(KernelRegistry& registry);

@@ -1,7 +1,8 @@
 // The linear algebra family of the op catalogue (kernels/ops/catalogue.h): matrix products
 // (linear, addmm, batched and broadcast matmul), einsum and the products that are one
 // (outer, dot, mv, addmv, addr, addbmm, trace, bilinear), recurrent layers, attention,
-// distances and similarities. Each row: the
+// distances and similarities; the integer product _int_mm (and tir::int_mm_weight, its form on
+// a weight, runtime/passes/int_mm_rewrite.h). Each row: the
 // op, then the dtypes each backend implements (reference, cpu, cuda), then its capabilities.
 #include "kernels/ops/families.h"
 
@@ -13,6 +14,7 @@ namespace {
 constexpr OpRow kRows[] = {
     {"aten::_cdist_forward",                              {kF32},       {},     {}},
     {"aten::_grouped_mm",                                 {kF32},       {},     {}},
+    {"aten::_int_mm",                                     {kU8, kI8},   {kU8, kI8}, {}},
     {"aten::_pdist_forward",                              {kF32},       {},     {}},
     {"aten::_scaled_dot_product_flash_attention_for_cpu", {kF32},       {kF32}, {}},
     {"aten::_trilinear",                                    {kF32, kF64}, {},     {}},
@@ -46,6 +48,7 @@ constexpr OpRow kRows[] = {
     {"aten::scaled_dot_product_attention",                {kF32},       {kF32}, {}},
     {"aten::trace",                                         {kF32, kF64}, {},     {}},
     {"aten::vdot",                                          {kF32, kF64}, {},     {}},
+    {"tir::int_mm_weight",                                {kU8, kI8},   {kU8, kI8}, {}},
     {"transformers::grouped_mm_fallback",                 {kF32},       {},     {}},
 };
 // clang-format on

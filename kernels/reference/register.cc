@@ -28,6 +28,7 @@ void register_reference(KernelRegistry& registry) {
   register_gated_ref(registry);
   register_rnn_ref(registry);
   register_gemm_ref(registry);
+  register_int_mm_ref(registry);
   register_matmul_ref(registry);
   register_col2im_ref(registry);
   register_conv_ref(registry);
@@ -55,6 +56,7 @@ void register_reference(KernelRegistry& registry) {
   register_sort_ref(registry);
   register_select_ref(registry);
   register_search_ref(registry);
+  register_affine_quantize_ref(registry);
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);
   register_assertion_ref(registry);

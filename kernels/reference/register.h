@@ -44,6 +44,7 @@ void register_similarity_ref(KernelRegistry& registry);
 void register_gated_ref(KernelRegistry& registry);
 void register_rnn_ref(KernelRegistry& registry);
 void register_gemm_ref(KernelRegistry& registry);
+void register_int_mm_ref(KernelRegistry& registry);
 void register_matmul_ref(KernelRegistry& registry);
 // convolution/
 void register_col2im_ref(KernelRegistry& registry);
@@ -77,6 +78,7 @@ void register_sort_ref(KernelRegistry& registry);
 void register_select_ref(KernelRegistry& registry);
 void register_search_ref(KernelRegistry& registry);
 // quantization/
+void register_affine_quantize_ref(KernelRegistry& registry);
 void register_quantize_ref(KernelRegistry& registry);
 void register_quantized_linear_ref(KernelRegistry& registry);
 // assertion/

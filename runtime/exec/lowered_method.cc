@@ -6,6 +6,7 @@
 #include "runtime/passes/linear_rewrite.h"
 #include "runtime/passes/narrow_dtypes.h"
 #include "runtime/passes/promotion.h"
+#include "runtime/passes/int_mm_rewrite.h"
 #include "runtime/passes/quant_rewrite.h"
 #include "runtime/passes/state_update.h"
 
@@ -83,7 +84,8 @@ Status LoweredMethod::run_passes(const LoweringOptions& options) {
   DefUse def_use = exec_graph_def_use(g);
   update_state_in_place(g, def_use);  // before placement picks the kernels
   if (options.fuse) {
-    const size_t quantized = rewrite_quantized_linears(g, def_use);
+    const size_t quantized =
+        rewrite_quantized_linears(g, def_use) + rewrite_int_mm_weights(g, def_use);
     const size_t linears = rewrite_weight_gemms_as_linear(g, def_use);
     if (quantized + linears + read_grouped_kv_in_place(g, def_use) > 0) {
       exec_graph_remove_dead(g);

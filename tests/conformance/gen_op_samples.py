@@ -190,11 +190,13 @@ def plain_outputs(out):
 
 
 def qd_name(target):
+    """The op name of a quantized_decomposed or torchao op (sweep.op_name: ATen's)."""
     s = str(target)
-    if not s.startswith("quantized_decomposed."):
+    ns = next((n for n in ("quantized_decomposed", "torchao") if s.startswith(n + ".")), None)
+    if ns is None:
         return None
-    name, overload = s[len("quantized_decomposed."):].rsplit(".", 1)
-    return "quantized_decomposed::" + name + ("" if overload == "default" else "." + overload)
+    name, overload = s[len(ns) + 1:].rsplit(".", 1)
+    return ns + "::" + name + ("" if overload == "default" else "." + overload)
 
 
 def main():

@@ -5,10 +5,12 @@ sample's program (REWRITTEN), and the helpers that build their inputs.
 
 import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401 (defines quantized_decomposed)
+import torchao.quantization.quant_primitives  # noqa: F401 (defines torchao's affine ops)
 import transformers.integrations.moe  # noqa: F401 (defines transformers::grouped_mm_fallback)
 
 f32 = torch.float32
 QD = torch.ops.quantized_decomposed
+TAO = torch.ops.torchao
 
 
 def rand(shape, dtype, low=-4, high=5):
@@ -105,6 +107,25 @@ class QuantizedLinear(QuantizedWeights):
         return torch.ops.aten.linear(dx, super().forward(), self.b)
 
 
+def int8_values(shape, dtype):
+    """int8 or uint8 values across the whole range (the extremes included)."""
+    lo, hi = (0, 256) if dtype == torch.uint8 else (-128, 128)
+    return torch.randint(lo, hi, shape, dtype=dtype)
+
+
+class IntMmOnWeight(torch.nn.Module):
+    """torchao's dynamically quantized linear's product: _int_mm of the quantized activation
+    by the t() view of an int8 weight, which tir's load-time rewrite
+    (runtime/passes/int_mm_rewrite.h) turns into tir::int_mm_weight."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("w", int8_values((8, 16), torch.int8))
+
+    def forward(self, a):
+        return torch._int_mm(a, self.w.t())
+
+
 class SplitByBuffer(torch.nn.Module):
     """tensor_split by indices in a tensor that is the model's own (a buffer): its values
     are known when tir prepares the node. (By a 0-dim tensor of sections the number of
@@ -134,7 +155,8 @@ class SizeConstrained(torch.nn.Module):
 # The nodes tir's load-time passes make from a sample's program (the op is not in the
 # exported graph itself).
 REWRITTEN = {"tir::quantized_linear": ["aten::linear",
-                                        "quantized_decomposed::dequantize_per_channel"]}
+                                        "quantized_decomposed::dequantize_per_channel"],
+             "tir::int_mm_weight": ["aten::_int_mm", "aten::t"]}
 
 
 # How to call the ops whose arguments the schema alone does not tell: op -> (its overload f,
@@ -704,6 +726,22 @@ CALLS = {
     "quantized_decomposed::choose_qparams.tensor": lambda f, d: (
         lambda x: QD.choose_qparams.tensor(x, 0, 255, 1e-5, torch.uint8),
         [rand((2, 3), d)]),
+    # torchao's affine quantization ops (quantize_ then export, training IR) and the int8
+    # product of its dynamically quantized linears; groups of 4 along the last dim
+    "torchao::choose_qparams_affine": lambda f, d: (
+        lambda x: TAO.choose_qparams_affine(x, "ASYMMETRIC", [1, 4], torch.uint8, 0, 255, 1e-6,
+                                            torch.float32, torch.int32, True),
+        [rand((3, 8), d)]),
+    "torchao::quantize_affine": lambda f, d: (
+        lambda x, s, z: TAO.quantize_affine(x, [1, 4], s, z, torch.int8, -128, 127),
+        [rand((3, 8), d), positive((3, 2), f32) * 0.05, int8_values((3, 2), torch.int8)]),
+    "torchao::dequantize_affine": lambda f, d: (
+        lambda q, s, z: TAO.dequantize_affine(q, [1, 4], s, z, torch.int8, -128, 127),
+        [int8_values((3, 8), torch.int8), positive((3, 2), f32) * 0.05,
+         int8_values((3, 2), torch.int8)]),
+    "aten::_int_mm": lambda f, d: (
+        lambda a, b: f(a, b), [int8_values((3, 16), d), int8_values((16, 8), torch.int8)]),
+    "tir::int_mm_weight": lambda f, d: (IntMmOnWeight(), [int8_values((3, 16), d)]),
     # assertion (a runtime assert on a dynamic dim, as export writes it in place of a guard)
     "aten::_assert_scalar": lambda f, d: (EvenRows(), [rand((4, 3), d)],
                                        {"dynamic_shapes": ({0: torch.export.Dim.DYNAMIC},),

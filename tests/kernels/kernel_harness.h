@@ -81,6 +81,14 @@ class Buffer {
   }
 
   const Tensor& tensor() const { return t_; }
+  /// The 2-D transpose over the same bytes: sizes and strides swapped, element (i, j) is this
+  /// one's (j, i) (a `t()` view, as torch passes one to a kernel).
+  Buffer transposed() const {
+    Buffer out(*this);
+    std::swap(out.t_.sizes[0], out.t_.sizes[1]);
+    std::swap(out.t_.strides[0], out.t_.strides[1]);
+    return out;
+  }
   std::vector<int64_t> shape() const { return {t_.sizes.begin(), t_.sizes.begin() + t_.rank}; }
   template <typename T>
   std::span<T> span() const {
@@ -165,6 +173,12 @@ class CallBuilder {
     a.kind = ArgKind::kInts;
     a.ints = lists_.back();
     args_.push_back(a);
+    return *this;
+  }
+  /// Names the last argument (a custom or torchao op's kernel reads its arguments by name);
+  /// `n` must outlive the builder (pass a literal).
+  CallBuilder& named(std::string_view n) {
+    args_.back().name = n;
     return *this;
   }
   const std::string& op() const { return op_; }
