@@ -45,7 +45,8 @@ from op_sample_calls import CALLS, REWRITTEN, aten, overload_of, positive, rand 
 ROOT = sweep.ROOT
 OUT = os.path.join(ROOT, "tests", "data", "op_suite")
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
-          "int32": torch.int32, "bool": torch.bool}
+          "int32": torch.int32, "bool": torch.bool, "complex64": torch.complex64,
+          "complex128": torch.complex128}
 
 # The ops sampled in another dtype than float32 when the row says "any".
 ANY_DTYPE = {"aten::bitwise_and.Scalar": "int64", "aten::bitwise_or.Scalar": "int64",
@@ -156,7 +157,8 @@ def plain_outputs(out):
     outs = out if isinstance(out, (tuple, list)) else [out]
     if not outs or not all(isinstance(t, torch.Tensor) for t in outs):
         return None
-    if any(t.dtype not in sweep.NPY_OK | {torch.int8, torch.uint8} for t in outs):
+    if any(t.dtype not in sweep.NPY_OK | {torch.int8, torch.uint8, torch.complex64,
+                                          torch.complex128} for t in outs):
         return None
     return [t.detach().contiguous() for t in outs]
 
