@@ -11,7 +11,7 @@ namespace {
 
 // clang-format off
 constexpr OpRow kRows[] = {
-    {"aten::_conj",           {kF32, kF64, kC64, kC128}, {}, {}},
+    {"aten::_conj",           {kC64, kC128},             {}, {}},
     {"aten::angle",           {kF32, kF64, kC64, kC128}, {}, {}},
     {"aten::complex",         {kF32, kF64},              {}, {}},
     {"aten::conj",            {kF32, kF64, kC64, kC128}, {}, {}},

@@ -142,6 +142,7 @@ void register_complex_ref(KernelRegistry& registry) {
         {"aten::imag", kCpu, c, kRef, kUnary<ComplexOp::kImag>},
         {"aten::abs", kCpu, c, kRef, kUnary<ComplexOp::kAbs>},
         {"aten::neg", kCpu, c, kRef, kUnary<ComplexOp::kNeg>},
+        {"aten::_conj", kCpu, c, kRef, kUnary<ComplexOp::kConj>},
         {"aten::add.Tensor", kCpu, c, kRef, kBinary<ComplexOp::kAdd>},
         {"aten::add.Scalar", kCpu, c, kRef, kBinary<ComplexOp::kAdd>},
         {"aten::sub.Tensor", kCpu, c, kRef, kBinary<ComplexOp::kSub>},
@@ -163,7 +164,6 @@ void register_complex_ref(KernelRegistry& registry) {
     registry.add({
         {"aten::angle", kCpu, d, kRef, kUnary<ComplexOp::kAngle>},
         {"aten::conj", kCpu, d, kRef, kUnary<ComplexOp::kConj>},
-        {"aten::_conj", kCpu, d, kRef, kUnary<ComplexOp::kConj>},
         {"aten::conj_physical", kCpu, d, kRef, kUnary<ComplexOp::kConj>},
         {"aten::resolve_conj", kCpu, d, kRef, kUnary<ComplexOp::kConj>},
     });

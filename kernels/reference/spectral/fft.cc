@@ -28,6 +28,20 @@ std::array<int64_t, kMaxRank> strides_of(const std::array<int64_t, kMaxRank>& si
   return s;
 }
 
+// One unscaled 1-D transform of n points (Eigen's kissfft has no plan for one point: its
+// transform is the identity).
+template <typename T>
+void fft_1d(Eigen::FFT<T>& fft, std::complex<T>* out, const std::complex<T>* in, int64_t n,
+            bool forward) {
+  if (n == 1) {
+    out[0] = in[0];
+  } else if (forward) {
+    fft.fwd(out, in, n);
+  } else {
+    fft.inv(out, in, n);
+  }
+}
+
 // 1-D transforms of every line along dim `dim` of the contiguous complex buffer `buf`.
 template <typename T>
 void transform_dim(std::complex<T>* buf, const std::array<int64_t, kMaxRank>& sizes, int rank,
@@ -44,11 +58,7 @@ void transform_dim(std::complex<T>* buf, const std::array<int64_t, kMaxRank>& si
     for (int64_t i = 0; i < stride; ++i) {
       C* line = buf + o * n * stride + i;
       for (int64_t k = 0; k < n; ++k) in[size_t(k)] = line[k * stride];
-      if (forward) {
-        fft.fwd(out.data(), in.data(), n);
-      } else {
-        fft.inv(out.data(), in.data(), n);
-      }
+      fft_1d(fft, out.data(), in.data(), n, forward);
       for (int64_t k = 0; k < n; ++k) line[k * stride] = out[size_t(k)];
     }
   }
@@ -128,7 +138,7 @@ void run_fft(const FftParams& p, const KernelCall& call, void* scratch) {
       full[size_t(k)] =
           k < h ? work[hoff + k * hstr[last]] : std::conj(work[hoff + (L - k) * hstr[last]]);
     }
-    fft.inv(out.data(), full.data(), L);
+    fft_1d(fft, out.data(), full.data(), L, false);
     for (int64_t k = 0; k < L; ++k) y[ooff + k * ostr[last]] = out[size_t(k)].real() * scale;
     for (int d = p.rank - 1; d >= 0; --d) {
       if (d == last) continue;

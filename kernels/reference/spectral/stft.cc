@@ -46,7 +46,11 @@ void stft(const StftParams& p, const KernelCall& call, void* scratch) {
         const T v = padded_sample(x, p.length, t * p.hop + k - p.pad, p.reflect);
         in[k] = C(v * window_at<T>(p, call, k), T(0));
       }
-      fft.fwd(out, in, p.n_fft);
+      if (p.n_fft == 1) {
+        out[0] = in[0];  // kissfft has no plan for one point
+      } else {
+        fft.fwd(out, in, p.n_fft);
+      }
       for (int64_t f = 0; f < p.freqs; ++f) y[(b * p.freqs + f) * p.frames + t] = out[f] * norm;
     }
   }
@@ -83,7 +87,11 @@ Status istft(const StftParams& p, const KernelCall& call, void* scratch) {
     for (int64_t t = 0; t < p.frames; ++t) {
       for (int64_t k = 0; k < p.n_fft; ++k)
         full[k] = k < p.freqs ? x[k * p.frames + t] : std::conj(x[(p.n_fft - k) * p.frames + t]);
-      fft.inv(out, full, p.n_fft);
+      if (p.n_fft == 1) {
+        out[0] = full[0];
+      } else {
+        fft.inv(out, full, p.n_fft);
+      }
       for (int64_t k = 0; k < p.n_fft; ++k)
         sum[t * p.hop + k] += out[k].real() * scale * window_at<T>(p, call, k);
     }
