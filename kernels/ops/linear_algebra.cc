@@ -36,7 +36,7 @@ constexpr OpRow kRows[] = {
     {"aten::matmul",                                      {kF32},       {kF32}, {kF32}},
     {"aten::mm",                                          {kI64, kF32}, {kF32}, {kF32}, {.epilogue = true, .half_weight = 1 << 1, .int8_weight = 1 << 1}},
     {"aten::mv",                                            {kF32, kF64}, {},     {}},
-    {"aten::outer",                                         {kF32, kF64}, {},     {}},
+    {"aten::outer",                                         {kF32, kF64}, {},     {}, {.promoted = 0b11}},
     {"aten::pairwise_distance",                             {kF32, kF64}, {},     {}},
     {"aten::pdist",                                       {kF32},       {},     {}},
     {"aten::rnn_relu.input",                                {kF32},       {},     {}},
