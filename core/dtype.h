@@ -17,6 +17,9 @@ enum class DType : int8_t {
   kFloat16 = 5,
   kFloat32 = 6,
   kFloat64 = 7,
+  // ATen's ComplexHalf (8) has no enumerator: files that carry it are refused as unknown.
+  kComplexFloat = 9,   // complex64: two float32, real part first (std::complex<float>)
+  kComplexDouble = 10,  // complex128: two float64
   kBool = 11,
   kBFloat16 = 15,
 };
@@ -37,7 +40,10 @@ constexpr size_t dtype_size(DType t) {
       return 4;
     case DType::kInt64:
     case DType::kFloat64:
+    case DType::kComplexFloat:
       return 8;
+    case DType::kComplexDouble:
+      return 16;
     case DType::kUndefined:
       return 0;
   }
@@ -63,6 +69,10 @@ constexpr std::string_view dtype_name(DType t) {
       return "float32";
     case DType::kFloat64:
       return "float64";
+    case DType::kComplexFloat:
+      return "complex64";
+    case DType::kComplexDouble:
+      return "complex128";
     case DType::kBool:
       return "bool";
     case DType::kBFloat16:
@@ -79,6 +89,33 @@ constexpr bool dtype_valid(int v) { return dtype_size(static_cast<DType>(v)) != 
 constexpr bool dtype_is_float(DType t) {
   return t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64 ||
          t == DType::kBFloat16;
+}
+
+/// An element of 16 bytes (complex128) for kernels that move elements without reading them;
+/// the 1-, 2-, 4- and 8-byte ones use uint8_t..uint64_t.
+struct Bits128 {
+  uint64_t lo, hi;
+};
+
+/// complex64 or complex128. These are not floats (torch.is_floating_point is false for them);
+/// a kernel that computes on values takes them only where its catalogue row lists them.
+constexpr bool dtype_is_complex(DType t) {
+  return t == DType::kComplexFloat || t == DType::kComplexDouble;
+}
+
+/// The dtype of one part of a complex dtype (complex64 -> float32); `t` itself otherwise.
+constexpr DType complex_part_dtype(DType t) {
+  return t == DType::kComplexFloat    ? DType::kFloat32
+         : t == DType::kComplexDouble ? DType::kFloat64
+                                      : t;
+}
+
+/// The complex dtype whose parts are `t` (float32 -> complex64, float64 -> complex128);
+/// kUndefined for any other dtype (torch has no complex bfloat16, and tir no complex32).
+constexpr DType complex_dtype_of(DType t) {
+  return t == DType::kFloat32   ? DType::kComplexFloat
+         : t == DType::kFloat64 ? DType::kComplexDouble
+                                : DType::kUndefined;
 }
 
 }  // namespace tir

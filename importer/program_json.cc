@@ -254,6 +254,10 @@ DType dtype_from_serde(int64_t t) {
       return DType::kFloat32;
     case 8:
       return DType::kFloat64;
+    case 10:  // COMPLEXFLOAT; COMPLEXHALF (9) stays unsupported
+      return DType::kComplexFloat;
+    case 11:
+      return DType::kComplexDouble;
     case 12:
       return DType::kBool;
     case 13:
@@ -273,6 +277,8 @@ DType dtype_from_torch_name(std::string_view n) {
   if (n == "float16" || n == "half") return DType::kFloat16;
   if (n == "float32" || n == "float") return DType::kFloat32;
   if (n == "float64" || n == "double") return DType::kFloat64;
+  if (n == "complex64" || n == "cfloat") return DType::kComplexFloat;
+  if (n == "complex128" || n == "cdouble") return DType::kComplexDouble;
   if (n == "bool") return DType::kBool;
   if (n == "bfloat16") return DType::kBFloat16;
   return DType::kUndefined;

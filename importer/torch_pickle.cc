@@ -33,6 +33,8 @@ constexpr StorageTypeName kStorageTypes[] = {
     {"LongStorage", DType::kInt64},    {"IntStorage", DType::kInt32},
     {"ShortStorage", DType::kInt16},   {"CharStorage", DType::kInt8},
     {"ByteStorage", DType::kUInt8},    {"BoolStorage", DType::kBool},
+    {"ComplexFloatStorage", DType::kComplexFloat},
+    {"ComplexDoubleStorage", DType::kComplexDouble},
 };
 
 enum class Kind {

@@ -88,7 +88,12 @@ const KernelEntry* KernelRegistry::find(std::string_view op, DeviceType device, 
                                         KernelImpl preferred) const {
   const KernelImpl other =
       preferred == KernelImpl::kOptimized ? KernelImpl::kReference : KernelImpl::kOptimized;
+  // An any-dtype kernel computes on the real dtypes it knows; a complex tensor reaches it only
+  // when its row says the kernels move elements without reading them (all_dtypes).
+  const OpRow* row = dtype_is_complex(dtype) ? find_op_row(op) : nullptr;
+  const bool any_ok = !dtype_is_complex(dtype) || (row && row->caps.all_dtypes);
   for (DType d : {dtype, DType::kUndefined}) {
+    if (d == DType::kUndefined && !any_ok) break;
     for (KernelImpl impl : {preferred, other}) {
       if (const KernelEntry* e = find_exact(op, device, d, impl)) return e;
     }

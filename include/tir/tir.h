@@ -82,6 +82,8 @@ typedef enum tir_dtype {
   TIR_DTYPE_FLOAT16 = 5,
   TIR_DTYPE_FLOAT32 = 6,
   TIR_DTYPE_FLOAT64 = 7,
+  TIR_DTYPE_COMPLEX64 = 9,   /**< two float32, real part first */
+  TIR_DTYPE_COMPLEX128 = 10, /**< two float64, real part first */
   TIR_DTYPE_BOOL = 11, /**< one byte per element, 0 or 1 */
   TIR_DTYPE_BFLOAT16 = 15,
   /* Makes every int32 value a valid tir_dtype, so that tir can reject an unknown one

@@ -38,6 +38,10 @@ std::string_view family_name(Family f) {
       return "quantization";
     case Family::kAssertion:
       return "assertion";
+    case Family::kComplex:
+      return "complex";
+    case Family::kSpectral:
+      return "spectral";
   }
   return "?";
 }
@@ -72,6 +76,8 @@ std::span<const FamilyTable> op_catalogue() {
       {Family::kSortSelect, sort_select_rows()},
       {Family::kQuantization, quantization_rows()},
       {Family::kAssertion, assertion_rows()},
+      {Family::kComplex, complex_rows()},
+      {Family::kSpectral, spectral_rows()},
   }};
   return kFamilies;
 }

@@ -36,8 +36,10 @@ enum class Family : uint8_t {
   kSortSelect,
   kQuantization,
   kAssertion,
+  kComplex,
+  kSpectral,
 };
-inline constexpr int kNumFamilies = 15;
+inline constexpr int kNumFamilies = 17;
 
 /// "linear_algebra": the family's table file and its name in `tirc ops`.
 std::string_view family_name(Family f);

@@ -16,6 +16,8 @@ inline constexpr DType kF32 = DType::kFloat32;
 inline constexpr DType kF64 = DType::kFloat64;
 inline constexpr DType kBool = DType::kBool;
 inline constexpr DType kBF16 = DType::kBFloat16;
+inline constexpr DType kC64 = DType::kComplexFloat;
+inline constexpr DType kC128 = DType::kComplexDouble;
 inline constexpr DTypeSet kAny = DTypeSet::any();
 
 std::span<const OpRow> unary_rows();
@@ -33,5 +35,7 @@ std::span<const OpRow> creation_rows();
 std::span<const OpRow> sort_select_rows();
 std::span<const OpRow> quantization_rows();
 std::span<const OpRow> assertion_rows();
+std::span<const OpRow> complex_rows();
+std::span<const OpRow> spectral_rows();
 
 }  // namespace tir::kernels::ops

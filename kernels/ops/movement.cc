@@ -75,6 +75,7 @@ constexpr OpRow kRows[] = {
     {"aten::transpose.int",      kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::type_as",            kAny, {}, {}, {.all_dtypes = true}},
     {"aten::unbind.int",         kAny, {}, {kF32}, {.all_dtypes = true}},
+    {"aten::unfold", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::unflatten.int",      kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::unsafe_chunk", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::unsafe_split.Tensor", kAny, {}, {}, {.all_dtypes = true}},

@@ -10,7 +10,7 @@ namespace {
 
 // clang-format off
 constexpr OpRow kRows[] = {
-    {"aten::abs",            {kI32, kI64, kF32, kF64},  {kF32}, {kF32}},
+    {"aten::abs",            {kI32, kI64, kF32, kF64, kC64, kC128},  {kF32}, {kF32}},
     {"aten::acos",           kAny,                {},     {}},
     {"aten::acosh",          kAny,                {},     {}},
     {"aten::asin",           kAny,                {},     {}},
@@ -54,7 +54,7 @@ constexpr OpRow kRows[] = {
     {"aten::mish", kAny, {}, {}},
     {"aten::nan_to_num", kAny, {}, {}},
     {"aten::native_dropout", kAny,                {},     {}},
-    {"aten::neg",            {kI32, kI64, kF32, kF64},  {kF32}, {kF32}},
+    {"aten::neg",            {kI32, kI64, kF32, kF64, kC64, kC128},  {kF32}, {kF32}},
     {"aten::prelu", {kF32, kF64}, {}, {}},
     {"aten::reciprocal",     kAny,                {},     {}},
     {"aten::relu",           {kI64, kF32, kF64},  {kF32}, {kF32}},

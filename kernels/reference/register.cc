@@ -60,6 +60,10 @@ void register_reference(KernelRegistry& registry) {
   register_quantize_ref(registry);
   register_quantized_linear_ref(registry);
   register_assertion_ref(registry);
+  register_complex_ref(registry);
+  register_fft_ref(registry);
+  register_stft_ref(registry);
+  register_unfold_ref(registry);
   registry.check_complete(Backend::kReference);
 }
 

@@ -84,4 +84,12 @@ void register_quantized_linear_ref(KernelRegistry& registry);
 // assertion/
 void register_assertion_ref(KernelRegistry& registry);
 
+// complex/
+void register_complex_ref(KernelRegistry& registry);
+// spectral/
+void register_fft_ref(KernelRegistry& registry);
+void register_stft_ref(KernelRegistry& registry);
+// movement/ (unfold)
+void register_unfold_ref(KernelRegistry& registry);
+
 }  // namespace tir::kernels

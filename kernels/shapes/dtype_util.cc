@@ -8,6 +8,7 @@ namespace {
 int category(DType d) {
   if (d == DType::kUndefined) return -1;
   if (d == DType::kBool) return 0;
+  if (dtype_is_complex(d)) return 3;
   return dtype_is_float(d) ? 2 : 1;
 }
 
@@ -17,8 +18,15 @@ DType promote_defined(DType a, DType b) {
   return promote_types(a, b);
 }
 
-// ATen's combine_categories for real dtypes.
+// ATen's combine_categories: a float of higher priority keeps its precision when a complex
+// operand of lower priority makes the result complex (float64 tensor * complex64 scalar ->
+// complex128).
 DType combine(DType higher, DType lower) {
+  if (category(higher) == 3) return higher;
+  if (category(lower) == 3) {
+    const DType c = complex_dtype_of(higher);
+    return c != DType::kUndefined ? c : lower;
+  }
   if (category(higher) == 2) return higher;
   if (higher == DType::kBool || category(lower) == 2) return promote_defined(higher, lower);
   if (higher != DType::kUndefined) return higher;
@@ -42,6 +50,11 @@ Status require_valid_dtype(const KernelCall& call, const Tensor& t, std::string_
 DType promote_types(DType a, DType b) {
   if (a == b || b == DType::kBool || b == DType::kUndefined) return a;
   if (a == DType::kBool || a == DType::kUndefined) return b;
+  if (dtype_is_complex(a) || dtype_is_complex(b)) {  // complex wins; the wider parts win
+    const bool wide = a == DType::kComplexDouble || b == DType::kComplexDouble ||
+                      a == DType::kFloat64 || b == DType::kFloat64;
+    return wide ? DType::kComplexDouble : DType::kComplexFloat;
+  }
   if (dtype_is_float(a) != dtype_is_float(b)) return dtype_is_float(a) ? a : b;
   if (dtype_is_float(a)) {
     const bool half_pair = dtype_size(a) == 2 && dtype_size(b) == 2;  // float16 x bfloat16

@@ -31,7 +31,9 @@ static_assert(int(StatusCode::kOk) == TIR_OK &&
               int(StatusCode::kInternal) == TIR_INTERNAL);
 static_assert(int(DType::kFloat32) == TIR_DTYPE_FLOAT32 && int(DType::kInt64) == TIR_DTYPE_INT64 &&
               int(DType::kBool) == TIR_DTYPE_BOOL && int(DType::kBFloat16) == TIR_DTYPE_BFLOAT16 &&
-              int(DType::kUndefined) == TIR_DTYPE_UNDEFINED);
+              int(DType::kUndefined) == TIR_DTYPE_UNDEFINED &&
+              int(DType::kComplexFloat) == TIR_DTYPE_COMPLEX64 &&
+              int(DType::kComplexDouble) == TIR_DTYPE_COMPLEX128);
 static_assert(TIR_MAX_RANK == tir::kMaxRank);
 
 struct tir_session {

@@ -19,6 +19,8 @@ constexpr NpyDescr kDescrs[] = {
     {"<f4", DType::kFloat32},
     {"<f8", DType::kFloat64},
     {"<f2", DType::kFloat16},
+    {"<c8", DType::kComplexFloat},
+    {"<c16", DType::kComplexDouble},
     {"<i8", DType::kInt64},
     {"<i4", DType::kInt32},
     {"<i2", DType::kInt16},

@@ -41,7 +41,7 @@ DType safetensors_dtype(std::string_view name) {
       {"BOOL", DType::kBool},   {"U8", DType::kUInt8},      {"I8", DType::kInt8},
       {"I16", DType::kInt16},   {"I32", DType::kInt32},     {"I64", DType::kInt64},
       {"F16", DType::kFloat16}, {"BF16", DType::kBFloat16}, {"F32", DType::kFloat32},
-      {"F64", DType::kFloat64},
+      {"F64", DType::kFloat64}, {"C64", DType::kComplexFloat},
   };
   for (const auto& [n, d] : kNames)
     if (n == name) return d;

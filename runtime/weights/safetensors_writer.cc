@@ -31,6 +31,9 @@ std::string_view safetensors_dtype_name(DType dtype) {
       return "F32";
     case DType::kFloat64:
       return "F64";
+    case DType::kComplexFloat:
+      return "C64";  // safetensors names complex64 so; it has no complex128
+    case DType::kComplexDouble:
     case DType::kUndefined:
       break;
   }

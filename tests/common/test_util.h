@@ -162,6 +162,13 @@ inline ::testing::AssertionResult all_close(const Tensor& a, const Tensor& b, do
     return ::testing::AssertionFailure()
            << "dtype/shape differ: " << dtype_name(a.dtype) << shape_str(a.shape()) << " vs "
            << dtype_name(b.dtype) << shape_str(b.shape());
+  if (dtype_is_complex(a.dtype)) {  // part by part: real and imaginary as two floats
+    Tensor pa = a, pb = b;
+    pa.dtype = pb.dtype = complex_part_dtype(a.dtype);
+    pa.set_shape({a.numel() * 2});
+    pb.set_shape({b.numel() * 2});
+    return all_close(pa, pb, rtol, atol);
+  }
   if (!dtype_is_float(a.dtype))
     return std::memcmp(a.data, b.data, a.nbytes()) == 0
                ? ::testing::AssertionSuccess()

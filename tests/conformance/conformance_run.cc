@@ -42,7 +42,8 @@ HostTensor tensor_of(const nlohmann::json& j) {
   const std::vector<int64_t> shape = j["shape"].get<std::vector<int64_t>>();
   HostTensor t(dtype_of(j["dtype"].get<std::string>()), shape);
   const nlohmann::json& data = j["data"];
-  kernels::visit_any_dtype(t.view().dtype, [&](auto tag) {
+  // A complex tensor's data lists its parts, real then imaginary, element by element.
+  kernels::visit_any_dtype(complex_part_dtype(t.view().dtype), [&](auto tag) {
     using T = decltype(tag);
     T* out = static_cast<T*>(t.view().data);
     for (size_t i = 0; i < data.size(); ++i) {
@@ -87,6 +88,13 @@ std::string compare_output(size_t k, const Tensor& got, const Tensor& want,
   if (!got.same_shape(want))
     return at + "shape " + shape_str(got.shape()) + ", " + who + " gives " +
            shape_str(want.shape());
+  if (dtype_is_complex(want.dtype)) {  // part by part, as two floats per element
+    Tensor g = got, w = want;
+    g.dtype = w.dtype = complex_part_dtype(want.dtype);
+    g.set_shape({got.numel() * 2});
+    w.set_shape({want.numel() * 2});
+    return compare_output(k, g, w, who);
+  }
   const bool exact = !dtype_is_float(want.dtype);
   // float16 / bfloat16: one rounding step of the dtype (transcendentals may round the other way).
   const double rtol = want.dtype == DType::kBFloat16  ? 0x1p-7

@@ -138,6 +138,8 @@ def number(x, floating):
 
 def enc(t):
     dtype = str(t.dtype).replace("torch.", "")
+    if t.is_complex():  # its parts, real then imaginary, element by element
+        t = torch.view_as_real(t.resolve_conj().contiguous())
     a = t.numpy().reshape(-1)
     floating = t.dtype.is_floating_point
     return {"dtype": dtype, "shape": list(t.shape), "data": [number(x, floating) for x in a]}

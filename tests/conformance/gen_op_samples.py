@@ -49,9 +49,9 @@ OUT = os.path.join(ROOT, "tests", "data", "op_suite")
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64,
           "int32": torch.int32, "bool": torch.bool, "float16": torch.float16,
           "bfloat16": torch.bfloat16, "uint8": torch.uint8, "int8": torch.int8,
-          "int16": torch.int16}
+          "int16": torch.int16, "complex64": torch.complex64, "complex128": torch.complex128}
 OUTPUT_DTYPES = sweep.NPY_OK | {torch.int8, torch.uint8, torch.int16, torch.float16,
-                                torch.bfloat16}
+                                torch.bfloat16, torch.complex64, torch.complex128}
 
 # The ops sampled in another dtype than float32 when the row says "any".
 ANY_DTYPE = {"aten::bitwise_and.Scalar": "int64", "aten::bitwise_or.Scalar": "int64",

@@ -21,7 +21,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils import _pytree as pytree
 
 DIALECTS = ("training", "core")  # torch.export.export, then ep.run_decompositions()
-NPY_DTYPES = (np.float32, np.int64, np.float16, np.float64)
+NPY_DTYPES = (np.float32, np.int64, np.float16, np.float64, np.complex64)
 
 
 # ----------------------------------------------------------------------------- archives

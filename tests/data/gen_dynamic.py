@@ -24,6 +24,7 @@ from torch.utils import _pytree as pytree
 
 import models_families
 import models_small
+import models_spectral
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "dynamic")
 
@@ -104,6 +105,11 @@ def specs():
             SliceByCount, 8, (randn(3, 6, 3), 4),
             {"x": {0: Dim("batch", min=2, max=16)}, "n": Dim.DYNAMIC}, {},
             [(2, 2), (16, 16), (9, 5), (16, 2)], lambda v: (randn(v[0], v[0], 3), v[1])),
+        # Whisper's log-mel front end (stft) on a waveform of any length from 33 samples (the
+        # reflect padding's bound: Dim.DYNAMIC, as torch cannot prove stft's frame-count guard).
+        "log_mel_dyn": (
+            models_spectral.LogMel, 13, (randn(13, 400),), {"audio": {0: Dim.DYNAMIC}}, {},
+            [33, 64, 401, 1000], lambda t: (randn(t, t),)),
         # Two symbols (batch, seq): each takes its min, its max and two values between.
         "gpt2_dyn": (
             models_families.gpt2, 11, token_ids(2, 8),

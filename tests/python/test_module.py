@@ -62,7 +62,7 @@ def tirrun_outputs(model, weights, inputs, name):
 
 def read_safetensors(path):
     """name -> array of a safetensors file (a test-side reader, to build dicts of arrays)."""
-    kinds = {"F32": np.float32, "I64": np.int64, "F16": np.float16}
+    kinds = {"F32": np.float32, "I64": np.int64, "F16": np.float16, "C64": np.complex64}
     with open(path, "rb") as f:
         raw = f.read()
     (n,) = struct.unpack("<Q", raw[:8])
@@ -659,6 +659,63 @@ class Generate(unittest.TestCase):
         big = self.open("llama", threads=100000)
         self.assertEqual(big.generate(self.manifest["prompt"], max_new_tokens=3)["tokens"],
                          self.want("llama")[:3])
+
+
+class Complex(unittest.TestCase):
+    """complex64 in and out (fixtures/arch_spectral/complex_arith, gen_arch_spectral.py): the
+    arrays round-trip with NumPy's complex dtypes and match torch; complex128 inputs where a
+    program wants complex64 are refused by name; a complex tensor in a dict of weights goes
+    through safetensors' C64."""
+
+    def setUp(self):
+        self.dir = os.path.join(FIXTURES, "arch_spectral", "complex_arith", "training")
+        self.model, self.weights = tirc_import([os.path.join(self.dir, "program.pt2")],
+                                               "complex_arith")
+        with open(os.path.join(FIXTURES, "arch_spectral", "manifest.json")) as f:
+            self.entry = next(e for e in json.load(f)["fixtures"]
+                              if e["dir"] == "complex_arith/training")
+
+    def test_complex_inputs_and_outputs_match_torch(self):
+        s = tir.Session(self.model, self.weights)
+        inputs = [np.load(os.path.join(self.dir, i["file"])) for i in self.entry["inputs"]]
+        self.assertEqual(inputs[0].dtype, np.complex64)
+        self.assertEqual([i["dtype"] for i in s.inputs], [np.dtype(np.complex64)] * 2)
+        outputs = s.run(inputs)
+        self.assertEqual(len(outputs), len(self.entry["outputs"]))
+        for got, o in zip(outputs, self.entry["outputs"]):
+            want = np.load(os.path.join(self.dir, o["file"]))
+            check_layout(self, got, want.dtype, want.shape)
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        self.assertEqual(outputs[0].dtype, np.complex64)
+        views = s.run(inputs, copy=False)
+        self.assertEqual(views[0].tobytes(), outputs[0].tobytes())
+        del views  # the next run would overwrite them
+        # Non-contiguous complex input: copied, same answer.
+        z = np.asfortranarray(inputs[0])
+        np.testing.assert_array_equal(s.run([z, inputs[1]])[0], outputs[0])
+
+    def test_wrong_complex_width_is_refused(self):
+        s = tir.Session(self.model, self.weights)
+        z, w = (np.load(os.path.join(self.dir, i["file"])) for i in self.entry["inputs"])
+        with self.assertRaises(Exception) as e:
+            s.run([z.astype(np.complex128), w])
+        self.assertIn("complex", str(e.exception))
+
+    def test_complex_weights_from_a_dict(self):
+        """Llama's freqs_cis, a complex64 buffer: the weight file packed as safetensors (C64)
+        and read back as a dict of arrays runs the program as the weight file does."""
+        d = os.path.join(FIXTURES, "arch_spectral", "llama_rotary", "training")
+        model, weights = tirc_import([os.path.join(d, "program.pt2")], "llama_rotary")
+        x = np.load(os.path.join(d, "input_0.npy"))
+        want = tir.Session(model, weights).run([x])[0]
+        np.testing.assert_allclose(want, np.load(os.path.join(d, "output_0.npy")),
+                                   rtol=1e-4, atol=1e-4)
+        st = os.path.join(TMP.name, "llama_rotary.safetensors")
+        subprocess.run([TIRC, "weights", "pack", weights, "-o", st], check=True,
+                       stdout=subprocess.DEVNULL)
+        arrays = read_safetensors(st)
+        self.assertEqual(arrays["freqs_cis"].dtype, np.complex64)
+        np.testing.assert_array_equal(tir.Session(model, arrays).run([x])[0], want)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,14 @@ std::string preview(const Tensor& t) {
       case DType::kBool:
         os << (t.data_as<uint8_t>()[i] ? "true" : "false");
         break;
+      case DType::kComplexFloat:
+        os << t.data_as<float>()[2 * i] << std::showpos << t.data_as<float>()[2 * i + 1]
+           << std::noshowpos << "j";
+        break;
+      case DType::kComplexDouble:
+        os << t.data_as<double>()[2 * i] << std::showpos << t.data_as<double>()[2 * i + 1]
+           << std::noshowpos << "j";
+        break;
       default:
         os << "?";
         break;

@@ -225,6 +225,8 @@ void ref_scatter_region(const ScatterRegionParams& p, const KernelCall& call, vo
       return scatter_region<uint32_t>(p, call);
     case 8:
       return scatter_region<uint64_t>(p, call);
+    case 16:
+      return scatter_region<Bits128>(p, call);
     default:
       return;
   }
@@ -259,6 +261,8 @@ Status ref_masked_scatter(const MaskedScatterParams& p, const KernelCall& call) 
       return masked_scatter<uint32_t>(p, call);
     case 8:
       return masked_scatter<uint64_t>(p, call);
+    case 16:
+      return masked_scatter<Bits128>(p, call);
     default:
       return op_error(call, StatusCode::kUnsupported, "element size ", p.elem_size);
   }

@@ -53,6 +53,27 @@ void convert_loop(const From* x, To* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = convert_one<To>(x[i]);
 }
 
+// A conversion to or from complex goes through the parts' dtype: a real value becomes the
+// real part (imaginary 0), a complex one to a real dtype keeps its real part (as torch does,
+// with its warning), complex64 <-> complex128 converts both parts.
+void convert_complex(const ConvertParams& p, const void* x, void* y) {
+  const int64_t in_step = dtype_is_complex(p.in) ? 2 : 1;
+  const int64_t out_step = dtype_is_complex(p.out) ? 2 : 1;
+  const int64_t parts = in_step == 2 && out_step == 2 ? 2 : 1;
+  if (out_step == 2 && parts == 1) std::memset(y, 0, size_t(p.numel) * dtype_size(p.out));
+  visit_any_dtype(complex_part_dtype(p.in), [&](auto from) {
+    visit_any_dtype(complex_part_dtype(p.out), [&](auto to) {
+      using F = decltype(from);
+      using T = decltype(to);
+      const F* xf = static_cast<const F*>(x);
+      T* yt = static_cast<T*>(y);
+      for (int64_t i = 0; i < p.numel; ++i)
+        for (int64_t k = 0; k < parts; ++k)
+          yt[i * out_step + k] = convert_one<T>(xf[i * in_step + k]);
+    });
+  });
+}
+
 void ref_convert(const ConvertParams& p, const KernelCall& call, void*) {
   if (p.alias) return;
   const void* x = call.inputs[p.input].data;
@@ -61,6 +82,7 @@ void ref_convert(const ConvertParams& p, const KernelCall& call, void*) {
     std::memcpy(y, x, static_cast<size_t>(p.numel) * dtype_size(p.in));
     return;
   }
+  if (dtype_is_complex(p.in) || dtype_is_complex(p.out)) return convert_complex(p, x, y);
   visit_any_dtype(p.in, [&](auto from) {
     visit_any_dtype(p.out, [&](auto to) {
       using F = decltype(from);

@@ -61,6 +61,8 @@ void ref_copy(const CopyParams& p, const KernelCall& call, void*) {
       return copy_all<uint32_t>(p, call);
     case 8:
       return copy_all<uint64_t>(p, call);
+    case 16:
+      return copy_all<Bits128>(p, call);
     default:
       return;
   }

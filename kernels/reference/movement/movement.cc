@@ -81,6 +81,8 @@ void ref_pad(const PadParams& p, const KernelCall& call, void*) {
       return pad_bits<uint32_t>(p, call);
     case 8:
       return pad_bits<uint64_t>(p, call);
+    case 16:
+      return pad_bits<Bits128>(p, call);
     default:
       return;
   }

@@ -49,6 +49,9 @@ void ref_shape(const ViewParams& p, const KernelCall& call, void*) {
     case 8:
       gather(p, static_cast<const uint64_t*>(in) + p.in_offset, static_cast<uint64_t*>(out));
       break;
+    case 16:
+      gather(p, static_cast<const Bits128*>(in) + p.in_offset, static_cast<Bits128*>(out));
+      break;
     default:
       break;
   }
