@@ -79,7 +79,7 @@ Result<uint64_t> WeightWriter::finish() {
         fbb, fbb.CreateString(s.name), fbb.CreateVectorOfStrings(s.aliases),
         ir::to_fb_dtype(s.dtype), fbb.CreateVector(s.shape), w.offset, w.stored_size, w.byte_size,
         options_.zstd ? fb::Compression::Zstd : fb::Compression::None, w.xxh3,
-        ir::to_fb_dtype(s.stored_dtype), s.quant_axis, s.smoothed));
+        ir::to_fb_dtype(s.stored_dtype), s.quant_axis, s.smoothed, s.quant_group, s.quant_offsets));
   }
   const uint64_t signature = sig.finish();
   fbb.Finish(fb::CreateWeightIndex(fbb, fbb.CreateVector(entries), signature, ir::kWeightAlignment),

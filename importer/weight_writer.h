@@ -30,6 +30,10 @@ struct WeightEntrySpec {
   int8_t quant_axis = -1;
   /// With quant_axis: the bytes end with 1/s per input channel (SmoothQuant, core/quantize.h).
   bool smoothed = false;
+  /// > 0: stored int4 in groups of this many values (core/quantize_int4.h), quant_axis 0;
+  /// quant_offsets: asymmetric (an offset per group after the scales).
+  int32_t quant_group = 0;
+  bool quant_offsets = false;
 };
 
 struct WrittenWeight {

@@ -110,12 +110,20 @@ class WeightPages {
 /// (`tir-calibrate`, SmoothQuant) holds q of w * s, s per input channel (the
 /// axis other than `axis`): w ~= q * scale * inv_smooth, and an int8 GEMM multiplies its
 /// activations by inv_smooth before quantizing them.
+///
+/// With `group` > 0 the weight is stored int4 (`tirc weights pack --dtype int4`,
+/// core/quantize_int4.h): `data` points at its 4-bit codes (two per byte, not int8 values),
+/// `scales` at one float per group of `group` values along a row (axis 0), `offsets` at one
+/// per group (asymmetric) or null (symmetric). Kernels that read int8 values check `group`.
 struct QuantizedWeight {
   const int8_t* data = nullptr;
   const float* scales = nullptr;
   int64_t rows = 0, cols = 0;
   int axis = 0;
   const float* inv_smooth = nullptr;  // one per input channel; null: not smoothed
+  int64_t group = 0;                  // > 0: int4 in groups of this many values
+  const float* offsets = nullptr;     // int4 asymmetric: one per group
+  bool int4() const { return group > 0; }
 };
 
 /// An inference batch norm folded into a convolution (the fusion pass sets it when the graph

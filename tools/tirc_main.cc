@@ -2,7 +2,7 @@
 //   tirc import PROGRAM.pt2 [MORE.pt2 | NAME=FILE.pt2 ...] [-o model.tir] [--weights w.bin]
 //   tirc inspect model.tir [--json] [--dot graph.dot] [--svg graph.svg] [--method NAME]
 //   tirc ops [--json | --markdown | --missing]
-//   tirc weights pack SRC -o w.bin|out.safetensors [--dtype bf16|fp16|int8] [--model M.tir]
+//   tirc weights pack SRC -o w.bin|out.safetensors [--dtype bf16|fp16|int8|int4] [--model M.tir]
 //                     [--keep-f32 NAME,...]   (calibrated int8: tir-calibrate)
 //                     [--compress zstd] [-q]
 //   tirc weights diff A B
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quantize_int4.h"
 #include "core/printable.h"
 #include "importer/import_pt2.h"
 #include "importer/op_check.h"
@@ -180,8 +181,15 @@ int tool_main(int argc, char** argv) {
       ->add_option("--dtype", pack_dtype,
                    "store float32 tensors as bf16 or fp16 (widened back to float32 at load), or "
                    "the model's GEMM weights as int8 with per-channel scales (needs --model; "
-                   "their GEMMs then run in int8)")
-      ->check(CLI::IsMember({"bf16", "fp16", "int8"}));
+                   "their GEMMs then run in int8), or int4: linear weights as 4-bit codes with "
+                   "group-wise scales, embeddings and the last GEMM (lm_head) int8")
+      ->check(CLI::IsMember({"bf16", "fp16", "int8", "int4"}));
+  int64_t group_size = 32;
+  CLI::Option* group_opt = wpack->add_option("--group-size", group_size,
+                    "with --dtype int4: values per scale along a row, 32 or 128 (default 32)");
+  wpack->add_flag("--asymmetric", pack.int4_asymmetric,
+                  "with --dtype int4: a scale and an offset per group (default: symmetric, "
+                  "a scale only)");
   wpack->add_option("--compress", pack_compress, "compress each tensor (checked at load)")
       ->check(CLI::IsMember({"zstd"}));
   wpack->add_option("--model", pack.model,
@@ -254,8 +262,18 @@ int tool_main(int argc, char** argv) {
   if (wpack->parsed()) {
     pack.narrow = pack_dtype == "bf16"   ? tir::DType::kBFloat16
                   : pack_dtype == "fp16" ? tir::DType::kFloat16
-                  : pack_dtype == "int8" ? tir::DType::kInt8
-                                         : tir::DType::kUndefined;
+                  : pack_dtype == "int8" || pack_dtype == "int4" ? tir::DType::kInt8
+                                                                : tir::DType::kUndefined;
+    if (pack_dtype == "int4") {
+      pack.int4_group = group_size;
+      if (!tir::int4_group_valid(group_size))
+        return fail(tir::Status(tir::StatusCode::kInvalidArgument,
+                                "--group-size must be 32 or 128, got " +
+                                    std::to_string(group_size)));
+    }
+    if (pack_dtype != "int4" && group_opt->count() > 0)
+      return fail(tir::Status(tir::StatusCode::kInvalidArgument,
+                              "--group-size applies to --dtype int4"));
     pack.zstd = pack_compress == "zstd";
     return run_weights_pack(pack, pack_layout == "native", layouts);
   }

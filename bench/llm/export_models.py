@@ -6,6 +6,7 @@
   bench/models/llm/<name>/llm.tir, llm.bin   tools/export_llm.py (transformers' export for
                                               native runtimes, training IR), `tirc import`;
                                               llm.int8.bin: `tirc weights pack --dtype int8`
+                                              (llm.int4.bin and Q4 GGUFs: bench/llm/run.py)
   bench/models/llm/<name>/llm.bf16.tir, .bin  the same model exported in bfloat16 (weights,
                                               KV cache and logits bf16), as a BF16 GGUF
   bench/models/llm/<name>/hf/                 save_pretrained(), for torch eager generate()
@@ -36,6 +37,12 @@ MODELS = {
                        n_positions=1024),
     "gpt2_medium": dict(model_type="gpt2", vocab_size=50257, n_embd=1024, n_layer=24,
                         n_head=16, n_positions=1024),
+    # A small Llama (~100 M parameters: 12 layers of 768, grouped-query attention, tied
+    # embeddings): int4 vs llama.cpp Q4_0 / Q4_K_M in minutes on a loaded 2-core machine.
+    "llama_small": dict(model_type="llama", vocab_size=32000, hidden_size=768,
+                        intermediate_size=2048, num_hidden_layers=12, num_attention_heads=12,
+                        num_key_value_heads=4, max_position_embeddings=MAX_CONTEXT,
+                        rope_theta=500000.0, rms_norm_eps=1e-5, tie_word_embeddings=True),
     # Llama 3.2 1B's shape: 1.24 B parameters, tied embeddings.
     "llama_1b": dict(model_type="llama", vocab_size=128256, hidden_size=2048,
                      intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,

@@ -14,6 +14,7 @@
 
 #include "core/float16.h"
 #include "core/quantize.h"
+#include "core/quantize_int4.h"
 #include "ir/weight_file.h"
 
 namespace tir {
@@ -126,6 +127,8 @@ Status StreamingWeights::build_chunks(const ir::WeightFileView& file) {
     if (info.stored == DType::kInt8 && info.dtype != info.stored) {  // ir/weights.fbs
       info.quant_axis = e->quant_axis();
       info.smoothed = e->smoothed();
+      info.quant_group = e->quant_group();
+      info.quant_offsets = e->quant_offsets();
       const Int8Matrix m = int8_matrix(e->shape()->data(), e->shape()->size());
       info.rows = m.rows;
       info.cols = m.cols;
@@ -266,7 +269,12 @@ std::string StreamingWeights::load(Chunk& c) {
       return "weight file '" + path_ + "': tensor '" + name +
              "' fails its checksum (the file changed since it was opened?)";
     const DType stored = e.stored;
-    if (e.quant_axis >= 0) {  // int8 + scales (core/quantize.h): dequantized into the pool
+    if (e.quant_group > 0) {  // int4 codes + scales (core/quantize_int4.h): dequantized
+      float* out = reinterpret_cast<float*>(c.block + mem.decoded_at);
+      dequantize_int4_rows(int4_view(bytes, e.rows, e.cols, e.quant_group, e.quant_offsets), 0,
+                           e.rows, out);
+      bytes = reinterpret_cast<uint8_t*>(out);
+    } else if (e.quant_axis >= 0) {  // int8 + scales (core/quantize.h): dequantized into the pool
       float* out = reinterpret_cast<float*>(c.block + mem.decoded_at);
       const float* smooth =
           e.smoothed

@@ -14,6 +14,7 @@
 
 #include "core/float16.h"
 #include "core/quantize.h"
+#include "core/quantize_int4.h"
 #include "core/threads.h"
 #include "ir/model.h"
 #include "runtime/weights/layout_cache.h"
@@ -47,6 +48,12 @@ void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
   parallel_tasks(size_t(n), int(n), [&](size_t part) {
     const int64_t t = int64_t(part), r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
     const float* smooth = q.inv_smooth && q.axis == 1 ? q.inv_smooth + r0 : q.inv_smooth;
+    if (q.int4()) {
+      const Int4View v{reinterpret_cast<const uint8_t*>(q.data), q.scales, q.offsets, q.rows,
+                       q.cols, q.group};
+      dequantize_int4_rows(v, r0, r1, w + r0 * q.cols);
+      return;
+    }
     dequantize_int8_per_channel(q.data + r0 * q.cols, q.axis == 0 ? q.scales + r0 : q.scales,
                                 r1 - r0, q.cols, q.axis, w + r0 * q.cols, smooth);
   });
@@ -251,6 +258,13 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
         q = {reinterpret_cast<const int8_t*>(raw.data()),
              reinterpret_cast<const float*>(raw.data() + int8_scales_offset(m.rows * m.cols)),
              m.rows, m.cols, e->quant_axis()};
+        if (e->quant_group() > 0) {  // int4 codes, scales [, offsets] (core/quantize_int4.h)
+          const Int4View v = int4_view(raw.data(), m.rows, m.cols, e->quant_group(),
+                                       e->quant_offsets());
+          q.scales = v.scales;
+          q.offsets = v.offsets;
+          q.group = v.group;
+        }
         if (e->smoothed())  // 1/s per input channel after the scales (core/quantize.h)
           q.inv_smooth = reinterpret_cast<const float*>(
               raw.data() + int8_stored_bytes(q.rows * q.cols, q.axis == 0 ? q.rows : q.cols));

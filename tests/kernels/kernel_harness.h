@@ -209,6 +209,9 @@ struct RunOptions {
   bool channels_last = false;                 // KernelCall::channels_last
   Precision precision = Precision::kFloat32;  // KernelCall::precision
   RandomStream* random = nullptr;             // KernelCall::random
+  /// Per input: its quantized storage (KernelCall::weights->input_quantized), as the runtime
+  /// binds a weight stored int8 / int4; empty: none.
+  std::vector<const QuantizedWeight*> input_quantized;
 };
 
 struct RunResult {
@@ -243,6 +246,9 @@ inline RunResult run_kernel(const CallBuilder& cb, const RunOptions& opt = {}) {
   call.channels_last = opt.channels_last;
   call.precision = opt.precision;
   call.random = opt.random;
+  WeightServices services;
+  services.input_quantized = opt.input_quantized;
+  if (!opt.input_quantized.empty()) call.weights = &services;
   r.status = k->prepare(call, &r.info);
   if (!r.status.ok()) return r;
   r.layouts = out_t;

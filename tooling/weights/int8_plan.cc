@@ -104,6 +104,29 @@ Result<std::map<std::string, int>> int8_weight_axes(const std::string& model_pat
   return axes;
 }
 
+Result<std::vector<std::string>> int4_kept_int8_weights(const std::string& model_path) {
+  TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(model_path));
+  TIR_ASSIGN_OR_RETURN(ir::ModelView view, ir::ModelView::open(source->bytes(), source->name()));
+  std::vector<std::string> names;
+  if (view.model().methods())
+    for (const ir::fb::Method* m : *view.model().methods()) {
+      const ir::fb::WeightRef* last = nullptr;
+      if (m->nodes())
+        for (const ir::fb::Node* node : *m->nodes()) {
+          const std::string_view op = ir::str(node->op());
+          GemmB b = gemm_b(op);
+          const ir::fb::WeightRef* w = b_weight(view.model(), *m, *node, b);
+          if (w && op == "aten::embedding")
+            for (std::string& name : names_of(*w)) names.push_back(std::move(name));
+          else if (w && b.a >= 0)  // a 2-D GEMM
+            last = w;
+        }
+      if (last)
+        for (std::string& name : names_of(*last)) names.push_back(std::move(name));
+    }
+  return names;
+}
+
 Result<std::vector<Int8GemmUse>> int8_gemm_uses(const std::string& model_path,
                                                 const std::string& method) {
   TIR_ASSIGN_OR_RETURN(auto source, data_source_mmap(model_path));

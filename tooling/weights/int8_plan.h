@@ -18,6 +18,11 @@ namespace tir::tools {
 /// Weight name (and each alias) -> channel axis. A weight read both ways keeps the first.
 Result<std::map<std::string, int>> int8_weight_axes(const std::string& model_path);
 
+/// The weights `--dtype int4` keeps in int8 (names and aliases), as llama.cpp keeps its token
+/// embedding and output layer at higher precision: every embedding table, and the B weight of
+/// the last GEMM node of each method that reads one (an LM's output projection, lm_head).
+Result<std::vector<std::string>> int4_kept_int8_weights(const std::string& model_path);
+
 /// A GEMM node of a method (top level) whose B operand is such a weight: the node's IR
 /// index, which of its tensor inputs is the activation A (linear 0, addmm 1, mm 0), the
 /// weight's name and aliases, and the input-channel count K (A's last dim).

@@ -12,6 +12,7 @@
 
 #include "core/float16.h"
 #include "core/quantize.h"
+#include "core/quantize_int4.h"
 #include "importer/weight_extract.h"
 #include "importer/weight_order.h"
 #include "importer/weight_writer.h"
@@ -227,11 +228,28 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
       o.narrow != DType::kBFloat16 && o.narrow != DType::kInt8)
     return make_error(StatusCode::kInvalidArgument, "pack: --dtype must be bf16, fp16 or int8");
   std::map<std::string, int> int8_axes;
+  std::vector<std::string> int4_kept;  // int4: weights kept int8 (embeddings, lm_head)
+  if (o.int4_group != 0) {
+    if (o.narrow != DType::kInt8)
+      return make_error(StatusCode::kInternal, "pack: int4 groups without --dtype int4");
+    if (!int4_group_valid(o.int4_group))
+      return make_error(StatusCode::kInvalidArgument, "pack: --group-size must be 32 or 128, got ",
+                        o.int4_group);
+    if (o.activation_max)
+      return make_error(StatusCode::kInvalidArgument,
+                        "pack: calibration (SmoothQuant) applies to --dtype int8, not int4");
+    if (!o.model.empty()) {
+      TIR_ASSIGN_OR_RETURN(int4_kept, int4_kept_int8_weights(o.model));
+    }
+  } else if (o.int4_asymmetric) {
+    return make_error(StatusCode::kInvalidArgument, "pack: --asymmetric applies to --dtype int4");
+  }
   if (o.narrow == DType::kInt8) {
     if (o.model.empty())
       return make_error(StatusCode::kInvalidArgument,
-                        "pack: --dtype int8 needs --model MODEL.tir (it decides which tensors "
-                        "are GEMM weights and along which axis to scale them)");
+                        "pack: --dtype ", o.int4_group ? "int4" : "int8",
+                        " needs --model MODEL.tir (it decides which tensors are GEMM weights "
+                        "and along which axis to scale them)");
     TIR_ASSIGN_OR_RETURN(int8_axes, int8_weight_axes(o.model));
     for (const std::string& name : o.keep_f32)
       if (int8_axes.erase(name) == 0)
@@ -245,7 +263,7 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   wo.zstd = o.zstd;
   wo.zstd_level = o.zstd_level;
   TIR_ASSIGN_OR_RETURN(auto writer, importer::WeightWriter::create(o.output, wo));
-  size_t narrowed = 0, smoothed = 0, next_report = 1;
+  size_t narrowed = 0, smoothed = 0, next_report = 1, int4_count = 0;
   uint64_t done_bytes = 0;
   uint64_t stored_bytes = 0;
   const size_t n = src->size();
@@ -269,7 +287,23 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
     const bool narrow =
         o.narrow != DType::kUndefined && o.narrow != DType::kInt8 && t.dtype == DType::kFloat32;
     const uint8_t* bytes = static_cast<const uint8_t*>(t.data);
-    if (quantize) {
+    const bool int4 = quantize && o.int4_group > 0 && axis->second == 0 && t.rank == 2 &&
+                      t.shape()[1] % o.int4_group == 0 && !named(int4_kept, spec.name, spec.aliases);
+    if (int4) {
+      spec.stored_dtype = DType::kInt8;
+      spec.quant_axis = 0;
+      spec.quant_group = int32_t(o.int4_group);
+      spec.quant_offsets = o.int4_asymmetric;
+      ++narrowed;
+      ++int4_count;
+      const int64_t rows = t.shape()[0], cols = t.shape()[1];
+      std::vector<uint8_t> stored(int4_stored_bytes(rows, cols, o.int4_group, o.int4_asymmetric));
+      quantize_int4_groups(t.data_as<const float>(), rows, cols, o.int4_group, o.int4_asymmetric,
+                           stored.data());
+      TIR_RETURN_IF_ERROR(writer->add(spec, stored.size(), [&](const importer::ChunkSink& sink) {
+        return sink({stored.data(), stored.size()});
+      }));
+    } else if (quantize) {
       spec.stored_dtype = DType::kInt8;
       spec.quant_axis = int8_t(axis->second);
       ++narrowed;
@@ -316,8 +350,11 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   TIR_RETURN_IF_ERROR(writer->finish().status());
   TIR_RETURN_IF_ERROR(writer->commit());
   out << "packed " << n << " tensors from '" << o.source << "' into '" << o.output << "': ";
-  if (narrowed)
-    out << narrowed << " float32 stored as "
+  if (int4_count)
+    out << int4_count << " float32 stored as int4 (groups of " << o.int4_group << ", "
+        << (o.int4_asymmetric ? "asymmetric" : "symmetric") << "), ";
+  if (narrowed > int4_count)
+    out << narrowed - int4_count << " float32 stored as "
         << (o.narrow == DType::kInt8 ? "int8" : dtype_name(o.narrow))
         << (o.narrow == DType::kInt8 ? " (per-channel scales)" : "") << ", ";
   if (smoothed) out << smoothed << " smoothed (SmoothQuant, alpha " << o.smooth_alpha << "), ";

@@ -40,6 +40,14 @@ struct PackOptions {
   /// With kInt8: GEMM weights kept float32 (their GEMMs then run in float32 unless the
   /// session's precision is int8). Every name must be a GEMM weight of the model.
   std::vector<std::string> keep_f32;
+  /// With kInt8: > 0 stores every linear weight [N, K] as int4 instead (core/quantize_int4.h),
+  /// in groups of this many values along K (32 or 128; anything else is refused), except the
+  /// weights int4_kept_int8_weights names (embeddings, lm_head: int8 per channel), and any
+  /// whose K is not a multiple of the group or that is read along axis 1 (an addmm/mm [K, N]
+  /// weight): those fall back to int8 per channel, counted in the summary line.
+  int64_t int4_group = 0;
+  /// With int4_group: asymmetric groups (a scale and an offset each); else symmetric.
+  bool int4_asymmetric = false;
   /// No "packing: i/n tensors" lines (the summary line stays).
   bool quiet = false;
   /// Called as tensors are written: bytes done and in all; may be empty.

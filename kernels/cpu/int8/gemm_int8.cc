@@ -109,8 +109,10 @@ const QuantizedWeight* stored_as_read(const KernelCall& call, const GemmParams& 
   const QuantizedWeight* stored = call.input_quantization(p.b_input);
   const int64_t rows = p.b_transposed ? p.n : p.k, cols = p.b_transposed ? p.k : p.n;
   const int axis = p.b_transposed ? 0 : 1;
-  return stored && stored->rows == rows && stored->cols == cols && stored->axis == axis ? stored
-                                                                                        : nullptr;
+  return stored && !stored->int4() && stored->rows == rows && stored->cols == cols &&
+                 stored->axis == axis
+             ? stored
+             : nullptr;
 }
 
 /// Per output channel j, the sum of B's int8 values over k: rows of B^T ([N, K]) or columns
@@ -152,11 +154,12 @@ bool Int8Gemm::reads_stored(const KernelCall& call, const GemmParams& p) {
 }
 
 bool Int8Gemm::wanted(const KernelCall& call, const GemmParams& p) {
-  // B is a weight or constant: bytes known now, or int8 storage bound without them.
-  if (call.inputs[p.b_input].data == nullptr && call.input_quantization(p.b_input) == nullptr)
-    return false;
-  if (call.precision != Precision::kInt8 && call.input_quantization(p.b_input) == nullptr)
-    return false;
+  // B is a weight or constant: bytes known now, or int8 storage bound without them. An int4
+  // storage is not int8 (kernels/cpu/int4 reads it, or the GEMM runs on its dequantization).
+  const QuantizedWeight* q = call.input_quantization(p.b_input);
+  if (q && q->int4()) q = nullptr;
+  if (call.inputs[p.b_input].data == nullptr && q == nullptr) return false;
+  if (call.precision != Precision::kInt8 && q == nullptr) return false;
   return p.c_input < 0 || p.beta == 0.0 || (p.beta == 1.0 && p.c_row_stride == 0);
 }
 

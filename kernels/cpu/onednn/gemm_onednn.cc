@@ -10,7 +10,8 @@
 // the weight file, runtime/weights/layout_cache.h, or another session's) are used from the first
 // run, and the plain weight's pages are let go. In bf16 (KernelCall::precision), A is converted per
 // run and B, when it is a weight, packed to bf16 once (kernels/cpu/onednn/onednn_operand.h);
-// accumulation and output stay float32. In int8 (KernelCall::precision, or a weight stored int8)
+// accumulation and output stay float32. A weight stored int4 runs on its 4-bit codes
+// (kernels/cpu/int4/gemm_int4.h). In int8 (KernelCall::precision, or a weight stored int8)
 // the node runs on int8 weights and per-run quantized activations (kernels/cpu/int8/gemm_int8.h). A
 // float16/bfloat16 weight (a half-precision program's) is read as stored
 // (kernels/cpu/onednn/gemm_half_weight.h). addmm's alpha is an output scale; beta*self is either a
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/cpu/int4/gemm_int4.h"
 #include "kernels/cpu/int8/gemm_int8.h"
 #include "kernels/cpu/onednn/gemm_half_weight.h"
 #include "kernels/cpu/onednn/onednn_context.h"
@@ -69,13 +71,15 @@ class GemmOneDnn final : public Kernel {
     fallback_ = p_.m == 0 || p_.n == 0 || p_.k == 0;
     // An int8-stored B bound without its float32 bytes, which this node needs after all
     // (not int8 here, or not as stored): ask for them; the runtime prepares it again.
+    int4_ = !fallback_ && Int4Gemm::wanted(call, p_);
     needs_float_ = call.inputs[p_.b_input].data == nullptr && call.input_quantization(p_.b_input) &&
-                   (fallback_ || !Int8Gemm::reads_stored(call, p_));
+                   (fallback_ || !(int4_ || Int8Gemm::reads_stored(call, p_)));
     if (needs_float_) {
       out_info->needs_float_inputs |= uint64_t{1} << std::min<size_t>(p_.b_input, 63);
       return ok_status();
     }
     if (fallback_) return ok_status();
+    if (int4_) return int4_gemm_.build(call, p_, &out_info->scratch_bytes);
     half_ = HalfWeightGemm::wanted(p_);
     if (half_) {
       return onednn_guard(call,
@@ -102,6 +106,7 @@ class GemmOneDnn final : public Kernel {
       ref_gemm(p_, call, scratch);
       return ok_status();
     }
+    if (int4_) return int4_gemm_.run(call, scratch);
     if (half_) return half_gemm_.run(call, scratch);
     if (int8_) return int8_gemm_.run(call, scratch);
     float* out = call.outputs[0].data_as<float>();
@@ -268,6 +273,8 @@ class GemmOneDnn final : public Kernel {
   bool bf16_ = false;
   bool int8_ = false;  // computing in int8 (kernels/cpu/int8/gemm_int8.h)
   Int8Gemm int8_gemm_;
+  bool int4_ = false;  // B stored int4, read as stored (kernels/cpu/int4/gemm_int4.h)
+  Int4Gemm int4_gemm_;
   bool half_ = false;  // B float16/bfloat16 (kernels/cpu/onednn/gemm_half_weight.h)
   HalfWeightGemm half_gemm_;
   // Float32 weight packing (from the second run): pending until then, packed_ after.
