@@ -35,10 +35,17 @@ DType needs_widening(const ExecGraph& g, const ExecNode& n) {
   if (row == nullptr || family == kernels::Family::kQuantization)
     return DType::kUndefined;  // custom ops: their kernels say
   const auto check = [&](DType d) { return widens(*row, family, d); };
-  for (int32_t v : n.inputs)
-    if (v >= 0 && g.values[v].is_tensor && check(g.values[v].dtype)) return g.values[v].dtype;
-  for (int32_t v : n.outputs)
-    if (v >= 0 && g.values[v].is_tensor && check(g.values[v].dtype)) return g.values[v].dtype;
+  bool native_input = false;  // a narrow first input the row lists: its kernel picks the outputs
+  for (int32_t v : n.inputs) {
+    if (v < 0 || !g.values[v].is_tensor) continue;
+    if (check(g.values[v].dtype)) return g.values[v].dtype;
+    if (!native_input) native_input = is_narrow(g.values[v].dtype) && runs_in(*row, g.values[v].dtype);
+  }
+  // _int_mm's int8 x int8 -> int32 product: int32 is the kernel's own result, not arithmetic
+  // torch does in int32, so it is not widened.
+  if (!native_input)
+    for (int32_t v : n.outputs)
+      if (v >= 0 && g.values[v].is_tensor && check(g.values[v].dtype)) return g.values[v].dtype;
   for (const ExecArg& a : n.args)
     if (a.kind == kernels::ArgKind::kDType && check(DType(a.i))) return DType(a.i);
   return DType::kUndefined;
