@@ -154,8 +154,8 @@ TEST(TorchPickle, RejectsUnknownGlobal) {
   expect_rejected(pkl({kProto, "cos\nsystem\n", u("echo pwned"), "\x85R."}),
                   StatusCode::kUnsupported, "'os.system' is not allowed");
   expect_rejected(pkl({kProto, "cbuiltins\neval\n."}), StatusCode::kUnsupported, "builtins.eval");
-  expect_rejected(pkl({kProto, "ctorch\nComplexFloatStorage\n."}), StatusCode::kUnsupported,
-                  "ComplexFloatStorage");
+  expect_rejected(pkl({kProto, "ctorch\nComplexHalfStorage\n."}), StatusCode::kUnsupported,
+                  "ComplexHalfStorage");
 }
 
 TEST(TorchPickle, RejectsUnknownOpcode) {

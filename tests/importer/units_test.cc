@@ -144,7 +144,8 @@ TEST(ProgramJson, UnionsAndDtypes) {
   EXPECT_EQ(dtype_from_serde(7), DType::kFloat32);
   EXPECT_EQ(dtype_from_serde(13), DType::kBFloat16);
   EXPECT_EQ(dtype_from_serde(12), DType::kBool);
-  EXPECT_EQ(dtype_from_serde(10), DType::kUndefined);  // complex64
+  EXPECT_EQ(dtype_from_serde(10), DType::kComplexFloat);  // complex64
+  EXPECT_EQ(dtype_from_serde(9), DType::kUndefined);      // complex32 (ComplexHalf): refused
   EXPECT_EQ(dtype_from_torch_name("torch.int64"), DType::kInt64);
 }
 
