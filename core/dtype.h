@@ -18,7 +18,7 @@ enum class DType : int8_t {
   kFloat32 = 6,
   kFloat64 = 7,
   // ATen's ComplexHalf (8) has no enumerator: files that carry it are refused as unknown.
-  kComplexFloat = 9,   // complex64: two float32, real part first (std::complex<float>)
+  kComplexFloat = 9,    // complex64: two float32, real part first (std::complex<float>)
   kComplexDouble = 10,  // complex128: two float64
   kBool = 11,
   kBFloat16 = 15,

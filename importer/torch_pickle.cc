@@ -28,11 +28,16 @@ struct StorageTypeName {
   DType dtype;
 };
 constexpr StorageTypeName kStorageTypes[] = {
-    {"FloatStorage", DType::kFloat32}, {"DoubleStorage", DType::kFloat64},
-    {"HalfStorage", DType::kFloat16},  {"BFloat16Storage", DType::kBFloat16},
-    {"LongStorage", DType::kInt64},    {"IntStorage", DType::kInt32},
-    {"ShortStorage", DType::kInt16},   {"CharStorage", DType::kInt8},
-    {"ByteStorage", DType::kUInt8},    {"BoolStorage", DType::kBool},
+    {"FloatStorage", DType::kFloat32},
+    {"DoubleStorage", DType::kFloat64},
+    {"HalfStorage", DType::kFloat16},
+    {"BFloat16Storage", DType::kBFloat16},
+    {"LongStorage", DType::kInt64},
+    {"IntStorage", DType::kInt32},
+    {"ShortStorage", DType::kInt16},
+    {"CharStorage", DType::kInt8},
+    {"ByteStorage", DType::kUInt8},
+    {"BoolStorage", DType::kBool},
     {"ComplexFloatStorage", DType::kComplexFloat},
     {"ComplexDoubleStorage", DType::kComplexDouble},
 };

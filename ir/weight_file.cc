@@ -104,17 +104,17 @@ Result<WeightFileView> WeightFileView::open(std::span<const uint8_t> file, std::
       if (e->smoothed() && !quantized)
         return corrupt("tensor '", name, "' is marked smoothed but is not stored int8");
       const bool int4 = e->quant_group() != 0;
-      if (int4 && !(quantized && rank == 2 && e->quant_axis() == 0 && !e->smoothed() &&
-                    int4_group_valid(e->quant_group()) &&
-                    e->shape()->Get(1) % e->quant_group() == 0))
+      if (int4 &&
+          !(quantized && rank == 2 && e->quant_axis() == 0 && !e->smoothed() &&
+            int4_group_valid(e->quant_group()) && e->shape()->Get(1) % e->quant_group() == 0))
         return corrupt("tensor '", name, "' is marked int4 (group ", e->quant_group(),
                        ") but is not a 2-D int8-stored tensor with axis 0, unsmoothed, whose ",
                        "columns divide into groups of 32 or 128");
       if (e->quant_offsets() && !int4)
         return corrupt("tensor '", name, "' has int4 offsets but is not stored int4");
       const uint64_t expect =
-          int4 ? int4_stored_bytes(e->shape()->Get(0), e->shape()->Get(1), e->quant_group(),
-                                   e->quant_offsets())
+          int4         ? int4_stored_bytes(e->shape()->Get(0), e->shape()->Get(1), e->quant_group(),
+                                           e->quant_offsets())
           : !quantized ? nbytes
           : e->smoothed()
               ? int8_smoothed_bytes(int64_t(nbytes),

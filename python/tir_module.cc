@@ -126,10 +126,10 @@ void check_numpy_abi() {
                           std::to_string(PYBIND11_VERSION_MAJOR) + "." +
                           std::to_string(PYBIND11_VERSION_MINOR) +
                           ") cannot describe arrays of NumPy " + numpy_version + ": ";
-  for (tir::DType d : {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8, tir::DType::kInt16,
-                       tir::DType::kInt32, tir::DType::kInt64, tir::DType::kFloat16,
-                       tir::DType::kFloat32, tir::DType::kFloat64, tir::DType::kComplexFloat,
-                       tir::DType::kComplexDouble}) {
+  for (tir::DType d :
+       {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8, tir::DType::kInt16,
+        tir::DType::kInt32, tir::DType::kInt64, tir::DType::kFloat16, tir::DType::kFloat32,
+        tir::DType::kFloat64, tir::DType::kComplexFloat, tir::DType::kComplexDouble}) {
     const py::dtype dt(numpy_format(d));
     if (static_cast<size_t>(dt.itemsize()) != tir::dtype_size(d))
       throw py::import_error(why + "the item size of " + std::string(tir::dtype_name(d)) +
@@ -146,10 +146,10 @@ void check_numpy_abi() {
 
 /// The tir dtype of `a`, or kUndefined.
 tir::DType dtype_of(const py::array& a) {
-  for (tir::DType d : {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8, tir::DType::kInt16,
-                       tir::DType::kInt32, tir::DType::kInt64, tir::DType::kFloat16,
-                       tir::DType::kFloat32, tir::DType::kFloat64, tir::DType::kComplexFloat,
-                       tir::DType::kComplexDouble})
+  for (tir::DType d :
+       {tir::DType::kBool, tir::DType::kUInt8, tir::DType::kInt8, tir::DType::kInt16,
+        tir::DType::kInt32, tir::DType::kInt64, tir::DType::kFloat16, tir::DType::kFloat32,
+        tir::DType::kFloat64, tir::DType::kComplexFloat, tir::DType::kComplexDouble})
     if (a.dtype().equal(py::dtype(numpy_format(d)))) return d;
   // ml_dtypes' bfloat16: a 2-byte NumPy dtype of that name (not imported unless used).
   if (a.itemsize() == 2 && py::str(a.dtype()).cast<std::string>() == "bfloat16")

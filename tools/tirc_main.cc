@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/quantize_int4.h"
 #include "core/printable.h"
+#include "core/quantize_int4.h"
 #include "importer/import_pt2.h"
 #include "importer/op_check.h"
 #include "tooling/cli/parse_command_line.h"
@@ -185,8 +185,9 @@ int tool_main(int argc, char** argv) {
                    "group-wise scales, embeddings and the last GEMM (lm_head) int8")
       ->check(CLI::IsMember({"bf16", "fp16", "int8", "int4"}));
   int64_t group_size = 32;
-  CLI::Option* group_opt = wpack->add_option("--group-size", group_size,
-                    "with --dtype int4: values per scale along a row, 32 or 128 (default 32)");
+  CLI::Option* group_opt =
+      wpack->add_option("--group-size", group_size,
+                        "with --dtype int4: values per scale along a row, 32 or 128 (default 32)");
   wpack->add_flag("--asymmetric", pack.int4_asymmetric,
                   "with --dtype int4: a scale and an offset per group (default: symmetric, "
                   "a scale only)");
@@ -260,20 +261,20 @@ int tool_main(int argc, char** argv) {
     return s.ok() ? 0 : fail(s);
   }
   if (wpack->parsed()) {
-    pack.narrow = pack_dtype == "bf16"   ? tir::DType::kBFloat16
-                  : pack_dtype == "fp16" ? tir::DType::kFloat16
+    pack.narrow = pack_dtype == "bf16"                           ? tir::DType::kBFloat16
+                  : pack_dtype == "fp16"                         ? tir::DType::kFloat16
                   : pack_dtype == "int8" || pack_dtype == "int4" ? tir::DType::kInt8
-                                                                : tir::DType::kUndefined;
+                                                                 : tir::DType::kUndefined;
     if (pack_dtype == "int4") {
       pack.int4_group = group_size;
       if (!tir::int4_group_valid(group_size))
-        return fail(tir::Status(tir::StatusCode::kInvalidArgument,
-                                "--group-size must be 32 or 128, got " +
-                                    std::to_string(group_size)));
+        return fail(
+            tir::Status(tir::StatusCode::kInvalidArgument,
+                        "--group-size must be 32 or 128, got " + std::to_string(group_size)));
     }
     if (pack_dtype != "int4" && group_opt->count() > 0)
-      return fail(tir::Status(tir::StatusCode::kInvalidArgument,
-                              "--group-size applies to --dtype int4"));
+      return fail(
+          tir::Status(tir::StatusCode::kInvalidArgument, "--group-size applies to --dtype int4"));
     pack.zstd = pack_compress == "zstd";
     return run_weights_pack(pack, pack_layout == "native", layouts);
   }

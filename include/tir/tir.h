@@ -84,7 +84,7 @@ typedef enum tir_dtype {
   TIR_DTYPE_FLOAT64 = 7,
   TIR_DTYPE_COMPLEX64 = 9,   /**< two float32, real part first */
   TIR_DTYPE_COMPLEX128 = 10, /**< two float64, real part first */
-  TIR_DTYPE_BOOL = 11, /**< one byte per element, 0 or 1 */
+  TIR_DTYPE_BOOL = 11,       /**< one byte per element, 0 or 1 */
   TIR_DTYPE_BFLOAT16 = 15,
   /* Makes every int32 value a valid tir_dtype, so that tir can reject an unknown one
      instead of meeting an out-of-range enum value (undefined behaviour in C++). */
@@ -95,7 +95,8 @@ typedef enum tir_dtype {
 typedef enum tir_precision {
   TIR_PRECISION_F32 = 0,
   TIR_PRECISION_BF16 = 1,
-  TIR_PRECISION_INT8 = 2, /* int8 weights, dynamically quantized activations (docs/guide/low-precision.md) */
+  TIR_PRECISION_INT8 =
+      2, /* int8 weights, dynamically quantized activations (docs/guide/low-precision.md) */
   TIR_PRECISION_INT32_RANGE_ = 0x7fffffff /* any int32 is valid: unknown values are rejected */
 } tir_precision;
 

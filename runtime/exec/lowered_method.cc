@@ -2,11 +2,11 @@
 
 #include "runtime/passes/fusion.h"
 #include "runtime/passes/gqa_attention.h"
+#include "runtime/passes/int_mm_rewrite.h"
 #include "runtime/passes/layout.h"
 #include "runtime/passes/linear_rewrite.h"
 #include "runtime/passes/narrow_dtypes.h"
 #include "runtime/passes/promotion.h"
-#include "runtime/passes/int_mm_rewrite.h"
 #include "runtime/passes/quant_rewrite.h"
 #include "runtime/passes/state_update.h"
 

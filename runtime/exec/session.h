@@ -66,8 +66,8 @@ struct SessionOptions {
   bool fuse = true;
   /// What GEMM-class kernels (linear, addmm, mm, matmul, bmm, baddbmm) compute in. kBFloat16:
   /// weights packed to bf16 once per prepared node, activations converted per run, float32
-  /// accumulation and outputs (`tirrun --dtype bf16`; accuracy in docs/performance.md); refused with one
-  /// line and run in float32 on a CPU without native bf16. kInt8: linear/addmm/mm on int8
+  /// accumulation and outputs (`tirrun --dtype bf16`; accuracy in docs/performance.md); refused
+  /// with one line and run in float32 on a CPU without native bf16. kInt8: linear/addmm/mm on int8
   /// weights with dynamically quantized activations (core/precision.h). Other ops: f32.
   Precision precision = Precision::kFloat32;
   /// Where the method runs when `devices` is empty (runtime/exec/device_select.h): "" or "cpu",

@@ -39,7 +39,8 @@ DType needs_widening(const ExecGraph& g, const ExecNode& n) {
   for (int32_t v : n.inputs) {
     if (v < 0 || !g.values[v].is_tensor) continue;
     if (check(g.values[v].dtype)) return g.values[v].dtype;
-    if (!native_input) native_input = is_narrow(g.values[v].dtype) && runs_in(*row, g.values[v].dtype);
+    if (!native_input)
+      native_input = is_narrow(g.values[v].dtype) && runs_in(*row, g.values[v].dtype);
   }
   // _int_mm's int8 x int8 -> int32 product: int32 is the kernel's own result, not arithmetic
   // torch does in int32, so it is not widened.

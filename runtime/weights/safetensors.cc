@@ -38,9 +38,9 @@ uint64_t header_length(std::span<const uint8_t> file) {
 
 DType safetensors_dtype(std::string_view name) {
   static constexpr std::pair<std::string_view, DType> kNames[] = {
-      {"BOOL", DType::kBool},   {"U8", DType::kUInt8},      {"I8", DType::kInt8},
-      {"I16", DType::kInt16},   {"I32", DType::kInt32},     {"I64", DType::kInt64},
-      {"F16", DType::kFloat16}, {"BF16", DType::kBFloat16}, {"F32", DType::kFloat32},
+      {"BOOL", DType::kBool},   {"U8", DType::kUInt8},         {"I8", DType::kInt8},
+      {"I16", DType::kInt16},   {"I32", DType::kInt32},        {"I64", DType::kInt64},
+      {"F16", DType::kFloat16}, {"BF16", DType::kBFloat16},    {"F32", DType::kFloat32},
       {"F64", DType::kFloat64}, {"C64", DType::kComplexFloat},
   };
   for (const auto& [n, d] : kNames)

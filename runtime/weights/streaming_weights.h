@@ -135,7 +135,7 @@ class StreamingWeights final : public WeightSource {
     size_t logical_bytes = 0;
     int64_t rows = 0, cols = 0;  // stored int8 (quant_axis >= 0): its 2-D shape
     int quant_axis = -1;
-    bool smoothed = false;  // 1/s per input channel follows the scales
+    bool smoothed = false;       // 1/s per input channel follows the scales
     int64_t quant_group = 0;     // > 0: stored int4 (core/quantize_int4.h)
     bool quant_offsets = false;  // int4 asymmetric
     bool plain() const { return !zstd && stored == dtype; }

@@ -49,8 +49,8 @@ void dequantize_rows(const kernels::QuantizedWeight& q, float* w, int threads) {
     const int64_t t = int64_t(part), r0 = q.rows * t / n, r1 = q.rows * (t + 1) / n;
     const float* smooth = q.inv_smooth && q.axis == 1 ? q.inv_smooth + r0 : q.inv_smooth;
     if (q.int4()) {
-      const Int4View v{reinterpret_cast<const uint8_t*>(q.data), q.scales, q.offsets, q.rows,
-                       q.cols, q.group};
+      const Int4View v{
+          reinterpret_cast<const uint8_t*>(q.data), q.scales, q.offsets, q.rows, q.cols, q.group};
       dequantize_int4_rows(v, r0, r1, w + r0 * q.cols);
       return;
     }
@@ -259,8 +259,8 @@ Result<std::shared_ptr<const WeightSet>> WeightSet::from_tir(
              reinterpret_cast<const float*>(raw.data() + int8_scales_offset(m.rows * m.cols)),
              m.rows, m.cols, e->quant_axis()};
         if (e->quant_group() > 0) {  // int4 codes, scales [, offsets] (core/quantize_int4.h)
-          const Int4View v = int4_view(raw.data(), m.rows, m.cols, e->quant_group(),
-                                       e->quant_offsets());
+          const Int4View v =
+              int4_view(raw.data(), m.rows, m.cols, e->quant_group(), e->quant_offsets());
           q.scales = v.scales;
           q.offsets = v.offsets;
           q.group = v.group;

@@ -29,9 +29,10 @@ using testing::read_all;
 using testing::TempDir;
 using testing::views;
 
-// max |bf16 - torch| / max |torch| over each output. Measured on these fixtures (docs/performance.md,
-// "bf16 compute"): 2.2e-3 (mlp), 7.4e-3 (gpt2 logits), 6.1e-3 (bert hidden states), 2.4e-2
-// (bert pooler output, tanh of a linear of the first token); the bound leaves 2x headroom.
+// max |bf16 - torch| / max |torch| over each output. Measured on these fixtures
+// (docs/performance.md, "bf16 compute"): 2.2e-3 (mlp), 7.4e-3 (gpt2 logits), 6.1e-3 (bert hidden
+// states), 2.4e-2 (bert pooler output, tanh of a linear of the first token); the bound leaves 2x
+// headroom.
 constexpr double kBf16Tolerance = 5e-2;
 
 std::vector<HostTensor> run_once(const std::string& tir, const std::string& bin,

@@ -267,7 +267,8 @@ TEST(Cli, OpsListMatchesTheCommittedCoveragePage) {
   const Proc md = tirc("ops --markdown");
   ASSERT_EQ(md.code, 0);
   EXPECT_EQ(md.out, slurp(testing::test_data_dir() + "/../../docs/reference/ops.md"))
-      << "docs/reference/ops.md is stale: regenerate it with `tirc ops --markdown > docs/reference/ops.md`";
+      << "docs/reference/ops.md is stale: regenerate it with `tirc ops --markdown > "
+         "docs/reference/ops.md`";
 }
 
 TEST(Cli, HelpExitsZero) {

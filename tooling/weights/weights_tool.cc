@@ -246,8 +246,8 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
   }
   if (o.narrow == DType::kInt8) {
     if (o.model.empty())
-      return make_error(StatusCode::kInvalidArgument,
-                        "pack: --dtype ", o.int4_group ? "int4" : "int8",
+      return make_error(StatusCode::kInvalidArgument, "pack: --dtype ",
+                        o.int4_group ? "int4" : "int8",
                         " needs --model MODEL.tir (it decides which tensors are GEMM weights "
                         "and along which axis to scale them)");
     TIR_ASSIGN_OR_RETURN(int8_axes, int8_weight_axes(o.model));
@@ -288,7 +288,8 @@ Status weights_pack(const PackOptions& o, std::ostream& out) {
         o.narrow != DType::kUndefined && o.narrow != DType::kInt8 && t.dtype == DType::kFloat32;
     const uint8_t* bytes = static_cast<const uint8_t*>(t.data);
     const bool int4 = quantize && o.int4_group > 0 && axis->second == 0 && t.rank == 2 &&
-                      t.shape()[1] % o.int4_group == 0 && !named(int4_kept, spec.name, spec.aliases);
+                      t.shape()[1] % o.int4_group == 0 &&
+                      !named(int4_kept, spec.name, spec.aliases);
     if (int4) {
       spec.stored_dtype = DType::kInt8;
       spec.quant_axis = 0;

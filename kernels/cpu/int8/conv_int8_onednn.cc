@@ -109,7 +109,8 @@ bool Int8Conv::quantize_weights(const KernelCall& call) {
   const int64_t oc = p_.oc, per_oc = (p_.c / p_.groups) * p_.kh * p_.kw;
   std::vector<float> scales(static_cast<size_t>(oc));
   const QuantizedWeight* stored = call.input_quantization(p_.weight);
-  if (stored && !stored->int4() && stored->rows == oc && stored->cols == per_oc && stored->axis == 0) {
+  if (stored && !stored->int4() && stored->rows == oc && stored->cols == per_oc &&
+      stored->axis == 0) {
     qdata_ = stored->data;
     std::vector<int8_t>().swap(q_);
     scales.assign(stored->scales, stored->scales + oc);

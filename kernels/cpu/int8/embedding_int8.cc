@@ -18,8 +18,8 @@ class EmbeddingCpu final : public Kernel {
     int8_ = call.inputs[size_t(p_.weight)].data == nullptr && q != nullptr;
     // Per-row scales of a [num_embeddings, dim] table, as tirc writes an embedding; anything
     // else is read from its float32 dequantization, which the runtime makes on request.
-    needs_float_ = int8_ && !(!q->int4() && q->axis == 0 && q->rows == p_.num_embeddings && q->cols == p_.dim &&
-                              p_.dtype == DType::kFloat32);
+    needs_float_ = int8_ && !(!q->int4() && q->axis == 0 && q->rows == p_.num_embeddings &&
+                              q->cols == p_.dim && p_.dtype == DType::kFloat32);
     if (needs_float_) {
       out_info->needs_float_inputs |= uint64_t{1} << p_.weight;
       int8_ = false;
