@@ -255,7 +255,8 @@ Status GraphBuilder::read_outputs() {
     // A parameter the program writes (RWKV rescales its weights in place under no_grad in
     // eval mode) is state as a buffer is: the new value is what the next run reads.
     const bool state = kind == "buffer_mutation" || kind == "parameter_mutation";
-    if (kind != "user_output" && kind != "loss_output" && !state)
+    const bool input_mutation = kind == "user_input_mutation";
+    if (kind != "user_output" && kind != "loss_output" && !state && !input_mutation)
       return unsupported("output spec '", kind, "' is not supported yet");
     int32_t v = -1;
     std::string name;
@@ -282,7 +283,11 @@ Status GraphBuilder::read_outputs() {
       if (it == value_index_.end()) return corrupt("output '", name, "' is not a graph value");
       TIR_ASSIGN_OR_RETURN(v, current_value(it->second, NodeSite{"output", "", "", ""}));
     }
-    if (state) {
+    if (input_mutation) {
+      TIR_ASSIGN_OR_RETURN(const int32_t input, mutated_input(*body));
+      input_mutations_.push_back(fb::CreateInputMutation(*fbb_, v, input));
+      input_mutation_inputs_.push_back(input);
+    } else if (state) {
       const char* field = kind == "buffer_mutation" ? "buffer_name" : "parameter_name";
       const Json* b = json_get(*body, field);
       if (!b || !b->is_string()) return corrupt(kind, " without ", field);
@@ -293,7 +298,28 @@ Status GraphBuilder::read_outputs() {
       ++k;
     }
   }
+  // The training IR keeps in-place ops on user inputs (x.add_(y), a write through a slice of
+  // x) with no output spec: an input whose value the importer superseded is written too.
+  std::vector<bool> written(inputs_.size());
+  for (const auto& mu : input_mutation_inputs_) written[size_t(mu)] = true;
+  for (size_t k = 0; k < inputs_.size(); ++k) {
+    if (written[k]) continue;
+    TIR_ASSIGN_OR_RETURN(const int32_t now,
+                         current_value(inputs_[k], NodeSite{"output", "", "", ""}));
+    if (now == inputs_[k]) continue;
+    input_mutations_.push_back(fb::CreateInputMutation(*fbb_, now, int32_t(k)));
+  }
   return ok_status();
+}
+
+Result<int32_t> GraphBuilder::mutated_input(const Json& spec) {
+  const Json* n = json_get(spec, "user_input_name");
+  if (!n || !n->is_string()) return corrupt("user_input_mutation without user_input_name");
+  const std::string name = n->get<std::string>();
+  const auto it = value_index_.find(name);
+  for (size_t k = 0; it != value_index_.end() && k < inputs_.size(); ++k)
+    if (inputs_[k] == it->second) return int32_t(k);
+  return corrupt("user_input_mutation of '", name, "', which is not a user input");
 }
 
 Result<GraphPlan> GraphBuilder::build(const std::string& method_name) {
@@ -314,7 +340,8 @@ Result<GraphPlan> GraphBuilder::build(const std::string& method_name) {
   plan.method = fb::CreateMethod(
       *fbb_, fbb_->CreateString(method_name), fbb_->CreateVector(values_),
       fbb_->CreateVector(nodes_), fbb_->CreateVector(inputs_), fbb_->CreateVector(outputs_),
-      fbb_->CreateVector(mutations_), fbb_->CreateVector(symbols), fbb_->CreateVector(subgraphs_));
+      fbb_->CreateVector(mutations_), fbb_->CreateVector(symbols), fbb_->CreateVector(subgraphs_),
+      fbb_->CreateVector(input_mutations_));
   plan.num_values = values_.size();
   plan.num_nodes = nodes_.size();
   plan.node_ops = std::move(node_ops_);

@@ -53,6 +53,8 @@ class GraphBuilder {
                            const std::vector<int64_t>& shape);
   Status read_nodes();
   Status read_outputs();
+  /// The signature position of the user input a user_input_mutation output spec names.
+  Result<int32_t> mutated_input(const Json& spec);
   Status add_node(const Json& node, size_t ordinal);
   /// Splices the subgraph of a wrap_with_set_grad_enabled / wrap_with_autocast node into
   /// the current graph (hop_inline.cc).
@@ -175,6 +177,8 @@ class GraphBuilder {
   std::vector<ValueRef> value_refs_;
   std::vector<flatbuffers::Offset<fb::Method>> subgraphs_;  // cond branches of this method
   std::vector<flatbuffers::Offset<fb::BufferMutation>> mutations_;
+  std::vector<flatbuffers::Offset<fb::InputMutation>> input_mutations_;
+  std::vector<int32_t> input_mutation_inputs_;  // the inputs input_mutations_ write
 
   std::vector<WeightPlan>& weights_;                        // tables_.weights
   std::unordered_map<std::string, int32_t>& weight_group_;  // group key -> weights_ index

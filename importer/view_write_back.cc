@@ -78,8 +78,12 @@ Result<bool> GraphBuilder::plan_write_back(const Json& node, const std::string& 
   const bool state_without_kernel =
       (source == fb::ValueSource::Weight || source == fb::ValueSource::Constant) &&
       !kernels::catalogue_has_op(*op, DeviceType::kCpu);
+  // A user input written in place (the training IR's x.add_(y) on an input): the functional
+  // op, its value the input's from then on and written to the caller's tensor after the run
+  // (an input mutation), never the caller's memory during it.
+  const bool user_input = source == fb::ValueSource::UserInput;
   // A tensor that shares its memory with no other: the in-place node is exact as it is.
-  if (!shared && !state_without_kernel) return false;
+  if (!shared && !state_without_kernel && !user_input) return false;
   for (int32_t v = self; view_root_.count(v); v = view_links_.at(v).input) {
     const ViewLink& link = view_links_.at(v);
     if (!can_write_back(link))
@@ -90,7 +94,9 @@ Result<bool> GraphBuilder::plan_write_back(const Json& node, const std::string& 
   if (!kernels::catalogue_has_op(functional, DeviceType::kCpu) && !has_rename(functional))
     return unsupported("node '", name, "' (", *op, ") writes in place into '",
                        value_meta_names_[self], "', ",
-                       shared ? "which shares its memory with a view" : "a parameter or buffer",
+                       shared       ? "which shares its memory with a view"
+                       : user_input ? "a user input"
+                                    : "a parameter or buffer",
                        ", and ", functional, ", its functional form, has no kernel");
   *op = functional;
   return true;

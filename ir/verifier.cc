@@ -55,7 +55,8 @@ class MethodVerifier {
       return fail("subgraphs nest deeper than ", kMaxSubgraphDepth, " levels");
     for (const fb::Method* sub : *m_.subgraphs()) {
       if ((sub->symbols() && sub->symbols()->size() > 0) ||
-          (sub->mutations() && sub->mutations()->size() > 0))
+          (sub->mutations() && sub->mutations()->size() > 0) ||
+          (sub->input_mutations() && sub->input_mutations()->size() > 0))
         return fail("subgraph '", str(sub->name()), "' has symbols or mutations of its own");
       TIR_RETURN_IF_ERROR(MethodVerifier(*this, *sub).run());
     }
@@ -366,6 +367,23 @@ class MethodVerifier {
     if (m_.mutations())
       for (const fb::BufferMutation* mu : *m_.mutations())
         TIR_RETURN_IF_ERROR(check_use(mu->value(), "<mutations>", false));
+    if (m_.input_mutations()) {
+      const size_t inputs = m_.inputs() ? m_.inputs()->size() : 0;
+      std::vector<bool> written(inputs);
+      for (const fb::InputMutation* mu : *m_.input_mutations()) {
+        TIR_RETURN_IF_ERROR(check_use(mu->value(), "<input_mutations>", false));
+        if (mu->input() < 0 || size_t(mu->input()) >= inputs || written[size_t(mu->input())])
+          return fail("input mutation writes input ", mu->input(), ", which is not one of the ",
+                      inputs, " inputs or is written twice");
+        written[size_t(mu->input())] = true;
+        const fb::Value* in = m_.values()->Get(m_.inputs()->Get(mu->input()));
+        const fb::Value* val = m_.values()->Get(mu->value());
+        if (in->kind() != fb::ValueKind::Tensor || val->kind() != fb::ValueKind::Tensor ||
+            in->dtype() != val->dtype())
+          return fail("input mutation of '", str(in->name()), "' writes value '", str(val->name()),
+                      "', which is not a tensor of its dtype");
+      }
+    }
     return ok_status();
   }
 

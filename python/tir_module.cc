@@ -177,6 +177,7 @@ py::list io_list(const std::vector<tir::IoSpec>& specs) {
                                                : py::object(py::dtype(numpy_format(s.dtype)));
     e["shape"] = py::tuple(shape);
     e["dims"] = s.dims;
+    if (s.mutated) e["mutated"] = true;  // the program writes it (user_input_mutation)
     out.append(e);
   }
   return out;
@@ -247,8 +248,9 @@ class PySession {
   py::list run(py::handle self, py::handle inputs, bool copy, const std::string& adapter) {
     const auto& specs = session_->inputs();
     std::vector<py::array> arrays(specs.size());
-    std::vector<bool> given(specs.size(), false);  // (a default py::array is an empty array)
-    size_t copies = 0;                             // inputs that had to be made C-contiguous
+    std::vector<py::object> given_objects(specs.size());  // what the caller passed
+    std::vector<bool> given(specs.size(), false);         // (a default py::array is an empty array)
+    size_t copies = 0;                                    // inputs that had to be made C-contiguous
     if (py::isinstance<py::dict>(inputs)) {
       for (auto [k, v] : py::cast<py::dict>(inputs)) {
         const std::string name =
@@ -261,6 +263,7 @@ class PySession {
                 "unknown input '" + name + "' (the method's inputs: " + names + ")");
         }
         arrays[i] = contiguous(v, "input '" + name + "'");
+        given_objects[i] = py::reinterpret_borrow<py::object>(v);
         given[i] = true;
         copies += arrays[i].ptr() != v.ptr();
       }
@@ -277,6 +280,7 @@ class PySession {
       for (size_t i = 0; i < specs.size(); ++i) {
         py::object v = seq[i];
         arrays[i] = contiguous(v, "input '" + specs[i].name + "'");
+        given_objects[i] = v;
         given[i] = true;
         copies += arrays[i].ptr() != v.ptr();
       }
@@ -299,6 +303,15 @@ class PySession {
               "input '" + specs[i].name + "': rank " + std::to_string(a.ndim()) + " is too large");
       tensors[i] = tir::make_tensor(d, std::span<const int64_t>(a.shape(), size_t(a.ndim())),
                                     const_cast<void*>(a.data()));
+      // An input the program writes gets its new value as torch's eager module's does: in
+      // place, so it must be an array NumPy lets us write.
+      if (specs[i].mutated &&
+          (!py::isinstance<py::array>(given_objects[i]) ||
+           !py::cast<py::array>(given_objects[i]).writeable() || !a.writeable()))
+        raise(tir::StatusCode::kInvalidArgument,
+              "input '" + specs[i].name +
+                  "' is written by the program (user_input_mutation): pass a writable NumPy "
+                  "array");
     }
     input_copies_ = copies;
     // Any run on this thread overwrites its context's arena, which the views of an earlier
@@ -308,6 +321,9 @@ class PySession {
     if (!copy) lease = take_lease(self);
     const std::span<const tir::Tensor> outs =
         unwrap(without_gil([&] { return session_->run(tensors, adapter); }));
+    for (size_t i = 0; i < specs.size(); ++i)  // a written input the run saw as a copy
+      if (specs[i].mutated && arrays[i].ptr() != given_objects[i].ptr())
+        py::module_::import("numpy").attr("copyto")(given_objects[i], arrays[i]);
     py::list result;
     for (size_t i = 0; i < outs.size(); ++i) {
       const tir::Tensor& t = outs[i];

@@ -39,7 +39,9 @@ int tool_main(int argc, char** argv) {
       ->allow_extra_args(false);  // one file per --weights; the rest are inputs
   app.add_option("--method,-m", o.method, "Method to run")->capture_default_str();
   app.add_option("-i,--input", o.named_inputs, "Named input NAME=FILE.npy (repeatable)");
-  app.add_option("-o,--output-dir", o.output_dir, "Write outputs as DIR/output_<k>.npy");
+  app.add_option(
+      "-o,--output-dir", o.output_dir,
+      "Write outputs as DIR/output_<k>.npy (and inputs the program writes as DIR/input_<k>.npy)");
   app.add_option("--repeat,-r", o.repeat, "Extra timed runs after the first")
       ->check(tir::tools::whole_number(0, INT32_MAX));
   app.add_option("--threads,-t", o.threads, "CPU threads (0: library default)")

@@ -57,8 +57,9 @@ extern "C" {
  *  3: custom ops (tir_custom_op, tir_session_options_add_custom_op, tir_custom_call_*).
  *  4: tir_session_options_set_seed.
  *  5: LoRA adapters (tir_session_load_adapter, tir_session_unload_adapter,
- *     tir_session_run_adapter). */
-#define TIR_API_VERSION 5
+ *     tir_session_run_adapter).
+ *  6: inputs the program writes (tir_session_input_written, tir_session_written_input). */
+#define TIR_API_VERSION 6
 
 /** Mirrors tir::StatusCode (core/status.h); values are stable. */
 typedef enum tir_status {
@@ -232,6 +233,16 @@ TIR_API tir_status tir_session_run(tir_session* session);
  *  valid until the next tir_session_run on this handle or tir_session_free. [per handle] */
 TIR_API tir_status tir_session_output(const tir_session* session, size_t index,
                                       tir_tensor_view* out_view);
+/** Sets `*out_written` to 1 when the program writes input `index` (torch's
+ *  user_input_mutation, e.g. `x.add_(1)` on an input), else 0. */
+TIR_API tir_status tir_session_input_written(const tir_session* session, size_t index,
+                                             int* out_written);
+/** The value the last successful run wrote to input `index` (TIR_INVALID_ARGUMENT if the
+ *  program does not write it). The caller's bound buffer is never written: the run reads a
+ *  copy the handle owns, and the view shows that copy, valid as an output's view is; copy it
+ *  back to the buffer to get torch's in-place behaviour. [per handle] */
+TIR_API tir_status tir_session_written_input(const tir_session* session, size_t index,
+                                             tir_tensor_view* out_view);
 
 /* ---------------------------------------------------------------- custom ops */
 

@@ -8,6 +8,9 @@ namespace tir::kernels::ops {
 
 namespace {
 
+// Uniform draws take float16/bfloat16 themselves (a float32 draw rounded to them could be 1).
+constexpr DTypeSet kAnyHalf = {DType::kUndefined, kF16, kBF16};
+
 // clang-format off
 constexpr OpRow kRows[] = {
     {"aten::arange",              kAny, {}, {}},
@@ -31,8 +34,8 @@ constexpr OpRow kRows[] = {
     {"aten::one_hot",             kAny, {}, {}},
     {"aten::ones",                kAny, {}, {}},
     {"aten::ones_like",           kAny, {}, {}},
-    {"aten::rand",                kAny, {}, {}},
-    {"aten::rand_like",           kAny, {}, {}},
+    {"aten::rand",                kAnyHalf, {}, {}},
+    {"aten::rand_like",           kAnyHalf, {}, {}},
     {"aten::randn",               kAny, {}, {}},
     {"aten::randn_like",          kAny, {}, {}},
     {"aten::randperm",            kAny, {}, {}},

@@ -50,13 +50,18 @@ constexpr OpRow kRows[] = {
     {"aten::var.dim",         kAny,                      {},     {}},
     {"aten::var_mean.correction", kAny,                  {},     {}},
     {"aten::var_mean.dim",    kAny,                      {},     {}},
-    // element-wise losses (kernels/ops/loss.h)
+    // losses: element-wise (kernels/ops/loss.h), by class (kernels/shapes/reduction/class_loss.h)
     {"aten::binary_cross_entropy",             kAny, {}, {}},
     {"aten::binary_cross_entropy_with_logits", kAny, {}, {}},
+    {"aten::cross_entropy_loss", kAny,                   {},     {}},
     {"aten::huber_loss",      kAny,                      {},     {}},
     {"aten::kl_div",          kAny,                      {},     {}},
     {"aten::l1_loss",         kAny,                      {},     {}},
     {"aten::mse_loss",        kAny,                      {},     {}},
+    {"aten::nll_loss",        kAny,                      {},     {}},
+    {"aten::nll_loss2d_forward", kAny,                   {},     {}},
+    {"aten::nll_loss_forward", kAny,                     {},     {}},
+    {"aten::nll_loss_nd",     kAny,                      {},     {}},
     {"aten::smooth_l1_loss",  kAny,                      {},     {}},
 };
 // clang-format on

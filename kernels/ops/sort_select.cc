@@ -22,6 +22,7 @@ constexpr OpRow kRows[] = {
     {"aten::kthvalue",       kAny, {}, {}},
     {"aten::median",         kAny, {}, {}},
     {"aten::median.dim",     kAny, {}, {}},
+    {"aten::mode",           kAny, {}, {}},
     {"aten::nanmedian",      kAny, {}, {}},
     {"aten::nanmedian.dim",  kAny, {}, {}},
 };

@@ -18,11 +18,37 @@ namespace tir::kernels {
 void ref_gemm(const GemmParams& p, const KernelCall& call, void* scratch);
 void ref_conv2d(const ConvParams& p, const KernelCall& call, void* scratch);
 void ref_batch_norm(const BatchNormParams& p, const KernelCall& call, void* scratch);
+/// Batch norm over the batch's own statistics (kernels/reference/normalization/norm_stats.cc).
+void ref_batch_norm_no_stats(const BatchStatsParams& p, const KernelCall& call, void* scratch);
 void ref_max_pool2d(const MaxPoolParams& p, const KernelCall& call, void* scratch);
 void ref_adaptive_avg_pool2d(const AdaptivePoolParams& p, const KernelCall& call, void* scratch);
 void ref_mean(const ReduceParams& p, const KernelCall& call, void* scratch);
 void ref_binary(const BinaryParams& p, const KernelCall& call, void* scratch);
 /// Copies for permute/t/clone; nothing for aliasing shape ops.
 void ref_shape(const ViewParams& p, const KernelCall& call, void* scratch);
+
+/// aten::batch_norm in either mode: training=False through `Eval` (a kernel over running
+/// statistics); training=True without running statistics (NFNet's weight standardisation,
+/// F.batch_norm(w, None, None, training=True)) over the batch's own statistics.
+template <typename Eval>
+class BatchNormEitherMode final : public Kernel {
+ public:
+  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
+    TIR_ASSIGN_OR_RETURN(training_, batch_norm_training(call));
+    if (!training_) return eval_.prepare(call, out_info);
+    TIR_ASSIGN_OR_RETURN(stats_, norm_prepare_batch_norm_training(call, out_info));
+    return ok_status();
+  }
+  Status run(const KernelCall& call, void* scratch) override {
+    if (!training_) return eval_.run(call, scratch);
+    ref_batch_norm_no_stats(stats_, call, scratch);
+    return ok_status();
+  }
+
+ private:
+  bool training_ = false;
+  Eval eval_;
+  BatchStatsParams stats_;
+};
 
 }  // namespace tir::kernels

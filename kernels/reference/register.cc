@@ -12,6 +12,7 @@ void register_reference(KernelRegistry& registry) {
   register_any_diff_ref(registry);
   register_histc_ref(registry);
   register_loss_ref(registry);
+  register_class_loss_ref(registry);
   register_mean_ref(registry);
   register_reduction_ref(registry);
   register_sum_amax_cumsum_ref(registry);

@@ -25,6 +25,7 @@ void register_logic_ref(KernelRegistry& registry);
 void register_any_diff_ref(KernelRegistry& registry);
 void register_histc_ref(KernelRegistry& registry);
 void register_loss_ref(KernelRegistry& registry);
+void register_class_loss_ref(KernelRegistry& registry);
 void register_mean_ref(KernelRegistry& registry);
 void register_reduction_ref(KernelRegistry& registry);
 void register_sum_amax_cumsum_ref(KernelRegistry& registry);

@@ -42,6 +42,10 @@ struct tir_session {
   std::vector<tir::Tensor> bound;  // per input; data == nullptr while unbound
   std::vector<bool> is_bound;
   std::span<const tir::Tensor> outputs;  // of the last successful run
+  /// Per input the program writes (user_input_mutation): the handle's copy of the caller's
+  /// bytes, which the run reads and then overwrites (the caller's buffer is never written).
+  std::vector<std::vector<uint8_t>> written;
+  std::vector<tir::Tensor> written_views;  // their tensors after the last successful run
   bool has_run = false;
 };
 
@@ -361,7 +365,18 @@ tir_status tir_session_run_adapter(tir_session* session, const char* adapter) {
         return fail(make_error(StatusCode::kInvalidArgument, "input '",
                                session->session->inputs()[i].name, "' (index ", i,
                                ") is not bound"));
-    auto outputs = session->session->run(session->bound, adapter ? adapter : "");
+    std::vector<tir::Tensor> inputs = session->bound;
+    const auto& specs = session->session->inputs();
+    session->written.resize(specs.size());
+    session->written_views.assign(specs.size(), tir::Tensor{});
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (!specs[i].mutated) continue;
+      const auto* p = static_cast<const uint8_t*>(inputs[i].data);
+      session->written[i].assign(p, p + inputs[i].nbytes());
+      inputs[i].data = session->written[i].data();
+      session->written_views[i] = inputs[i];
+    }
+    auto outputs = session->session->run(inputs, adapter ? adapter : "");
     if (!outputs.ok()) return fail(outputs.status());
     session->outputs = *outputs;
     session->has_run = true;
@@ -379,6 +394,40 @@ tir_status tir_session_output(const tir_session* session, size_t index, tir_tens
     return fail(make_error(StatusCode::kInvalidArgument, "output index ", index, " out of range (",
                            session->outputs.size(), " outputs)"));
   const tir::Tensor& t = session->outputs[index];
+  out_view->data = t.data;
+  out_view->dtype = static_cast<tir_dtype>(t.dtype);
+  out_view->rank = t.rank;
+  out_view->dims = t.sizes.data();
+  out_view->nbytes = t.nbytes();
+  return TIR_OK;
+}
+
+tir_status tir_session_input_written(const tir_session* session, size_t index, int* out_written) {
+  TIR_C_CHECK_ARG(session, __func__);
+  TIR_C_CHECK_ARG(out_written, __func__);
+  const auto& specs = session->session->inputs();
+  if (index >= specs.size())
+    return fail(make_error(StatusCode::kInvalidArgument, "input index ", index, " out of range (",
+                           specs.size(), " inputs)"));
+  *out_written = specs[index].mutated ? 1 : 0;
+  return TIR_OK;
+}
+
+tir_status tir_session_written_input(const tir_session* session, size_t index,
+                                     tir_tensor_view* out_view) {
+  TIR_C_CHECK_ARG(session, __func__);
+  TIR_C_CHECK_ARG(out_view, __func__);
+  const auto& specs = session->session->inputs();
+  if (index >= specs.size())
+    return fail(make_error(StatusCode::kInvalidArgument, "input index ", index, " out of range (",
+                           specs.size(), " inputs)"));
+  if (!specs[index].mutated)
+    return fail(make_error(StatusCode::kInvalidArgument, "input '", specs[index].name,
+                           "' is not written by the program"));
+  if (!session->has_run)
+    return fail(StatusCode::kInvalidArgument,
+                "no written inputs: tir_session_run has not succeeded on this session");
+  const tir::Tensor& t = session->written_views[index];
   out_view->data = t.data;
   out_view->dtype = static_cast<tir_dtype>(t.dtype);
   out_view->rank = t.rank;

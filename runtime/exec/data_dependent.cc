@@ -199,6 +199,7 @@ Result<std::unique_ptr<DataDependentProbe>> make_data_dependent_probe(const Exec
     probe->graph.outputs.clear();
     for (const Bind& b : probe->binds) probe->graph.outputs.push_back(b.value);
     probe->graph.mutations.clear();
+    probe->graph.input_mutations.clear();
     DataDependentProbe* raw = probe.get();
     if (last)
       last->next = std::move(probe);

@@ -387,6 +387,15 @@ Status MethodExecutor::run_steps(Plan& plan, const Binding& b, std::span<const T
   if (!write_back) return ok_status();
   for (const auto& [v, buffer] : b.write_back)  // what the program wrote to its buffers
     if (data[v] != buffer->data) std::memmove(buffer->data, data[v], buffer->nbytes());
+  for (const auto& [v, k] : g.input_mutations) {  // what it wrote to the caller's inputs
+    const Tensor& in = inputs[size_t(k)];
+    const Tensor& now = plan.values[size_t(v)];
+    if (now.dtype != in.dtype || now.numel() != in.numel())
+      return make_error(StatusCode::kInternal, "method '", ir::str(g.method->name()), "' wrote a ",
+                        dtype_name(now.dtype), " ", shape_str(now.shape()), " value to input ", k,
+                        " (", dtype_name(in.dtype), " ", shape_str(in.shape()), ")");
+    if (data[v] != in.data) std::memmove(in.data, data[v], in.nbytes());
+  }
   return ok_status();
 }
 

@@ -34,6 +34,7 @@ std::vector<bool> values_read_as_int8_only(const ExecGraph& g) {
   }
   for (int32_t v : g.outputs) ok[size_t(v)] = false;
   for (const auto& m : g.mutations) ok[size_t(m.first)] = false;
+  for (const auto& m : g.input_mutations) ok[size_t(m.first)] = false;
   return ok;
 }
 

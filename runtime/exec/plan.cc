@@ -272,6 +272,7 @@ Status place_memory(const PlanInputs& in, Plan& plan, const Lifetimes& life) {
   std::vector<int32_t> last = life.last;
   for (int32_t v : g.outputs) last[life.root[v]] = end;
   for (const auto& m : g.mutations) last[life.root[m.first]] = end;
+  for (const auto& m : g.input_mutations) last[life.root[m.first]] = end;
   for (size_t d = 0; d < in.devices.size(); ++d) {
     std::vector<BufferRequest> requests;
     std::vector<int32_t> value_of, step_of;  // per request: the value, or the step (scratch)

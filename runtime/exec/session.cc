@@ -122,6 +122,9 @@ Result<std::unique_ptr<Session>> Session::create(std::shared_ptr<const DataSourc
   if (method->inputs())
     for (int32_t v : *method->inputs())
       s->inputs_.push_back(io_spec(*method, *method->values()->Get(v)));
+  if (method->input_mutations())
+    for (const ir::fb::InputMutation* mu : *method->input_mutations())
+      s->inputs_[size_t(mu->input())].mutated = true;  // in range: the verifier checked it
   if (method->outputs())
     for (int32_t v : *method->outputs())
       s->outputs_.push_back(io_spec(*method, *method->values()->Get(v)));

@@ -112,6 +112,9 @@ struct IoSpec {
   /// The largest each dim may be: its size, a bare symbol's range max, or -1 (unbounded, or
   /// an expression of symbols).
   std::vector<int64_t> max_shape;
+  /// An input the program writes (torch's user_input_mutation): each run writes its new value
+  /// into the memory of the tensor the caller passed, as torch's eager module does.
+  bool mutated = false;
 };
 
 class Session {

@@ -190,6 +190,7 @@ DefUse exec_graph_def_use(const ExecGraph& g) {
   }
   for (int32_t v : g.outputs) du.pinned[size_t(v)] = true;
   for (const auto& m : g.mutations) du.pinned[size_t(m.first)] = true;
+  for (const auto& m : g.input_mutations) du.pinned[size_t(m.first)] = true;
   return du;
 }
 
@@ -262,6 +263,9 @@ Result<ExecGraph> exec_graph_lower(const ir::ModelView& model, const fb::Method&
   if (method.mutations())
     for (const fb::BufferMutation* mu : *method.mutations())
       g.mutations.emplace_back(mu->value(), ir::str(mu->buffer()));
+  if (method.input_mutations())
+    for (const fb::InputMutation* mu : *method.input_mutations())
+      g.input_mutations.emplace_back(mu->value(), mu->input());
   find_state_values(model.model(), g);
   return g;
 }

@@ -99,6 +99,9 @@ struct ExecGraph {
   std::vector<int32_t> inputs, outputs;
   /// BUFFER_MUTATION outputs: (value, buffer name).
   std::vector<std::pair<int32_t, std::string_view>> mutations;
+  /// USER_INPUT_MUTATION outputs: (value, signature position of the input it is written to
+  /// after the run).
+  std::vector<std::pair<int32_t, int32_t>> input_mutations;
   /// Weight values the method writes (in-place targets, mutated buffers), with the buffer
   /// name they bind to in SessionState.
   std::vector<std::pair<int32_t, std::string_view>> state_values;

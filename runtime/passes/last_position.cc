@@ -275,6 +275,7 @@ class LastPositionPass {
     size_t readers = du_.users[size_t(v)].size();
     readers += size_t(std::count(g_.outputs.begin(), g_.outputs.end(), v));
     for (const auto& m : g_.mutations) readers += m.first == v;
+    for (const auto& m : g_.input_mutations) readers += m.first == v;
     if (ds.size() != readers) return kWhole;
     int dim = kAnyDim;
     for (const Demand& d : ds) {

@@ -97,6 +97,7 @@ size_t insert_copies(ExecGraph& g, std::span<const std::shared_ptr<Device>> devi
   };
   for (int32_t& v : g.outputs) bring_back(v);
   for (auto& m : g.mutations) bring_back(m.first);
+  for (auto& m : g.input_mutations) bring_back(m.first);
   return inserted;
 }
 

@@ -10,6 +10,7 @@
 #include "include/tir/tir.h"
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/npy.h"
+#include "tests/capi/tirc_import.h"
 #include "tests/common/test_util.h"
 
 namespace tir {
@@ -27,17 +28,7 @@ using testing::TempDir;
 
 /// Imports fixture `dir` (under tests/data/fixtures) with tirc into tmp/m.tir + tmp/m.bin.
 bool import(const std::string& dir, const TempDir& tmp) {
-  const char* tirc = std::getenv("TIRC");
-  if (!tirc) {
-    ADD_FAILURE() << "TIRC is not set";
-    return false;
-  }
-  const std::string cmd = std::string(tirc) + " import " + testing::fixture_dir() + "/" + dir +
-                          "/program.pt2 -o " + tmp.file("m.tir") + " --weights " +
-                          tmp.file("m.bin") + " > /dev/null";
-  const int rc = std::system(cmd.c_str());
-  EXPECT_EQ(rc, 0) << cmd;
-  return rc == 0;
+  return testing::tirc_import(testing::fixture_dir() + "/" + dir, tmp);
 }
 
 HostTensor read_npy(const std::string& path) {

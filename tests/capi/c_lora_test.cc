@@ -9,6 +9,7 @@
 
 #include "include/tir/tir.h"
 #include "runtime/weights/npy.h"
+#include "tests/capi/tirc_import.h"
 #include "tests/common/test_util.h"
 
 namespace tir {
@@ -23,13 +24,9 @@ HostTensor npy(const std::string& path) {
 }
 
 TEST(CApiLora, RunAdapterEqualsPeftMergedModel) {
-  const char* tirc = std::getenv("TIRC");
-  ASSERT_NE(tirc, nullptr);
   TempDir tmp;
   const std::string dir = testing::fixture_dir() + "/lora/llama";
-  const std::string cmd = std::string(tirc) + " import " + dir + "/program.pt2 -o " +
-                          tmp.file("m.tir") + " --weights " + tmp.file("m.bin") + " > /dev/null";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  ASSERT_TRUE(testing::tirc_import(dir, tmp));
   std::ifstream in(testing::fixture_dir() + "/lora/manifest.json");
   const auto family = nlohmann::json::parse(in)["families"][1];
   ASSERT_EQ(family["family"], "llama");

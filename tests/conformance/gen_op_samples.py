@@ -8,6 +8,7 @@ exported by torch.export (training IR, no run_decompositions: training-IR ops su
 aten::linear stay), with torch eager's outputs. Read by tests/conformance/op_suite_test.cc.
 
     ~/.venvs/torch/bin/python tests/conformance/gen_op_samples.py [--tirc build/tools/tirc]
+        [--ops aten::mode,aten::nll_loss]   # only these rows' cases, the others kept
 
 The rows come from the catalogue itself (`tirc ops --json`, its "backends" field), so no
 list of ops is kept here; op_sample_calls.py says how to call those whose arguments a schema
@@ -202,18 +203,33 @@ def qd_name(target):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tirc", default=os.path.join(ROOT, "build", "tools", "tirc"))
+    ap.add_argument("--ops", help="comma-separated rows to (re)make; the other cases are kept")
     args = ap.parse_args()
     warnings.filterwarnings("ignore")
-    held = sweep_held()
+    only = set(args.ops.split(",")) if args.ops else None
     rows = rows_of(args.tirc)
-    if os.path.isdir(OUT):
-        shutil.rmtree(OUT)
-    os.makedirs(OUT)
     cases, refused, made = [], [], set()
+    if only is None:
+        held = sweep_held()
+        if os.path.isdir(OUT):
+            shutil.rmtree(OUT)
+        os.makedirs(OUT)
+    else:  # keep the other rows' cases; every dtype of these is sampled
+        held = set()
+        with open(os.path.join(OUT, "manifest.json")) as f:
+            old = json.load(f)
+        for c in old["cases"]:
+            if c["op"] not in only:
+                cases.append(c)
+            elif os.path.exists(os.path.join(OUT, c["case"] + ".pt2")):
+                os.remove(os.path.join(OUT, c["case"] + ".pt2"))
+        refused = [r for r in old["refused"] if r["op"] not in only]
+        rows = {k: v for k, v in rows.items() if k[0] in only}
     wanted = {(op, d): backends for (op, d), backends in rows.items()
               if (op, d) not in held or backends & {"cpu", "cuda"}}
     for pair in opinfo_pairs():  # every dtype torch's OpInfo lists, sampled once
-        wanted.setdefault(pair, set())
+        if only is None or pair[0] in only:
+            wanted.setdefault(pair, set())
     for (op, dname), backends in sorted(wanted.items()):
         sample_dtype = ANY_DTYPE.get(op, "float32") if dname == "any" else dname
         if (op, sample_dtype) in made:

@@ -15,6 +15,7 @@
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/host_tensor.h"
 #include "runtime/weights/npy.h"
+#include "tests/common/fixture_npy.h"
 #include "tests/common/test_util.h"
 
 namespace tir::testing {
@@ -69,17 +70,6 @@ struct FixtureRun {
 /// `tmp`) and runs its inputs once; the session stays open for its statistics.
 inline FixtureRun run_fixture_once(const std::string& dir, const nlohmann::json& f,
                                    const TempDir& tmp, const SessionOptions& options = {});
-
-/// The fixture's tensors listed in `list` (manifest "inputs" or "outputs").
-inline std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::json& list) {
-  std::vector<HostTensor> out;
-  for (const auto& e : list) {
-    auto t = npy_read(dir + "/" + e["file"].get<std::string>());
-    EXPECT_TRUE(t.ok()) << t.status().message();
-    if (t.ok()) out.push_back(std::move(t).value());
-  }
-  return out;
-}
 
 /// Runs an LLM fixture's prefill (inputs input_ids [1, 7], cache_position [7]) on the 7-token
 /// prompt the LLM tests share; the session's outputs.

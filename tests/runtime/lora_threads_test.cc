@@ -71,6 +71,9 @@ TEST(LoraThreads, LoadAndUnloadWhileRunsGoOn) {
       ++cycles;
     }
   });
+  // The runs start once the admin has loaded and unloaded once (it goes on while they run): on
+  // a loaded machine they could otherwise all finish before its first cycle.
+  while (cycles.load() == 0 && wrong.load() == 0) std::this_thread::yield();
   std::vector<std::thread> runners;
   for (size_t t = 1; t < 4; ++t)
     runners.emplace_back(run_adapter, s.get(), std::cref(f), f.adapters[t].name,

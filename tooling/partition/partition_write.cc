@@ -123,6 +123,9 @@ Result<PartitionPlan> partition_model(const PartitionOptions& o, std::ostream& o
   if (!method)
     return make_error(StatusCode::kNotFound, "model '", o.model_path, "' has no method '", o.method,
                       "' (methods: ", view.method_names(), ")");
+  if (method->input_mutations() && method->input_mutations()->size() > 0)
+    return make_error(StatusCode::kUnsupported, "method '", ir::str(method->name()),
+                      "' writes its inputs (user_input_mutation); a pipeline cannot partition it");
   if (method->mutations() && method->mutations()->size() > 0)
     return make_error(StatusCode::kUnsupported, "model '", o.model_path, "' method '", o.method,
                       "' mutates buffers (", ir::str(method->mutations()->Get(0)->buffer()),

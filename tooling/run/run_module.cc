@@ -201,11 +201,19 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
     if (!o.profile_layers_path.empty()) TIR_RETURN_IF_ERROR(write_layer_profile(o, profiler));
   }
 
+  // Inputs the program writes (user_input_mutation): their values after the last run.
+  std::vector<size_t> mutated;
+  for (size_t k = 0; k < session->inputs().size(); ++k)
+    if (session->inputs()[k].mutated) mutated.push_back(k);
+  const auto mutated_path = [&](size_t k) {
+    return o.output_dir + "/input_" + std::to_string(k) + ".npy";  // names may hold anything
+  };
   if (!o.output_dir.empty()) {
     ::mkdir(o.output_dir.c_str(), 0755);  // an existing directory is fine
     for (size_t k = 0; k < outputs.size(); ++k)
       TIR_RETURN_IF_ERROR(
           npy_write(o.output_dir + "/output_" + std::to_string(k) + ".npy", outputs[k]));
+    for (size_t k : mutated) TIR_RETURN_IF_ERROR(npy_write(mutated_path(k), views[k]));
   }
 
   if (o.json) {
@@ -234,6 +242,8 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
     for (size_t k = 0; k < outputs.size(); ++k)
       out << (k ? ", " : "") << "{\"dtype\": \"" << dtype_name(outputs[k].dtype)
           << "\", \"shape\": " << shape_str(outputs[k].shape()) << "}";
+    out << "], \"mutated_inputs\": [";
+    for (size_t k = 0; k < mutated.size(); ++k) out << (k ? ", " : "") << mutated[k];
     out << "]}\n";
     return ok_status();
   }
@@ -253,6 +263,13 @@ Status run_module(const RunModuleOptions& o, std::ostream& out) {
     out << "output " << k << "  " << dtype_name(outputs[k].dtype) << shape_str(outputs[k].shape())
         << "  [" << preview(outputs[k]) << "]";
     if (!o.output_dir.empty()) out << "  -> " << o.output_dir << "/output_" << k << ".npy";
+    out << "\n";
+  }
+  for (size_t k : mutated) {
+    out << "input  " << session->inputs()[k].name
+        << "  written by the program: " << dtype_name(views[k].dtype) << shape_str(views[k].shape())
+        << "  [" << preview(views[k]) << "]";
+    if (!o.output_dir.empty()) out << "  -> " << mutated_path(k);
     out << "\n";
   }
   out << std::fixed << std::setprecision(3) << "time    load " << load_ms << " ms, first run "

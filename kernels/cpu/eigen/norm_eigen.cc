@@ -32,7 +32,8 @@ void batch_norm_opt(const BatchNormParams& p, const KernelCall& call, void*) {
                   });
 }
 
-using BatchNormOpt = FnKernel<BatchNormParams, norm_prepare_batch_norm, batch_norm_opt>;
+using BatchNormOpt =
+    BatchNormEitherMode<FnKernel<BatchNormParams, norm_prepare_batch_norm, batch_norm_opt>>;
 using NativeBnOpt = FnKernel<BatchNormParams, norm_prepare_native_no_training, batch_norm_opt>;
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Random tensors: aten::rand, randn (float32 or float64, [0, 1) uniform and standard normal),
+// Random tensors: aten::rand, randn ([0, 1) uniform in float16, bfloat16, float32 or float64;
+// standard normal in float32 or float64),
 // their _like forms and aten::randperm (int64 by default; int32, float32, float64 too), drawn
 // from the session's seeded Philox stream (kernels/random.h documents the generator and each
 // draw). Layout, device and pin_memory arguments are accepted and ignored, as for the other
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/float16.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
 #include "kernels/shapes/dtype_util.h"
@@ -54,12 +56,16 @@ Result<RandomParams> prepare_random(const KernelCall& call, PrepareInfo*) {
               : D == Draw::kPermutation       ? DType::kInt64
                                               : DType::kFloat32;
   const bool floating = p.dtype == DType::kFloat32 || p.dtype == DType::kFloat64;
+  // Uniform draws in float16/bfloat16 come from that dtype's own grid: a float32 draw rounded
+  // to 8 significant bits would give 1.0 (torch draws each dtype's digits).
+  const bool half = p.dtype == DType::kFloat16 || p.dtype == DType::kBFloat16;
   const bool ok = D == Draw::kPermutation
                       ? floating || p.dtype == DType::kInt64 || p.dtype == DType::kInt32
-                      : floating;
+                      : floating || (D == Draw::kUniform && half);
   if (!ok)
     return op_error(call, StatusCode::kUnsupported, "dtype ", dtype_name(p.dtype),
                     D == Draw::kPermutation ? " (int64, int32, float32 or float64 expected)"
+                    : D == Draw::kUniform   ? " (float16, bfloat16, float32 or float64 expected)"
                                             : " (float32 or float64 expected)");
   call.outputs[0].dtype = p.dtype;
   call.outputs[0].set_shape(shape);
@@ -79,6 +85,20 @@ void fill_uniform(const RandomStream& s, uint64_t first, T* y, int64_t n) {
   for (int64_t i = 0; i < n; i += 4) {
     const std::array<uint32_t, 4> b = s.block(first + uint64_t(i / 4));
     for (int64_t k = 0; k < 4 && i + k < n; ++k) y[i + k] = static_cast<T>(uniform(b[k]));
+  }
+}
+
+/// Uniform [0, 1) on the grid of a dtype with `digits` significant bits: (x >> (32 - digits))
+/// * 2^-digits is exact in that dtype, so it never rounds up to 1.
+void fill_uniform_half(const RandomStream& s, uint64_t first, uint16_t* y, int64_t n,
+                       bool bfloat16) {
+  const int digits = bfloat16 ? 8 : 11;
+  for (int64_t i = 0; i < n; i += 4) {
+    const std::array<uint32_t, 4> b = s.block(first + uint64_t(i / 4));
+    for (int64_t k = 0; k < 4 && i + k < n; ++k) {
+      const float u = std::ldexp(float(b[k] >> (32 - digits)), -digits);
+      y[i + k] = bfloat16 ? float_to_bf16(u) : float_to_fp16(u);
+    }
   }
 }
 
@@ -116,6 +136,11 @@ void ref_random(const RandomParams& p, const KernelCall& call, void*) {
   const int64_t blocks =
       D == Draw::kPermutation ? (std::max<int64_t>(p.numel - 1, 0) + 1) / 2 : (p.numel + 3) / 4;
   const uint64_t first = s.reserve(uint64_t(blocks));
+  if (p.dtype == DType::kFloat16 || p.dtype == DType::kBFloat16) {
+    fill_uniform_half(s, first, call.outputs[0].data_as<uint16_t>(), p.numel,
+                      p.dtype == DType::kBFloat16);
+    return;
+  }
   visit_dtype(p.dtype, [&](auto tag) {
     using T = decltype(tag);
     T* y = call.outputs[0].data_as<T>();
@@ -138,13 +163,19 @@ using RandomRef = FnKernel<RandomParams, prepare_random<D, Like>, ref_random<D>>
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
 constexpr auto kAny = DType::kUndefined;
+constexpr auto kF16 = DType::kFloat16;
+constexpr auto kBF16 = DType::kBFloat16;
 
 }  // namespace
 
 void register_random_ref(KernelRegistry& registry) {
   registry.add({
       {"aten::rand", kCpu, kAny, kRef, &make_kernel<RandomRef<Draw::kUniform, false>>},
+      {"aten::rand", kCpu, kF16, kRef, &make_kernel<RandomRef<Draw::kUniform, false>>},
+      {"aten::rand", kCpu, kBF16, kRef, &make_kernel<RandomRef<Draw::kUniform, false>>},
       {"aten::rand_like", kCpu, kAny, kRef, &make_kernel<RandomRef<Draw::kUniform, true>>},
+      {"aten::rand_like", kCpu, kF16, kRef, &make_kernel<RandomRef<Draw::kUniform, true>>},
+      {"aten::rand_like", kCpu, kBF16, kRef, &make_kernel<RandomRef<Draw::kUniform, true>>},
       {"aten::randn", kCpu, kAny, kRef, &make_kernel<RandomRef<Draw::kNormal, false>>},
       {"aten::randn_like", kCpu, kAny, kRef, &make_kernel<RandomRef<Draw::kNormal, true>>},
       {"aten::randperm", kCpu, kAny, kRef, &make_kernel<RandomRef<Draw::kPermutation, false>>},

@@ -41,7 +41,8 @@ void ref_batch_norm(const BatchNormParams& p, const KernelCall& call, void*) {
 
 namespace {
 
-using BatchNormRef = FnKernel<BatchNormParams, norm_prepare_batch_norm, ref_batch_norm>;
+using BatchNormRef =
+    BatchNormEitherMode<FnKernel<BatchNormParams, norm_prepare_batch_norm, ref_batch_norm>>;
 using NativeBnRef = FnKernel<BatchNormParams, norm_prepare_native_no_training, ref_batch_norm>;
 
 }  // namespace

@@ -13,6 +13,23 @@ namespace {
 
 using Kind = SelectParams::Kind;
 
+/// The last position of the longest run of equal values in the sorted `order` (the first
+/// such run: the smallest value).
+template <typename Eq>
+int64_t mode_position(int64_t n, const int64_t* order, Eq equal) {
+  int64_t best = 0, best_len = 0;
+  for (int64_t start = 0; start < n;) {
+    int64_t end = start + 1;
+    while (end < n && equal(order[start], order[end])) ++end;
+    if (end - start > best_len) {
+      best_len = end - start;
+      best = end - 1;
+    }
+    start = end;
+  }
+  return best;
+}
+
 template <typename T>
 void run_typed(const SelectParams& p, const KernelCall& call, void* scratch) {
   const T* x = call.inputs[p.input].data_as<const T>();
@@ -32,7 +49,11 @@ void run_typed(const SelectParams& p, const KernelCall& call, void* scratch) {
       int64_t nans = 0;
       while (nans < p.n && is_nan(at(order[p.n - 1 - nans]))) ++nans;
       int64_t pos = 0;
-      if (p.kind == Kind::kKth) {
+      if (p.kind == Kind::kMode) {
+        pos = mode_position(p.n, order, [&](int64_t a, int64_t b) {
+          return at(a) == at(b) || (is_nan(at(a)) && is_nan(at(b)));
+        });
+      } else if (p.kind == Kind::kKth) {
         pos = p.k - 1;
       } else if (p.kind == Kind::kNanMedian) {
         const int64_t numbers = p.n - nans;
@@ -70,6 +91,7 @@ void register_select_ref(KernelRegistry& registry) {
       {"aten::nanmedian.dim", kCpu, kAny, kRef,
        &make_kernel<SelectRef<select_prepare_dim<Kind::kNanMedian>>>},
       {"aten::kthvalue", kCpu, kAny, kRef, &make_kernel<SelectRef<select_prepare_kthvalue>>},
+      {"aten::mode", kCpu, kAny, kRef, &make_kernel<SelectRef<select_prepare_dim<Kind::kMode>>>},
   });
 }
 

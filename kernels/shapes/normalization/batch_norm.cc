@@ -47,13 +47,15 @@ Result<BatchNormParams> bn_common(const KernelCall& call, size_t eps_pos) {
 
 }  // namespace
 
-Result<BatchNormParams> norm_prepare_batch_norm(const KernelCall& call, PrepareInfo* out_info) {
+Result<bool> batch_norm_training(const KernelCall& call) {
   TIR_RETURN_IF_ERROR(check_arity(call, 9, 1));
-  TIR_ASSIGN_OR_RETURN(bool training, bool_arg(call, 5, "training"));
-  if (training) {
-    return op_error(call, StatusCode::kUnsupported,
-                    "training=True is not supported (export the model in eval mode)");
-  }
+  return bool_arg(call, 5, "training");
+}
+
+Result<BatchNormParams> norm_prepare_batch_norm(const KernelCall& call, PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const bool training, batch_norm_training(call));
+  if (training)
+    return op_error(call, StatusCode::kInvalidArgument, "training=True: batch statistics");
   (void)out_info;
   return bn_common(call, 7);
 }
@@ -130,6 +132,53 @@ Result<BatchStatsParams> batch_stats_common(const KernelCall& call, size_t eps_p
 }
 
 }  // namespace
+
+Result<BatchStatsParams> norm_prepare_batch_norm_training(const KernelCall& call,
+                                                          PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const bool training, batch_norm_training(call));
+  if (!training)
+    return op_error(call, StatusCode::kInvalidArgument, "training=False: running statistics");
+  for (size_t i : {3, 4})
+    if (!call.args[i].is_none())
+      return op_error(call, StatusCode::kUnsupported,
+                      "training=True with running statistics updates running_mean and "
+                      "running_var in place, which is not supported (export the model in eval "
+                      "mode)");
+  (void)out_info;
+  return batch_stats_common(call, 7, false);
+}
+
+Result<bool> native_functional_training(const KernelCall& call) {
+  TIR_RETURN_IF_ERROR(check_arity(call, 8, 5));
+  return bool_arg(call, 5, "training");
+}
+
+Result<BatchTrainParams> norm_prepare_native_functional_training(const KernelCall& call,
+                                                                 PrepareInfo* out_info) {
+  TIR_ASSIGN_OR_RETURN(const bool training, native_functional_training(call));
+  if (!training)
+    return op_error(call, StatusCode::kInvalidArgument, "training=False: running statistics");
+  BatchTrainParams p;
+  TIR_ASSIGN_OR_RETURN(p.stats, batch_stats_common(call, 7, false));
+  const char* names[2] = {"running_mean", "running_var"};
+  int* slots[2] = {&p.mean, &p.var};
+  for (size_t i = 0; i < 2; ++i) {
+    TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, 3 + i, names[i]));
+    TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, names[i]));
+    TIR_RETURN_IF_ERROR(require_contiguous(call, *t, names[i]));
+    if (t->rank != 1 || t->sizes[0] != p.stats.c)
+      return op_error(call, StatusCode::kInvalidArgument, "argument '", names[i], "' ",
+                      shape_str(t->shape()), " must be [", p.stats.c, "] (input channels)");
+    *slots[i] = static_cast<int>(tensor_input_index(call, 3 + i));
+  }
+  TIR_ASSIGN_OR_RETURN(p.momentum, scalar_arg(call, 6, "momentum"));
+  for (int k = 1; k < 5; ++k) {
+    call.outputs[k].dtype = DType::kFloat32;
+    call.outputs[k].set_shape({p.stats.c});
+  }
+  (void)out_info;
+  return p;
+}
 
 Result<BatchStatsParams> norm_prepare_native_no_stats(const KernelCall& call,
                                                       PrepareInfo* out_info) {

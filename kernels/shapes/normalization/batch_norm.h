@@ -17,8 +17,10 @@ struct BatchNormParams {
 };
 
 /// batch_norm(input, weight?, bias?, running_mean?, running_var?, training, momentum, eps,
-/// cudnn_enabled); only training=false with running stats.
+/// cudnn_enabled) with training=false: over the running statistics.
 Result<BatchNormParams> norm_prepare_batch_norm(const KernelCall& call, PrepareInfo* out_info);
+/// batch_norm's training argument.
+Result<bool> batch_norm_training(const KernelCall& call);
 /// _native_batch_norm_legit_no_training(input, weight?, bias?, running_mean, running_var,
 /// momentum, eps) -> (out, save_mean [0], save_invstd [0]) as torch returns on CPU.
 Result<BatchNormParams> norm_prepare_native_no_training(const KernelCall& call,
@@ -38,6 +40,11 @@ struct BatchStatsParams {
 };
 /// _native_batch_norm_legit.no_stats(input, weight?, bias?, training, momentum, eps) ->
 /// (out, save_mean [C], save_invstd [C]); training must be True (torch refuses False).
+/// batch_norm(...) with training=True and no running statistics: over the batch's own
+/// (BatchStatsParams). With running statistics torch would also update them in place, which a
+/// program that is not a training step cannot want: refused.
+Result<BatchStatsParams> norm_prepare_batch_norm_training(const KernelCall& call,
+                                                          PrepareInfo* out_info);
 Result<BatchStatsParams> norm_prepare_native_no_stats(const KernelCall& call,
                                                       PrepareInfo* out_info);
 /// instance_norm(input, weight?, bias?, running_mean?, running_var?, use_input_stats,
@@ -49,5 +56,19 @@ Result<BatchStatsParams> norm_prepare_instance_norm(const KernelCall& call, Prep
 /// running_var): training=False only, where the running statistics come back unchanged.
 Result<BatchNormParams> norm_prepare_native_functional(const KernelCall& call,
                                                        PrepareInfo* out_info);
+
+/// _native_batch_norm_legit_functional with training=True (what the core IR makes of a
+/// training-mode BatchNorm): the batch's own statistics, save_mean and save_invstd [C], and
+/// the new running statistics (1 - momentum) * old + momentum * batch (the variance unbiased),
+/// which the program then writes to its buffers or inputs.
+struct BatchTrainParams {
+  BatchStatsParams stats;
+  int mean = -1, var = -1;  // running_mean, running_var inputs
+  double momentum = 0.1;
+};
+Result<BatchTrainParams> norm_prepare_native_functional_training(const KernelCall& call,
+                                                                 PrepareInfo* out_info);
+/// Whether a _native_batch_norm_legit_functional call has training=True.
+Result<bool> native_functional_training(const KernelCall& call);
 
 }  // namespace tir::kernels

@@ -80,5 +80,6 @@ template Result<SelectParams> select_prepare_all<Kind::kMedian>(const KernelCall
 template Result<SelectParams> select_prepare_all<Kind::kNanMedian>(const KernelCall&, PrepareInfo*);
 template Result<SelectParams> select_prepare_dim<Kind::kMedian>(const KernelCall&, PrepareInfo*);
 template Result<SelectParams> select_prepare_dim<Kind::kNanMedian>(const KernelCall&, PrepareInfo*);
+template Result<SelectParams> select_prepare_dim<Kind::kMode>(const KernelCall&, PrepareInfo*);
 
 }  // namespace tir::kernels

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Ops models compute that torch's training IR keeps whole (issue 47 item 6), in both dialects,
+into fixtures/arch_losses/<model>/<dialect>/ (runnable_fixtures() in tests/common/test_util.h
+runs each on its export inputs and compares with torch eager):
+
+  scaled_std_conv  timm's NFNet ScaledStdConv2d: the weight standardised with
+                   F.batch_norm(w, None, None, training=True) inside an eval-mode model
+  classifier_loss  a classifier returning its logits and F.cross_entropy against labels (with
+                   ignore_index and label smoothing), F.nll_loss with class weights, and a
+                   soft-label cross entropy
+  mode_vote        torch.mode over an ensemble's argmax votes
+
+    ~/.venvs/torch/bin/python tests/data/gen_arch_losses.py
+"""
+
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import export_util
+import gen
+
+ROOT = os.path.join(gen.ROOT, "arch_losses")
+
+
+class ScaledStdConv(nn.Conv2d):
+    """timm.layers.ScaledStdConv2d at toy size."""
+
+    def __init__(self):
+        super().__init__(3, 6, 3, padding=1)
+        self.gain = nn.Parameter(torch.full((6, 1, 1, 1), 1.5))
+        self.scale = (3 * 3 * 3) ** -0.5
+
+    def forward(self, x):
+        w = F.batch_norm(self.weight.reshape(1, self.out_channels, -1), None, None,
+                         weight=(self.gain * self.scale).view(-1), training=True, momentum=0.0,
+                         eps=1e-6).reshape_as(self.weight)
+        return F.conv2d(x, w, self.bias, self.stride, self.padding)
+
+
+class ClassifierLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(8, 5)
+        self.register_buffer("class_weight", torch.tensor([1.0, 2.0, 0.5, 1.0, 3.0]))
+
+    def forward(self, x, labels, soft):
+        logits = self.head(x)
+        return (logits,
+                F.cross_entropy(logits, labels, ignore_index=2, label_smoothing=0.1),
+                F.nll_loss(F.log_softmax(logits, -1), labels, weight=self.class_weight,
+                           reduction="sum"),
+                F.cross_entropy(logits, soft.softmax(-1), reduction="none"))
+
+
+class ModeVote(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.heads = nn.Linear(6, 4 * 5)
+
+    def forward(self, x):
+        votes = self.heads(x).reshape(x.shape[0], 5, 4).argmax(-1)
+        value, index = torch.mode(votes, dim=1)
+        return value, index
+
+
+MODELS = [
+    ("scaled_std_conv", ScaledStdConv, 101,
+     lambda g: ((torch.randn(2, 3, 8, 8, generator=g),), {}), 1e-4),
+    ("classifier_loss", ClassifierLoss, 102,
+     lambda g: ((torch.randn(6, 8, generator=g), torch.tensor([0, 2, 4, 1, 3, 2]),
+                 torch.randn(6, 5, generator=g)), {}), 1e-5),
+    ("mode_vote", ModeVote, 103, lambda g: ((torch.randn(7, 6, generator=g),), {}), 0),
+]
+
+
+def main():
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(1)
+    fixtures = export_util.build_suite(ROOT, MODELS)
+    export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
+
+
+if __name__ == "__main__":
+    sys.exit(main())
