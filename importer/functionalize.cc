@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "importer/aten_schema.h"
+
 namespace tir::importer {
 
 std::string functional_op_name(std::string_view op) {
@@ -12,8 +14,25 @@ std::string functional_op_name(std::string_view op) {
   if (base.size() < 2 || base.back() != '_' || base.starts_with("__")) return "";
   std::string out = "aten::";
   out += base.substr(0, base.size() - 1);
-  if (dot != std::string_view::npos) out += rest.substr(dot);
-  return out;
+  if (dot == std::string_view::npos) return out;
+  // Overload names mostly match ("add_.Tensor" -> "add.Tensor"); where torch named them
+  // otherwise the functional overload is "Tensor_<name>" ("pow_.Scalar" ->
+  // "pow.Tensor_Scalar") or the default one ("floor_divide_.Tensor" -> "floor_divide"): the
+  // first whose arguments are the in-place op's.
+  const std::string_view overload = rest.substr(dot + 1);
+  const AtenSchema* in_place = find_aten_schema(op);
+  const auto same_args = [&](const AtenSchema& f) {
+    if (!in_place) return true;
+    if (f.args.size() != in_place->args.size()) return false;
+    for (size_t i = 0; i < f.args.size(); ++i)
+      if (f.args[i].name != in_place->args[i].name || f.args[i].type != in_place->args[i].type)
+        return false;
+    return true;
+  };
+  for (const std::string& candidate :
+       {out + "." + std::string(overload), out + ".Tensor_" + std::string(overload), out})
+    if (const AtenSchema* f = find_aten_schema(candidate); f && same_args(*f)) return candidate;
+  return out + "." + std::string(overload);
 }
 
 bool is_view_op(std::string_view op) {

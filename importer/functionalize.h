@@ -12,7 +12,9 @@
 
 namespace tir::importer {
 
-/// "aten::silu_" -> "aten::silu", "aten::fill_.Scalar" -> "aten::fill.Scalar"; empty when
+/// "aten::silu_" -> "aten::silu", "aten::fill_.Scalar" -> "aten::fill.Scalar",
+/// "aten::pow_.Scalar" -> "aten::pow.Tensor_Scalar", "aten::floor_divide_.Tensor" ->
+/// "aten::floor_divide" (the overload torch's schemas have); empty when
 /// `op` is not an in-place aten op (dunder names such as __and__ are not).
 std::string functional_op_name(std::string_view op);
 

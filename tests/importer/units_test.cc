@@ -178,6 +178,9 @@ TEST(Functionalize, InPlaceOpsMapToTheirFunctionalForms) {
   EXPECT_EQ(functional_op_name("aten::silu_"), "aten::silu");
   EXPECT_EQ(functional_op_name("aten::fill_.Scalar"), "aten::fill.Scalar");
   EXPECT_EQ(functional_op_name("aten::detach_"), "aten::detach");
+  EXPECT_EQ(functional_op_name("aten::pow_.Scalar"), "aten::pow.Tensor_Scalar");
+  EXPECT_EQ(functional_op_name("aten::pow_.Tensor"), "aten::pow.Tensor_Tensor");
+  EXPECT_EQ(functional_op_name("aten::floor_divide_.Tensor"), "aten::floor_divide");
   EXPECT_EQ(functional_op_name("aten::silu"), "");            // not in place
   EXPECT_EQ(functional_op_name("aten::__and__.Tensor"), "");  // dunder, not in place
   EXPECT_EQ(functional_op_name("higher_order::cond"), "");

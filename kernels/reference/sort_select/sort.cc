@@ -1,11 +1,18 @@
 // Reference sort and topk (kernels/shapes/sort_select/sort.h): a stable sort of indices per
-// slice, so equal values keep their input order (ATen's CPU sort is stable too); topk
-// returns the first k of that order.
+// slice, so equal values keep their input order (ATen's CPU sort is stable too). topk selects
+// as ATen's CPU kernel does, so that equal values (a row masked to -inf, ReLU zeros) give
+// torch's indices: (value, index) pairs ordered by value alone (NaN above every number),
+// std::partial_sort of the first k when k * 64 <= n, else std::nth_element at k - 1 and, when
+// `sorted`, std::sort of the k - 1 before it. DeepSeek-V3.2's sparse-attention indexer
+// takes the top k of a causally masked row: with a stable order instead its attention read
+// other positions and the model's output was 0.4 off.
 #include "kernels/shapes/sort_select/sort.h"
 
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
@@ -45,8 +52,44 @@ void run_typed(const SortParams& p, const KernelCall& call, void* scratch) {
   }
 }
 
+template <typename T>
+void run_topk(const SortParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* values = call.outputs[0].data_as<T>();
+  int64_t* indices = call.outputs[1].data_as<int64_t>();
+  using Elem = std::pair<T, int64_t>;
+  std::vector<Elem> queue(static_cast<size_t>(p.n));
+  const auto first = [&](const Elem& a, const Elem& b) {  // a goes before b
+    return p.descending ? (is_nan(a.first) && !is_nan(b.first)) || a.first > b.first
+                        : (!is_nan(a.first) && is_nan(b.first)) || a.first < b.first;
+  };
+  for (int64_t o = 0; o < p.outer; ++o) {
+    for (int64_t i = 0; i < p.inner; ++i) {
+      if (p.k == 0) continue;
+      const T* slice = x + o * p.n * p.inner + i;
+      for (int64_t j = 0; j < p.n; ++j) queue[j] = {slice[j * p.inner], j};
+      if (p.k * 64 <= p.n) {
+        std::partial_sort(queue.begin(), queue.begin() + p.k, queue.end(), first);
+      } else {
+        std::nth_element(queue.begin(), queue.begin() + p.k - 1, queue.end(), first);
+        if (p.sorted) std::sort(queue.begin(), queue.begin() + p.k - 1, first);
+      }
+      const int64_t base = o * p.k * p.inner + i;
+      for (int64_t j = 0; j < p.k; ++j) {
+        values[base + j * p.inner] = queue[j].first;
+        indices[base + j * p.inner] = queue[j].second;
+      }
+    }
+  }
+}
+
 void ref_sort(const SortParams& p, const KernelCall& call, void* scratch) {
-  visit_dtype(p.dtype, [&](auto tag) { run_typed<decltype(tag)>(p, call, scratch); });
+  visit_dtype(p.dtype, [&](auto tag) {
+    if (p.topk)
+      run_topk<decltype(tag)>(p, call);
+    else
+      run_typed<decltype(tag)>(p, call, scratch);
+  });
 }
 
 using SortRef = FnKernel<SortParams, sort_prepare_sort<false>, ref_sort>;

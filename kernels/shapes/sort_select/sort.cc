@@ -80,6 +80,8 @@ Result<SortParams> sort_prepare_topk(const KernelCall& call, PrepareInfo* out_in
   TIR_ASSIGN_OR_RETURN(p.k, int_arg(call, 1, "k"));
   TIR_ASSIGN_OR_RETURN(const bool largest, bool_arg(call, 3, "largest"));
   p.descending = largest;
+  p.topk = true;
+  TIR_ASSIGN_OR_RETURN(p.sorted, bool_arg(call, 4, "sorted"));
   if (p.k < 0 || p.k > p.n)
     return op_error(call, StatusCode::kInvalidArgument, "k ", p.k, " is out of range for size ",
                     p.n);

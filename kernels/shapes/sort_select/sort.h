@@ -17,6 +17,8 @@ struct SortParams {
   int64_t k = 0;                        // elements kept (n for sort)
   bool descending = false;
   bool indices_only = false;  // argsort: one output, the indices
+  bool topk = false;          // topk: torch's CPU selection (ties as torch breaks them)
+  bool sorted = true;         // topk's `sorted`
 };
 
 /// sort(self, dim=-1, descending=False); sort.stable(self, *, stable?, dim=-1, descending).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Ops models compute that torch's training IR keeps whole (issue 47 item 6), in both dialects,
-into fixtures/arch_losses/<model>/<dialect>/ (runnable_fixtures() in tests/common/test_util.h
+into fixtures/arch_training_ops/<model>/<dialect>/ (runnable_fixtures() in tests/common/test_util.h
 runs each on its export inputs and compares with torch eager):
 
   scaled_std_conv  timm's NFNet ScaledStdConv2d: the weight standardised with
@@ -9,8 +9,13 @@ runs each on its export inputs and compares with torch eager):
                    ignore_index and label smoothing), F.nll_loss with class weights, and a
                    soft-label cross entropy
   mode_vote        torch.mode over an ensemble's argmax votes
+  masked_topk      DeepSeek-V3.2's sparse-attention indexer: top-k of causally masked (-inf) and
+                   ReLU-zeroed scores, where ties must break as torch's CPU topk breaks them
+                   (both of its paths: 128 keys, k = 2; 12 keys, k = 3)
+  in_place_math    in-place arithmetic on activations whose functional overload torch names
+                   otherwise (DAB-DETR's floor_divide_, pow_.Scalar, pow_.Tensor)
 
-    ~/.venvs/torch/bin/python tests/data/gen_arch_losses.py
+    ~/.venvs/torch/bin/python tests/data/gen_arch_training_ops.py
 """
 
 import os
@@ -23,7 +28,7 @@ from torch import nn
 import export_util
 import gen
 
-ROOT = os.path.join(gen.ROOT, "arch_losses")
+ROOT = os.path.join(gen.ROOT, "arch_training_ops")
 
 
 class ScaledStdConv(nn.Conv2d):
@@ -67,6 +72,33 @@ class ModeVote(nn.Module):
         return value, index
 
 
+class MaskedTopk(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(8, 8)
+
+    def forward(self, x, long_x):
+        def pick(h, k):
+            n = h.shape[1]
+            scores = torch.relu(self.q(h) @ h.transpose(-1, -2))
+            causal = torch.ones(n, n, dtype=torch.bool).tril()
+            top = scores.masked_fill(~causal, float("-inf")).topk(k, dim=-1)
+            return top.indices, torch.gather(h[:, :, 0].unsqueeze(1).expand(-1, n, -1), 2,
+                                             top.indices)
+        return (*pick(x, 3), *pick(long_x, 2))
+
+
+class InPlaceMath(nn.Module):
+    def forward(self, x, y):
+        t = x * 7.0
+        t.floor_divide_(y)
+        u = x + 1.0
+        u.pow_(2)
+        v = y * 0.5
+        v.pow_(x.abs())
+        return t, u, v
+
+
 MODELS = [
     ("scaled_std_conv", ScaledStdConv, 101,
      lambda g: ((torch.randn(2, 3, 8, 8, generator=g),), {}), 1e-4),
@@ -74,6 +106,11 @@ MODELS = [
      lambda g: ((torch.randn(6, 8, generator=g), torch.tensor([0, 2, 4, 1, 3, 2]),
                  torch.randn(6, 5, generator=g)), {}), 1e-5),
     ("mode_vote", ModeVote, 103, lambda g: ((torch.randn(7, 6, generator=g),), {}), 0),
+    ("masked_topk", MaskedTopk, 105,
+     lambda g: ((torch.randn(2, 12, 8, generator=g), torch.randn(1, 128, 8, generator=g)), {}),
+     1e-5),
+    ("in_place_math", InPlaceMath, 104,
+     lambda g: ((torch.randn(3, 4, generator=g), torch.rand(3, 4, generator=g) + 0.5), {}), 1e-5),
 ]
 
 
