@@ -256,6 +256,10 @@ class GraphBuilder {
   /// Whether value `v` was contiguous in torch (its strides in tensor_values; false when
   /// they are symbolic or unknown).
   bool torch_contiguous(int32_t v) const;
+  /// Value v's static sizes and strides from torch's tensor meta; false if unknown.
+  bool meta_layout(int32_t v, std::vector<int64_t>* sizes, std::vector<int64_t>* strides) const;
+  /// Whether torch's reshape of `in` into `out` was a view (not a copy), from their metas.
+  bool torch_reshape_views(int32_t in, int32_t out) const;
   std::unordered_map<int32_t, ViewLink> view_links_;
   std::unordered_map<int32_t, int32_t> view_root_;   // view -> the root value it was taken from
   std::unordered_map<int32_t, int32_t> superseded_;  // root -> its newer version

@@ -43,23 +43,58 @@ int32_t GraphBuilder::self_value(const Json& node) const {
   return -1;
 }
 
-bool GraphBuilder::torch_contiguous(int32_t v) const {
+bool GraphBuilder::meta_layout(int32_t v, std::vector<int64_t>* sizes,
+                               std::vector<int64_t>* strides) const {
   const Json* meta = json_get(*tensor_values_, value_meta_names_[v]);
-  const Json* sizes = meta ? json_get(*meta, "sizes") : nullptr;
-  const Json* strides = meta ? json_get(*meta, "strides") : nullptr;
-  if (!sizes || !strides || !sizes->is_array() || !strides->is_array() ||
-      sizes->size() != strides->size())
-    return false;
+  for (const auto& [key, out] : {std::pair("sizes", sizes), std::pair("strides", strides)}) {
+    const Json* list = meta ? json_get(*meta, key) : nullptr;
+    if (!list || !list->is_array()) return false;
+    out->clear();
+    for (const Json& e : *list) {
+      const Json* i = json_get(e, "as_int");
+      if (!i || !i->is_number_integer()) return false;  // symbolic: unknown here
+      out->push_back(i->get<int64_t>());
+    }
+  }
+  return sizes->size() == strides->size();
+}
+
+bool GraphBuilder::torch_contiguous(int32_t v) const {
+  std::vector<int64_t> sizes, strides;
+  if (!meta_layout(v, &sizes, &strides)) return false;
   int64_t expect = 1;
-  for (size_t d = sizes->size(); d-- > 0;) {
-    const Json* size = json_get((*sizes)[d], "as_int");
-    const Json* stride = json_get((*strides)[d], "as_int");
-    if (!size || !stride || !size->is_number_integer() || !stride->is_number_integer())
-      return false;
-    if (size->get<int64_t>() != 1 && stride->get<int64_t>() != expect) return false;
-    expect *= size->get<int64_t>();
+  for (size_t d = sizes.size(); d-- > 0;) {
+    if (sizes[d] != 1 && strides[d] != expect) return false;
+    expect *= sizes[d];
   }
   return true;
+}
+
+bool GraphBuilder::torch_reshape_views(int32_t in, int32_t out) const {
+  std::vector<int64_t> old_sizes, old_strides, new_sizes, new_strides;
+  if (!meta_layout(in, &old_sizes, &old_strides) || !meta_layout(out, &new_sizes, &new_strides))
+    return torch_contiguous(in);
+  int64_t numel = 1;
+  for (int64_t s : old_sizes) numel *= s;
+  if (numel == 0 || old_sizes.empty()) return true;
+  // torch reshapes without a copy when every run of the new dims covers whole runs of old
+  // dims that are laid out one after another in memory (at::detail::computeStride).
+  int view_d = static_cast<int>(new_sizes.size()) - 1;
+  int64_t base_stride = old_strides.back(), old_numel = 1, new_numel = 1;
+  for (int d = static_cast<int>(old_sizes.size()) - 1; d >= 0; --d) {
+    old_numel *= old_sizes[size_t(d)];
+    const bool chunk_ends = d == 0 || (old_sizes[size_t(d - 1)] != 1 &&
+                                       old_strides[size_t(d - 1)] != old_numel * base_stride);
+    if (!chunk_ends) continue;
+    while (view_d >= 0 && (new_numel < old_numel || new_sizes[size_t(view_d)] == 1))
+      new_numel *= new_sizes[size_t(view_d--)];
+    if (new_numel != old_numel) return false;
+    if (d > 0) {
+      base_stride = old_strides[size_t(d - 1)];
+      old_numel = new_numel = 1;
+    }
+  }
+  return view_d == -1;
 }
 
 void GraphBuilder::record_view(const std::string& op, const std::vector<ArgOffset>& args,
@@ -67,6 +102,9 @@ void GraphBuilder::record_view(const std::string& op, const std::vector<ArgOffse
   const int32_t in = self_value(node);
   if (in < 0 || args.empty()) return;
   if (op == "aten::contiguous" && !torch_contiguous(in)) return;  // torch made a copy
+  if ((op == "aten::reshape" || op == "aten::flatten.using_ints" || op == "aten::reshape_as") &&
+      !outs.empty() && !torch_reshape_views(in, outs[0]))
+    return;  // torch copied an input whose strides no view expresses
   const auto r = view_root_.find(in);
   const int32_t root = r == view_root_.end() ? in : r->second;
   ViewLink link{op, in, args, outs, 0, {}};

@@ -51,9 +51,8 @@ bool is_same_bytes(const std::string& op) {
 
 bool GraphBuilder::can_write_back(const ViewLink& link) const {
   const std::string& op = link.op;
-  // torch's reshape and flatten copy an input whose strides no view can express.
-  if (is_one_of(op, {"aten::reshape", "aten::flatten.using_ints", "aten::reshape_as"}))
-    return torch_contiguous(link.input);
+  // A reshape is linked only where torch's was a view (record_view): its inverse is a
+  // reshape back, whatever the strides.
   if (is_one_of(op, {"aten::split.Tensor", "aten::unsafe_split.Tensor"}))
     return link.ints.size() == 1;
   if (is_one_of(op, {"aten::split_with_sizes", "aten::unsafe_split_with_sizes"}))

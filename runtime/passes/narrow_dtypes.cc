@@ -19,9 +19,12 @@ bool runs_in(const kernels::OpRow& row, DType d) {
 /// True when a `d` operand of `row`'s op is computed on in its wide dtype.
 bool widens(const kernels::OpRow& row, kernels::Family family, DType d) {
   if (!is_narrow(d) || runs_in(row, d)) return false;
-  // Narrow integers: every family but sort/select, whose int32 outputs (searchsorted's
-  // out_int32) are the kernels' own choice.
-  return dtype_is_float(d) || row.caps.promoted != 0 || family != kernels::Family::kSortSelect;
+  // Narrow integers: every op but searchsorted and bucketize, whose int32 outputs (out_int32)
+  // are the kernels' own choice.
+  const bool chooses_int32 =
+      row.op.starts_with("aten::searchsorted") || row.op.starts_with("aten::bucketize");
+  return dtype_is_float(d) || row.caps.promoted != 0 || family != kernels::Family::kSortSelect ||
+         !chooses_int32;
 }
 
 /// The narrow dtype node `n` reads or writes (tensors or a ScalarType argument) that its

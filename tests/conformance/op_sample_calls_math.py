@@ -89,6 +89,14 @@ CALLS_MATH = {
             f(x.reshape(2, 2, 5).transpose(1, 2), torch.tensor([[1, 4], [0, 3]]),
               None, 1, -100, 0.0).reshape(1)]),
         [rand((4, 5), d), rand((4, 5), d), positive((5,), d)]),
+    # set membership: repeated values, a NaN (equal to nothing), invert, scalar forms
+    "aten::isin.Tensor_Tensor": lambda f, d: (
+        lambda x, t: torch.cat([f(x, t), f(x, t, invert=True), f(x, x[:1].flatten())]),
+        [torch.tensor([1, 2, 3, 4, 2, 7]).to(d), torch.tensor([2, 7, 7, 9]).to(d)]),
+    "aten::isin.Tensor_Scalar": lambda f, d: (
+        lambda x: torch.cat([f(x, 2), f(x, 3, invert=True)]), [torch.tensor([1, 2, 3, 2]).to(d)]),
+    "aten::isin.Scalar_Tensor": lambda f, d: (
+        lambda t: torch.stack([f(2, t), f(5, t, invert=True)]), [torch.tensor([1, 2, 3]).to(d)]),
     "aten::mode": lambda f, d: (
         lambda x: torch.cat([t.double().flatten() for t in (*f(x, 1), *f(x, 0, True))]),
         [torch.tensor([[3, 1, 3, 1, 2], [5, 5, 4, 4, 4], [2, 2, 1, 1, 0], [7, 6, 7, 6, 9]])

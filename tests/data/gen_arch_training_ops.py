@@ -12,6 +12,10 @@ runs each on its export inputs and compares with torch eager):
   masked_topk      DeepSeek-V3.2's sparse-attention indexer: top-k of causally masked (-inf) and
                    ReLU-zeroed scores, where ties must break as torch's CPU topk breaks them
                    (both of its paths: 128 keys, k = 2; 12 keys, k = 3)
+  relative_shift   Funnel's relative-position shift: an in-place multiply through reshapes and
+                   slices of an einsum's permuted output (torch's reshapes there are views, so
+                   the einsum's result changes), beside a reshape torch must copy (a
+                   transposed input), whose in-place write must not reach its input
   in_place_math    in-place arithmetic on activations whose functional overload torch names
                    otherwise (DAB-DETR's floor_divide_, pow_.Scalar, pow_.Tensor)
 
@@ -88,6 +92,17 @@ class MaskedTopk(nn.Module):
         return (*pick(x, 3), *pick(long_x, 2))
 
 
+class RelativeShift(nn.Module):
+    def forward(self, q, k, mask, x):
+        scores = torch.einsum("binh,tnh->bnit", q, k)  # [1, 4, 12, 24], a permuted layout
+        shifted = scores.reshape(1, 4, 24, 12)[:, :, 1:].reshape(1, 4, 12, 23)[..., :12]
+        shifted.mul_(mask)
+        t = x.transpose(0, 1)
+        flat = t.reshape(-1)  # a copy in torch: t's strides have no view of this shape
+        flat.mul_(3.0)
+        return scores.sum(-1), shifted, t + 0.0, flat
+
+
 class InPlaceMath(nn.Module):
     def forward(self, x, y):
         t = x * 7.0
@@ -108,6 +123,10 @@ MODELS = [
     ("mode_vote", ModeVote, 103, lambda g: ((torch.randn(7, 6, generator=g),), {}), 0),
     ("masked_topk", MaskedTopk, 105,
      lambda g: ((torch.randn(2, 12, 8, generator=g), torch.randn(1, 128, 8, generator=g)), {}),
+     1e-5),
+    ("relative_shift", RelativeShift, 106,
+     lambda g: ((torch.randn(1, 12, 4, 8, generator=g), torch.randn(24, 4, 8, generator=g),
+                 torch.rand(1, 4, 12, 12, generator=g), torch.randn(3, 5, generator=g)), {}),
      1e-5),
     ("in_place_math", InPlaceMath, 104,
      lambda g: ((torch.randn(3, 4, generator=g), torch.rand(3, 4, generator=g) + 0.5), {}), 1e-5),

@@ -1,5 +1,5 @@
-// Reference searchsorted and bucketize (kernels/shapes/sort_select/search.h): a binary search
-// per value, compared as double.
+// Reference searchsorted, bucketize and isin (kernels/shapes/sort_select/search.h): a binary
+// search per value, compared as double.
 #include "kernels/shapes/sort_select/search.h"
 
 #include <algorithm>
@@ -34,8 +34,21 @@ void ref_search(const SearchParams& p, const KernelCall& call, void*) {
   }
 }
 
+void ref_isin(const IsinParams& p, const KernelCall& call, void*) {
+  std::vector<double> tests;
+  for (int64_t k = 0; k < p.tests_count; ++k)
+    tests.push_back(operand_load<double>(p.tests, call, k));
+  std::sort(tests.begin(), tests.end());  // NaN equals nothing: where it lands does not matter
+  bool* out = call.outputs[0].data_as<bool>();
+  for (int64_t i = 0; i < p.count; ++i) {
+    const double v = operand_load<double>(p.elements, call, i);
+    out[i] = std::binary_search(tests.begin(), tests.end(), v) != p.invert;
+  }
+}
+
 using SearchsortedRef = FnKernel<SearchParams, search_prepare_searchsorted, ref_search>;
 using BucketizeRef = FnKernel<SearchParams, search_prepare_bucketize, ref_search>;
+using IsinRef = FnKernel<IsinParams, search_prepare_isin, ref_isin>;
 
 constexpr auto kRef = KernelImpl::kReference;
 constexpr auto kCpu = DeviceType::kCpu;
@@ -49,6 +62,9 @@ void register_search_ref(KernelRegistry& registry) {
       {"aten::searchsorted.Scalar", kCpu, kAny, kRef, &make_kernel<SearchsortedRef>},
       {"aten::bucketize.Tensor", kCpu, kAny, kRef, &make_kernel<BucketizeRef>},
       {"aten::bucketize.Scalar", kCpu, kAny, kRef, &make_kernel<BucketizeRef>},
+      {"aten::isin.Tensor_Tensor", kCpu, kAny, kRef, &make_kernel<IsinRef>},
+      {"aten::isin.Tensor_Scalar", kCpu, kAny, kRef, &make_kernel<IsinRef>},
+      {"aten::isin.Scalar_Tensor", kCpu, kAny, kRef, &make_kernel<IsinRef>},
   });
 }
 

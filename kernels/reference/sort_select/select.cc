@@ -1,8 +1,14 @@
-// Reference order statistics (kernels/shapes/sort_select/select.h): a stable sort of each
-// slice's indices, then the selected position.
+// Reference order statistics (kernels/shapes/sort_select/select.h). kthvalue selects as
+// ATen's CPU kernel does, with its quickselect (Sedgewick's: median of three, then Hoare
+// partitions), so that a k-th value met several times gives torch's index; median, nanmedian
+// and mode take a stable sort of each slice's indices (the position in that order; mode scans
+// its runs), which gives torch's indices on the op suite's samples.
 #include "kernels/shapes/sort_select/select.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
@@ -30,12 +36,50 @@ int64_t mode_position(int64_t n, const int64_t* order, Eq equal) {
   return best;
 }
 
+/// Moves the k-th smallest of (v, ix) (NaN above every number) to position k, the rest
+/// partitioned around it, step for step as ATen's quick_select_template.
+template <typename T>
+void quick_select(std::vector<T>& v, std::vector<int64_t>& ix, int64_t k) {
+  const auto gt = [](T a, T b) { return (is_nan(a) && !is_nan(b)) || a > b; };
+  const auto swap = [&](int64_t a, int64_t b) {
+    std::swap(v[size_t(a)], v[size_t(b)]);
+    std::swap(ix[size_t(a)], ix[size_t(b)]);
+  };
+  int64_t lo = 0, hi = static_cast<int64_t>(v.size()) - 1;
+  while (hi > lo) {
+    if (hi == lo + 1) {
+      if (gt(v[size_t(lo)], v[size_t(hi)])) swap(lo, hi);
+      return;
+    }
+    swap((lo + hi) >> 1, lo + 1);  // median of three
+    if (gt(v[size_t(lo + 1)], v[size_t(hi)])) swap(lo + 1, hi);
+    if (gt(v[size_t(lo)], v[size_t(hi)])) swap(lo, hi);
+    if (gt(v[size_t(lo + 1)], v[size_t(lo)])) swap(lo + 1, lo);
+    int64_t i = lo + 1, j = hi;
+    const T pivot = v[size_t(lo)];
+    while (true) {
+      do ++i;
+      while (gt(pivot, v[size_t(i)]));
+      do --j;
+      while (gt(v[size_t(j)], pivot));
+      if (j < i) break;
+      swap(i, j);
+    }
+    swap(lo, j);
+    if (j <= k) lo = i;
+    if (j >= k) hi = j - 1;
+  }
+}
+
 template <typename T>
 void run_typed(const SelectParams& p, const KernelCall& call, void* scratch) {
   const T* x = call.inputs[p.input].data_as<const T>();
   T* values = call.outputs[0].data_as<T>();
   int64_t* indices = p.indices ? call.outputs[1].data_as<int64_t>() : nullptr;
   int64_t* order = static_cast<int64_t*>(scratch);
+  using Stored = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;  // no vector<bool>
+  std::vector<Stored> vals(size_t(p.n));
+  std::vector<int64_t> ix(size_t(p.n));
   for (int64_t o = 0; o < p.outer; ++o) {
     for (int64_t i = 0; i < p.inner; ++i) {
       const T* slice = x + o * p.n * p.inner + i;
@@ -49,20 +93,31 @@ void run_typed(const SelectParams& p, const KernelCall& call, void* scratch) {
       int64_t nans = 0;
       while (nans < p.n && is_nan(at(order[p.n - 1 - nans]))) ++nans;
       int64_t pos = 0;
+      bool select = false;  // by quickselect (else: the stable order's position)
       if (p.kind == Kind::kMode) {
         pos = mode_position(p.n, order, [&](int64_t a, int64_t b) {
           return at(a) == at(b) || (is_nan(at(a)) && is_nan(at(b)));
         });
       } else if (p.kind == Kind::kKth) {
         pos = p.k - 1;
+        select = true;
       } else if (p.kind == Kind::kNanMedian) {
         const int64_t numbers = p.n - nans;
         pos = numbers == 0 ? 0 : (numbers - 1) / 2;
       } else {
         pos = nans > 0 ? p.n - nans : (p.n - 1) / 2;  // a NaN slice: its first NaN
       }
-      values[o * p.inner + i] = at(order[pos]);
-      if (indices) indices[o * p.inner + i] = order[pos];
+      int64_t index = order[pos];
+      if (select) {
+        for (int64_t j = 0; j < p.n; ++j) {
+          vals[size_t(j)] = at(j);
+          ix[size_t(j)] = j;
+        }
+        quick_select(vals, ix, pos);
+        index = ix[size_t(pos)];
+      }
+      values[o * p.inner + i] = at(index);
+      if (indices) indices[o * p.inner + i] = index;
     }
   }
 }

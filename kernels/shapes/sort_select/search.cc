@@ -60,6 +60,30 @@ Result<SearchParams> search_prepare_searchsorted(const KernelCall& call, Prepare
   return prepare(call, 0, 1, 2, true);
 }
 
+Result<IsinParams> search_prepare_isin(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  IsinParams p;
+  TIR_ASSIGN_OR_RETURN(p.elements, operand_arg(call, 0, "elements"));
+  TIR_ASSIGN_OR_RETURN(p.tests, operand_arg(call, 1, "test_elements"));
+  for (const Operand* o : {&p.elements, &p.tests})
+    if (o->input >= 0) {
+      TIR_RETURN_IF_ERROR(require_contiguous(call, call.inputs[o->input], "elements"));
+      TIR_RETURN_IF_ERROR(require_supported_dtype(call, call.inputs[o->input], "elements"));
+    }
+  TIR_ASSIGN_OR_RETURN(p.invert, bool_arg(call, 3, "invert"));
+  const auto numel = [](std::span<const int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+  };
+  p.count = numel(p.elements.shape);
+  p.tests_count = numel(p.tests.shape);
+  call.outputs[0].dtype = DType::kBool;
+  call.outputs[0].set_shape(std::vector<int64_t>(p.elements.shape.begin(), p.elements.shape.end()));
+  return p;
+}
+
 Result<SearchParams> search_prepare_bucketize(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   return prepare(call, 1, 0, 2, false);

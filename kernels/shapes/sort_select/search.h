@@ -7,7 +7,7 @@
 //   bucketize.Tensor(self, boundaries[1-D], *, out_int32, right) and bucketize.Scalar: the same
 //     with the arguments in the other order.
 // int64 output (int32 with out_int32); any real dtypes, compared as double. A sorter is
-// refused.
+// refused. And set membership (isin), a binary search into the sorted test elements.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,17 @@ struct SearchParams {
   DType out = DType::kInt64;
 };
 
+/// isin.Tensor_Tensor(elements, test_elements, *, assume_unique, invert), .Tensor_Scalar and
+/// .Scalar_Tensor: per element of `elements`, whether it equals one of `test_elements` (NaN
+/// equals nothing; compared as double), negated by `invert`; bool, elements' shape.
+struct IsinParams {
+  Operand elements, tests;
+  int64_t count = 0, tests_count = 0;
+  bool invert = false;
+};
+
 Result<SearchParams> search_prepare_searchsorted(const KernelCall& call, PrepareInfo* out_info);
+Result<IsinParams> search_prepare_isin(const KernelCall& call, PrepareInfo* out_info);
 Result<SearchParams> search_prepare_bucketize(const KernelCall& call, PrepareInfo* out_info);
 
 }  // namespace tir::kernels
