@@ -233,6 +233,29 @@ bool take_along_dim(std::string* op, const Json& inputs, const Json& tensor_valu
   return true;
 }
 
+/// linalg_norm where it is a vector norm: no ord (the 2-norm, also Frobenius over two dims),
+/// a numeric ord over one dim or of a vector, ord "fro" -> linalg_vector_norm(self, ord, dim,
+/// keepdim, dtype). The matrix norms (a numeric ord over two dims, "nuc") need singular
+/// values: not renamed, so refused by name.
+bool linalg_norm(std::string* op, const Json& inputs, const Json& tensor_values, Json* renamed) {
+  const Json* ord = arg_named(inputs, "ord");
+  const Json* dim = arg_named(inputs, "dim");
+  const size_t dims = dim && dim->contains("as_ints") ? (*dim)["as_ints"].size() : 0;
+  const bool no_ord = !ord || ord->contains("as_none");
+  double p = 2;
+  if (*op == "aten::linalg_norm.ord_str") {
+    if (!ord || !ord->contains("as_string") || (*ord)["as_string"] != "fro") return false;
+  } else if (!no_ord) {
+    const std::vector<int64_t> x = static_sizes(inputs, tensor_values, "self");
+    if (dims > 1 || (dims == 0 && x.size() != 1)) return false;  // a matrix norm
+    p = float_arg(inputs, "ord", 2);
+  }
+  *renamed = keep(inputs, "ord");
+  renamed->push_back(input("ord", {{"as_float", p}}));
+  *op = "aten::linalg_vector_norm";
+  return true;
+}
+
 /// feature_dropout, alpha_dropout and feature_alpha_dropout in eval mode (train=False) are
 /// the identity, as dropout is; in training mode each drops differently (whole channels,
 /// alpha-scaled), which dropout's kernel does not do: not renamed, so refused by name.
@@ -329,6 +352,8 @@ bool rename_op(std::string* op, const Json& inputs, const Json& tensor_values, J
     return eval_dropout(op, inputs, renamed);
   if (*op == "aten::diag") return diag(op, inputs, tensor_values, renamed);
   if (*op == "aten::take_along_dim") return take_along_dim(op, inputs, tensor_values, renamed);
+  if (*op == "aten::linalg_norm" || *op == "aten::linalg_norm.ord_str")
+    return linalg_norm(op, inputs, tensor_values, renamed);
   if (*op == "aten::convolution") return transposed_convolution(op, inputs, renamed);
   if (*op == "aten::clamp_min" || *op == "aten::clamp_max") {
     const bool min = *op == "aten::clamp_min";

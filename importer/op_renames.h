@@ -24,6 +24,8 @@
 //   instance_norm(.., use_input_stats=False, ..) -> batch_norm(.., training=False, ..) (the
 //                                        running statistics of InstanceNorm's
 //                                        track_running_stats, in eval)
+//   linalg_norm(x, ord?, dim?, ..) / linalg_norm.ord_str(x, "fro", ..) -> linalg_vector_norm
+//                                        where it is a vector norm (not the matrix norms)
 //   diag(x, k)                        -> diagonal(x, k, 0, 1) (a matrix) /
 //                                        diag_embed(x, k, 0, 1) (a vector)
 #pragma once

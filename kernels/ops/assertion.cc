@@ -12,7 +12,7 @@ constexpr OpRow kRows[] = {
     {"aten::_assert_async",                kAny, {}, {}},
     {"aten::_assert_async.msg",            kAny, {}, {}},
     {"aten::_assert_scalar",               kAny, {}, {}},
-    {"aten::_assert_tensor_metadata",      kAny, {}, {}},
+    {"aten::_assert_tensor_metadata",      kAny, {}, {}, {.all_dtypes = true}},
     {"aten::_local_scalar_dense",          kAny, {}, {}},
     {"aten::sym_constrain_range_for_size", kAny, {}, {}},
 };

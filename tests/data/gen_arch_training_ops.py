@@ -16,6 +16,10 @@ runs each on its export inputs and compares with torch eager):
                    slices of an einsum's permuted output (torch's reshapes there are views, so
                    the einsum's result changes), beside a reshape torch must copy (a
                    transposed input), whose in-place write must not reach its input
+  norms            OWL-ViT's torch.linalg.norm(x, dim=-1, keepdim=True) and the other vector
+                   norms linalg_norm spells (no ord, a numeric ord of a vector, "fro")
+  complex_to       Llama 4's rotary table: a complex tensor's .to(complex64) (the training
+                   IR asserts its metadata first)
   in_place_math    in-place arithmetic on activations whose functional overload torch names
                    otherwise (DAB-DETR's floor_divide_, pow_.Scalar, pow_.Tensor)
 
@@ -103,6 +107,20 @@ class RelativeShift(nn.Module):
         return scores.sum(-1), shifted, t + 0.0, flat
 
 
+class Norms(nn.Module):
+    def forward(self, x, v):
+        return (x / torch.linalg.norm(x, dim=-1, keepdim=True), torch.linalg.norm(x),
+                torch.linalg.norm(x, "fro", dim=(0, 1)), torch.linalg.norm(v, ord=1),
+                torch.linalg.norm(x, ord=3, dim=0))
+
+
+class ComplexTo(nn.Module):
+    def forward(self, t, x):
+        freqs = torch.polar(torch.ones_like(t), t).to(torch.complex64)
+        xc = torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2))
+        return torch.view_as_real(xc * freqs).flatten(-2)
+
+
 class InPlaceMath(nn.Module):
     def forward(self, x, y):
         t = x * 7.0
@@ -128,6 +146,10 @@ MODELS = [
      lambda g: ((torch.randn(1, 12, 4, 8, generator=g), torch.randn(24, 4, 8, generator=g),
                  torch.rand(1, 4, 12, 12, generator=g), torch.randn(3, 5, generator=g)), {}),
      1e-5),
+    ("norms", Norms, 107,
+     lambda g: ((torch.randn(3, 5, generator=g), torch.randn(6, generator=g)), {}), 1e-5),
+    ("complex_to", ComplexTo, 108,
+     lambda g: ((torch.randn(4, 3, generator=g), torch.randn(2, 4, 6, generator=g)), {}), 1e-5),
     ("in_place_math", InPlaceMath, 104,
      lambda g: ((torch.randn(3, 4, generator=g), torch.rand(3, 4, generator=g) + 0.5), {}), 1e-5),
 ]
