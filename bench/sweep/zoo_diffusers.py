@@ -94,6 +94,50 @@ TINY = {
              cross_attention_dim=8, caption_channels=8, sample_size=32),
         lambda: dict(hidden_states=_randn(1, 4, 32, 32), encoder_hidden_states=_randn(1, 8, 8),
                      timestep=torch.tensor([10]))),
+    "UNet3DConditionModel": (
+        dict(block_out_channels=(32, 64), down_block_types=("CrossAttnDownBlock3D",
+                                                             "DownBlock3D"),
+             up_block_types=("UpBlock3D", "CrossAttnUpBlock3D"), cross_attention_dim=32,
+             attention_head_dim=8, in_channels=4, out_channels=4, layers_per_block=1,
+             sample_size=32),
+        lambda: dict(sample=_randn(1, 4, 4, 32, 32), timestep=torch.tensor([10]),
+                     encoder_hidden_states=_randn(1, 4, 32))),
+    "T2IAdapter": (
+        dict(in_channels=3, channels=[32, 64, 128], num_res_blocks=2, downscale_factor=4,
+             adapter_type="full_adapter"),
+        lambda: dict(x=_randn(1, 3, 64, 64))),
+    "WanTransformer3DModel": (
+        dict(patch_size=(1, 2, 2), num_attention_heads=2, attention_head_dim=12, in_channels=4,
+             out_channels=4, text_dim=16, freq_dim=256, ffn_dim=32, num_layers=2,
+             cross_attn_norm=True, qk_norm="rms_norm_across_heads", rope_max_seq_len=32),
+        lambda: dict(hidden_states=_randn(1, 4, 2, 16, 16), encoder_hidden_states=_randn(1, 12, 16),
+                     timestep=torch.tensor([10]))),
+    "AutoencoderKLWan": (
+        dict(base_dim=3, z_dim=16, dim_mult=[1, 1, 1, 1], num_res_blocks=1,
+             temperal_downsample=[False, True, True]),
+        lambda: dict(sample=_randn(1, 3, 9, 16, 16))),
+    "LTXVideoTransformer3DModel": (
+        dict(in_channels=4, out_channels=4, num_attention_heads=2, attention_head_dim=8,
+             cross_attention_dim=16, num_layers=1, qk_norm="rms_norm_across_heads",
+             caption_channels=16),
+        lambda: dict(hidden_states=_randn(1, 2 * 8 * 8, 4), encoder_hidden_states=_randn(1, 16, 16),
+                     timestep=torch.tensor([10]), encoder_attention_mask=torch.ones(1, 16),
+                     num_frames=2, height=8, width=8)),
+    "CogVideoXTransformer3DModel": (
+        dict(num_attention_heads=4, attention_head_dim=8, in_channels=4, out_channels=4,
+             time_embed_dim=2, text_embed_dim=8, num_layers=1, sample_width=8, sample_height=8,
+             sample_frames=8, patch_size=2, temporal_compression_ratio=4,
+             max_text_seq_length=8),
+        lambda: dict(hidden_states=_randn(1, 1, 4, 8, 8), encoder_hidden_states=_randn(1, 8, 8),
+                     timestep=torch.tensor([10]))),
+    "Lumina2Transformer2DModel": (
+        dict(sample_size=16, patch_size=2, in_channels=4, hidden_size=24, num_layers=2,
+             num_refiner_layers=1, num_attention_heads=3, num_kv_heads=1, multiple_of=16,
+             ffn_dim_multiplier=None, norm_eps=1e-5, scaling_factor=1.0, axes_dim_rope=(4, 2, 2),
+             cap_feat_dim=8),
+        lambda: dict(hidden_states=_randn(1, 4, 16, 16), encoder_hidden_states=_randn(1, 8, 8),
+                     timestep=torch.tensor([1.0]),
+                     encoder_attention_mask=torch.ones(1, 8, dtype=torch.bool))),
 }
 
 
