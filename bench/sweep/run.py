@@ -12,6 +12,7 @@ torch32_vs_64, tir_vs_64, params, seconds (per stage).
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -109,6 +111,7 @@ def main():
     parser.add_argument("--limit", type=int, default=0, help="at most N models per library")
     parser.add_argument("--filter", default="", help="only names matching this regex")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per model")
+    parser.add_argument("--jobs", type=int, default=1, help="models run at once")
     parser.add_argument("--keep", action="store_true", help="keep work folders of passes")
     parser.add_argument("--retry", action="store_true",
                         help="run models again that results.jsonl already has")
@@ -118,19 +121,24 @@ def main():
     os.makedirs(options.out, exist_ok=True)
     results = os.path.join(options.out, "results.jsonl")
     done = set() if options.retry else done_models(results)
+    todo = []
     for lib in LIBS if options.lib == "all" else [options.lib]:
         names = [n for n in list_models(lib, options.out)["names"] if re.search(options.filter, n)]
         if options.limit:
             names = names[:options.limit]
-        for index, name in enumerate(names):
-            if (lib, name) in done:
-                continue
-            result = sweep_one(lib, name, options)
+        todo += [(lib, name) for name in names if (lib, name) not in done]
+    lock = threading.Lock()
+
+    def one(item):
+        result = sweep_one(*item, options)
+        with lock:
             with open(results, "a") as f:
                 f.write(json.dumps(result) + "\n")
-            print(f"[{lib} {index + 1}/{len(names)}] {name}: {result['status']} "
-                  f"{result.get('verdict', '')} {result.get('error', '')} "
-                  f"({result['wall_s']} s)", flush=True)
+            print(f"[{item[0]}] {item[1]}: {result['status']} {result.get('verdict', '')} "
+                  f"{result.get('error', '')} ({result['wall_s']} s)", flush=True)
+
+    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+        list(pool.map(one, todo))
 
 
 if __name__ == "__main__":

@@ -80,8 +80,16 @@ def _shrink_value(key, value, layers_before):
             return min(value, HEAD_DIM)
         if key in _EXPERT_KEYS:
             return min(value, 4)
-        if key == "num_experts_per_tok":
+        if key in ("num_experts_per_tok", "index_topk"):
             return min(value, 2)
+        if key in ("n_group", "num_expert_group", "topk_group"):
+            return 1
+        if key in ("kv_lora_rank", "q_lora_rank"):
+            return min(value, 32)
+        if key == "index_head_dim":
+            return min(value, HEAD_DIM)
+        if key == "index_n_heads":
+            return min(value, HEADS)
         if key == "vocab_size":
             return min(value, VOCAB)
         return value
@@ -129,6 +137,12 @@ def shrink(config):
                 setattr(config, key, new)
             except Exception:
                 pass
+    if "head_dim" in vars(config) and config.head_dim is None and heads_before:
+        config.head_dim = HEAD_DIM  # models that read it without a fallback
+    if isinstance(getattr(config, "qk_nope_head_dim", None), int) and \
+            isinstance(getattr(config, "qk_rope_head_dim", None), int) and \
+            hasattr(config, "qk_head_dim"):
+        config.qk_head_dim = config.qk_nope_head_dim + config.qk_rope_head_dim
     vocab = getattr(config, "vocab_size", None)
     if isinstance(vocab, int):
         for key, value in list(vars(config).items()):
