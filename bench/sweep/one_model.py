@@ -194,17 +194,36 @@ class Sweep:
             return self.result
         self.result["status"] = "mismatch"
         self.result["error"] = f"{where}: max relative error {err:.3g}"
+        self.exported_program_check(program, args, kwargs, eager, tir_outputs)
         return self.float64_oracle(model, args, kwargs, eager, tir_outputs)
+
+    def exported_program_check(self, program, args, kwargs, eager, tir_outputs):
+        """Runs the exported program itself in torch: tir is judged against what it was given,
+        so an export that already differs from eager is told apart."""
+        self.stage("exported program in torch")
+        try:
+            with torch.no_grad():
+                exported = tensors_of(program.module()(*copy.deepcopy(args),
+                                                       **copy.deepcopy(kwargs)))
+        except Exception as exc:
+            self.result["exported_program"] = "fails in torch: " + error_line(exc)
+            return
+        self.result["export_vs_eager"], _ = compare([t.numpy() for t in eager], exported)
+        self.result["tir_vs_export"], _ = compare(tir_outputs, exported)
+        self.done_stage()
 
     def float64_oracle(self, model, args, kwargs, eager, tir_outputs):
         """Tells a wrong tir from an unstable reference: when torch float32 is itself far from
-        torch float64, a tir error of the same size is the model's, not tir's."""
+        torch float64, a tir error of the same size is the model's, not tir's. Without a
+        float64 run, the exported program run by torch is the witness."""
         self.stage("float64")
         try:
             with torch.no_grad():
                 exact = tensors_of(model.double()(*to_float64(args), **to_float64(kwargs)))
         except Exception as exc:
             self.result["verdict"] = "float64 run fails: " + error_line(exc)
+            if self.result.get("tir_vs_export", float("inf")) <= TOLERANCE:
+                self.result["verdict"] += "; tir agrees with the exported program run by torch"
             return self.result
         torch_err, _ = compare([t.numpy() for t in eager], exact)
         tir_err, _ = compare(tir_outputs, exact)

@@ -19,7 +19,7 @@ WHAT = {
                  "library total counts every exported `ModelMixin` class)",
 }
 STATUS_TEXT = {"pass": "pass", "export_fails": "export fails in torch", "tir_fails": "tir fails",
-               "mismatch": "mismatch", "skip": "not run (sweep or eager)", "error": "sweep error"}
+               "mismatch": "mismatch", "skip": "not built (sweep) or eager fails", "error": "sweep error"}
 
 
 def load(out):
@@ -41,9 +41,14 @@ def detail(record):
     if status == "pass":
         return f"max rel. error {record.get('rel_error', 0):.1e}"
     if status == "mismatch":
-        return (f"{record.get('error', '')}; float64 oracle: **{record.get('verdict', '?')}** "
-                f"(torch f32 vs f64 {record.get('torch32_vs_64', float('nan')):.1e}, "
-                f"tir vs f64 {record.get('tir_vs_64', float('nan')):.1e})")
+        text = f"{record.get('error', '')}; float64 oracle: **{cell(record.get('verdict', '?'))}**"
+        if "tir_vs_64" in record:
+            text += (f" (torch f32 vs f64 {record['torch32_vs_64']:.1e}, "
+                     f"tir vs f64 {record['tir_vs_64']:.1e})")
+        if "tir_vs_export" in record:
+            text += (f"; exported program in torch vs eager {record['export_vs_eager']:.1e}, "
+                     f"tir vs it {record['tir_vs_export']:.1e}")
+        return text
     stage = record.get("stage", "")
     return f"{stage}: `{cell(record.get('error', ''))}`" if stage else cell(record["error"])
 
@@ -59,7 +64,8 @@ def summary(lib, rows, listing):
              f"Run: {len(rows)} of {len(listing['names'])} {WHAT[lib]}; the library has "
              f"{listing['total']} in all.", "",
              "| pass | export fails in torch | tir fails | mismatch: tir wrong | "
-             "mismatch: unstable reference | not run | pass / torch exports |",
+             "mismatch: unstable reference | not built (sweep) or eager fails | "
+             "pass / torch exports |",
              "|---|---|---|---|---|---|---|",
              f"| {counts['pass']} | {counts['export_fails']} | {counts['tir_fails']} | "
              f"{tir_wrong} | {unstable} | {counts['skip'] + counts['error']} | "
