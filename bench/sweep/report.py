@@ -55,20 +55,21 @@ def detail(record):
 
 def summary(lib, rows, listing):
     counts = collections.Counter(r["status"] for r in rows)
-    unstable = sum(1 for r in rows if r.get("verdict") == "unstable reference")
-    tir_wrong = sum(1 for r in rows if r["status"] == "mismatch" and r.get("verdict") !=
-                    "unstable reference")
+    verdicts = [r.get("verdict", "") for r in rows if r["status"] == "mismatch"]
+    tir_wrong = verdicts.count("tir wrong")
+    unstable = sum(1 for v in verdicts if v == "unstable reference" or v.startswith("torch:"))
+    undecided = len(verdicts) - tir_wrong - unstable
     exported = counts["pass"] + counts["tir_fails"] + counts["mismatch"]
     percent = f"{100.0 * counts['pass'] / exported:.1f}%" if exported else "n/a"
     lines = [f"## {lib}", "",
              f"Run: {len(rows)} of {len(listing['names'])} {WHAT[lib]}; the library has "
              f"{listing['total']} in all.", "",
              "| pass | export fails in torch | tir fails | mismatch: tir wrong | "
-             "mismatch: unstable reference | not built (sweep) or eager fails | "
-             "pass / torch exports |",
-             "|---|---|---|---|---|---|---|",
+             "mismatch: not tir (unstable reference, torch's export) | mismatch: undecided | "
+             "not built (sweep) or eager fails | pass / torch exports |",
+             "|---|---|---|---|---|---|---|---|",
              f"| {counts['pass']} | {counts['export_fails']} | {counts['tir_fails']} | "
-             f"{tir_wrong} | {unstable} | {counts['skip'] + counts['error']} | "
+             f"{tir_wrong} | {unstable} | {undecided} | {counts['skip'] + counts['error']} | "
              f"{counts['pass']} / {exported} = {percent} |", ""]
     return lines
 
