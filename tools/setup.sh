@@ -44,8 +44,16 @@ export CCACHE_BASEDIR="$PWD"
 # The sanitizer builds keep line tables (-g): without this ccache would key them on the
 # clone's folder, and a fresh clone would compile everything again.
 export CCACHE_NOHASHDIR=1
+# build/ is a unity build: meson compiles each library's sources UNITY_SIZE at a time as one
+# translation unit, so the headers they share (oneDNN, Eigen, nlohmann::json, FlatBuffers, the
+# op catalogue) are parsed once per group rather than once per file. The demo's targets take
+# about 50 compile steps instead of about 260, which on a 2-core machine is most of the
+# difference between 5 and 10 minutes. `test` builds the rest in the same folder, also unity.
+# For editing one file at a time, `meson configure build -Dunity=off` compiles files alone.
+UNITY_SIZE=${UNITY_SIZE:-8}
 configure() {
-  [ -f build/build.ninja ] || meson setup build --buildtype=release "$@"
+  [ -f build/build.ninja ] || meson setup build --buildtype=release -Dunity=on \
+    -Dunity_size="$UNITY_SIZE" "$@"
 }
 
 # The Python module needs pybind11 >= 2.12 (Debian 12's 2.10 predates NumPy 2 and makes

@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kCreationRows[] = {
     {"aten::arange",              kAny, {}, {}},
     {"aten::arange.start",        kAny, {}, {}},
     {"aten::arange.start_step",   kAny, {}, {}},
@@ -44,6 +44,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> creation_rows() { return kRows; }
+std::span<const OpRow> creation_rows() { return kCreationRows; }
 
 }  // namespace tir::kernels::ops

@@ -10,11 +10,13 @@
 #include "include/tir/tir.h"
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/npy.h"
+#include "tests/common/npy_util.h"
 #include "tests/common/test_util.h"
 
 namespace tir {
 namespace {
 
+using testing::read_npy;
 using testing::TempDir;
 
 #define EXPECT_STATUS(expr, code, fragment)                                              \
@@ -38,12 +40,6 @@ bool import(const std::string& dir, const TempDir& tmp) {
   const int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << cmd;
   return rc == 0;
-}
-
-HostTensor read_npy(const std::string& path) {
-  auto t = npy_read(path);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? std::move(t).value() : HostTensor();
 }
 
 Tensor view_of(const tir_tensor_view& v) {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -31,6 +32,12 @@ inline std::string fixture_test_name(std::string path) {
   for (char& c : path)
     if (c == '/') c = '_';
   return path;
+}
+
+/// The whole file at `path`; empty when it cannot be read.
+inline std::vector<uint8_t> file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
 inline nlohmann::json manifest() {

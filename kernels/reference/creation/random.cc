@@ -13,6 +13,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -134,10 +135,6 @@ void ref_random(const RandomParams& p, const KernelCall& call, void*) {
 
 template <Draw D, bool Like>
 using RandomRef = FnKernel<RandomParams, prepare_random<D, Like>, ref_random<D>>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 
