@@ -110,12 +110,12 @@ Result<zip_t*> open_consistent(const SourceFactory& make_source, const std::stri
   return make_error(StatusCode::kInternal, what, "unreachable");
 }
 
-std::string trim(std::string s) {
+}  // namespace
+
+std::string trim_text_member(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
 }
-
-}  // namespace
 
 Result<std::unique_ptr<Pt2Archive>> Pt2Archive::open(const std::string& path) {
   TIR_ASSIGN_OR_RETURN(zip_t * z, open_consistent(
@@ -174,14 +174,14 @@ Status Pt2Archive::index_members() {
 Status Pt2Archive::check_layout() {
   if (has("archive_format")) {
     TIR_ASSIGN_OR_RETURN(std::string format, read("archive_format", kSmallMemberLimit));
-    if (trim(format) != "pt2")
+    if (trim_text_member(format) != "pt2")
       return make_error(StatusCode::kUnsupported, "'", path_, "': archive_format is '",
-                        trim(format), "', expected 'pt2'");
+                        trim_text_member(format), "', expected 'pt2'");
     if (has("archive_version")) {
       TIR_ASSIGN_OR_RETURN(std::string version, read("archive_version", kSmallMemberLimit));
-      if (trim(version) != "0")
+      if (trim_text_member(version) != "0")
         return make_error(StatusCode::kUnsupported, "'", path_, "': archive_version ",
-                          trim(version), " is not supported (expected 0)");
+                          trim_text_member(version), " is not supported (expected 0)");
     }
     for (const auto& [name, idx] : index_) {
       constexpr std::string_view kPrefix = "models/", kSuffix = ".json";

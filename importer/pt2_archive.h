@@ -76,4 +76,8 @@ class Pt2Archive {
   std::unordered_map<std::string, std::unique_ptr<Pt2Archive>> mounted_;
 };
 
+/// `text` without its trailing newlines, carriage returns and spaces: the value of a small
+/// text member (".data/version", "byteorder").
+std::string trim_text_member(std::string text);
+
 }  // namespace tir::importer

@@ -5,11 +5,6 @@ namespace {
 
 constexpr uint64_t kMaxPickleBytes = uint64_t{256} << 20;  // metadata only; tensors are apart
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
 }  // namespace
 
 Result<std::vector<SavedTensor>> read_torch_save(Pt2Archive& archive, const std::string& member) {
@@ -19,9 +14,10 @@ Result<std::vector<SavedTensor>> read_torch_save(Pt2Archive& archive, const std:
   const std::string inner = member + "!/";
   if (archive.has(inner + "byteorder")) {
     TIR_ASSIGN_OR_RETURN(std::string order, archive.read(inner + "byteorder", 64));
-    if (trim(order) != "little")
+    if (trim_text_member(order) != "little")
       return make_error(StatusCode::kUnsupported, "'", archive.path(), "': member '", member,
-                        "' has byte order '", trim(order), "' (only little-endian is supported)");
+                        "' has byte order '", trim_text_member(order),
+                        "' (only little-endian is supported)");
   }
   TIR_ASSIGN_OR_RETURN(std::string pkl, archive.read(inner + "data.pkl", kMaxPickleBytes));
   const std::string where = "'" + archive.path() + "': member '" + inner + "data.pkl'";

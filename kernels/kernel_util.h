@@ -112,6 +112,15 @@ void broadcast_for_each(const BroadcastPlan& p, F&& f) {
   }
 }
 
+/// Writes `v` as element `i` of the first output (contiguous, of dtype T).
+template <typename T>
+void store_output(const KernelCall& call, int64_t i, T v) {
+  call.outputs[0].data_as<T>()[i] = v;
+}
+
+/// Bytes rounded up to 64 so that scratch sub-buffers stay aligned.
+inline size_t align64(size_t n) { return (n + 63) & ~size_t{63}; }
+
 /// Product of sizes[begin, end).
 inline int64_t prod(std::span<const int64_t> sizes, size_t begin, size_t end) {
   int64_t n = 1;

@@ -44,8 +44,16 @@ export CCACHE_BASEDIR="$PWD"
 # The sanitizer builds keep line tables (-g): without this ccache would key them on the
 # clone's folder, and a fresh clone would compile everything again.
 export CCACHE_NOHASHDIR=1
+# build/ is a unity build: meson compiles each library's sources UNITY_SIZE at a time as one
+# translation unit, so the headers they share (oneDNN, Eigen, nlohmann::json, FlatBuffers, the
+# op catalogue) are parsed once per group rather than once per file. The demo's targets take
+# 52 compile steps instead of 287, and half the CPU time (7.6 instead of 14.8 minutes, README).
+# `test` builds the rest in the same folder, also unity.
+# For editing one file at a time, `meson configure build -Dunity=off` compiles files alone.
+UNITY_SIZE=${UNITY_SIZE:-8}
 configure() {
-  [ -f build/build.ninja ] || meson setup build --buildtype=release "$@"
+  [ -f build/build.ninja ] || meson setup build --buildtype=release -Dunity=on \
+    -Dunity_size="$UNITY_SIZE" "$@"
 }
 
 # The Python module needs pybind11 >= 2.12 (Debian 12's 2.10 predates NumPy 2 and makes
@@ -106,7 +114,7 @@ run_tests() {
 # One clang-14 build under ASan + UBSan serves both the sanitizer test suites and the
 # libFuzzer targets (-Dfuzz=true links libFuzzer's main into fuzz/*_fuzzer), so the library
 # is compiled once for both; -O1 with line tables only (what the sanitizers' reports need)
-# compiles faster than -O2 -g.
+# compiles faster than -O2 -g; unity, as build/ (half the compile time).
 SAN=build-asan
 # The suites that exercise readers (archives, JSON, pickles, .tir, weight files, tokenizer
 # files), threads and memory (sessions, weight sets, streaming, kernels, the C ABI, hostile
@@ -123,7 +131,7 @@ sanitizer_build() {
   [ -f "$SAN/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$SAN" --buildtype=plain \
     -Doptimization=1 -Dcpp_args=-gline-tables-only -Dc_args=-gline-tables-only \
     -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true -Dbench=disabled \
-    -Dcuda=disabled -Dpython=disabled
+    -Dcuda=disabled -Dpython=disabled -Dunity=on -Dunity_size="$UNITY_SIZE"
   # What SAN_TESTS run (their executables and the tools they call) and the fuzzers.
   local targets
   targets=$(python3 - "$SAN" "${SAN_TESTS[@]}" <<'PY'
@@ -161,7 +169,7 @@ tsan() {
   deps
   [ -f build-tsan/build.ninja ] || meson setup build-tsan --buildtype=plain -Doptimization=1 \
     -Dcpp_args=-g1 -Dc_args=-g1 -Db_sanitize=thread -Db_lundef=false -Dcuda=disabled \
-    -Dbench=disabled -Dpython=disabled
+    -Dbench=disabled -Dpython=disabled -Dunity=on -Dunity_size="$UNITY_SIZE"
   meson compile -C build-tsan -j "$BUILD_JOBS" tests/runtime/runtime_test tests/runtime/lora_test \
     tests/runtime/weights_test tests/llm/llm_test
   TIR_TEST_DATA="$PWD/tests/data" OMP_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \

@@ -4,6 +4,7 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/movement/copy.h"
 #include "kernels/shapes/movement/view.h"
 #include "kernels/shapes/unary/dropout.h"
@@ -53,10 +54,6 @@ template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using ViewCuda = CudaKernel<ViewParams, Prepare, view_launch>;
 template <Result<CopyParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using CopyCuda = CudaKernel<CopyParams, Prepare, copy_launch>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kGpu = DeviceType::kCuda;
-constexpr auto kF32 = DType::kFloat32;
 
 // float32 only: integer and bool index/mask tensors stay with their CPU producers.
 }  // namespace

@@ -3,6 +3,7 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/binary/arithmetic.h"
 #include "kernels/shapes/unary/activation.h"
 
@@ -99,10 +100,6 @@ using BinaryCuda = CudaKernel<BinaryParams, binary_prepare<Op>, binary_launch>;
 using ReluCuda = CudaKernel<UnaryParams, act_prepare_unary_float, relu_launch>;
 template <UnaryKind Op>
 using ActCuda = CudaKernel<ActParams, act_prepare_f32<Op>, act_launch>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kGpu = DeviceType::kCuda;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

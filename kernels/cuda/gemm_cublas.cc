@@ -9,6 +9,7 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/linear_algebra/gemm.h"
 #include "kernels/shapes/linear_algebra/matmul.h"
 
@@ -115,10 +116,6 @@ template <Result<GemmParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using GemmCuda = CudaKernel<GemmParams, gemm_prepare<Prepare>, gemm_launch>;
 template <Result<MatmulParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using MatmulCuda = CudaKernel<MatmulParams, matmul_prepare<Prepare>, matmul_launch>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kGpu = DeviceType::kCuda;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 #include "kernels/cuda/cuda_kernel.h"
 #include "kernels/cuda/launch.h"
 #include "kernels/cuda/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/indexing/embedding.h"
 #include "kernels/shapes/normalization/layer_norm.h"
 #include "kernels/shapes/softmax/softmax.h"
@@ -46,10 +47,6 @@ using NativeLayerNormCuda =
 using SoftmaxCuda = CudaKernel<SoftmaxParams, softmax_prepare<false>, softmax_launch>;
 using LogSoftmaxCuda = CudaKernel<SoftmaxParams, softmax_prepare<true>, softmax_launch>;
 using EmbeddingCuda = CudaKernel<EmbeddingParams, embedding_prepare_cuda, embedding_launch>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kGpu = DeviceType::kCuda;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kAssertionRows[] = {
     {"aten::_assert_async",                kAny, {}, {}},
     {"aten::_assert_async.msg",            kAny, {}, {}},
     {"aten::_assert_scalar",               kAny, {}, {}},
@@ -20,6 +20,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> assertion_rows() { return kRows; }
+std::span<const OpRow> assertion_rows() { return kAssertionRows; }
 
 }  // namespace tir::kernels::ops

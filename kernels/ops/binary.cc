@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kBinaryRows[] = {
     {"aten::__and__.Tensor",     {kI32, kI64, kBool},       {},     {}},
     {"aten::__or__.Tensor",      {kI32, kI64, kBool},       {},     {}},
     {"aten::add.Scalar",         {kI32, kI64, kF32, kF64, kC64, kC128},  {kF32}, {kF32}, {.promoted = 0b1}},
@@ -86,6 +86,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> binary_rows() { return kRows; }
+std::span<const OpRow> binary_rows() { return kBinaryRows; }
 
 }  // namespace tir::kernels::ops

@@ -10,7 +10,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kComplexRows[] = {
     {"aten::_conj",           {kC64, kC128},             {}, {}},
     {"aten::angle",           {kF32, kF64, kC64, kC128}, {}, {}},
     {"aten::complex",         {kF32, kF64},              {}, {}},
@@ -27,6 +27,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> complex_rows() { return kRows; }
+std::span<const OpRow> complex_rows() { return kComplexRows; }
 
 }  // namespace tir::kernels::ops

@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kConvolutionRows[] = {
     {"aten::col2im",      {kF32}, {},     {}},
     {"aten::conv1d",      {kF32, kF64}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
     {"aten::conv2d",      {kF32, kF64}, {kF32}, {}, {.epilogue = true, .channels_last = 0b1}},
@@ -23,6 +23,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> convolution_rows() { return kRows; }
+std::span<const OpRow> convolution_rows() { return kConvolutionRows; }
 
 }  // namespace tir::kernels::ops

@@ -12,7 +12,7 @@ namespace {
 constexpr DTypeSet kAnyHalf = {DType::kUndefined, kF16, kBF16};
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kCreationRows[] = {
     {"aten::arange",              kAny, {}, {}},
     {"aten::arange.start",        kAny, {}, {}},
     {"aten::arange.start_step",   kAny, {}, {}},
@@ -47,6 +47,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> creation_rows() { return kRows; }
+std::span<const OpRow> creation_rows() { return kCreationRows; }
 
 }  // namespace tir::kernels::ops

@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kIndexingRows[] = {
     {"aten::_embedding_bag",              {kF32},              {}, {}},
     {"aten::_embedding_bag_forward_only", {kF32},              {}, {}},
     {"aten::_unique2",                    kAny,                {}, {}},
@@ -46,6 +46,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> indexing_rows() { return kRows; }
+std::span<const OpRow> indexing_rows() { return kIndexingRows; }
 
 }  // namespace tir::kernels::ops

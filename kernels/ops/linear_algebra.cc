@@ -11,7 +11,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kLinearAlgebraRows[] = {
     {"aten::_cdist_forward",                              {kF32},       {},     {}},
     {"aten::_grouped_mm",                                 {kF32},       {},     {}},
     {"aten::_int_mm",                                     {kU8, kI8},   {kU8, kI8}, {}},
@@ -55,6 +55,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> linear_algebra_rows() { return kRows; }
+std::span<const OpRow> linear_algebra_rows() { return kLinearAlgebraRows; }
 
 }  // namespace tir::kernels::ops

@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kMovementRows[] = {
     {"aten::_to_copy",           kAny, {}, {}, {.all_dtypes = true}},
     {"aten::_unsafe_view",       kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::alias",              kAny, {}, {kF32}, {.all_dtypes = true}},
@@ -90,6 +90,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> movement_rows() { return kRows; }
+std::span<const OpRow> movement_rows() { return kMovementRows; }
 
 }  // namespace tir::kernels::ops

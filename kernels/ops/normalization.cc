@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kNormalizationRows[] = {
     {"aten::_native_batch_norm_legit",             {kF32}, {},     {}},
     {"aten::_native_batch_norm_legit.no_stats",    {kF32}, {},     {}},
     {"aten::_native_batch_norm_legit_functional",  {kF32}, {},     {}},
@@ -26,6 +26,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> normalization_rows() { return kRows; }
+std::span<const OpRow> normalization_rows() { return kNormalizationRows; }
 
 }  // namespace tir::kernels::ops

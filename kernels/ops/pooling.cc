@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kPoolingRows[] = {
     {"aten::_adaptive_avg_pool2d",    {kF32, kF64}, {},     {}},
     {"aten::_adaptive_avg_pool3d",    {kF32},       {},     {}},
     {"aten::adaptive_avg_pool1d",     {kF32},       {},     {}},
@@ -29,6 +29,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> pooling_rows() { return kRows; }
+std::span<const OpRow> pooling_rows() { return kPoolingRows; }
 
 }  // namespace tir::kernels::ops

@@ -10,7 +10,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kQuantizationRows[] = {
     {"quantized_decomposed::choose_qparams.tensor",        {kF32}, {},   {}},
     {"quantized_decomposed::dequantize_per_channel",       kAny,   {},   {}},
     {"quantized_decomposed::dequantize_per_tensor",        kAny,   {},   {}},
@@ -26,6 +26,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> quantization_rows() { return kRows; }
+std::span<const OpRow> quantization_rows() { return kQuantizationRows; }
 
 }  // namespace tir::kernels::ops

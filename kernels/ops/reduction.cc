@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kReductionRows[] = {
     {"aten::all",             kAny,                      {},     {}},
     {"aten::all.dim",         kAny,                      {},     {}},
     {"aten::all.dims",        kAny,                      {},     {}},
@@ -68,6 +68,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> reduction_rows() { return kRows; }
+std::span<const OpRow> reduction_rows() { return kReductionRows; }
 
 }  // namespace tir::kernels::ops

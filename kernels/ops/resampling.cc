@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kResamplingRows[] = {
     {"aten::grid_sampler",            {kF32}, {}, {}},
     {"aten::grid_sampler_2d",         {kF32}, {}, {}},
     {"aten::_upsample_bicubic2d_aa",          {kF32}, {}, {}},
@@ -41,6 +41,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> resampling_rows() { return kRows; }
+std::span<const OpRow> resampling_rows() { return kResamplingRows; }
 
 }  // namespace tir::kernels::ops

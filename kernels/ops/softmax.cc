@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kSoftmaxRows[] = {
     {"aten::_log_softmax",    {kF32, kF64}, {kF32}, {kF32}},
     {"aten::_softmax",        {kF32, kF64}, {kF32}, {kF32}},
     {"aten::log_softmax.int", {kF32, kF64}, {kF32}, {kF32}, {.promoted = 0b1}},
@@ -18,6 +18,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> softmax_rows() { return kRows; }
+std::span<const OpRow> softmax_rows() { return kSoftmaxRows; }
 
 }  // namespace tir::kernels::ops

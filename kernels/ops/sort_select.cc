@@ -8,7 +8,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kSortSelectRows[] = {
     {"aten::argsort",        kAny, {}, {}},
     {"aten::argsort.stable", kAny, {}, {}},
     {"aten::bucketize.Scalar",    kAny, {}, {}},
@@ -33,6 +33,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> sort_select_rows() { return kRows; }
+std::span<const OpRow> sort_select_rows() { return kSortSelectRows; }
 
 }  // namespace tir::kernels::ops

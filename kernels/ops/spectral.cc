@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kSpectralRows[] = {
     {"aten::_fft_c2c",               {kC64, kC128},             {}, {}},
     {"aten::_fft_c2r",               {kC64, kC128},             {}, {}},
     {"aten::_fft_r2c",               {kF32, kF64},              {}, {}},
@@ -35,6 +35,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> spectral_rows() { return kRows; }
+std::span<const OpRow> spectral_rows() { return kSpectralRows; }
 
 }  // namespace tir::kernels::ops

@@ -9,7 +9,7 @@ namespace tir::kernels::ops {
 namespace {
 
 // clang-format off
-constexpr OpRow kRows[] = {
+constexpr OpRow kUnaryRows[] = {
     {"aten::abs",            {kI32, kI64, kF32, kF64, kC64, kC128},  {kF32}, {kF32}},
     {"aten::acos",           kAny,                {},     {}},
     {"aten::acosh",          kAny,                {},     {}},
@@ -90,6 +90,6 @@ constexpr OpRow kRows[] = {
 
 }  // namespace
 
-std::span<const OpRow> unary_rows() { return kRows; }
+std::span<const OpRow> unary_rows() { return kUnaryRows; }
 
 }  // namespace tir::kernels::ops

@@ -27,28 +27,37 @@ void ref_binary(const BinaryParams& p, const KernelCall& call, void* scratch);
 /// Copies for permute/t/clone; nothing for aliasing shape ops.
 void ref_shape(const ViewParams& p, const KernelCall& call, void* scratch);
 
-/// aten::batch_norm in either mode: training=False through `Eval` (a kernel over running
-/// statistics); training=True without running statistics (NFNet's weight standardisation,
-/// F.batch_norm(w, None, None, training=True)) over the batch's own statistics.
-template <typename Eval>
-class BatchNormEitherMode final : public Kernel {
+/// A batch-norm op in either mode: training=False through `Eval` (a kernel over running
+/// statistics), training=True through `TrainPrepare` and `TrainRun` over the batch's own
+/// statistics; `Training` reads the call's training flag.
+template <typename Eval, Result<bool> (*Training)(const KernelCall&), typename TrainParams,
+          Result<TrainParams> (*TrainPrepare)(const KernelCall&, PrepareInfo*),
+          void (*TrainRun)(const TrainParams&, const KernelCall&, void*)>
+class TrainingOrEval final : public Kernel {
  public:
   Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(training_, batch_norm_training(call));
+    TIR_ASSIGN_OR_RETURN(training_, Training(call));
     if (!training_) return eval_.prepare(call, out_info);
-    TIR_ASSIGN_OR_RETURN(stats_, norm_prepare_batch_norm_training(call, out_info));
+    TIR_ASSIGN_OR_RETURN(train_, TrainPrepare(call, out_info));
     return ok_status();
   }
   Status run(const KernelCall& call, void* scratch) override {
     if (!training_) return eval_.run(call, scratch);
-    ref_batch_norm_no_stats(stats_, call, scratch);
+    TrainRun(train_, call, scratch);
     return ok_status();
   }
 
  private:
   bool training_ = false;
   Eval eval_;
-  BatchStatsParams stats_;
+  TrainParams train_;
 };
+
+/// aten::batch_norm: training=True without running statistics (NFNet's weight
+/// standardisation, F.batch_norm(w, None, None, training=True)) over the batch's statistics.
+template <typename Eval>
+using BatchNormEitherMode =
+    TrainingOrEval<Eval, batch_norm_training, BatchStatsParams, norm_prepare_batch_norm_training,
+                   ref_batch_norm_no_stats>;
 
 }  // namespace tir::kernels

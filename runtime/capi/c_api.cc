@@ -51,6 +51,15 @@ struct tir_session {
 
 namespace {
 
+/// A view of `t` (memory the session owns) for the caller.
+void fill_view(const tir::Tensor& t, tir_tensor_view* out_view) {
+  out_view->data = t.data;
+  out_view->dtype = static_cast<tir_dtype>(t.dtype);
+  out_view->rank = t.rank;
+  out_view->dims = t.sizes.data();
+  out_view->nbytes = t.nbytes();
+}
+
 bool is_known_dtype(tir_dtype d) {
   return d != TIR_DTYPE_UNDEFINED && tir::dtype_size(static_cast<DType>(d)) != 0;
 }
@@ -393,12 +402,7 @@ tir_status tir_session_output(const tir_session* session, size_t index, tir_tens
   if (index >= session->outputs.size())
     return fail(make_error(StatusCode::kInvalidArgument, "output index ", index, " out of range (",
                            session->outputs.size(), " outputs)"));
-  const tir::Tensor& t = session->outputs[index];
-  out_view->data = t.data;
-  out_view->dtype = static_cast<tir_dtype>(t.dtype);
-  out_view->rank = t.rank;
-  out_view->dims = t.sizes.data();
-  out_view->nbytes = t.nbytes();
+  fill_view(session->outputs[index], out_view);
   return TIR_OK;
 }
 
@@ -427,12 +431,7 @@ tir_status tir_session_written_input(const tir_session* session, size_t index,
   if (!session->has_run)
     return fail(StatusCode::kInvalidArgument,
                 "no written inputs: tir_session_run has not succeeded on this session");
-  const tir::Tensor& t = session->written_views[index];
-  out_view->data = t.data;
-  out_view->dtype = static_cast<tir_dtype>(t.dtype);
-  out_view->rank = t.rank;
-  out_view->dims = t.sizes.data();
-  out_view->nbytes = t.nbytes();
+  fill_view(session->written_views[index], out_view);
   return TIR_OK;
 }
 

@@ -70,7 +70,7 @@ std::pair<int32_t, int64_t> grouped_source(const ExecGraph& g, const DefUse& du,
   return {x, reps};
 }
 
-bool rewrite(ExecGraph& g, DefUse& du, int32_t i) {
+bool rewrite_gqa(ExecGraph& g, DefUse& du, int32_t i) {
   ExecNode& n = g.nodes[size_t(i)];
   if (n.op != "aten::scaled_dot_product_attention" || n.args.size() <= kGqaArg ||
       n.args[kGqaArg].kind != kernels::ArgKind::kBool || n.args[kGqaArg].i != 0)
@@ -94,7 +94,8 @@ size_t read_grouped_kv_in_place(ExecGraph& g, DefUse& def_use) {
   if (const char* v = std::getenv("TIR_GQA_IN_PLACE"); v && std::string_view(v) == "0") return 0;
   size_t rewritten = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (g.nodes[i].kind == StepKind::kKernel && !g.nodes[i].dead && rewrite(g, def_use, int32_t(i)))
+    if (g.nodes[i].kind == StepKind::kKernel && !g.nodes[i].dead &&
+        rewrite_gqa(g, def_use, int32_t(i)))
       ++rewritten;
   if (rewritten > 0)
     drop_unread_nodes(g, def_use, [](std::string_view op) {

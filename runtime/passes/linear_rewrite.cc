@@ -29,7 +29,7 @@ int32_t transposed_weight(const ExecGraph& g, const DefUse& du, int32_t v) {
 }
 
 /// Rewrites node i into linear when it matches; false otherwise.
-bool rewrite(ExecGraph& g, DefUse& du, int32_t i) {
+bool rewrite_linear(ExecGraph& g, DefUse& du, int32_t i) {
   ExecNode& n = g.nodes[size_t(i)];
   const bool addmm = n.op == "aten::addmm";
   if (!addmm && n.op != "aten::mm") return false;
@@ -57,7 +57,8 @@ bool rewrite(ExecGraph& g, DefUse& du, int32_t i) {
 size_t rewrite_weight_gemms_as_linear(ExecGraph& g, DefUse& def_use) {
   size_t rewritten = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (g.nodes[i].kind == StepKind::kKernel && !g.nodes[i].dead && rewrite(g, def_use, int32_t(i)))
+    if (g.nodes[i].kind == StepKind::kKernel && !g.nodes[i].dead &&
+        rewrite_linear(g, def_use, int32_t(i)))
       ++rewritten;
   if (rewritten > 0)
     drop_unread_nodes(g, def_use, [](std::string_view op) { return op == "aten::permute"; });

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/tensor.h"
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/peft_config.h"
 #include "runtime/weights/safetensors.h"
@@ -21,16 +22,6 @@ constexpr std::string_view kPrefix = "base_model.model.";
 constexpr std::string_view kLoraA = ".lora_A.weight", kLoraB = ".lora_B.weight";
 constexpr std::string_view kBaseLayer = ".base_layer.";
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string shape_str(std::span<const int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 /// The canonical name of the base weight `module` + "." + `leaf` stands for: that name, else
 /// the one weight ending with "." + it. Empty with `error` set when none or several match.
 std::string resolve(const WeightSet& base, const std::string& name, std::string* error) {
@@ -39,8 +30,8 @@ std::string resolve(const WeightSet& base, const std::string& name, std::string*
   std::string found;
   int matches = 0;
   for (size_t i = 0; i < base.size(); ++i) {
-    bool hit = ends_with(base.names()[i], dotted);
-    for (const std::string& alias : base.aliases(i)) hit = hit || ends_with(alias, dotted);
+    bool hit = base.names()[i].ends_with(dotted);
+    for (const std::string& alias : base.aliases(i)) hit = hit || alias.ends_with(dotted);
     if (hit && ++matches == 1) found = base.names()[i];
   }
   if (matches == 1) return found;
@@ -126,7 +117,7 @@ std::string key_prefix(const WeightSet& base, const std::string& module) {
     std::vector<std::string> names = base.aliases(i);
     names.push_back(base.names()[i]);
     for (const std::string& n : names)
-      if (n == leaf || ends_with(n, "." + leaf)) return n.substr(0, n.size() - leaf.size());
+      if (n == leaf || n.ends_with("." + leaf)) return n.substr(0, n.size() - leaf.size());
   }
   return {};
 }
@@ -168,7 +159,7 @@ bool saved_whole(const PeftLoraConfig& config, std::string_view name,
   const size_t dot = name.rfind('.');
   const std::string module(name.substr(0, dot == std::string_view::npos ? 0 : dot));
   if (peft_config_saves(config, module)) return true;
-  if (!ends_with(name, ".bias")) return false;
+  if (!name.ends_with(".bias")) return false;
   return config.bias == "all" || (config.bias == "lora_only" && modules.count(module));
 }
 
@@ -193,9 +184,9 @@ Result<std::shared_ptr<const LoraAdapter>> LoraAdapter::open(const std::string& 
   for (const SafetensorsEntry& e : file.entries) {
     std::string_view name = e.name;
     if (name.starts_with(kPrefix)) name.remove_prefix(kPrefix.size());
-    if (ends_with(name, kLoraA) || ends_with(name, kLoraB)) {
+    if (name.ends_with(kLoraA) || name.ends_with(kLoraB)) {
       LoraPair& slot = modules[std::string(name.substr(0, name.size() - kLoraA.size()))];
-      (ends_with(name, kLoraA) ? slot.a : slot.b) = &e;
+      (name.ends_with(kLoraA) ? slot.a : slot.b) = &e;
     } else if (name.find("lora_") != std::string_view::npos) {
       return make_error(StatusCode::kUnsupported, "adapter '", tensors_file, "': tensor '", e.name,
                         "' is not supported (only lora_A/lora_B of Linear and Conv1D)");

@@ -10,7 +10,7 @@ namespace tir {
 namespace {
 
 /// Ordered: rank_pattern and alpha_pattern are searched in the order the file gives.
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 using Anchor = PeftRegex::Anchor;
 
 /// The options that change the forward pass in ways tir does not implement.
@@ -29,25 +29,21 @@ constexpr const char* kUnsupported[] = {"use_dora",
                                         "megatron_config",
                                         "ensure_weight_tying"};
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 /// A field that is set (not null, false, 0 or empty).
-bool is_set(const Json& field) {
+bool is_set(const OrderedJson& field) {
   if (field.is_null()) return false;
   if (field.is_boolean()) return field.get<bool>();
   if (field.is_number()) return field.get<double>() != 0;
   return !field.empty();
 }
 
-bool is_positive_int(const Json& v) {
+bool is_positive_int(const OrderedJson& v) {
   return (v.is_number_unsigned() || v.is_number_integer()) && v.get<int64_t>() > 0;
 }
 
 class Reader {
  public:
-  Reader(const std::string& file, const Json& root) : file_(file), root_(root) {}
+  Reader(const std::string& file, const OrderedJson& root) : file_(file), root_(root) {}
 
   template <typename... Parts>
   Status error(StatusCode code, const Parts&... parts) const {
@@ -59,8 +55,8 @@ class Reader {
   }
 
   /// The field, or null when absent.
-  const Json& get(const char* field) const {
-    static const Json kNull;
+  const OrderedJson& get(const char* field) const {
+    static const OrderedJson kNull;
     const auto it = root_.find(field);
     return it == root_.end() ? kNull : *it;
   }
@@ -71,11 +67,11 @@ class Reader {
 
   /// A list of strings (null: empty).
   Result<std::vector<std::string>> strings(const char* field) const {
-    const Json& v = get(field);
+    const OrderedJson& v = get(field);
     std::vector<std::string> out;
     if (v.is_null()) return out;
     if (!v.is_array()) return invalid(field, "is not a list of strings");
-    for (const Json& s : v) {
+    for (const OrderedJson& s : v) {
       if (!s.is_string()) return invalid(field, "holds ", s.dump(), ", not a string");
       out.push_back(s.get<std::string>());
     }
@@ -85,7 +81,7 @@ class Reader {
   /// A list of module names, or one regular expression.
   Result<PeftModuleSet> module_set(const char* field) const {
     PeftModuleSet set;
-    if (const Json& v = get(field); v.is_string()) {
+    if (const OrderedJson& v = get(field); v.is_string()) {
       TIR_ASSIGN_OR_RETURN(PeftRegex r, regex(v.get<std::string>(), Anchor::kFull, field));
       set.regex = std::move(r);
       return set;
@@ -95,7 +91,7 @@ class Reader {
   }
 
   Result<bool> flag(const char* field) const {
-    const Json& v = get(field);
+    const OrderedJson& v = get(field);
     if (!v.is_null() && !v.is_boolean()) return invalid(field, "is not true or false");
     return v.is_boolean() && v.get<bool>();
   }
@@ -104,7 +100,7 @@ class Reader {
   template <typename T>
   Result<std::vector<std::pair<PeftRegex, T>>> pattern(const char* field, bool ranks) const {
     std::vector<std::pair<PeftRegex, T>> out;
-    const Json& v = get(field);
+    const OrderedJson& v = get(field);
     if (v.is_null()) return out;
     if (!v.is_object()) return invalid(field, "is not an object");
     for (const auto& [key, value] : v.items()) {
@@ -118,8 +114,8 @@ class Reader {
   }
 
   Status read_layers(PeftLoraConfig* c) const {
-    const Json& layers = get("layers_to_transform");
-    const Json& patterns = get("layers_pattern");
+    const OrderedJson& layers = get("layers_to_transform");
+    const OrderedJson& patterns = get("layers_pattern");
     const bool string_target = get("target_modules").is_string();
     if (string_target && (!layers.is_null() || !patterns.is_null()))
       return invalid(layers.is_null() ? "layers_pattern" : "layers_to_transform",
@@ -129,7 +125,7 @@ class Reader {
     if (layers.is_number_integer())
       c->layers.push_back(layers.get<int64_t>());
     else if (layers.is_array())
-      for (const Json& i : layers) {
+      for (const OrderedJson& i : layers) {
         if (!i.is_number_integer()) return invalid("layers_to_transform", "holds ", i.dump());
         c->layers.push_back(i.get<int64_t>());
       }
@@ -153,7 +149,7 @@ class Reader {
   }
 
   Status read_targets(PeftLoraConfig* c) const {
-    const Json& t = get("target_modules");
+    const OrderedJson& t = get("target_modules");
     if (t.is_null())
       return invalid("target_modules", "is missing (PEFT would choose modules by model class)");
     if (t == "all-linear")
@@ -172,7 +168,7 @@ class Reader {
   }
 
   Status read(PeftLoraConfig* c) const {
-    if (const Json& type = get("peft_type"); type != "LORA")
+    if (const OrderedJson& type = get("peft_type"); type != "LORA")
       return error(StatusCode::kUnsupported, "peft_type ",
                    type.is_null() ? std::string("missing") : type.dump(),
                    " is not supported (only LORA)");
@@ -185,7 +181,7 @@ class Reader {
     TIR_ASSIGN_OR_RETURN(c->rslora, flag("use_rslora"));
     TIR_ASSIGN_OR_RETURN(const bool fan_in_fan_out, flag("fan_in_fan_out"));
     (void)fan_in_fan_out;  // checked, no effect (see the header)
-    if (const Json& b = get("bias"); !b.is_null()) {
+    if (const OrderedJson& b = get("bias"); !b.is_null()) {
       if (b != "none" && b != "all" && b != "lora_only")
         return invalid("bias", b.dump(), " is not \"none\", \"all\" or \"lora_only\"");
       c->bias = b.get<std::string>();
@@ -197,7 +193,7 @@ class Reader {
 
  private:
   const std::string& file_;
-  const Json& root_;
+  const OrderedJson& root_;
 };
 
 /// Whether `key` is in `set`: a name equal to it or a "." suffix of it, or a full regex match.
@@ -210,7 +206,7 @@ Result<bool> in_set(const PeftModuleSet& set, const std::string& key, bool* exac
     }
   }
   for (const std::string& n : set.names)
-    if (ends_with(key, "." + n)) return true;
+    if (key.ends_with("." + n)) return true;
   return false;
 }
 
@@ -264,8 +260,8 @@ Result<std::string> left_out_by(const PeftLoraConfig& c, const std::string& key)
 Result<PeftLoraConfig> peft_config_read(const std::string& file) {
   TIR_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read_file(file));
   TIR_ASSIGN_OR_RETURN(
-      const Json root,
-      parse_json_strict<Json>(
+      const OrderedJson root,
+      parse_json_strict<OrderedJson>(
           std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
           "adapter config '" + file + "'"));
   const Reader reader(file, root);
@@ -295,7 +291,7 @@ Result<PeftTarget> peft_config_target(const PeftLoraConfig& c, const std::string
 
 bool peft_config_saves(const PeftLoraConfig& c, const std::string& key) {
   for (const std::string& m : c.modules_to_save)
-    if (ends_with(key, m)) return true;
+    if (key.ends_with(m)) return true;
   return false;
 }
 

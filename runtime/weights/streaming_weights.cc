@@ -20,10 +20,7 @@
 namespace tir {
 namespace {
 
-constexpr size_t kPage = 4096;
-constexpr size_t kGrain = WeightPool::kGrain;
 constexpr size_t kNpos = size_t(-1);
-size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 /// "12.5 MiB", "48.0 KiB", "512 bytes".
 std::string mib(size_t bytes) {
@@ -142,17 +139,18 @@ std::vector<StreamingWeights::Chunk> StreamingWeights::plan_chunks(
     size_t budget, std::vector<int32_t>* chunk_of_slot) const {
   // Tensors join the previous chunk when they follow it in the file (at most a page apart)
   // and the chunk's block (read + inflated bytes) stays within an eighth of the budget.
-  const size_t limit = std::clamp<size_t>(budget / 8, kGrain, kMaxChunkBytes);
+  const size_t limit = std::clamp<size_t>(budget / 8, WeightPool::kGrain, kMaxChunkBytes);
   std::vector<Chunk> chunks;
   size_t decoded = 0;  // inflated/widened bytes of the last chunk
   chunk_of_slot->assign(entries_.size(), -1);
   for (size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
     const uint64_t end = e.offset + e.stored_size;
-    const size_t own = e.plain() ? 0 : round_up(e.logical_bytes, kGrain);
-    const bool join = !chunks.empty() && e.offset >= chunks.back().offset &&
-                      end - chunks.back().offset + decoded + own <= limit &&
-                      e.offset <= chunks.back().offset + chunks.back().read_bytes + kPage;
+    const size_t own = e.plain() ? 0 : WeightPool::round_up(e.logical_bytes, WeightPool::kGrain);
+    const bool join =
+        !chunks.empty() && e.offset >= chunks.back().offset &&
+        end - chunks.back().offset + decoded + own <= limit &&
+        e.offset <= chunks.back().offset + chunks.back().read_bytes + WeightPool::kPage;
     if (!join) {
       Chunk c;
       c.offset = e.offset;
@@ -169,17 +167,18 @@ std::vector<StreamingWeights::Chunk> StreamingWeights::plan_chunks(
     // Large chunks are read with O_DIRECT: the read widens to whole pages around the tensors.
     c.direct = direct_ && c.read_bytes >= kDirectMinBytes;
     if (c.direct) {
-      const uint64_t end = round_up(c.offset + c.read_bytes, kPage);
-      c.offset = c.offset / kPage * kPage;
+      const uint64_t end = WeightPool::round_up(c.offset + c.read_bytes, WeightPool::kPage);
+      c.offset = c.offset / WeightPool::kPage * WeightPool::kPage;
       c.read_bytes = size_t(end - c.offset);
     }
-    c.block_bytes = round_up(c.read_bytes, kGrain);
+    c.block_bytes = WeightPool::round_up(c.read_bytes, WeightPool::kGrain);
     for (Member& mem : c.members)
       if (!mem.entry.plain()) {
         mem.decoded_at = c.block_bytes;
-        c.block_bytes += round_up(mem.entry.logical_bytes, kGrain);
+        c.block_bytes += WeightPool::round_up(mem.entry.logical_bytes, WeightPool::kGrain);
       }
-    c.block_bytes = round_up(c.block_bytes, c.direct ? kPage : kGrain);
+    c.block_bytes =
+        WeightPool::round_up(c.block_bytes, c.direct ? WeightPool::kPage : WeightPool::kGrain);
   }
   return chunks;
 }
@@ -197,10 +196,11 @@ StreamingWeights::~StreamingWeights() {
 }
 
 bool StreamingWeights::take_block(Chunk& c, bool force) {
-  c.block = pool_->try_allocate(c.block_bytes, c.direct ? kPage : kGrain);
+  c.block = pool_->try_allocate(c.block_bytes, c.direct ? WeightPool::kPage : WeightPool::kGrain);
   c.on_heap = false;
   if (!c.block && force) {
-    c.block = static_cast<uint8_t*>(std::aligned_alloc(kPage, round_up(c.block_bytes, kPage)));
+    c.block = static_cast<uint8_t*>(std::aligned_alloc(
+        WeightPool::kPage, WeightPool::round_up(c.block_bytes, WeightPool::kPage)));
     if (!c.block) return false;
     c.on_heap = true;
     const size_t now = overdraft_.fetch_add(c.block_bytes) + c.block_bytes;
@@ -237,7 +237,7 @@ std::string StreamingWeights::load(Chunk& c) {
     }
     if (n == 0) break;
     got += size_t(n);
-    if (c.direct && size_t(n) % kPage != 0) break;  // end of file
+    if (c.direct && size_t(n) % WeightPool::kPage != 0) break;  // end of file
   }
   if (!c.direct) posix_fadvise(fd_, off_t(c.offset), off_t(c.read_bytes), POSIX_FADV_DONTNEED);
   bytes_read_.fetch_add(got);

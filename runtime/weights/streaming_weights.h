@@ -56,6 +56,10 @@ class WeightPool {
   WeightPool& operator=(const WeightPool&) = delete;
 
   static constexpr size_t kGrain = 64;
+  /// The page size: O_DIRECT reads and the pool's reservation are aligned to it.
+  static constexpr size_t kPage = 4096;
+  /// `n` rounded up to a multiple of `to`.
+  static constexpr size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
   size_t budget() const { return budget_; }
   /// A block of `bytes` (rounded up to kGrain) at an address aligned to `align` (a power of
   /// two), or nullptr when no free range is large enough.

@@ -9,14 +9,6 @@
 #include "runtime/weights/streaming_weights.h"
 
 namespace tir {
-namespace {
-
-constexpr size_t kPage = 4096;
-constexpr size_t kGrain = WeightPool::kGrain;
-size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
-
-}  // namespace
-
 Result<std::shared_ptr<WeightPool>> WeightPool::create(size_t budget) {
   if (budget == 0)
     return make_error(StatusCode::kInvalidArgument, "weight budget must be more than 0 bytes");

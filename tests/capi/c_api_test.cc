@@ -11,11 +11,13 @@
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/npy.h"
 #include "tests/capi/tirc_import.h"
+#include "tests/common/npy_util.h"
 #include "tests/common/test_util.h"
 
 namespace tir {
 namespace {
 
+using testing::read_npy;
 using testing::TempDir;
 
 #define EXPECT_STATUS(expr, code, fragment)                                              \
@@ -29,12 +31,6 @@ using testing::TempDir;
 /// Imports fixture `dir` (under tests/data/fixtures) with tirc into tmp/m.tir + tmp/m.bin.
 bool import(const std::string& dir, const TempDir& tmp) {
   return testing::tirc_import(testing::fixture_dir() + "/" + dir, tmp);
-}
-
-HostTensor read_npy(const std::string& path) {
-  auto t = npy_read(path);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? std::move(t).value() : HostTensor();
 }
 
 Tensor view_of(const tir_tensor_view& v) {

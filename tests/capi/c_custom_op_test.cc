@@ -12,11 +12,13 @@
 
 #include "runtime/weights/npy.h"
 #include "tests/capi/c_custom_op_kernel.h"
+#include "tests/common/npy_util.h"
 #include "tests/common/test_util.h"
 
 namespace tir {
 namespace {
 
+using testing::read_npy;
 using testing::TempDir;
 
 const tir_dtype kFloat32[] = {TIR_DTYPE_FLOAT32};
@@ -45,12 +47,6 @@ int tirc_import(const std::string& dir, const TempDir& tmp, const std::string& f
   return rc;
 }
 
-HostTensor npy(const std::string& path) {
-  auto t = npy_read(path);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? std::move(t).value() : HostTensor();
-}
-
 /// Opens tmp's model with `options` and binds the fixture's inputs; null on failure.
 tir_session* open_bound(const std::string& dir, const TempDir& tmp, tir_session_options* options,
                         HostTensor* x, HostTensor* y) {
@@ -59,8 +55,8 @@ tir_session* open_bound(const std::string& dir, const TempDir& tmp, tir_session_
             TIR_OK)
       << tir_last_error();
   if (!s) return nullptr;
-  *x = npy(dir + "/input_0.npy");
-  *y = npy(dir + "/input_1.npy");
+  *x = read_npy(dir + "/input_0.npy");
+  *y = read_npy(dir + "/input_1.npy");
   for (const auto& [name, t] : {std::pair{"x", x}, std::pair{"y", y}}) {
     const Tensor v = t->view();
     EXPECT_EQ(tir_session_bind_input_by_name(s, name, TIR_DTYPE_FLOAT32, v.sizes.data(), v.rank,
@@ -79,7 +75,7 @@ void run_and_compare(const std::string& dir, const TempDir& tmp, tir_session_opt
   ASSERT_EQ(tir_session_run(s), TIR_OK) << tir_last_error();
   tir_tensor_view out;
   ASSERT_EQ(tir_session_output(s, 0, &out), TIR_OK);
-  const HostTensor want = npy(dir + "/output_0.npy");
+  const HostTensor want = read_npy(dir + "/output_0.npy");
   const Tensor got =
       make_tensor(static_cast<DType>(out.dtype), {out.dims, static_cast<size_t>(out.rank)},
                   const_cast<void*>(out.data));

@@ -8,17 +8,11 @@
 
 #include "include/tir/tir.h"
 #include "tests/capi/tirc_import.h"
-#include "tests/common/fixture_npy.h"
+#include "tests/common/npy_util.h"
 #include "tests/common/test_util.h"
 
 namespace tir::testing {
 namespace {
-
-std::vector<nlohmann::json> mutation_fixtures() {
-  std::vector<nlohmann::json> out;
-  append_sub_manifest("arch_mutation", &out);
-  return out;
-}
 
 class CApiInputMutation : public ::testing::TestWithParam<nlohmann::json> {};
 
@@ -72,8 +66,8 @@ TEST_P(CApiInputMutation, TheCAbiLeavesTheBoundBufferAndShowsTheWrittenValue) {
   tir_session_free(s);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, CApiInputMutation, ::testing::ValuesIn(mutation_fixtures()),
-                         FixtureName());
+INSTANTIATE_TEST_SUITE_P(Fixtures, CApiInputMutation,
+                         ::testing::ValuesIn(sub_manifest("arch_mutation")), FixtureName());
 
 }  // namespace
 }  // namespace tir::testing

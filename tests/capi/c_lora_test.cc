@@ -10,18 +10,14 @@
 #include "include/tir/tir.h"
 #include "runtime/weights/npy.h"
 #include "tests/capi/tirc_import.h"
+#include "tests/common/npy_util.h"
 #include "tests/common/test_util.h"
 
 namespace tir {
 namespace {
 
+using testing::read_npy;
 using testing::TempDir;
-
-HostTensor npy(const std::string& path) {
-  auto t = npy_read(path);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? std::move(t).value() : HostTensor();
-}
 
 TEST(CApiLora, RunAdapterEqualsPeftMergedModel) {
   TempDir tmp;
@@ -34,7 +30,7 @@ TEST(CApiLora, RunAdapterEqualsPeftMergedModel) {
   ASSERT_EQ(tir_session_open(tmp.file("m.tir").c_str(), tmp.file("m.bin").c_str(), nullptr, &s),
             TIR_OK)
       << tir_last_error();
-  HostTensor ids = npy(dir + "/input_0.npy");
+  HostTensor ids = read_npy(dir + "/input_0.npy");
   const Tensor& x = ids.view();
   ASSERT_EQ(
       tir_session_bind_input(s, 0, TIR_DTYPE_INT64, x.sizes.data(), x.rank, x.data, x.nbytes()),
@@ -55,8 +51,8 @@ TEST(CApiLora, RunAdapterEqualsPeftMergedModel) {
   }
   for (const auto& a : family["adapters"])
     expect_output(a["name"].get<std::string>().c_str(),
-                  npy(dir + "/" + a["output"].get<std::string>()));
-  const HostTensor base = npy(dir + "/base_output_0.npy");
+                  read_npy(dir + "/" + a["output"].get<std::string>()));
+  const HostTensor base = read_npy(dir + "/base_output_0.npy");
   expect_output(nullptr, base);
   expect_output("", base);
   const std::string first = family["adapters"][0]["name"];

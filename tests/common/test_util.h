@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -31,6 +32,12 @@ inline std::string fixture_test_name(std::string path) {
   for (char& c : path)
     if (c == '/') c = '_';
   return path;
+}
+
+/// The whole file at `path`; empty when it cannot be read.
+inline std::vector<uint8_t> file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
 inline nlohmann::json manifest() {
@@ -56,6 +63,13 @@ inline void append_sub_manifest(const std::string& sub, std::vector<nlohmann::js
 
 /// The fixture sub-folders named arch_* (gen_arch_*.py: architectures that once returned
 /// wrong numbers), sorted.
+/// The entries of fixtures/<sub>/manifest.json alone (append_sub_manifest).
+inline std::vector<nlohmann::json> sub_manifest(const std::string& sub) {
+  std::vector<nlohmann::json> out;
+  append_sub_manifest(sub, &out);
+  return out;
+}
+
 inline std::vector<std::string> arch_fixture_dirs() {
   std::vector<std::string> out;
   std::error_code ec;  // no fixture folder: none (the manifest's reader reports it)

@@ -11,19 +11,15 @@
 namespace tir::importer {
 namespace {
 
+using tir::testing::file_bytes;
 using tir::testing::fixture_dir;
 using tir::testing::TempDir;
-
-std::vector<uint8_t> slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
 
 TEST(ImportFromMemory, GivesTheSameFilesAsImportingTheFile) {
   for (const char* fx : {"mlp/core", "cond_true/core", "legacy/2.5.1/sincos/core"}) {
     SCOPED_TRACE(fx);
     const std::string pt2 = fixture_dir() + "/" + fx + "/program.pt2";
-    const std::vector<uint8_t> bytes = slurp(pt2);
+    const std::vector<uint8_t> bytes = file_bytes(pt2);
     ASSERT_FALSE(bytes.empty());
     TempDir disk, memory;
     ImportOptions o;
@@ -37,8 +33,8 @@ TEST(ImportFromMemory, GivesTheSameFilesAsImportingTheFile) {
     o.weights_path = memory.file("m.bin");
     auto sum = import_pt2(o);
     ASSERT_TRUE(sum.ok()) << sum.status().message();
-    EXPECT_EQ(slurp(disk.file("m.tir")), slurp(memory.file("m.tir")));
-    EXPECT_EQ(slurp(disk.file("m.bin")), slurp(memory.file("m.bin")));
+    EXPECT_EQ(file_bytes(disk.file("m.tir")), file_bytes(memory.file("m.tir")));
+    EXPECT_EQ(file_bytes(disk.file("m.bin")), file_bytes(memory.file("m.bin")));
   }
 }
 

@@ -20,13 +20,9 @@
 namespace tir::importer {
 namespace {
 
+using tir::testing::file_bytes;
 using tir::testing::fixture_dir;
 using tir::testing::TempDir;
-
-std::vector<uint8_t> slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
 
 Result<ImportSummary> import_into(const TempDir& dir, const std::string& pt2, bool check = false) {
   ImportOptions o;
@@ -59,10 +55,10 @@ TEST(ImportFixtures, EveryFixtureImportsAndVerifies) {
     auto sum = import_into(dir, pt2);
     ASSERT_TRUE(sum.ok()) << sum.status().message();
 
-    const std::vector<uint8_t> tir = slurp(sum->model_path);
+    const std::vector<uint8_t> tir = file_bytes(sum->model_path);
     auto view = ir::ModelView::open(tir, sum->model_path);
     ASSERT_TRUE(view.ok()) << view.status().message();
-    const std::vector<uint8_t> bin = slurp(sum->weights_path);
+    const std::vector<uint8_t> bin = file_bytes(sum->weights_path);
     auto wf = ir::WeightFileView::open(bin, sum->weights_path);
     ASSERT_TRUE(wf.ok()) << wf.status().message();
     EXPECT_EQ(view->model().weight_signature(), wf->signature());
@@ -124,7 +120,7 @@ TEST(ImportFixtures, Conv2dDefaultsAreFilled) {
   TempDir dir;
   auto sum = import_into(dir, fixture_dir() + "/conv_constant/training/program.pt2");
   ASSERT_TRUE(sum.ok()) << sum.status().message();
-  const std::vector<uint8_t> tir = slurp(sum->model_path);
+  const std::vector<uint8_t> tir = file_bytes(sum->model_path);
   auto view = ir::ModelView::open(tir, sum->model_path);
   ASSERT_TRUE(view.ok());
   const fb::Node* conv = find_node(*view->method("forward"), "aten::conv2d");
@@ -148,7 +144,7 @@ TEST(ImportFixtures, SymIntUserInputRecordsItsSymbol) {
   TempDir dir;
   auto sum = import_into(dir, fixture_dir() + "/dynamic/symint_input/training/program.pt2");
   ASSERT_TRUE(sum.ok()) << sum.status().message();
-  const std::vector<uint8_t> tir = slurp(sum->model_path);
+  const std::vector<uint8_t> tir = file_bytes(sum->model_path);
   auto view = ir::ModelView::open(tir, sum->model_path);
   ASSERT_TRUE(view.ok()) << view.status().message();
   const fb::Method& m = *view->method("forward");
@@ -170,7 +166,7 @@ TEST(ImportFixtures, CoreMultiOutputOpsKeepEveryOutput) {
   TempDir dir;
   auto sum = import_into(dir, fixture_dir() + "/resnet_small/core/program.pt2");
   ASSERT_TRUE(sum.ok()) << sum.status().message();
-  const std::vector<uint8_t> tir = slurp(sum->model_path);
+  const std::vector<uint8_t> tir = file_bytes(sum->model_path);
   auto view = ir::ModelView::open(tir, sum->model_path);
   ASSERT_TRUE(view.ok());
   const fb::Method& m = *view->method("forward");

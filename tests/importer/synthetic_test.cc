@@ -17,6 +17,7 @@
 namespace tir::importer {
 namespace {
 
+using tir::testing::file_bytes;
 using tir::testing::TempDir;
 
 void write_zip(const std::string& path, const std::map<std::string, std::string>& members) {
@@ -126,11 +127,6 @@ Result<ImportSummary> run(const TempDir& dir, const std::string& pt2) {
   return import_pt2(o);
 }
 
-std::vector<uint8_t> slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
 TEST(ImportSynthetic, TiedWeightsSymbolsAndInfinity) {
   TempDir src, out;
   const std::string pt2 = src.file("t.pt2");
@@ -140,7 +136,7 @@ TEST(ImportSynthetic, TiedWeightsSymbolsAndInfinity) {
   EXPECT_EQ(sum->weights, 1u);
   EXPECT_EQ(sum->weight_aliases, 1u);
 
-  const std::vector<uint8_t> tir = slurp(sum->model_path), bin = slurp(sum->weights_path);
+  const std::vector<uint8_t> tir = file_bytes(sum->model_path), bin = file_bytes(sum->weights_path);
   auto view = ir::ModelView::open(tir, "m.tir");
   ASSERT_TRUE(view.ok()) << view.status().message();
   auto wf = ir::WeightFileView::open(bin, "m.bin");
@@ -212,7 +208,7 @@ TEST(ImportSynthetic, BareInfinityLiteralsImport) {
   write_zip(pt2, archive_members(json));
   auto sum = run(out, pt2);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
-  const std::vector<uint8_t> tir = slurp(sum->model_path);
+  const std::vector<uint8_t> tir = file_bytes(sum->model_path);
   auto view = ir::ModelView::open(tir, "m.tir");
   ASSERT_TRUE(view.ok()) << view.status().message();
   const fb::Method& m = *view->method("forward");

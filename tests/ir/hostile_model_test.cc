@@ -125,7 +125,8 @@ TEST(HostileModel, UnsealedFilesLoadOnlyBeforeVersion102) {
             "'m.tir': model has no checksum trailer (the file is truncated or damaged)");
 }
 
-const fb::SymExpr* build(flatbuffers::FlatBufferBuilder& fbb, std::vector<fb::ExprTerm> terms) {
+const fb::SymExpr* build_sym_expr(flatbuffers::FlatBufferBuilder& fbb,
+                                  std::vector<fb::ExprTerm> terms) {
   fbb.Finish(fb::CreateSymExprDirect(fbb, &terms, "e"));
   return flatbuffers::GetRoot<fb::SymExpr>(fbb.GetBufferPointer());
 }
@@ -142,13 +143,14 @@ TEST(HostileModel, SymExprOverflowIsAnError) {
   };
   for (const auto& terms : cases) {
     flatbuffers::FlatBufferBuilder fbb;
-    auto r = eval_sym_expr(*build(fbb, terms), syms);
+    auto r = eval_sym_expr(*build_sym_expr(fbb, terms), syms);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().message(), "integer overflow in e");
   }
   flatbuffers::FlatBufferBuilder fbb;
   auto mod = eval_sym_expr(
-      *build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 3}, {fb::ExprOp::Mod, 0}}), syms);
+      *build_sym_expr(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 3}, {fb::ExprOp::Mod, 0}}),
+      syms);
   ASSERT_TRUE(mod.ok());
   EXPECT_EQ(*mod, 1);  // Python: -2**63 % 3 == 1
 }
@@ -157,7 +159,7 @@ TEST(HostileModel, DeepExpressionsAreRejectedByTheVerifier) {
   std::vector<fb::ExprTerm> terms(65, fb::ExprTerm(fb::ExprOp::Const, 1));
   for (int i = 0; i < 64; ++i) terms.emplace_back(fb::ExprOp::Add, 0);
   flatbuffers::FlatBufferBuilder fbb;
-  const fb::SymExpr* e = build(fbb, terms);
+  const fb::SymExpr* e = build_sym_expr(fbb, terms);
   EXPECT_EQ(check_sym_expr(*e, 0).message(), "symbolic expression nests deeper than 64");
   EXPECT_FALSE(eval_sym_expr(*e, {}).ok());
 }
@@ -170,7 +172,7 @@ TEST(HostileModel, FormatSurvivesAnUnnamedSymbol) {
       sfbb.GetBufferPointer());
   flatbuffers::FlatBufferBuilder fbb;
   const fb::SymExpr* e =
-      build(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}});
+      build_sym_expr(fbb, {{fb::ExprOp::Sym, 0}, {fb::ExprOp::Const, 2}, {fb::ExprOp::Mul, 0}});
   EXPECT_EQ(format_sym_expr(*e, symbols), "s?0*2");
 }
 

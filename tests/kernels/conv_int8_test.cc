@@ -20,14 +20,17 @@
 namespace tir::kernels::testing {
 namespace {
 
-struct Geometry {
+struct Int8ConvGeometry {
   int64_t n, c, h, w, oc, k, stride, pad, groups;
   bool bias;
 };
 
-int64_t out_size(int64_t in, const Geometry& g) { return (in + 2 * g.pad - g.k) / g.stride + 1; }
+int64_t out_size(int64_t in, const Int8ConvGeometry& g) {
+  return (in + 2 * g.pad - g.k) / g.stride + 1;
+}
 
-CallBuilder conv_call(const Geometry& g, const Buffer& x, const Buffer& w, const Buffer& b) {
+CallBuilder conv_call(const Int8ConvGeometry& g, const Buffer& x, const Buffer& w,
+                      const Buffer& b) {
   CallBuilder cb("aten::conv2d");
   cb.tensor(x).tensor(w);
   g.bias ? cb.tensor(b) : cb.none();
@@ -36,8 +39,8 @@ CallBuilder conv_call(const Geometry& g, const Buffer& x, const Buffer& w, const
 }
 
 /// What the int8 kernel must compute, NCHW, in double.
-std::vector<double> emulate(const Geometry& g, const Buffer& x, const Buffer& w, const Buffer& b,
-                            bool relu) {
+std::vector<double> emulate(const Int8ConvGeometry& g, const Buffer& x, const Buffer& w,
+                            const Buffer& b, bool relu) {
   const float* xv = x.tensor().data_as<const float>();
   const int64_t xn = x.tensor().numel();
   float amax = 0, lo = 0, hi = 0;
@@ -95,7 +98,7 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
   for (int t = 0; t < 12; ++t) {
-    Geometry g;  // dense, dot products of at least 64 (shorter ones compute in float32)
+    Int8ConvGeometry g;  // dense, dot products of at least 64 (shorter ones compute in float32)
     g.groups = 1;
     g.k = t % 3 == 0 ? 1 : 3, g.stride = pick(1, 2), g.pad = g.k / 2;
     g.n = pick(1, 2), g.c = g.k == 1 ? pick(64, 90) : pick(8, 12), g.oc = pick(1, 40);
@@ -146,11 +149,11 @@ TEST(ConvInt8, MatchesEmulationOfItsArithmetic) {
 // kernel computes them in float32 (bit-identical to the float32 kernel) even in int8.
 TEST(ConvInt8, GroupedAndShortConvsComputeInFloat32) {
   std::mt19937 rng(test_seed());
-  const Geometry cases[] = {{1, 32, 10, 10, 32, 3, 1, 1, 32, true},  // depthwise
-                            {1, 8, 10, 10, 16, 3, 2, 1, 2, false},   // grouped
-                            {1, 3, 12, 12, 16, 3, 1, 1, 1, true},    // K = 27
-                            {2, 48, 6, 6, 20, 1, 1, 0, 1, true}};    // K = 48
-  for (const Geometry& g : cases) {
+  const Int8ConvGeometry cases[] = {{1, 32, 10, 10, 32, 3, 1, 1, 32, true},  // depthwise
+                                    {1, 8, 10, 10, 16, 3, 2, 1, 2, false},   // grouped
+                                    {1, 3, 12, 12, 16, 3, 1, 1, 1, true},    // K = 27
+                                    {2, 48, 6, 6, 20, 1, 1, 0, 1, true}};    // K = 48
+  for (const Int8ConvGeometry& g : cases) {
     const Buffer x = Buffer::random(rng, {g.n, g.c, g.h, g.w});
     const Buffer w = Buffer::random(rng, {g.oc, g.c / g.groups, g.k, g.k});
     const Buffer b = Buffer::random(rng, {g.oc});
@@ -171,7 +174,7 @@ TEST(ConvInt8, GroupedAndShortConvsComputeInFloat32) {
 
 TEST(ConvInt8, NanInTheInputGivesNan) {
   std::mt19937 rng(test_seed());
-  const Geometry g{1, 8, 6, 6, 5, 3, 1, 1, 1, true};
+  const Int8ConvGeometry g{1, 8, 6, 6, 5, 3, 1, 1, 1, true};
   Buffer x = Buffer::random(rng, {1, 8, 6, 6});
   x.span<float>()[17] = std::nanf("");
   const Buffer w = Buffer::random(rng, {5, 8, 3, 3});

@@ -9,19 +9,15 @@
 namespace tir::kernels::testing {
 namespace {
 
-constexpr double kTol = 1e-4;
+constexpr double kConvTol = 1e-4;
 
-int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
-
-struct Geometry {
+struct ConvGeometry {
   int64_t n, c, h, w, oc, kh, kw, groups, sh, sw, ph, pw, dh, dw;
   bool bias;
 };
 
-Geometry random_geometry(std::mt19937& rng) {
-  Geometry g{};
+ConvGeometry random_geometry(std::mt19937& rng) {
+  ConvGeometry g{};
   g.groups = pick(rng, 1, 3) == 3 ? pick(rng, 2, 4) : 1;
   g.n = pick(rng, 1, 3);
   g.c = g.groups * pick(rng, 1, 6);
@@ -40,7 +36,7 @@ Geometry random_geometry(std::mt19937& rng) {
   return g;
 }
 
-CallBuilder conv_call(std::mt19937& rng, const Geometry& g, bool convolution, bool unbatched) {
+CallBuilder conv_call(std::mt19937& rng, const ConvGeometry& g, bool convolution, bool unbatched) {
   CallBuilder cb(convolution ? "aten::convolution" : "aten::conv2d");
   std::vector<int64_t> xs = {g.n, g.c, g.h, g.w};
   if (unbatched) xs.erase(xs.begin());
@@ -60,31 +56,31 @@ CallBuilder conv_call(std::mt19937& rng, const Geometry& g, bool convolution, bo
 TEST(Conv, Conv2dMatchesReference) {
   std::mt19937 rng(test_seed());
   for (int c = 0; c < 25; ++c) {
-    const Geometry g = random_geometry(rng);
+    const ConvGeometry g = random_geometry(rng);
     SCOPED_TRACE("case " + std::to_string(c));
-    expect_opt_matches_ref(conv_call(rng, g, false, c % 5 == 4), kTol, kTol, 1, c % 2 == 0);
+    expect_opt_matches_ref(conv_call(rng, g, false, c % 5 == 4), kConvTol, kConvTol, 1, c % 2 == 0);
   }
 }
 
 TEST(Conv, ConvolutionMatchesReference) {
   std::mt19937 rng(test_seed());
   for (int c = 0; c < 25; ++c) {
-    const Geometry g = random_geometry(rng);
+    const ConvGeometry g = random_geometry(rng);
     SCOPED_TRACE("case " + std::to_string(c));
-    expect_opt_matches_ref(conv_call(rng, g, true, false), kTol, kTol, 1, c % 2 == 1);
+    expect_opt_matches_ref(conv_call(rng, g, true, false), kConvTol, kConvTol, 1, c % 2 == 1);
   }
 }
 
 TEST(Conv, ResNetShapes) {
   std::mt19937 rng(test_seed());
-  const Geometry stem{1, 3, 32, 32, 16, 7, 7, 1, 2, 2, 3, 3, 1, 1, false};
-  const Geometry block{2, 16, 14, 14, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
-  const Geometry depthwise{1, 8, 9, 9, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, true};
+  const ConvGeometry stem{1, 3, 32, 32, 16, 7, 7, 1, 2, 2, 3, 3, 1, 1, false};
+  const ConvGeometry block{2, 16, 14, 14, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
+  const ConvGeometry depthwise{1, 8, 9, 9, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, true};
   // Dense 3x3 stride 1 with 16k channels: the optimized kernel runs these as Winograd.
-  const Geometry wide{1, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
-  const Geometry odd{2, 32, 10, 13, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, false};
-  for (const Geometry& g : {stem, block, depthwise, wide, odd}) {
-    expect_opt_matches_ref(conv_call(rng, g, false, false), kTol, kTol, 1, true);
+  const ConvGeometry wide{1, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
+  const ConvGeometry odd{2, 32, 10, 13, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, false};
+  for (const ConvGeometry& g : {stem, block, depthwise, wide, odd}) {
+    expect_opt_matches_ref(conv_call(rng, g, false, false), kConvTol, kConvTol, 1, true);
   }
 }
 
@@ -108,7 +104,7 @@ TEST(Conv, OutputShapeAndClosedForm) {
 TEST(Conv, WeightsSwappedAfterPrepareAreUsed) {
   // The packed-weight path must notice a different weight pointer at run time.
   std::mt19937 rng(test_seed());
-  const Geometry g{1, 16, 10, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, false};
+  const ConvGeometry g{1, 16, 10, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, false};
   CallBuilder cb = conv_call(rng, g, false, false);
   const KernelEntry* e = KernelRegistry::global().find_exact(
       "aten::conv2d", DeviceType::kCpu, DType::kFloat32, KernelImpl::kOptimized);
@@ -131,7 +127,7 @@ TEST(Conv, WeightsSwappedAfterPrepareAreUsed) {
   ref.tensor(cb.inputs()[0]).tensor(w2).none().ints({1, 1}).ints({1, 1}).ints({1, 1}).i(1);
   RunResult r = run_kernel(ref);
   ASSERT_TRUE(r.status.ok());
-  EXPECT_TRUE(all_close(y, r.outputs[0], kTol, kTol));
+  EXPECT_TRUE(all_close(y, r.outputs[0], kConvTol, kConvTol));
 }
 
 TEST(Conv, RejectsBadArguments) {

@@ -12,7 +12,7 @@
 namespace tir::kernels::testing {
 namespace {
 
-constexpr double kTol = 1e-4;
+constexpr double kEpilogueTol = 1e-4;
 using ops::UnaryKind;
 constexpr UnaryKind kAll[] = {UnaryKind::kRelu,      UnaryKind::kGeluErf,     UnaryKind::kGeluTanh,
                               UnaryKind::kHardswish, UnaryKind::kHardsigmoid, UnaryKind::kSilu,
@@ -89,7 +89,7 @@ TEST(Epilogue, OptimizedMatchesReference) {
       RunResult opt = run_kernel(cb, {KernelImpl::kOptimized, 1, true, 2, a});
       ASSERT_TRUE(ref.status.ok()) << ref.status.message();
       ASSERT_TRUE(opt.status.ok()) << opt.status.message();
-      EXPECT_TRUE(all_close(opt.outputs[0], ref.outputs[0], kTol, kTol));
+      EXPECT_TRUE(all_close(opt.outputs[0], ref.outputs[0], kEpilogueTol, kEpilogueTol));
     }
   }
 }

@@ -118,14 +118,14 @@ std::vector<double> emulate(const Packed& p, const float* a, int64_t m) {
   return out;
 }
 
-struct Case {
+struct Int4Case {
   int64_t m, k, n, group;
   bool asym;
   bool bias;
   std::optional<ops::UnaryKind> act;
 };
 
-RunResult run_linear(const Case& c, const Buffer& a, const Buffer& w, const Buffer& bias,
+RunResult run_linear(const Int4Case& c, const Buffer& a, const Buffer& w, const Buffer& bias,
                      const QuantizedWeight& q) {
   CallBuilder cb("aten::linear");
   cb.tensor(a).tensor(w);
@@ -139,7 +139,7 @@ RunResult run_linear(const Case& c, const Buffer& a, const Buffer& w, const Buff
   return run_kernel(cb, o);
 }
 
-void check(const Case& c, std::mt19937& rng) {
+void check_int4(const Int4Case& c, std::mt19937& rng) {
   SCOPED_TRACE("m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " n " +
                std::to_string(c.n) + " group " + std::to_string(c.group) +
                (c.asym ? " asym" : " sym") + (c.bias ? " bias" : "") + (c.act ? " relu" : ""));
@@ -193,9 +193,9 @@ TEST(GemmInt4, MatchesEmulationAndReference) {
   for (const int64_t m : {1, 3, 4, 9})
     for (const int64_t k : {128, 384})
       for (const int64_t group : {32, 128}) {
-        Case c{m, k, 1 + 37 * (i % 3), group, i % 2 == 1, i % 3 != 0, std::nullopt};
+        Int4Case c{m, k, 1 + 37 * (i % 3), group, i % 2 == 1, i % 3 != 0, std::nullopt};
         if (i % 4 == 2) c.act = ops::UnaryKind::kRelu;
-        check(c, rng);
+        check_int4(c, rng);
         ++i;
       }
 }

@@ -20,7 +20,7 @@
 namespace tir::kernels::testing {
 namespace {
 
-struct Case {
+struct Int8Case {
   std::string op;  // aten::linear, aten::addmm, aten::mm
   int64_t m, k, n;
   int bias = 0;  // 0 none, 1 [N], 2 [1]
@@ -40,7 +40,8 @@ double activate(std::optional<ops::UnaryKind> a, double x) {
 }
 
 /// What the int8 kernel must compute for A [m, k], B (linear: [n, k], else [k, n]), bias.
-std::vector<double> emulate(const Case& c, const Buffer& a, const Buffer& b, const Buffer* bias) {
+std::vector<double> emulate(const Int8Case& c, const Buffer& a, const Buffer& b,
+                            const Buffer* bias) {
   const bool bt = c.op == "aten::linear";
   const float* av = a.tensor().data_as<const float>();
   std::vector<int32_t> qa(size_t(c.m * c.k));
@@ -76,7 +77,7 @@ std::vector<double> emulate(const Case& c, const Buffer& a, const Buffer& b, con
   return out;
 }
 
-CallBuilder build(const Case& c, const Buffer& a, const Buffer& b, const Buffer* bias) {
+CallBuilder build(const Int8Case& c, const Buffer& a, const Buffer& b, const Buffer* bias) {
   CallBuilder cb(c.op);
   if (c.op == "aten::linear") {
     cb.tensor(a).tensor(b);
@@ -89,7 +90,7 @@ CallBuilder build(const Case& c, const Buffer& a, const Buffer& b, const Buffer*
   return cb;
 }
 
-void check(const Case& c, std::mt19937& rng) {
+void check_int8(const Int8Case& c, std::mt19937& rng) {
   SCOPED_TRACE(c.op + " m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " n " +
                std::to_string(c.n) + " bias " + std::to_string(c.bias) + " act " +
                (c.act ? std::to_string(int(*c.act)) : "none"));
@@ -138,13 +139,13 @@ TEST(GemmInt8, MatchesEmulationOfItsArithmetic) {
     const auto pick = [&](int64_t lo, int64_t hi) {
       return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
     };
-    Case c;
+    Int8Case c;
     c.op = i % 3 == 0 ? "aten::linear" : i % 3 == 1 ? "aten::addmm" : "aten::mm";
     c.m = pick(1, 40), c.k = pick(1, 90), c.n = pick(1, 70);
     c.bias = c.op == "aten::mm" ? 0 : c.op == "aten::addmm" ? 1 + i % 2 : i % 3;
     c.alpha = c.op == "aten::addmm" && i % 2 ? 0.5 : 1.0;
     c.act = acts[(i / 3) % 3];
-    check(c, rng);
+    check_int8(c, rng);
   }
 }
 
@@ -160,12 +161,12 @@ TEST(GemmInt8, OneRowMatchesTheEmulation) {
   for (const char* op : {"aten::linear", "aten::addmm", "aten::mm"})
     for (int64_t k : {1, 15, 16, 17, 300, 2048})
       for (int64_t n : {1, 7, 64, 300}) {
-        Case c;
+        Int8Case c;
         c.op = op;
         c.m = 1, c.k = k, c.n = n;
         c.bias = c.op == std::string("aten::mm") ? 0 : 1 + i % 2;
         c.act = acts[i++ % 3];
-        check(c, rng);
+        check_int8(c, rng);
       }
 }
 

@@ -9,11 +9,7 @@
 namespace tir::kernels::testing {
 namespace {
 
-constexpr double kTol = 1e-4;
-
-int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
+constexpr double kGemmTol = 1e-4;
 
 TEST(Gemm, LinearMatchesReference) {
   std::mt19937 rng(test_seed());
@@ -29,7 +25,7 @@ TEST(Gemm, LinearMatchesReference) {
     if (bias_kind == 1) cb.tensor(Buffer::random(rng, {n}));
     if (bias_kind == 2) cb.tensor(Buffer::random(rng, {1}));
     SCOPED_TRACE("case " + std::to_string(c) + " x " + shape_str(xs) + " N " + std::to_string(n));
-    expect_opt_matches_ref(cb, kTol, kTol);
+    expect_opt_matches_ref(cb, kGemmTol, kGemmTol);
   }
 }
 
@@ -87,7 +83,7 @@ TEST(Gemm, AddmmMatchesReference) {
       cb.i(static_cast<int64_t>(beta)).i(static_cast<int64_t>(alpha));
     }
     SCOPED_TRACE("case " + std::to_string(c) + " self " + shape_str(self));
-    expect_opt_matches_ref(cb, kTol, kTol);
+    expect_opt_matches_ref(cb, kGemmTol, kGemmTol);
   }
 }
 
@@ -97,7 +93,7 @@ TEST(Gemm, MmMatchesReference) {
     const int64_t m = pick(rng, 1, 80), k = pick(rng, 1, 80), n = pick(rng, 1, 80);
     CallBuilder cb("aten::mm");
     cb.tensor(Buffer::random(rng, {m, k})).tensor(Buffer::random(rng, {k, n}));
-    expect_opt_matches_ref(cb, kTol, kTol);
+    expect_opt_matches_ref(cb, kGemmTol, kGemmTol);
   }
 }
 
@@ -155,7 +151,7 @@ TEST(Gemm, HalfWeightMatchesWidenedFloat32) {
       for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
         const RunResult got = run_kernel(narrow, {impl});
         ASSERT_TRUE(got.status.ok()) << got.status.message();
-        EXPECT_TRUE(all_close(got.outputs[0], ref.outputs[0], kTol, kTol));
+        EXPECT_TRUE(all_close(got.outputs[0], ref.outputs[0], kGemmTol, kGemmTol));
       }
     }
   }
@@ -171,7 +167,7 @@ TEST(Gemm, ZeroSizedDims) {
   }
 }
 
-void expect_rejected(const CallBuilder& cb, std::string_view arg_word) {
+void expect_gemm_rejected(const CallBuilder& cb, std::string_view arg_word) {
   for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
     RunResult r = run_kernel(cb, {impl});
     ASSERT_FALSE(r.status.ok());
@@ -183,23 +179,23 @@ void expect_rejected(const CallBuilder& cb, std::string_view arg_word) {
 TEST(Gemm, RejectsBadShapes) {
   CallBuilder lin("aten::linear");
   lin.tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({3, 5})).none();
-  expect_rejected(lin, "in_features");
+  expect_gemm_rejected(lin, "in_features");
   CallBuilder bias("aten::linear");
   bias.tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({3, 4})).tensor(Buffer::f32({4}));
-  expect_rejected(bias, "bias");
+  expect_gemm_rejected(bias, "bias");
   CallBuilder mm("aten::mm");
   mm.tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({3, 5}));
-  expect_rejected(mm, "mat2");
+  expect_gemm_rejected(mm, "mat2");
   CallBuilder mm3("aten::mm");
   mm3.tensor(Buffer::f32({2, 2, 4})).tensor(Buffer::f32({4, 5}));
-  expect_rejected(mm3, "2-D");
+  expect_gemm_rejected(mm3, "2-D");
   CallBuilder addmm("aten::addmm");
   addmm.tensor(Buffer::f32({3, 3})).tensor(Buffer::f32({2, 4})).tensor(Buffer::f32({4, 5}));
   addmm.i(1).i(1);
-  expect_rejected(addmm, "self");
+  expect_gemm_rejected(addmm, "self");
   CallBuilder missing("aten::mm");
   missing.tensor(Buffer::f32({2, 4}));
-  expect_rejected(missing, "arguments");
+  expect_gemm_rejected(missing, "arguments");
 }
 
 }  // namespace
@@ -220,10 +216,10 @@ TEST(Gemm, WeightsPackedFromTheSecondRunMatchReference) {
     linear.tensor(Buffer::random(rng, {m, k}))
         .tensor(Buffer::random(rng, {n, k}))
         .tensor(Buffer::random(rng, {n}));
-    expect_opt_matches_ref(linear, kTol, kTol, 1, true);
+    expect_opt_matches_ref(linear, kGemmTol, kGemmTol, 1, true);
     CallBuilder mm("aten::mm");
     mm.tensor(Buffer::random(rng, {m, k})).tensor(Buffer::random(rng, {k, n}));
-    expect_opt_matches_ref(mm, kTol, kTol, 1, true);
+    expect_opt_matches_ref(mm, kGemmTol, kGemmTol, 1, true);
   }
 }
 
@@ -255,7 +251,7 @@ TEST(Gemm, PackedWeightsFollowASwap) {
   ref.tensor(cb.inputs()[0]).tensor(w2).none();
   RunResult want = run_kernel(ref);
   ASSERT_TRUE(want.status.ok());
-  EXPECT_TRUE(all_close(y, want.outputs[0], kTol, kTol));
+  EXPECT_TRUE(all_close(y, want.outputs[0], kGemmTol, kGemmTol));
 }
 
 }  // namespace

@@ -9,14 +9,7 @@ namespace {
 
 using V = std::vector<int64_t>;
 
-Buffer iota(V shape) {
-  Buffer b = Buffer::f32(std::move(shape));
-  float v = 0;
-  for (float& x : b.span<float>()) x = v++;
-  return b;
-}
-
-RunResult run_ok(const CallBuilder& cb, bool data_at_prepare = false) {
+RunResult run_index_ok(const CallBuilder& cb, bool data_at_prepare = false) {
   RunResult r = run_kernel(cb, {KernelImpl::kReference, 1, data_at_prepare});
   EXPECT_TRUE(r.status.ok()) << cb.op() << ": " << r.status.message();
   return r;
@@ -26,7 +19,7 @@ TEST(Index, IndexSelect) {
   const Buffer idx = Buffer::i64({3}, {2, 0, 2});
   CallBuilder cb("aten::index_select");
   cb.tensor(iota({2, 3, 4})).i(1).tensor(idx);
-  RunResult r = run_ok(cb);
+  RunResult r = run_index_ok(cb);
   ASSERT_EQ(r.outputs[0].shape(), (V{2, 3, 4}));
   for (int64_t a = 0; a < 2; ++a) {
     for (int64_t j = 0; j < 3; ++j) {
@@ -54,7 +47,7 @@ TEST(Index, Gather) {
     for (int64_t& v : index.span<int64_t>()) v = pick(rng);
     CallBuilder cb("aten::gather");
     cb.tensor(iota(in)).i(dim).tensor(index).b(false);
-    RunResult r = run_ok(cb);
+    RunResult r = run_index_ok(cb);
     ASSERT_EQ(r.outputs[0].shape(), ishape);
     for (int64_t a = 0; a < 2; ++a) {
       for (int64_t b = 0; b < 3; ++b) {
@@ -84,7 +77,7 @@ TEST(Index, AdvancedIndexing) {
   {  // adjacent: x[:, i0, i1] -> [3, 2, 3, 6]
     CallBuilder cb("aten::index.Tensor");
     cb.tensor(x).tensors({nullptr, &i0, &i1});
-    RunResult r = run_ok(cb);
+    RunResult r = run_index_ok(cb);
     ASSERT_EQ(r.outputs[0].shape(), (V{3, 2, 3, 6}));
     int64_t o = 0;
     for (int64_t a = 0; a < 3; ++a)
@@ -97,7 +90,7 @@ TEST(Index, AdvancedIndexing) {
   {  // not adjacent: x[i0, :, i1] -> [2, 3, 4, 6]
     CallBuilder cb("aten::index.Tensor");
     cb.tensor(x).tensors({&i0, nullptr, &i1});
-    RunResult r = run_ok(cb);
+    RunResult r = run_index_ok(cb);
     ASSERT_EQ(r.outputs[0].shape(), (V{2, 3, 4, 6}));
     int64_t o = 0;
     for (int64_t p = 0; p < 2; ++p)
@@ -116,7 +109,7 @@ TEST(Index, AdvancedIndexing) {
     }
     CallBuilder cb("aten::index.Tensor");
     cb.tensor(x).tensors({&mask});
-    RunResult r = run_ok(cb, /*data_at_prepare=*/true);
+    RunResult r = run_index_ok(cb, /*data_at_prepare=*/true);
     ASSERT_EQ(r.outputs[0].shape(), (V{static_cast<int64_t>(picked.size()), 5, 6}));
     for (size_t k = 0; k < picked.size(); ++k)
       EXPECT_EQ(r.outputs[0].at<float>(k * 30), at({picked[k] / 4, picked[k] % 4, 0, 0}));
@@ -154,7 +147,7 @@ TEST(Index, Arange) {
       }
     }
     cb.none().none().none().none();
-    RunResult r = run_ok(cb);
+    RunResult r = run_index_ok(cb);
     if (!r.status.ok()) continue;
     EXPECT_EQ(r.outputs[0].tensor().dtype, c.want) << c.op;
     ASSERT_EQ(r.outputs[0].shape(), (V{c.n})) << c.op;
@@ -168,7 +161,7 @@ TEST(Index, Arange) {
   }
   CallBuilder typed("aten::arange");
   typed.i(3).dtype(DType::kFloat32).none().none().none();
-  EXPECT_EQ(run_ok(typed).outputs[0].tensor().dtype, DType::kFloat32);
+  EXPECT_EQ(run_index_ok(typed).outputs[0].tensor().dtype, DType::kFloat32);
   CallBuilder bad("aten::arange.start_step");
   bad.i(0).i(5).i(0).none().none().none().none();
   EXPECT_FALSE(run_kernel(bad).status.ok());

@@ -328,4 +328,17 @@ inline void expect_opt_matches_ref(const CallBuilder& cb, double rtol, double at
 
 inline std::string shape_of(const Buffer& b) { return shape_str(b.tensor().shape()); }
 
+/// A uniform random integer in [lo, hi].
+inline int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
+  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+/// A float32 buffer of `shape` holding 0, 1, 2, ... in memory order.
+inline Buffer iota(std::vector<int64_t> shape) {
+  Buffer b = Buffer::f32(std::move(shape));
+  float v = 0;
+  for (float& x : b.span<float>()) x = v++;
+  return b;
+}
+
 }  // namespace tir::kernels::testing

@@ -9,11 +9,7 @@ namespace tir::kernels::testing {
 namespace {
 
 using V = std::vector<int64_t>;
-constexpr double kTol = 1e-4;
-
-int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
+constexpr double kMatmulTol = 1e-4;
 
 TEST(Matmul, BmmMatchesReference) {
   std::mt19937 rng(test_seed());
@@ -22,7 +18,7 @@ TEST(Matmul, BmmMatchesReference) {
                   n = pick(rng, 1, 40);
     CallBuilder cb("aten::bmm");
     cb.tensor(Buffer::random(rng, {b, m, k})).tensor(Buffer::random(rng, {b, k, n}));
-    expect_opt_matches_ref(cb, kTol, kTol);
+    expect_opt_matches_ref(cb, kMatmulTol, kMatmulTol);
   }
 }
 
@@ -51,7 +47,7 @@ TEST(Matmul, AllBroadcastCases) {
     RunResult r = run_kernel(cb);
     ASSERT_TRUE(r.status.ok()) << r.status.message();
     EXPECT_EQ(r.outputs[0].shape(), c.out);
-    expect_opt_matches_ref(cb, kTol, kTol);
+    expect_opt_matches_ref(cb, kMatmulTol, kMatmulTol);
   }
 }
 
@@ -86,7 +82,7 @@ TEST(Matmul, BaddbmmMatchesReference) {
         .f(scalars[c % 4])
         .f(scalars[(c / 4) % 4]);
     SCOPED_TRACE("case " + std::to_string(c));
-    expect_opt_matches_ref(cb, kTol, kTol);
+    expect_opt_matches_ref(cb, kMatmulTol, kMatmulTol);
   }
 }
 
@@ -100,7 +96,7 @@ TEST(Matmul, ZeroSized) {
   }
 }
 
-void expect_rejected(const CallBuilder& cb, std::string_view word) {
+void expect_matmul_rejected(const CallBuilder& cb, std::string_view word) {
   for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
     RunResult r = run_kernel(cb, {impl});
     ASSERT_FALSE(r.status.ok());
@@ -112,20 +108,20 @@ void expect_rejected(const CallBuilder& cb, std::string_view word) {
 TEST(Matmul, RejectsBadShapes) {
   CallBuilder mm("aten::matmul");
   mm.tensor(Buffer::f32({2, 3})).tensor(Buffer::f32({4, 5}));
-  expect_rejected(mm, "cannot be multiplied");
+  expect_matmul_rejected(mm, "cannot be multiplied");
   CallBuilder bc("aten::matmul");
   bc.tensor(Buffer::f32({2, 3, 4})).tensor(Buffer::f32({3, 4, 5}));
-  expect_rejected(bc, "broadcast");
+  expect_matmul_rejected(bc, "broadcast");
   CallBuilder bmm("aten::bmm");
   bmm.tensor(Buffer::f32({2, 3, 4})).tensor(Buffer::f32({4, 5}));
-  expect_rejected(bmm, "3-D");
+  expect_matmul_rejected(bmm, "3-D");
   CallBuilder batch("aten::bmm");
   batch.tensor(Buffer::f32({2, 3, 4})).tensor(Buffer::f32({3, 4, 5}));
-  expect_rejected(batch, "batch");
+  expect_matmul_rejected(batch, "batch");
   CallBuilder bad("aten::baddbmm");
   bad.tensor(Buffer::f32({3, 3})).tensor(Buffer::f32({1, 2, 4})).tensor(Buffer::f32({1, 4, 5}));
   bad.i(1).i(1);
-  expect_rejected(bad, "self");
+  expect_matmul_rejected(bad, "self");
 }
 
 }  // namespace

@@ -11,10 +11,6 @@
 namespace tir::kernels::testing {
 namespace {
 
-int64_t pick(std::mt19937& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
-
 CallBuilder pool_call(const std::string& op, Buffer x, std::vector<int64_t> k,
                       std::vector<int64_t> s, std::vector<int64_t> p, std::vector<int64_t> d,
                       bool ceil) {

@@ -16,12 +16,12 @@
 namespace tir::kernels::testing {
 namespace {
 
-struct Case {
+struct QuantizedLinearCase {
   bool signed_input = false, f64_scales = true, weight_zp = false, bias = true, flatten = false;
   int64_t batch = 2, rows = 3, k = 17, n = 11;
 };
 
-void check(const Case& c, std::mt19937& rng) {
+void check_quantized_linear(const QuantizedLinearCase& c, std::mt19937& rng) {
   SCOPED_TRACE(::testing::Message()
                << "signed " << c.signed_input << " f64 " << c.f64_scales << " zp " << c.weight_zp
                << " bias " << c.bias << " flatten " << c.flatten << " k " << c.k << " n " << c.n);
@@ -96,7 +96,7 @@ void check(const Case& c, std::mt19937& rng) {
 TEST(QuantizedLinear, MatchesTorchArithmetic) {
   std::mt19937 rng(test_seed());
   for (int i = 0; i < 16; ++i) {
-    Case c;
+    QuantizedLinearCase c;
     c.signed_input = i & 1;
     c.f64_scales = !(i & 2);
     c.weight_zp = i & 4;
@@ -104,7 +104,7 @@ TEST(QuantizedLinear, MatchesTorchArithmetic) {
     c.flatten = i % 3 == 0;
     c.k = std::uniform_int_distribution<int64_t>(1, 70)(rng);
     c.n = std::uniform_int_distribution<int64_t>(1, 50)(rng);
-    check(c, rng);
+    check_quantized_linear(c, rng);
   }
 }
 

@@ -66,13 +66,6 @@ TEST(Scatter, MatchesTorch) {
   }
 }
 
-Buffer iota(V shape) {
-  Buffer b = Buffer::f32(std::move(shape));
-  float v = 0;
-  for (float& x : b.span<float>()) x = v++;
-  return b;
-}
-
 void expect_error(const RunResult& r, StatusCode code, const std::string& op,
                   const std::string& what) {
   ASSERT_FALSE(r.status.ok());

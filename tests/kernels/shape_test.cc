@@ -7,13 +7,6 @@
 namespace tir::kernels::testing {
 namespace {
 
-Buffer iota(std::vector<int64_t> shape) {
-  Buffer b = Buffer::f32(std::move(shape));
-  float v = 0;
-  for (float& x : b.span<float>()) x = v++;
-  return b;
-}
-
 std::vector<int64_t> shape_after(CallBuilder cb, bool expect_alias = true) {
   RunResult r = run_kernel(cb);
   EXPECT_TRUE(r.status.ok()) << r.status.message();

@@ -37,20 +37,20 @@ uint64_t calls_for_path(const ir::fb::Method& m, std::vector<bool>* branches) {
   return n;
 }
 
-struct Imported {
+struct ImportedSession {
   std::unique_ptr<Session> session;
   std::shared_ptr<const DataSource> bytes;  // the .tir, to walk its subgraphs
   const ir::fb::Method* forward = nullptr;
 };
 
-Imported import_and_open(const std::string& pt2, const TempDir& tmp) {
+ImportedSession import_and_open(const std::string& pt2, const TempDir& tmp) {
   importer::ImportOptions o;
   o.input = pt2;
   o.model_path = tmp.file("m.tir");
   o.weights_path = tmp.file("m.bin");
   auto imported = importer::import_pt2(o);
   EXPECT_TRUE(imported.ok()) << imported.status().message();
-  Imported out;
+  ImportedSession out;
   if (!imported.ok()) return out;
   SessionOptions options;
   options.fuse = false;  // kernel calls counted per node of the taken branch
@@ -106,7 +106,7 @@ TEST_P(CondOnData, TensorPredicateTakesEachBranchAsTorchDid) {
   const nlohmann::json manifest = testing::manifest();
   TempDir tmp;
   const std::string root = testing::fixture_dir() + "/";
-  Imported m = import_and_open(root + "cond_true/" + GetParam() + "/program.pt2", tmp);
+  ImportedSession m = import_and_open(root + "cond_true/" + GetParam() + "/program.pt2", tmp);
   ASSERT_NE(m.session, nullptr);
   ASSERT_NE(m.forward, nullptr);
   std::vector<bool> t = {true}, f = {false};
@@ -137,7 +137,7 @@ TEST_P(CondOnDim, EveryCaseTakesTheBranchesTorchTook) {
   ASSERT_NE(f, nullptr);
   const std::string dir = testing::fixture_dir() + "/dynamic/" + f->at("dir").get<std::string>();
   TempDir tmp;
-  Imported m = import_and_open(dir + "/program.pt2", tmp);
+  ImportedSession m = import_and_open(dir + "/program.pt2", tmp);
   ASSERT_NE(m.session, nullptr);
   ASSERT_NE(m.forward, nullptr);
   std::set<std::vector<bool>> paths;
@@ -180,7 +180,7 @@ std::shared_ptr<const WeightSet> negated_weights(const std::string& path) {
 TEST(CondWeights, BranchesFollowSwappedWeights) {
   TempDir tmp;
   const std::string root = testing::fixture_dir() + "/";
-  Imported m = import_and_open(root + "cond_true/core/program.pt2", tmp);
+  ImportedSession m = import_and_open(root + "cond_true/core/program.pt2", tmp);
   ASSERT_NE(m.session, nullptr);
   auto original = WeightSet::open(tmp.file("m.bin"));
   auto negated = negated_weights(tmp.file("m.bin"));

@@ -54,7 +54,7 @@ class ScaledAdd final : public kernels::Kernel {
 
 std::string custom_dir() { return testing::fixture_dir() + "/custom_op"; }
 
-const nlohmann::json& manifest() {
+const nlohmann::json& custom_manifest() {
   static const nlohmann::json m = [] {
     std::ifstream f(custom_dir() + "/manifest.json");
     return nlohmann::json::parse(f);
@@ -81,8 +81,8 @@ Result<importer::ImportSummary> import(const nlohmann::json& f, const TempDir& t
 }
 
 TEST(CustomOp, RegisteredKernelMatchesTorch) {
-  ASSERT_EQ(manifest()["fixtures"].size(), 2u);  // training and core
-  for (const auto& f : manifest()["fixtures"]) {
+  ASSERT_EQ(custom_manifest()["fixtures"].size(), 2u);  // training and core
+  for (const auto& f : custom_manifest()["fixtures"]) {
     for (const bool reference : {false, true}) {
       SCOPED_TRACE(f["dir"].get<std::string>() + (reference ? " reference" : " cpu"));
       TempDir tmp;
@@ -110,7 +110,7 @@ TEST(CustomOp, RegisteredKernelMatchesTorch) {
 }
 
 TEST(CustomOp, UnregisteredKernelFailsAtOpen) {
-  const auto& f = manifest()["fixtures"][1];
+  const auto& f = custom_manifest()["fixtures"][1];
   TempDir tmp;
   auto imported = import(f, tmp, {"mylib::scaled_add"});
   ASSERT_TRUE(imported.ok()) << imported.status().message();
@@ -136,7 +136,7 @@ TEST(CustomOp, UnregisteredKernelFailsAtOpen) {
 }
 
 TEST(CustomOp, ImportWithoutFlagFails) {
-  for (const auto& f : manifest()["fixtures"]) {
+  for (const auto& f : custom_manifest()["fixtures"]) {
     TempDir tmp;
     auto imported = import(f, tmp, {});
     ASSERT_FALSE(imported.ok());
@@ -156,7 +156,7 @@ TEST(CustomOp, ImportWithoutFlagFails) {
 }
 
 TEST(CustomOp, ImportKeepsArgumentsByName) {
-  const auto& f = manifest()["fixtures"][0];
+  const auto& f = custom_manifest()["fixtures"][0];
   TempDir tmp;
   ASSERT_TRUE(import(f, tmp, {"mylib::scaled_add"}).ok());
   auto model = read_file(tmp.file("m.tir"));

@@ -8,12 +8,6 @@
 namespace tir::testing {
 namespace {
 
-std::vector<nlohmann::json> data_dependent_fixtures() {
-  std::vector<nlohmann::json> out;
-  append_sub_manifest("arch_data_dependent", &out);
-  return out;
-}
-
 class DataDependentRuns : public ::testing::TestWithParam<nlohmann::json> {};
 
 TEST_P(DataDependentRuns, MatchTorchOnOtherInputs) {
@@ -75,7 +69,7 @@ TEST(DataDependentImport, SizeFromDataInsideABranchIsRefusedAtOpen) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, DataDependentRuns,
-                         ::testing::ValuesIn(data_dependent_fixtures()), FixtureName());
+                         ::testing::ValuesIn(sub_manifest("arch_data_dependent")), FixtureName());
 
 }  // namespace
 }  // namespace tir::testing

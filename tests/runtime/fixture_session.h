@@ -15,7 +15,7 @@
 #include "runtime/weights/data_loader.h"
 #include "runtime/weights/host_tensor.h"
 #include "runtime/weights/npy.h"
-#include "tests/common/fixture_npy.h"
+#include "tests/common/npy_util.h"
 #include "tests/common/test_util.h"
 
 namespace tir::testing {

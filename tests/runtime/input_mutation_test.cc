@@ -10,12 +10,6 @@
 namespace tir::testing {
 namespace {
 
-std::vector<nlohmann::json> mutation_fixtures() {
-  std::vector<nlohmann::json> out;
-  append_sub_manifest("arch_mutation", &out);
-  return out;
-}
-
 class InputMutation : public ::testing::TestWithParam<nlohmann::json> {};
 
 TEST_P(InputMutation, EachRunWritesTheInputsAsTorchDoes) {
@@ -48,8 +42,8 @@ TEST_P(InputMutation, EachRunWritesTheInputsAsTorchDoes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, InputMutation, ::testing::ValuesIn(mutation_fixtures()),
-                         FixtureName());
+INSTANTIATE_TEST_SUITE_P(Fixtures, InputMutation,
+                         ::testing::ValuesIn(sub_manifest("arch_mutation")), FixtureName());
 
 }  // namespace
 }  // namespace tir::testing

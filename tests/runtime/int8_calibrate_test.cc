@@ -35,7 +35,7 @@ using testing::read_all;
 using testing::TempDir;
 using testing::views;
 
-constexpr double kInt8Tolerance = 0.15;  // int8_test.cc, docs/guide/low-precision.md
+using testing::kInt8Tolerance;
 const char* const kFixture = "mlp/training";
 
 std::vector<HostTensor> run_file(const TempDir& tmp, const std::string& weights,

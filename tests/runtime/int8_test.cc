@@ -35,15 +35,11 @@ namespace {
 using testing::copies;
 using testing::find_fixture;
 using testing::import_fixture;
+using testing::kInt8Tolerance;
 using testing::max_abs_diff;
 using testing::read_all;
 using testing::TempDir;
 using testing::views;
-
-// max |int8 - torch| / max |torch| over each output, measured on these fixtures
-// (docs/performance.md, "Low precision"): 5.7e-3 (mlp), 3.4e-2 (gpt2 logits), 3.0e-2 (bert hidden
-// states), 8.3e-2 (bert pooler output, tanh of a linear of the first token); about 2x headroom.
-constexpr double kInt8Tolerance = 0.15;
 
 std::vector<HostTensor> run_once(const std::string& tir, std::shared_ptr<const WeightSet> weights,
                                  const std::vector<HostTensor>& inputs, Precision precision) {

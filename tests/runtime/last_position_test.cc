@@ -16,11 +16,11 @@ namespace {
 
 using testing::TempDir;
 
-struct Case {
+struct LastPositionCase {
   std::string family, dialect;
 };
 
-class LastPositionTest : public ::testing::TestWithParam<Case> {
+class LastPositionTest : public ::testing::TestWithParam<LastPositionCase> {
  protected:
   void SetUp() override {
     const std::string dir =
@@ -118,14 +118,14 @@ TEST_P(LastPositionTest, BadRequestsAreErrors) {
   EXPECT_NE(s.status().message().find("has no dim 7"), std::string::npos) << s.status().message();
 }
 
-std::vector<Case> cases() {
-  std::vector<Case> out;
+std::vector<LastPositionCase> last_position_cases() {
+  std::vector<LastPositionCase> out;
   for (const char* family : {"gpt2", "llama", "qwen3", "gemma", "phi3"})
     for (const char* dialect : {"core", "training"}) out.push_back({family, dialect});
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, LastPositionTest, ::testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Families, LastPositionTest, ::testing::ValuesIn(last_position_cases()),
                          [](const auto& info) {
                            return info.param.family + "_" + info.param.dialect;
                          });

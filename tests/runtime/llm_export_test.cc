@@ -26,7 +26,7 @@ const nlohmann::json& llm_manifest() {
   return m;
 }
 
-struct Case {
+struct LlmCase {
   std::string family, dialect;
 };
 
@@ -37,7 +37,7 @@ struct Llm {
   std::unique_ptr<Session> prefill, decode;
 };
 
-void open_llm(const Case& c, Llm* m, Precision precision = Precision::kFloat32) {
+void open_llm(const LlmCase& c, Llm* m, Precision precision = Precision::kFloat32) {
   const std::string dir = llm_dir() + "/" + c.family + "/" + c.dialect + "/";
   importer::ImportOptions o;
   o.methods = {{"prefill", dir + "prefill.pt2"}};
@@ -87,7 +87,7 @@ std::vector<int64_t> generate(Llm& m, std::vector<int64_t> prompt, size_t new_to
   return tokens;
 }
 
-class LlmExport : public ::testing::TestWithParam<Case> {};
+class LlmExport : public ::testing::TestWithParam<LlmCase> {};
 
 TEST_P(LlmExport, GreedyTokensEqualTransformersGenerate) {
   const nlohmann::json& mf = llm_manifest();
@@ -179,16 +179,17 @@ TEST(LlmExportCore, WeightGemmsRunAsLinearSoInt8Applies) {
   }
 }
 
-std::vector<Case> cases() {
-  std::vector<Case> out;
+std::vector<LlmCase> llm_cases() {
+  std::vector<LlmCase> out;
   for (const char* family : {"gpt2", "llama", "qwen3", "gemma", "phi3"})
     for (const char* dialect : {"core", "training"}) out.push_back({family, dialect});
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Families, LlmExport, ::testing::ValuesIn(cases()), [](const auto& info) {
-  return info.param.family + "_" + info.param.dialect;
-});
+INSTANTIATE_TEST_SUITE_P(Families, LlmExport, ::testing::ValuesIn(llm_cases()),
+                         [](const auto& info) {
+                           return info.param.family + "_" + info.param.dialect;
+                         });
 
 }  // namespace
 }  // namespace tir

@@ -27,7 +27,7 @@ using testing::views;
 
 std::string loops_dir() { return testing::fixture_dir() + "/loops"; }
 
-const nlohmann::json& manifest() {
+const nlohmann::json& loops_manifest() {
   static const nlohmann::json m = [] {
     std::ifstream f(loops_dir() + "/manifest.json");
     return nlohmann::json::parse(f);
@@ -35,19 +35,19 @@ const nlohmann::json& manifest() {
   return m;
 }
 
-const nlohmann::json& fixture(const std::string& model, const std::string& dialect) {
-  for (const auto& f : manifest()["fixtures"])
+const nlohmann::json& loops_fixture(const std::string& model, const std::string& dialect) {
+  for (const auto& f : loops_manifest()["fixtures"])
     if (f["model"] == model && f["dialect"] == dialect) return f;
   ADD_FAILURE() << "no fixture " << model << "/" << dialect;
   static const nlohmann::json none;
   return none;
 }
 
-struct Imported {
+struct ImportedFiles {
   std::string model, weights;
 };
 
-Imported import_fixture(const nlohmann::json& f, const TempDir& tmp) {
+ImportedFiles import_fixture(const nlohmann::json& f, const TempDir& tmp) {
   importer::ImportOptions o;
   o.input = loops_dir() + "/" + f["dir"].get<std::string>() + "/program.pt2";
   o.model_path = tmp.file("m.tir");
@@ -75,18 +75,18 @@ std::multiset<std::string> imported_ops(const std::string& model_path) {
   return ops;
 }
 
-struct Case {
+struct LoopCase {
   std::string model, dialect;
 };
 
-class LoopFixture : public ::testing::TestWithParam<Case> {};
+class LoopFixture : public ::testing::TestWithParam<LoopCase> {};
 
 // Every case of the program (trip counts, lengths) in one session, against torch eager.
 TEST_P(LoopFixture, MatchesTorchOnEveryCase) {
-  const nlohmann::json& f = fixture(GetParam().model, GetParam().dialect);
+  const nlohmann::json& f = loops_fixture(GetParam().model, GetParam().dialect);
   ASSERT_FALSE(f.is_null());
   TempDir tmp;
-  const Imported m = import_fixture(f, tmp);
+  const ImportedFiles m = import_fixture(f, tmp);
   auto session = Session::open(m.model, m.weights);
   ASSERT_TRUE(session.ok()) << session.status().message();
   const std::string dir = loops_dir() + "/" + f["dir"].get<std::string>();
@@ -125,9 +125,9 @@ TEST_P(LoopFixture, MatchesTorchOnEveryCase) {
   for (const std::string& op : ops) EXPECT_NE(op, "higher_order::invoke_subgraph");
 }
 
-std::vector<Case> all_cases() {
-  std::vector<Case> out;
-  for (const auto& f : manifest()["fixtures"]) out.push_back({f["model"], f["dialect"]});
+std::vector<LoopCase> all_cases() {
+  std::vector<LoopCase> out;
+  for (const auto& f : loops_manifest()["fixtures"]) out.push_back({f["model"], f["dialect"]});
   return out;
 }
 
@@ -139,9 +139,9 @@ INSTANTIATE_TEST_SUITE_P(Loops, LoopFixture, ::testing::ValuesIn(all_cases()),
 // The guard: a while_loop that would run 7 times under a limit of 5 fails with one line that
 // names the node; under the limit the same session still runs.
 TEST(WhileLoop, IterationLimitFailsNamingTheNode) {
-  const nlohmann::json& f = fixture("while_counter", "core");
+  const nlohmann::json& f = loops_fixture("while_counter", "core");
   TempDir tmp;
-  const Imported m = import_fixture(f, tmp);
+  const ImportedFiles m = import_fixture(f, tmp);
   SessionOptions o;
   o.max_loop_iterations = 5;
   auto session = Session::open(m.model, m.weights, o);
@@ -170,9 +170,9 @@ TEST(WhileLoop, IterationLimitFailsNamingTheNode) {
 // computed in place).
 TEST(Loops, StateIsNotCopiedPerIteration) {
   auto copied_per_case = [](const std::string& model) {
-    const nlohmann::json& f = fixture(model, "core");
+    const nlohmann::json& f = loops_fixture(model, "core");
     TempDir tmp;
-    const Imported m = import_fixture(f, tmp);
+    const ImportedFiles m = import_fixture(f, tmp);
     auto session = Session::open(m.model, m.weights);
     EXPECT_TRUE(session.ok()) << session.status().message();
     std::vector<uint64_t> copied;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/npy_util.h"
 #include "tests/runtime/fixture_session.h"
 
 namespace tir::testing {
@@ -28,12 +29,6 @@ struct LoraFamily {
   HostTensor input, base;
   std::vector<LoraAdapterCase> adapters;
 };
-
-inline HostTensor read_npy(const std::string& path) {
-  auto t = npy_read(path);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? std::move(t).value() : HostTensor();
-}
 
 /// Reads family `entry` of the manifest and imports its program into `f->tmp` (m.tir, m.bin).
 inline void load_lora_family(const nlohmann::json& entry, LoraFamily* f) {

@@ -52,7 +52,7 @@ std::vector<FamilyCase> family_cases() {
   return out;
 }
 
-SessionOptions alternating() {
+SessionOptions alternating_options() {
   SessionOptions o;
   o.devices = {cpu_device(), make_reference_device()};
   o.placement = [](const ExecNode&, size_t i) { return DeviceId(i % 2); };
@@ -69,7 +69,7 @@ TEST_P(SplitAcrossDevices, MatchesTorchAndOneDevice) {
   const std::string dir = root + c.dir;
   testing::TempDir tmp;
   ASSERT_TRUE(testing::import_fixture(dir, tmp));
-  auto split = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), alternating());
+  auto split = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), alternating_options());
   ASSERT_TRUE(split.ok()) << split.status().message();
   auto plain = Session::open(tmp.file("m.tir"), tmp.file("m.bin"));
   ASSERT_TRUE(plain.ok()) << plain.status().message();
@@ -113,7 +113,7 @@ TEST_P(SplitAcrossDevices, MatchesTorchAndOneDevice) {
 TEST(SplitAcrossDevicesUnit, DeviceTheHostCannotAddressRunsEndToEnd) {
   const std::string rel = "gpt2/core";
   const nlohmann::json f = testing::fixture_entry(rel);
-  SessionOptions o = alternating();
+  SessionOptions o = alternating_options();
   o.devices[1] = std::make_shared<RestrictedDevice>(
       make_reference_device(), std::set<std::string, std::less<>>{}, /*host_accessible=*/false);
   testing::TempDir tmp;

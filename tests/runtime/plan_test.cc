@@ -76,7 +76,7 @@ void prepare(const std::string& rel, std::vector<std::shared_ptr<Device>> device
   }
 }
 
-PlacementPolicy alternating() {
+PlacementPolicy alternating_policy() {
   return [](const ExecNode&, size_t i) { return DeviceId(i % 2); };
 }
 
@@ -182,7 +182,7 @@ size_t expect_memory_planned(const Prepared& p, const Plan& plan) {
 TEST(Plan, TwoDevicesGetOneArenaEach) {
   Prepared p;
   ASSERT_NO_FATAL_FAILURE(
-      prepare("gpt2/core", {cpu_device(), make_reference_device()}, alternating(), &p));
+      prepare("gpt2/core", {cpu_device(), make_reference_device()}, alternating_policy(), &p));
   const nlohmann::json f = testing::fixture_entry("gpt2/core");
   const auto inputs = testing::read_all(p.model.dir, f["inputs"]);
   auto plan = build(p, inputs);
@@ -238,7 +238,7 @@ TEST(Plan, EveryFamilyOnTwoDevicesKeepsBuffersApart) {
     SCOPED_TRACE(rel);
     Prepared p;
     ASSERT_NO_FATAL_FAILURE(
-        prepare(rel, {cpu_device(), make_reference_device()}, alternating(), &p));
+        prepare(rel, {cpu_device(), make_reference_device()}, alternating_policy(), &p));
     const auto inputs = testing::read_all(p.model.dir, testing::fixture_entry(rel)["inputs"]);
     auto plan = build(p, inputs);
     ASSERT_TRUE(plan.ok()) << plan.status().message();
@@ -261,8 +261,8 @@ TEST(Plan, OneDeviceOneArena) {
 
 TEST(Plan, OnePlanPerBinding) {
   Prepared p;
-  ASSERT_NO_FATAL_FAILURE(
-      prepare("dynamic/gpt2_dyn/core", {cpu_device(), make_reference_device()}, alternating(), &p));
+  ASSERT_NO_FATAL_FAILURE(prepare("dynamic/gpt2_dyn/core", {cpu_device(), make_reference_device()},
+                                  alternating_policy(), &p));
   const nlohmann::json f = testing::fixture_entry("gpt2_dyn/core", "dynamic/manifest.json");
   std::vector<size_t> bytes;
   std::vector<std::vector<int64_t>> symbols;

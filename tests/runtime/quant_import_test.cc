@@ -55,7 +55,7 @@ std::ostream& operator<<(std::ostream& os, const QuantCase& c) { return os << c.
 
 class QuantImport : public ::testing::TestWithParam<QuantCase> {};
 
-size_t count_op(const ExecGraph& g, std::string_view op) {
+size_t count_nodes(const ExecGraph& g, std::string_view op) {
   return size_t(
       std::count_if(g.nodes.begin(), g.nodes.end(), [&](const ExecNode& n) { return n.op == op; }));
 }
@@ -84,10 +84,10 @@ TEST_P(QuantImport, MatchesTorchQuantizedReference) {
     auto session = Session::open(tmp.file("m.tir"), tmp.file("m.bin"), o);
     ASSERT_TRUE(session.ok()) << session.status().message();
     const ExecGraph& g = (*session)->exec_graph();
-    const size_t int8_gemms = count_op(g, "tir::quantized_linear");
+    const size_t int8_gemms = count_nodes(g, "tir::quantized_linear");
     EXPECT_EQ(int8_gemms, rewrite ? GetParam().int8_gemms : 0u);
     // a rewritten GEMM reads the int8 weight itself: its dequantize node is gone
-    EXPECT_EQ(count_op(g, "quantized_decomposed::dequantize_per_channel"),
+    EXPECT_EQ(count_nodes(g, "quantized_decomposed::dequantize_per_channel"),
               dequant_channel - int8_gemms);
     auto out = (*session)->run(views(inputs));
     ASSERT_TRUE(out.ok()) << out.status().message();

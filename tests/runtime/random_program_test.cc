@@ -20,7 +20,7 @@ namespace {
 
 using testing::TempDir;
 
-std::string fixture(const std::string& model, const std::string& dialect) {
+std::string random_fixture_dir(const std::string& model, const std::string& dialect) {
   return testing::fixture_dir() + "/random/" + model + "/" + dialect;
 }
 
@@ -55,7 +55,7 @@ using ::tir::testing::expect_moments;
 class RandomProgram : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RandomProgram, ShapesDistributionsAndSeeds) {
-  const std::string dir = fixture("random_ops", GetParam());
+  const std::string dir = random_fixture_dir("random_ops", GetParam());
   const std::vector<HostTensor> a = run_random_ops(dir, 5);
   ASSERT_EQ(a.size(), 5u);
   std::ifstream f(dir + "/shapes.json");
@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(Dialects, RandomProgram, ::testing::Values("training", 
 class StaleView : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(StaleView, MatchesTorch) {
-  const std::string dir = fixture("stale_view", GetParam());
+  const std::string dir = random_fixture_dir("stale_view", GetParam());
   TempDir tmp;
   auto session = testing::open_fixture(dir, tmp);
   ASSERT_TRUE(session.ok()) << session.status().message();

@@ -60,7 +60,7 @@ nlohmann::json torchao_fixture(const std::string& dir) {
   return {};
 }
 
-size_t count_op(const ExecGraph& g, std::string_view op) {
+size_t count_live_nodes(const ExecGraph& g, std::string_view op) {
   return size_t(std::count_if(g.nodes.begin(), g.nodes.end(),
                               [&](const ExecNode& n) { return !n.dead && n.op == op; }));
 }
@@ -95,8 +95,8 @@ TEST_P(TorchaoImport, MatchesTorch) {
     ASSERT_TRUE(session.ok()) << session.status().message();
     const ExecGraph& g = (*session)->exec_graph();
     // the lowered path packs every int8 weight of an _int_mm once; the reference runs _int_mm
-    EXPECT_EQ(count_op(g, "tir::int_mm_weight"), lowered ? int_mms : 0u);
-    EXPECT_EQ(count_op(g, "aten::_int_mm"), lowered ? 0u : int_mms);
+    EXPECT_EQ(count_live_nodes(g, "tir::int_mm_weight"), lowered ? int_mms : 0u);
+    EXPECT_EQ(count_live_nodes(g, "aten::_int_mm"), lowered ? 0u : int_mms);
     auto out = (*session)->run(views(inputs));
     ASSERT_TRUE(out.ok()) << out.status().message();
     got[lowered] = copies(*out);

@@ -12,9 +12,10 @@
 #include "ir/model.h"
 
 namespace tir::tools {
-namespace {
+// Batch and BoundedQueue are members of ThreadPipeline::State, a type with external linkage,
+// so they are not in the anonymous namespace either.
+namespace pipeline_detail {
 
-using Clock = std::chrono::steady_clock;
 /// A micro-batch between stages: stage 0 reads the caller's tensors (`borrowed`), later
 /// stages the previous one's outputs; a failed micro-batch carries the error to the end.
 struct Batch {
@@ -60,6 +61,15 @@ class BoundedQueue {
   size_t capacity_;
   bool closed_ = false;
 };
+
+}  // namespace pipeline_detail
+
+using pipeline_detail::Batch;
+using pipeline_detail::BoundedQueue;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
 
 void copy_strided(const Tensor& t, int dim, const uint8_t* src, uint8_t*& dst, size_t elem) {
   if (dim == t.rank) {

@@ -11,12 +11,13 @@
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/unary/activation.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
 
 using CArr = CArrF;
-constexpr int64_t kGrain = 1 << 14;
+constexpr int64_t kActivationGrain = 1 << 14;
 
 // relu, sin and cos (UnaryParams) in chunks of their own size.
 constexpr int64_t kFloatGrain = 1 << 15;
@@ -40,7 +41,7 @@ void cos_opt(const UnaryParams& p, const KernelCall& call, void*) {
 template <typename F>
 void unary(const ActParams& p, const KernelCall& call, F f) {
   eigen_unary(call.inputs[p.input].data_as<const float>(), call.outputs[0].data_as<float>(),
-              p.numel, kGrain, f);
+              p.numel, kActivationGrain, f);
 }
 
 // gelu (erf and tanh forms), tanh, sigmoid and silu.
@@ -77,7 +78,7 @@ template <typename F, typename W, typename G>
 void unary_fixed(const ActParams& p, const KernelCall& call, F f, W wrong, G fix) {
   const float* x = call.inputs[p.input].data_as<const float>();
   float* y = call.outputs[0].data_as<float>();
-  parallel_chunks(p.numel, kGrain, [&](int64_t b, int64_t e) {
+  parallel_chunks(p.numel, kActivationGrain, [&](int64_t b, int64_t e) {
     const CArr xs(x + b, e - b);
     ArrF ys(y + b, e - b);
     ys = f(xs);
@@ -246,10 +247,6 @@ using ActOpt = FnKernel<ActParams, act_prepare<Op>, act_opt>;
 using ReluOpt = FnKernel<UnaryParams, act_prepare_unary_float, relu_opt>;
 using SinOpt = FnKernel<UnaryParams, act_prepare_unary_float, sin_opt>;
 using CosOpt = FnKernel<UnaryParams, act_prepare_unary_float, cos_opt>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

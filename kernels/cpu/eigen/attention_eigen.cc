@@ -14,6 +14,7 @@
 
 #include "kernels/cpu/onednn/onednn_context.h"
 #include "kernels/cpu/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/linear_algebra/attention.h"
 
 namespace tir::kernels {
@@ -116,10 +117,6 @@ class AttentionEigen final : public Kernel {
   int threads_ = 1;
   size_t slice_bytes_ = 0;
 };
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

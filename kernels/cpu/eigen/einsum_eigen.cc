@@ -22,8 +22,6 @@ using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Row
 using Map = Eigen::Map<RowMajor>;
 using ConstMap = Eigen::Map<const RowMajor>;
 
-size_t align64(size_t n) { return (n + 63) & ~size_t{63}; }
-
 /// The labels of each GEMM role, and the role sizes; `ok` false: not a GEMM.
 struct GemmPlan {
   bool ok = false;

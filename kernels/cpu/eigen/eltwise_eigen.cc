@@ -9,13 +9,14 @@
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
 
 using Arr = ArrF;
 using CArr = CArrF;
-constexpr int64_t kGrain = 1 << 15;
+constexpr int64_t kEltwiseGrain = 1 << 15;
 
 // out[0:n] = a (op) alpha*b, where a/b advance by stride 0 (broadcast) or 1.
 template <typename A, typename B>
@@ -117,7 +118,7 @@ void broadcast_rows(const BinaryParams& p, const BroadcastPlan& plan, const floa
   const int64_t inner = plan.sizes[last];
   const int64_t rows = total / inner;
   const int64_t sa = plan.a_strides[last], sb = plan.b_strides[last];
-  parallel_chunks(rows, std::max<int64_t>(1, kGrain / inner), [&](int64_t r0, int64_t r1) {
+  parallel_chunks(rows, std::max<int64_t>(1, kEltwiseGrain / inner), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       int64_t a_off = 0, b_off = 0, rem = r;
       for (int d = last - 1; d >= 0; --d) {
@@ -181,7 +182,7 @@ void binary_opt(const BinaryParams& p, const KernelCall& call, void* scratch) {
       b = call.inputs[p.b_input].data_as<const float>();
     }
     const int64_t sb = p.b_scalar ? 0 : 1;
-    parallel_chunks(total, kGrain, [&](int64_t s, int64_t e) {
+    parallel_chunks(total, kEltwiseGrain, [&](int64_t s, int64_t e) {
       row(p.op, alpha, a + s, 1, b + s * sb, sb, out + s, e - s);
     });
     return;
@@ -197,10 +198,6 @@ using BinaryOpt = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, binary_opt>
 template <BinaryKind Op>
 using BinaryChannelsLastOpt =
     FnKernel<BinaryParams, eltwise_prepare_binary_channels_last<Op>, binary_opt>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

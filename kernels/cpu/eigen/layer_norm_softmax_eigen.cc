@@ -8,6 +8,7 @@
 #include "kernels/cpu/parallel.h"
 #include "kernels/cpu/register.h"
 #include "kernels/kernel_util.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/normalization/layer_norm.h"
 #include "kernels/shapes/softmax/softmax.h"
 
@@ -107,10 +108,6 @@ using LayerNormOpt = FnKernel<LayerNormParams, layer_norm_prepare, layer_norm_op
 using NativeLayerNormOpt = FnKernel<LayerNormParams, layer_norm_prepare_native, layer_norm_opt>;
 using SoftmaxOpt = FnKernel<SoftmaxParams, softmax_prepare<false>, softmax_opt>;
 using LogSoftmaxOpt = FnKernel<SoftmaxParams, softmax_prepare<true>, softmax_opt>;
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "kernels/cpu/hsum_avx2.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/epilogue.h"
 #include "kernels/kernel_util.h"
@@ -15,16 +16,7 @@
 namespace tir::kernels {
 namespace {
 
-size_t align64(size_t n) { return (n + 63) / 64 * 64; }
-
 #if defined(__AVX2__)
-float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
-}
-
 /// out[r * n] for r < MR: rows of A (qa, da, ga at their row 0) times weight row j.
 template <int MR>
 void rows_times_weight_row(const Int4View& w, int64_t j, const int8_t* qa, const float* da,

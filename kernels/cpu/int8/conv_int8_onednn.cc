@@ -46,13 +46,6 @@ Range tensor_range(const float* x, int64_t count) {
   return r;
 }
 
-/// oneDNN's view of a batched activation as it lies in memory (plain NCHW or channels-last,
-/// its strides); an unbatched [C, H, W] one as plain [1, C, H, W].
-memory::desc activation_desc(const Tensor& t, const memory::dims& dims) {
-  if (t.rank != 4) return onednn_plain_f32(dims);
-  return memory::desc(dims, dt::f32, memory::dims(t.strides.begin(), t.strides.begin() + 4));
-}
-
 dnnl_exec_arg_t arg(int name, const memory& m) { return {name, m.get()}; }
 
 }  // namespace
@@ -141,8 +134,8 @@ size_t Int8Conv::describe(const KernelCall& call, Path& path, dt src_type) {
   path.packed_from = {};
   const memory::dims src_dims{p_.n, p_.c, p_.h, p_.w};
   const memory::dims dst_dims{p_.n, p_.oc, p_.oh, p_.ow};
-  const memory::desc src_user = activation_desc(call.inputs[p_.input], src_dims);
-  const memory::desc dst_user = activation_desc(call.outputs[0], dst_dims);
+  const memory::desc src_user = onednn_activation_f32(call.inputs[p_.input], src_dims);
+  const memory::desc dst_user = onednn_activation_f32(call.outputs[0], dst_dims);
   const dnnl::convolution_forward::primitive_desc& pd = path.pd;
   path.user_src = memory(src_user, eng, DNNL_MEMORY_NONE);
   path.src = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
@@ -171,7 +164,7 @@ size_t Int8Conv::describe(const KernelCall& call, Path& path, dt src_type) {
     off += align64(pd.dst_desc().get_size());
   }
   if (call.residual >= 0) {  // into dst's layout unless it is there already (then a copy)
-    const memory::desc res_md = activation_desc(call.inputs[call.residual], dst_dims);
+    const memory::desc res_md = onednn_activation_f32(call.inputs[call.residual], dst_dims);
     if (res_md != pd.dst_desc()) {
       path.user_res = memory(res_md, eng, DNNL_MEMORY_NONE);
       path.res_reorder = dnnl::reorder(path.user_res, path.dst);

@@ -57,14 +57,6 @@ bool winograd_enabled() {
 
 using dnnl::memory;
 
-/// oneDNN's view of a batched activation as it lies in memory: plain NCHW or channels-last
-/// (its strides, runtime/passes/layout.h); an unbatched [C, H, W] one as plain [1, C, H, W].
-memory::desc activation_desc(const Tensor& t, const memory::dims& dims) {
-  if (t.rank != 4) return onednn_plain_f32(dims);
-  return memory::desc(dims, memory::data_type::f32,
-                      memory::dims(t.strides.begin(), t.strides.begin() + 4));
-}
-
 /// The convolution's shapes: src [N, C, H, W], dst [N, OC, OH, OW] and the weights
 /// [OC, C, KH, KW], or [G, OC/G, C/G, KH, KW] with groups.
 struct ConvDims {
@@ -96,7 +88,7 @@ ConvGeometry conv_geometry(const ConvParams& p) {
   return g;
 }
 
-/// The layouts the graph's tensors lie in: src and dst as in memory (activation_desc), the
+/// The layouts the graph's tensors lie in: src and dst as in memory (onednn_activation_f32), the
 /// weights plain.
 struct PlainDescs {
   memory::desc src, dst, wei;
@@ -362,8 +354,9 @@ class ConvOneDnn final : public Kernel {
     const dnnl::convolution_forward::primitive_desc pd = describe(call, dims, bias_md);
     prim_ = dnnl::convolution_forward(pd);
 
-    const PlainDescs plain{activation_desc(call.inputs[p_.input], dims.src),
-                           activation_desc(call.outputs[0], dims.dst), onednn_plain_f32(dims.wei)};
+    const PlainDescs plain{onednn_activation_f32(call.inputs[p_.input], dims.src),
+                           onednn_activation_f32(call.outputs[0], dims.dst),
+                           onednn_plain_f32(dims.wei)};
     make_memories(eng, pd, plain);
 
     size_t off = align64(pd.scratchpad_desc().get_size());
@@ -466,7 +459,7 @@ class ConvOneDnn final : public Kernel {
       *off += align64(pd.dst_desc().get_size());
     }
     if (call.residual >= 0) {  // into dst's layout unless it is there already (then a copy)
-      const memory::desc res_md = activation_desc(call.inputs[call.residual], dst_dims);
+      const memory::desc res_md = onednn_activation_f32(call.inputs[call.residual], dst_dims);
       if (res_md != pd.dst_desc()) {
         user_res_ = memory(res_md, onednn_engine(call), DNNL_MEMORY_NONE);
         res_reorder_ = dnnl::reorder(user_res_, dst_);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/float16.h"
+#include "kernels/cpu/hsum_avx2.h"
 #include "kernels/cpu/onednn/onednn_epilogue.h"
 #include "kernels/cpu/parallel.h"
 #include "kernels/epilogue.h"
@@ -31,13 +32,6 @@ __m256 widen8(const uint16_t* p) {
   const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   if constexpr (kBf16) return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
   return _mm256_cvtph_ps(h);
-}
-
-float hsum(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_movehdup_ps(s));
-  return _mm_cvtss_f32(s);
 }
 #endif
 

@@ -30,6 +30,7 @@
 #include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/reference_kernels.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -293,10 +294,6 @@ class GemmOneDnn final : public Kernel {
   memory src_, wei_, dst_, bias_, scratchpad_;
   std::vector<dnnl_exec_arg_t> args_;
 };
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/cpu/register.h"
 #include "kernels/reference/linear_algebra/matmul.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -183,10 +184,6 @@ class MatmulOneDnn final : public Kernel {
   memory src_, wei_, dst_, scratchpad_;
   std::vector<dnnl_exec_arg_t> args_;
 };
-
-constexpr auto kOpt = KernelImpl::kOptimized;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -100,4 +100,10 @@ dnnl::memory::desc onednn_plain_f32(const dnnl::memory::dims& dims) {
   return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
 }
 
+dnnl::memory::desc onednn_activation_f32(const Tensor& t, const dnnl::memory::dims& dims) {
+  if (t.rank != 4) return onednn_plain_f32(dims);
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32,
+                            dnnl::memory::dims(t.strides.begin(), t.strides.begin() + 4));
+}
+
 }  // namespace tir::kernels

@@ -70,7 +70,9 @@ bool int8_pairs_saturate();
 /// Plain (row-major) f32 memory descriptor.
 dnnl::memory::desc onednn_plain_f32(const dnnl::memory::dims& dims);
 
-/// Bytes rounded up to 64 so that scratch sub-buffers stay aligned.
-inline size_t align64(size_t n) { return (n + 63) & ~size_t{63}; }
+/// oneDNN's view of a batched f32 activation `t` of shape `dims` as it lies in memory: plain
+/// NCHW or channels-last (its strides, runtime/passes/layout.h); an unbatched [C, H, W] one as
+/// plain [1, C, H, W].
+dnnl::memory::desc onednn_activation_f32(const Tensor& t, const dnnl::memory::dims& dims);
 
 }  // namespace tir::kernels

@@ -4,6 +4,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -16,10 +17,6 @@ using AssertAsyncRef =
     CheckedKernel<AssertAsyncParams, assertion_prepare_async, assertion_run_async>;
 using LocalScalarRef =
     CheckedKernel<LocalScalarParams, assertion_prepare_local_scalar, assertion_run_local_scalar>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
 #include "kernels/reference/unary/activation.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/reduction/any_diff.h"
 
 namespace tir::kernels {
@@ -75,16 +76,7 @@ namespace {
 
 template <BinaryKind Op>
 using BinaryRef = FnKernel<BinaryParams, eltwise_prepare_binary<Op>, ref_binary>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
-constexpr auto kF64 = DType::kFloat64;
-constexpr auto kI64 = DType::kInt64;
 using ClampRef = FnKernel<ClampParams, misc_prepare_clamp, ref_clamp>;
-
-constexpr auto kBool = DType::kBool;
-constexpr auto kAny = DType::kUndefined;
 
 /// The binary functions beyond arithmetic (kernels/ops/binary.h: kFmax to kHeaviside).
 void register_math_functions(KernelRegistry& registry) {

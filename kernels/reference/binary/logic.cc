@@ -5,6 +5,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/binary/math.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -153,14 +154,6 @@ using NotRef = FnKernel<LogicParams, logic_prepare_not<Op>, ref_logic>;
 template <LogicOp Op>
 using TriangleRef = FnKernel<LogicParams, logic_prepare_triangle<Op>, ref_logic>;
 using WhereRef = FnKernel<LogicParams, logic_prepare_where, ref_logic>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
-constexpr auto kI64 = DType::kInt64;
-constexpr auto kI32 = DType::kInt32;
-constexpr auto kF64 = DType::kFloat64;
-constexpr auto kBool = DType::kBool;
 
 template <LogicOp Op>
 KernelEntry compare_entry(const char* op, DType d) {

@@ -151,11 +151,6 @@ int64_t binary_int(const MathBinaryParams& p, int64_t a, int64_t b, bool& ok) {
   }
 }
 
-template <typename T>
-void store(const KernelCall& call, int64_t i, T v) {
-  call.outputs[0].data_as<T>()[i] = v;
-}
-
 // logical and/or/xor: a bool output.
 template <typename T>
 void run_logical(const MathBinaryParams& p, const KernelCall& call) {
@@ -163,10 +158,10 @@ void run_logical(const MathBinaryParams& p, const KernelCall& call) {
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
     const bool a = operand_load<T>(o[0], call, in[0]) != T{},
                b = operand_load<T>(o[1], call, in[1]) != T{};
-    store<bool>(call, i,
-                p.op == BinaryKind::kLogicalAnd  ? a && b
-                : p.op == BinaryKind::kLogicalOr ? a || b
-                                                 : a != b);
+    store_output<bool>(call, i,
+                       p.op == BinaryKind::kLogicalAnd  ? a && b
+                       : p.op == BinaryKind::kLogicalOr ? a || b
+                                                        : a != b);
   });
 }
 
@@ -178,23 +173,23 @@ void run_clamp(const MathBinaryParams& p, const KernelCall& call) {
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
     T x = operand_load<T>(o[0], call, in[0]);
     if constexpr (kFloat) {
-      if (std::isnan(x)) return store<T>(call, i, x);
+      if (std::isnan(x)) return store_output<T>(call, i, x);
     }
     if (p.present[1]) {
       const T lo = operand_load<T>(o[1], call, in[1]);
       if constexpr (kFloat) {
-        if (std::isnan(lo)) return store<T>(call, i, lo);
+        if (std::isnan(lo)) return store_output<T>(call, i, lo);
       }
       x = x < lo ? lo : x;
     }
     if (p.present[2]) {
       const T hi = operand_load<T>(o[2], call, in[2]);
       if constexpr (kFloat) {
-        if (std::isnan(hi)) return store<T>(call, i, hi);
+        if (std::isnan(hi)) return store_output<T>(call, i, hi);
       }
       x = x > hi ? hi : x;
     }
-    store<T>(call, i, x);
+    store_output<T>(call, i, x);
   });
 }
 
@@ -215,18 +210,18 @@ void run_ternary(const MathBinaryParams& p, const KernelCall& call) {
       } else {  // torch's lerp: exact at weight 0 and 1
         y = std::abs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c);
       }
-      store<T>(call, i, static_cast<T>(y));
+      store_output<T>(call, i, static_cast<T>(y));
     } else if constexpr (std::is_same_v<T, bool>) {
-      store<bool>(call, i,
-                  operand_load<bool>(o[0], call, in[0]) ||
-                      (p.int_alpha != 0 && operand_load<bool>(o[1], call, in[1]) &&
-                       operand_load<bool>(o[2], call, in[2])));
+      store_output<bool>(call, i,
+                         operand_load<bool>(o[0], call, in[0]) ||
+                             (p.int_alpha != 0 && operand_load<bool>(o[1], call, in[1]) &&
+                              operand_load<bool>(o[2], call, in[2])));
     } else {
       const int64_t prod = wrap_mul(operand_load<int64_t>(o[1], call, in[1]),
                                     operand_load<int64_t>(o[2], call, in[2]));
-      store<T>(call, i,
-               static_cast<T>(wrap_add(operand_load<int64_t>(o[0], call, in[0]),
-                                       wrap_mul(p.int_alpha, prod))));
+      store_output<T>(call, i,
+                      static_cast<T>(wrap_add(operand_load<int64_t>(o[0], call, in[0]),
+                                              wrap_mul(p.int_alpha, prod))));
     }
   });
 }
@@ -241,7 +236,7 @@ Status run_binary(const MathBinaryParams& p, const KernelCall& call) {
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
     if constexpr (kFloat) {
       double a = operand_load<T>(o[0], call, in[0]), b = operand_load<T>(o[1], call, in[1]);
-      store<T>(call, i, static_cast<T>(binary_float(p, a, b)));
+      store_output<T>(call, i, static_cast<T>(binary_float(p, a, b)));
     } else if constexpr (std::is_same_v<T, bool>) {
       const bool a = operand_load<bool>(o[0], call, in[0]),
                  b = operand_load<bool>(o[1], call, in[1]);
@@ -266,11 +261,11 @@ Status run_binary(const MathBinaryParams& p, const KernelCall& call) {
           y = static_cast<bool>(binary_int(p, a, b, ok));
           break;
       }
-      store<bool>(call, i, y);
+      store_output<bool>(call, i, y);
     } else {
       const int64_t y = binary_int(p, operand_load<int64_t>(o[0], call, in[0]),
                                    operand_load<int64_t>(o[1], call, in[1]), ok);
-      store<T>(call, i, static_cast<T>(y));
+      store_output<T>(call, i, static_cast<T>(y));
     }
   });
   if (!ok) return op_error(call, StatusCode::kInvalidArgument, "integer division by zero");

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -117,12 +118,8 @@ void ref_complex(const ComplexParams& p, const KernelCall& call, void*) {
 template <Result<ComplexParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using ComplexKernel = FnKernel<ComplexParams, Prepare, ref_complex>;
 
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
 constexpr DType kC64 = DType::kComplexFloat;
 constexpr DType kC128 = DType::kComplexDouble;
-constexpr DType kF32 = DType::kFloat32;
-constexpr DType kF64 = DType::kFloat64;
 
 template <ComplexOp Op>
 constexpr auto kUnary = &make_kernel<ComplexKernel<complex_prepare_unary<Op>>>;

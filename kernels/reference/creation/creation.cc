@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -62,10 +63,6 @@ using FillSelfRef = FnKernel<FillLikeParams, creation_prepare_fill_self, ref_fil
 using EmptyStridedRef = FnKernel<FillLikeParams, creation_prepare_empty_strided, ref_fill_like>;
 template <Result<ArangeParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using ArangeRef = CheckedKernel<ArangeParams, Prepare, run_arange>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -103,10 +104,6 @@ template <Result<SpaceParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using SpaceRef = FnKernel<SpaceParams, Prepare, ref_space>;
 using OneHotRef = CheckedKernel<OneHotParams, creation_prepare_one_hot, run_one_hot>;
 using DiagEmbedRef = FnKernel<DiagEmbedParams, creation_prepare_diag_embed, ref_diag_embed>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

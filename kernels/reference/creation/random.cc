@@ -15,6 +15,7 @@
 #include "core/float16.h"
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -159,12 +160,6 @@ void ref_random(const RandomParams& p, const KernelCall& call, void*) {
 
 template <Draw D, bool Like>
 using RandomRef = FnKernel<RandomParams, prepare_random<D, Like>, ref_random<D>>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
-constexpr auto kF16 = DType::kFloat16;
-constexpr auto kBF16 = DType::kBFloat16;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -129,10 +130,6 @@ using MaskedSelectRef =
     CheckedKernel<DataDependentParams, masked_select_prepare, run_masked_select>;
 using RepeatSelfRef = CheckedKernel<RepeatParams, repeat_prepare_self_tensor, run_repeat>;
 using RepeatIndicesRef = CheckedKernel<RepeatParams, repeat_prepare_tensor, run_repeat>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

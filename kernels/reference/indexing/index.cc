@@ -7,6 +7,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -104,10 +105,6 @@ Status run_gather(const GatherParams& p, const KernelCall& call) {
 using IndexRef = CheckedScratchKernel<IndexParams, index_prepare_index, run_index>;
 using IndexSelectRef = CheckedKernel<GatherParams, index_prepare_index_select, run_index_select>;
 using GatherRef = CheckedKernel<GatherParams, index_prepare_gather, run_gather>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

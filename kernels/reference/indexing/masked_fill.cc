@@ -4,6 +4,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -24,9 +25,6 @@ void ref_masked_fill(const MaskedFillParams& p, const KernelCall& call, void*) {
 }
 
 using MaskedFillRef = FnKernel<MaskedFillParams, masked_fill_prepare, ref_masked_fill>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
 
 }  // namespace
 

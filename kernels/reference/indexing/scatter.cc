@@ -9,6 +9,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -287,10 +288,6 @@ using SelectScatterRef =
     FnKernel<ScatterRegionParams, scatter_prepare_select_scatter, ref_scatter_region>;
 using MaskedScatterRef =
     CheckedKernel<MaskedScatterParams, scatter_prepare_masked_scatter, ref_masked_scatter>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

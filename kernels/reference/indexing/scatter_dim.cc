@@ -8,6 +8,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -119,10 +120,6 @@ Status ref_scatter_dim(const ScatterDimParams& p, const KernelCall& call, void* 
 
 template <Result<ScatterDimParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using ScatterDimKernel = CheckedScratchKernel<ScatterDimParams, Prepare, ref_scatter_dim>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

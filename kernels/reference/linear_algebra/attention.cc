@@ -8,6 +8,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 
@@ -67,10 +68,6 @@ namespace {
 
 using SdpaRef = FnKernel<AttentionParams, attention_prepare_sdpa, ref_sdpa>;
 using FlashCpuRef = FnKernel<AttentionParams, attention_prepare_flash_cpu, ref_sdpa>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 
@@ -96,10 +97,6 @@ namespace {
 using LinearRef = FnKernel<GemmParams, gemm_prepare_linear, ref_gemm>;
 using AddmmRef = FnKernel<GemmParams, gemm_prepare_addmm, ref_gemm>;
 using MmRef = FnKernel<GemmParams, gemm_prepare_mm, ref_gemm>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 
@@ -64,11 +65,6 @@ namespace {
 
 template <Result<MatmulParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using MatmulRef = FnKernel<MatmulParams, Prepare, ref_matmul>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
-constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -98,10 +99,6 @@ using ToLayoutRef = FnKernel<ConvertParams, convert_prepare_to_dtype_layout, ref
 using ToDeviceRef = FnKernel<ConvertParams, convert_prepare_to_device, ref_convert>;
 using TypeAsRef = FnKernel<ConvertParams, convert_prepare_type_as, ref_convert>;
 using LiftFreshCopyRef = FnKernel<ConvertParams, convert_prepare_lift_fresh_copy, ref_convert>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

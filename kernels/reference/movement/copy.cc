@@ -7,6 +7,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/movement/tensor_split.h"
 
 namespace tir::kernels {
@@ -70,10 +71,6 @@ void ref_copy(const CopyParams& p, const KernelCall& call, void*) {
 
 template <Result<CopyParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using CopyKernel = FnKernel<CopyParams, Prepare, ref_copy>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

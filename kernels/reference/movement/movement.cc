@@ -8,6 +8,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -158,10 +159,6 @@ template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using StridedRef = FnKernel<ViewParams, Prepare, ref_shape>;
 template <bool Shuffle>
 using PixelShuffleRef = FnKernel<ViewParams, prepare_pixel_shuffle<Shuffle>, ref_shape>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 constexpr auto kReflect = PadMode::kReflect;
 constexpr auto kReplicate = PadMode::kReplicate;
 

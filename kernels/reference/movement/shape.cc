@@ -5,6 +5,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -61,10 +62,6 @@ namespace {
 
 template <Result<ViewParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using ShapeKernel = FnKernel<ViewParams, Prepare, ref_shape>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -75,11 +76,6 @@ void ref_weight_norm(const WeightNormParams& p, const KernelCall& call, void* sc
 using NativeGroupNormRef = FnKernel<GroupNormParams, group_norm_prepare_native, ref_group_norm>;
 using GroupNormRef = FnKernel<GroupNormParams, group_norm_prepare, ref_group_norm>;
 using WeightNormRef = FnKernel<WeightNormParams, weight_norm_prepare, ref_weight_norm>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
-constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 

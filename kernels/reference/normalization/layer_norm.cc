@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 
@@ -52,11 +53,6 @@ namespace {
 using LayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare, ref_layer_norm>;
 using NativeLayerNormRef = FnKernel<LayerNormParams, layer_norm_prepare_native, ref_layer_norm>;
 using RmsNormRef = FnKernel<LayerNormParams, rms_norm_prepare, ref_layer_norm>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
-constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 

@@ -101,25 +101,10 @@ void ref_batch_norm_train(const BatchTrainParams& p, const KernelCall& call, voi
 }
 
 /// _native_batch_norm_legit_functional in either mode.
-class FunctionalRef final : public Kernel {
- public:
-  Status prepare(const KernelCall& call, PrepareInfo* out_info) override {
-    TIR_ASSIGN_OR_RETURN(training_, native_functional_training(call));
-    if (!training_) return eval_.prepare(call, out_info);
-    TIR_ASSIGN_OR_RETURN(train_, norm_prepare_native_functional_training(call, out_info));
-    return ok_status();
-  }
-  Status run(const KernelCall& call, void* scratch) override {
-    if (!training_) return eval_.run(call, scratch);
-    ref_batch_norm_train(train_, call, scratch);
-    return ok_status();
-  }
-
- private:
-  bool training_ = false;
-  FnKernel<BatchNormParams, norm_prepare_native_functional, ref_batch_norm_functional> eval_;
-  BatchTrainParams train_;
-};
+using FunctionalRef = TrainingOrEval<
+    FnKernel<BatchNormParams, norm_prepare_native_functional, ref_batch_norm_functional>,
+    native_functional_training, BatchTrainParams, norm_prepare_native_functional_training,
+    ref_batch_norm_train>;
 
 using NoStatsRef =
     FnKernel<BatchStatsParams, norm_prepare_native_no_stats, ref_batch_norm_no_stats>;

@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -61,10 +62,6 @@ void ref_avg_pool(const AvgPoolParams& p, const KernelCall& call, void*) {
 
 template <int D>
 using AvgPoolRef = FnKernel<AvgPoolParams, avg_pool_prepare<D>, ref_avg_pool>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

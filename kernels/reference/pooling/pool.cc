@@ -10,6 +10,7 @@
 #include "kernels/reference/nan.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 
@@ -155,10 +156,6 @@ using MaxPoolRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d, ref_max_pool
 using MaxPoolIdxRef = FnKernel<MaxPoolParams, pool_prepare_max_pool2d_with_indices, ref_max_pool2d>;
 using AdaptiveAvgRef =
     FnKernel<AdaptivePoolParams, pool_prepare_adaptive_avg_pool2d, ref_adaptive_avg_pool2d>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

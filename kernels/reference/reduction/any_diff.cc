@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -59,9 +60,6 @@ void ref_diff(const DiffParams& p, const KernelCall& call, void*) {
 
 using AnyDimRef = FnKernel<AnyParams, misc_prepare_any_dim, ref_any_dim>;
 using DiffRef = FnKernel<DiffParams, misc_prepare_diff, ref_diff>;
-
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kRef = KernelImpl::kReference;
 
 }  // namespace
 

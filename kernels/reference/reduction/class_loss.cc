@@ -15,7 +15,7 @@
 namespace tir::kernels {
 namespace {
 
-using Kind = ClassLossParams::Kind;
+using ClassKind = ClassLossParams::Kind;
 
 template <typename T>
 Status run_typed(const ClassLossParams& p, const KernelCall& call) {
@@ -30,7 +30,7 @@ Status run_typed(const ClassLossParams& p, const KernelCall& call) {
       const int64_t pos = n * p.inner + i;
       const auto at = [&](int64_t c) { return (n * C + c) * p.inner + i; };
       for (int64_t c = 0; c < C; ++c) logp[c] = double(x[at(c)]);
-      if (p.kind == Kind::kCrossEntropy && C > 0) {
+      if (p.kind == ClassKind::kCrossEntropy && C > 0) {
         const double m = *std::max_element(logp.begin(), logp.end());
         double z = 0;
         for (double v : logp) z += std::exp(v - m);
@@ -71,7 +71,7 @@ Status run_typed(const ClassLossParams& p, const KernelCall& call) {
     const double count = p.probabilities ? double(p.batch * p.inner) : total_weight;
     out[0] = static_cast<T>(count == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / count);
   }
-  if (p.kind == Kind::kNllForward)  // torch gives 0 for reduction none
+  if (p.kind == ClassKind::kNllForward)  // torch gives 0 for reduction none
     call.outputs[1].data_as<T>()[0] =
         static_cast<T>(p.reduction == ops::LossReduction::kNone ? 0.0 : total_weight);
   return ok_status();
@@ -81,10 +81,10 @@ Status ref_class_loss(const ClassLossParams& p, const KernelCall& call) {
   return p.dtype == DType::kFloat64 ? run_typed<double>(p, call) : run_typed<float>(p, call);
 }
 
-template <Kind K>
+template <ClassKind K>
 using ClassLossRef = CheckedKernel<ClassLossParams, class_loss_prepare<K>, ref_class_loss>;
 
-template <Kind K>
+template <ClassKind K>
 KernelEntry class_loss(const char* op) {
   return {op, DeviceType::kCpu, DType::kUndefined, KernelImpl::kReference,
           &make_kernel<ClassLossRef<K>>};
@@ -94,11 +94,11 @@ KernelEntry class_loss(const char* op) {
 
 void register_class_loss_ref(KernelRegistry& registry) {
   registry.add({
-      class_loss<Kind::kNll>("aten::nll_loss"),
-      class_loss<Kind::kNll>("aten::nll_loss_nd"),
-      class_loss<Kind::kNllForward>("aten::nll_loss_forward"),
-      class_loss<Kind::kNllForward>("aten::nll_loss2d_forward"),
-      class_loss<Kind::kCrossEntropy>("aten::cross_entropy_loss"),
+      class_loss<ClassKind::kNll>("aten::nll_loss"),
+      class_loss<ClassKind::kNll>("aten::nll_loss_nd"),
+      class_loss<ClassKind::kNllForward>("aten::nll_loss_forward"),
+      class_loss<ClassKind::kNllForward>("aten::nll_loss2d_forward"),
+      class_loss<ClassKind::kCrossEntropy>("aten::cross_entropy_loss"),
   });
 }
 

@@ -11,6 +11,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reduction/sum_amax_cumsum.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -261,10 +262,6 @@ template <ReduceKind Op, bool C>
 using VarMeanRef = FnKernel<ReductionParams, reduction_prepare_var_mean<Op, C>, ref_reduction>;
 using NormRef = FnKernel<ReductionParams, reduction_prepare_norm, ref_reduction>;
 using LogsumexpRef = FnKernel<ReductionParams, reduction_prepare_logsumexp, ref_reduction>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/log_add_exp.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 #include "kernels/shapes/dtype_util.h"
 
 namespace tir::kernels {
@@ -152,9 +153,6 @@ using CumprodRef = FnKernel<CumsumParams, cumprod_prepare, ref_cumsum>;
 using LogcumsumexpRef = FnKernel<CumsumParams, logcumsumexp_prepare, ref_cumsum>;
 template <Scan S>
 using CumExtremumRef = FnKernel<CumsumParams, cumulative_extremum_prepare<S>, ref_cumsum>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -176,10 +177,6 @@ void ref_upsample(const UpsampleParams& p, const KernelCall& call, void*) {
 
 template <Resample Mode, int Dims, bool Vec>
 using UpsampleRef = FnKernel<UpsampleParams, upsample_prepare<Mode, Dims, Vec>, ref_upsample>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 /// The op `name` and its `.vec` overload.
 template <Resample Mode, int Dims>

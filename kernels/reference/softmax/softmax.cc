@@ -7,6 +7,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -44,10 +45,6 @@ namespace {
 
 using SoftmaxRef = FnKernel<SoftmaxParams, softmax_prepare<false>, ref_softmax>;
 using LogSoftmaxRef = FnKernel<SoftmaxParams, softmax_prepare<true>, ref_softmax>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
 
 }  // namespace
 

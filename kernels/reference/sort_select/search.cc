@@ -6,6 +6,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -49,10 +50,6 @@ void ref_isin(const IsinParams& p, const KernelCall& call, void*) {
 using SearchsortedRef = FnKernel<SearchParams, search_prepare_searchsorted, ref_search>;
 using BucketizeRef = FnKernel<SearchParams, search_prepare_bucketize, ref_search>;
 using IsinRef = FnKernel<IsinParams, search_prepare_isin, ref_isin>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -128,10 +129,6 @@ void ref_select(const SelectParams& p, const KernelCall& call, void* scratch) {
 
 template <Result<SelectParams> (*Prepare)(const KernelCall&, PrepareInfo*)>
 using SelectRef = FnKernel<SelectParams, Prepare, ref_select>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

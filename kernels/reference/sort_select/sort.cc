@@ -17,6 +17,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/nan.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -97,10 +98,6 @@ using SortStableRef = FnKernel<SortParams, sort_prepare_sort<true>, ref_sort>;
 using TopkRef = FnKernel<SortParams, sort_prepare_topk, ref_sort>;
 using ArgsortRef = FnKernel<SortParams, sort_prepare_argsort<false>, ref_sort>;
 using ArgsortStableRef = FnKernel<SortParams, sort_prepare_argsort<true>, ref_sort>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -155,9 +156,6 @@ void ref_fft(const FftParams& p, const KernelCall& call, void* scratch) {
     run_fft<float>(p, call, scratch);
   }
 }
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
 
 template <FftKind K, bool Forward, FftArgs A>
 using TorchFft = FnKernel<FftParams, fft_prepare_torch<K, Forward, A>, ref_fft>;

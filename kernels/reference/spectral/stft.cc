@@ -11,6 +11,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -130,9 +131,6 @@ void ref_hann_window(const WindowParams& p, const KernelCall& call, void*) {
     hann(p, call.outputs[0].data_as<float>());
   }
 }
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
 #include "kernels/reference/unary/math.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -193,12 +194,6 @@ void ref_cos(const UnaryParams& p, const KernelCall& call, void*) {
 using ReluRef = FnKernel<UnaryParams, act_prepare_unary_float, ref_relu>;
 using SinRef = FnKernel<UnaryParams, act_prepare_unary_float, ref_sin>;
 using CosRef = FnKernel<UnaryParams, act_prepare_unary_float, ref_cos>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kF32 = DType::kFloat32;
-constexpr auto kI64 = DType::kInt64;
-constexpr auto kF64 = DType::kFloat64;
 
 }  // namespace
 

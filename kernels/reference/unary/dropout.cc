@@ -7,6 +7,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/reference/reference_kernels.h"
 #include "kernels/reference/register.h"
+#include "kernels/registry_shorthands.h"
 
 namespace tir::kernels {
 namespace {
@@ -19,10 +20,6 @@ void ref_native_dropout(const DropoutParams& p, const KernelCall& call, void*) {
 
 using DropoutRef = FnKernel<ViewParams, dropout_prepare, ref_shape>;
 using NativeDropoutRef = FnKernel<DropoutParams, dropout_prepare_native, ref_native_dropout>;
-
-constexpr auto kRef = KernelImpl::kReference;
-constexpr auto kCpu = DeviceType::kCpu;
-constexpr auto kAny = DType::kUndefined;
 
 }  // namespace
 

@@ -14,11 +14,6 @@
 namespace tir::kernels {
 namespace {
 
-template <typename T>
-void store(const KernelCall& call, int64_t i, T v) {
-  call.outputs[0].data_as<T>()[i] = v;
-}
-
 // The maps with parameters (p.a, p.b, p.c, p.decimals) and the piecewise ones.
 double parametric_float(const MathUnaryParams& p, double x) {
   switch (p.op) {
@@ -147,7 +142,7 @@ bool predicate(UnaryKind op, double x) {
 
 void run_predicate(const MathUnaryParams& p, const KernelCall& call) {
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
-    store<bool>(call, i, predicate(p.op, operand_load<double>(p.x, call, in[0])));
+    store_output<bool>(call, i, predicate(p.op, operand_load<double>(p.x, call, in[0])));
   });
 }
 
@@ -157,16 +152,17 @@ void run_unary(const MathUnaryParams& p, const KernelCall& call) {
   constexpr bool kFloat = std::is_floating_point_v<T>;
   nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
     if constexpr (kFloat) {
-      store<T>(call, i, static_cast<T>(unary_float(p, operand_load<double>(p.x, call, in[0]))));
+      store_output<T>(call, i,
+                      static_cast<T>(unary_float(p, operand_load<double>(p.x, call, in[0]))));
     } else if constexpr (std::is_same_v<T, bool>) {
-      store<T>(call, i, operand_load<bool>(p.x, call, in[0]));  // abs of bool
+      store_output<T>(call, i, operand_load<bool>(p.x, call, in[0]));  // abs of bool
     } else {
       const int64_t x = operand_load<int64_t>(p.x, call, in[0]);
       int64_t y = x;
       if (p.op == UnaryKind::kSign) y = (x > 0) - (x < 0);
       if (p.op == UnaryKind::kAbs && x < 0) y = static_cast<int64_t>(0 - static_cast<uint64_t>(x));
       if (p.op == UnaryKind::kNeg) y = static_cast<int64_t>(0 - static_cast<uint64_t>(x));
-      store<T>(call, i, static_cast<T>(y));
+      store_output<T>(call, i, static_cast<T>(y));
     }
   });
 }

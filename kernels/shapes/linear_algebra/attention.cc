@@ -8,7 +8,7 @@
 namespace tir::kernels {
 namespace {
 
-Result<const Tensor*> float_tensor(const KernelCall& call, size_t idx, std::string_view name) {
+Result<const Tensor*> attention_operand(const KernelCall& call, size_t idx, std::string_view name) {
   TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, idx, name));
   TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
@@ -110,9 +110,9 @@ Status attention_mask(const KernelCall& call, const AttentionArgs& a, const Tens
 }
 
 Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionArgs& a) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* q, float_tensor(call, 0, "query"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* k, float_tensor(call, 1, "key"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* v, float_tensor(call, 2, "value"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* q, attention_operand(call, 0, "query"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* k, attention_operand(call, 1, "key"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* v, attention_operand(call, 2, "value"));
   TIR_ASSIGN_OR_RETURN(double dropout, scalar_arg(call, a.dropout_pos, "dropout_p"));
   TIR_ASSIGN_OR_RETURN(bool causal, bool_arg(call, a.causal_pos, "is_causal"));
   bool gqa = false;

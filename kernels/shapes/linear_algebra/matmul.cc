@@ -8,8 +8,8 @@ namespace tir::kernels {
 namespace {
 
 /// An operand in `want`; kUndefined: float64 or else float32, as the first operand decides.
-Result<const Tensor*> float_tensor(const KernelCall& call, size_t idx, std::string_view name,
-                                   DType want = DType::kUndefined) {
+Result<const Tensor*> matmul_operand(const KernelCall& call, size_t idx, std::string_view name,
+                                     DType want = DType::kUndefined) {
   TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, idx, name));
   if (want == DType::kUndefined)
     want = t->dtype == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
@@ -44,8 +44,8 @@ Status bad_product(const KernelCall& call, const Tensor& a, const Tensor& b) {
 }
 
 Result<MatmulParams> bmm_common(const KernelCall& call, size_t a_pos, size_t b_pos) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* a, float_tensor(call, a_pos, "batch1"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* b, float_tensor(call, b_pos, "batch2", a->dtype));
+  TIR_ASSIGN_OR_RETURN(const Tensor* a, matmul_operand(call, a_pos, "batch1"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, matmul_operand(call, b_pos, "batch2", a->dtype));
   if (a->rank != 3 || b->rank != 3) {
     return op_error(call, StatusCode::kInvalidArgument, "batch1 ", shape_str(a->shape()),
                     " and batch2 ", shape_str(b->shape()), " must both be 3-D");
@@ -81,7 +81,7 @@ Result<MatmulParams> matmul_prepare_baddbmm(const KernelCall& call, PrepareInfo*
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 5, 1));
   TIR_ASSIGN_OR_RETURN(MatmulParams p, bmm_common(call, 1, 2));
-  TIR_ASSIGN_OR_RETURN(const Tensor* c, float_tensor(call, 0, "self", p.dtype));
+  TIR_ASSIGN_OR_RETURN(const Tensor* c, matmul_operand(call, 0, "self", p.dtype));
   TIR_ASSIGN_OR_RETURN(p.beta, scalar_arg(call, 3, "beta"));
   TIR_ASSIGN_OR_RETURN(p.alpha, scalar_arg(call, 4, "alpha"));
   const int64_t bmn[3] = {p.batch[0], p.m, p.n};
@@ -101,8 +101,8 @@ Result<MatmulParams> matmul_prepare_baddbmm(const KernelCall& call, PrepareInfo*
 Result<MatmulParams> matmul_prepare_matmul(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, 2, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* a, float_tensor(call, 0, "self"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* b, float_tensor(call, 1, "other", a->dtype));
+  TIR_ASSIGN_OR_RETURN(const Tensor* a, matmul_operand(call, 0, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* b, matmul_operand(call, 1, "other", a->dtype));
   if (a->rank == 0 || b->rank == 0) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "both arguments to matmul need to be at "

@@ -8,7 +8,7 @@ namespace tir::kernels {
 
 namespace {
 
-Result<const Tensor*> float_input(const KernelCall& call, std::string_view name) {
+Result<const Tensor*> float32_input(const KernelCall& call, std::string_view name) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, name));
   TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, name));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, name));
@@ -89,7 +89,7 @@ Result<GroupNormParams> group_norm_prepare(const KernelCall& call, PrepareInfo* 
 
 Result<WeightNormParams> weight_norm_prepare(const KernelCall& call, PrepareInfo* out_info) {
   TIR_RETURN_IF_ERROR(check_arity(call, 3, 1));
-  TIR_ASSIGN_OR_RETURN(const Tensor* v, float_input(call, "v"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* v, float32_input(call, "v"));
   TIR_ASSIGN_OR_RETURN(const Tensor* g, tensor_arg(call, 1, "g"));
   TIR_RETURN_IF_ERROR(require_dtype(call, *g, DType::kFloat32, "g"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *g, "g"));

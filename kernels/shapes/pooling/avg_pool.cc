@@ -8,7 +8,7 @@ namespace tir::kernels {
 namespace {
 
 // float32, or float64 as torch's double kernels.
-Result<const Tensor*> float_input(const KernelCall& call, std::string_view name) {
+Result<const Tensor*> pool_float_input(const KernelCall& call, std::string_view name) {
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, name));
   if (x->dtype != DType::kFloat64)
     TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, name));
@@ -35,7 +35,7 @@ template <int Dims>
 Result<AvgPoolParams> avg_pool_prepare(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
   TIR_RETURN_IF_ERROR(check_arity(call, Dims == 1 ? 6 : 7, 1));  // avg_pool1d: no divisor
-  TIR_ASSIGN_OR_RETURN(const Tensor* x, float_input(call, "self"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* x, pool_float_input(call, "self"));
   if (x->rank != Dims + 1 && x->rank != Dims + 2)
     return op_error(call, StatusCode::kInvalidArgument, "self must be ", Dims + 1, "-D or ",
                     Dims + 2, "-D, got ", shape_str(x->shape()));

@@ -7,14 +7,14 @@
 
 namespace tir::kernels {
 
-using Kind = ClassLossParams::Kind;
+using ClassKind = ClassLossParams::Kind;
 
 // (self, target, weight?, reduction, ignore_index[, label_smoothing]).
-template <Kind K>
+template <ClassKind K>
 Result<ClassLossParams> class_loss_prepare(const KernelCall& call, PrepareInfo* out_info) {
   (void)out_info;
-  constexpr size_t kArgs = K == Kind::kCrossEntropy ? 6 : 5;
-  TIR_RETURN_IF_ERROR(check_arity(call, kArgs, K == Kind::kNllForward ? 2 : 1));
+  constexpr size_t kArgs = K == ClassKind::kCrossEntropy ? 6 : 5;
+  TIR_RETURN_IF_ERROR(check_arity(call, kArgs, K == ClassKind::kNllForward ? 2 : 1));
   ClassLossParams p;
   p.kind = K;
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "self"));
@@ -37,7 +37,7 @@ Result<ClassLossParams> class_loss_prepare(const KernelCall& call, PrepareInfo* 
   std::vector<int64_t> positions;  // the shape of a per-position loss
   for (int d = 0; d < x->rank; ++d)
     if (d != (batched ? 1 : 0)) positions.push_back(x->sizes[d]);
-  p.probabilities = K == Kind::kCrossEntropy && dtype_is_float(t->dtype);
+  p.probabilities = K == ClassKind::kCrossEntropy && dtype_is_float(t->dtype);
   if (p.probabilities) {
     if (t->dtype != x->dtype ||
         !std::equal(t->shape().begin(), t->shape().end(), x->shape().begin(), x->shape().end()))
@@ -48,8 +48,8 @@ Result<ClassLossParams> class_loss_prepare(const KernelCall& call, PrepareInfo* 
   } else {
     if (t->dtype != DType::kInt64)
       return op_error(call, StatusCode::kInvalidArgument, "target must be int64 class indices",
-                      K == Kind::kCrossEntropy ? " or probabilities of self's dtype" : "", ", got ",
-                      dtype_name(t->dtype));
+                      K == ClassKind::kCrossEntropy ? " or probabilities of self's dtype" : "",
+                      ", got ", dtype_name(t->dtype));
     if (!std::equal(t->shape().begin(), t->shape().end(), positions.begin(), positions.end()))
       return op_error(call, StatusCode::kInvalidArgument, "target ", shape_str(t->shape()),
                       " does not match self ", shape_str(x->shape()), " (expected ",
@@ -69,7 +69,7 @@ Result<ClassLossParams> class_loss_prepare(const KernelCall& call, PrepareInfo* 
                     " is not 0 (none), 1 (mean) or 2 (sum)");
   p.reduction = static_cast<ops::LossReduction>(r);
   TIR_ASSIGN_OR_RETURN(p.ignore_index, int_arg(call, 4, "ignore_index"));
-  if constexpr (K == Kind::kCrossEntropy) {
+  if constexpr (K == ClassKind::kCrossEntropy) {
     TIR_ASSIGN_OR_RETURN(p.smoothing, scalar_arg(call, 5, "label_smoothing"));
     if (p.smoothing < 0 || p.smoothing > 1)
       return op_error(call, StatusCode::kInvalidArgument, "label_smoothing ", p.smoothing,
@@ -80,17 +80,18 @@ Result<ClassLossParams> class_loss_prepare(const KernelCall& call, PrepareInfo* 
     call.outputs[0].set_shape(positions);
   else
     call.outputs[0].set_shape(std::span<const int64_t>());
-  if constexpr (K == Kind::kNllForward) {  // total_weight
+  if constexpr (K == ClassKind::kNllForward) {  // total_weight
     call.outputs[1].dtype = x->dtype;
     call.outputs[1].set_shape(std::span<const int64_t>());
   }
   return p;
 }
 
-template Result<ClassLossParams> class_loss_prepare<Kind::kNll>(const KernelCall&, PrepareInfo*);
-template Result<ClassLossParams> class_loss_prepare<Kind::kNllForward>(const KernelCall&,
-                                                                       PrepareInfo*);
-template Result<ClassLossParams> class_loss_prepare<Kind::kCrossEntropy>(const KernelCall&,
-                                                                         PrepareInfo*);
+template Result<ClassLossParams> class_loss_prepare<ClassKind::kNll>(const KernelCall&,
+                                                                     PrepareInfo*);
+template Result<ClassLossParams> class_loss_prepare<ClassKind::kNllForward>(const KernelCall&,
+                                                                            PrepareInfo*);
+template Result<ClassLossParams> class_loss_prepare<ClassKind::kCrossEntropy>(const KernelCall&,
+                                                                              PrepareInfo*);
 
 }  // namespace tir::kernels

@@ -6,7 +6,7 @@
 namespace tir::kernels {
 namespace {
 
-constexpr bool keeps_int(UnaryKind op) {
+constexpr bool activation_keeps_int(UnaryKind op) {
   return op == UnaryKind::kNeg || op == UnaryKind::kAbs || op == UnaryKind::kHardtanh ||
          op == UnaryKind::kRelu6 || op == UnaryKind::kRelu || op == UnaryKind::kPowScalar ||
          op == UnaryKind::kRsub || op == UnaryKind::kSubScalar || op == UnaryKind::kDivScalar;
@@ -53,12 +53,12 @@ Result<ActParams> act_prepare(const KernelCall& call, PrepareInfo* out_info) {
   p.dtype = x->dtype;
   p.numel = x->numel();
   p.input = static_cast<int>(tensor_input_index(call, 0));
-  const bool int_ok = keeps_int(Op) && x->dtype == DType::kInt64;
+  const bool int_ok = activation_keeps_int(Op) && x->dtype == DType::kInt64;
   if (x->dtype != DType::kFloat32 && x->dtype != DType::kFloat64 && !int_ok) {
     return op_error(call, StatusCode::kUnsupported, "argument 'self' has dtype ",
                     dtype_name(x->dtype),
-                    keeps_int(Op) ? ", only float32, float64 and int64 are supported"
-                                  : ", only float32 and float64 are supported");
+                    activation_keeps_int(Op) ? ", only float32, float64 and int64 are supported"
+                                             : ", only float32 and float64 are supported");
   }
   if constexpr (Op == UnaryKind::kGeluErf || Op == UnaryKind::kGeluTanh) {
     const Arg& a = call.args[1];

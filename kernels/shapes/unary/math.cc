@@ -5,7 +5,7 @@
 namespace tir::kernels {
 namespace {
 
-constexpr bool keeps_int(UnaryKind op) {
+constexpr bool math_keeps_int(UnaryKind op) {
   return op == UnaryKind::kCeil || op == UnaryKind::kFloor || op == UnaryKind::kRound ||
          op == UnaryKind::kTrunc || op == UnaryKind::kSign || op == UnaryKind::kAbs ||
          op == UnaryKind::kNeg || op == UnaryKind::kRoundDecimals;
@@ -32,7 +32,7 @@ Result<MathUnaryParams> math_prepare_unary(const KernelCall& call, PrepareInfo* 
       Op == UnaryKind::kSignbit) {
     p.compute = in;
     p.out = DType::kBool;
-  } else if (keeps_int(Op)) {
+  } else if (math_keeps_int(Op)) {
     if (in == DType::kBool && Op != UnaryKind::kAbs)
       return op_error(call, StatusCode::kInvalidArgument, "does not take a bool tensor");
     p.compute = p.out = in;

@@ -1,11 +1,11 @@
-// A fixture's tensors (.npy files a manifest entry lists), for suites that link the runtime or
-// only libtir.
+// Reading .npy files in a test: a failed read fails the test (and gives an empty tensor).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/weights/host_tensor.h"
@@ -13,7 +13,13 @@
 
 namespace tir::testing {
 
-/// The fixture's tensors listed in `list` (manifest "inputs" or "outputs").
+inline HostTensor read_npy(const std::string& path) {
+  auto t = npy_read(path);
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return t.ok() ? std::move(t).value() : HostTensor();
+}
+
+/// A fixture's tensors listed in `list` (manifest "inputs" or "outputs"), from `dir`.
 inline std::vector<HostTensor> read_all(const std::string& dir, const nlohmann::json& list) {
   std::vector<HostTensor> out;
   for (const auto& e : list) {
