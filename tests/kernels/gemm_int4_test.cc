@@ -5,7 +5,8 @@
 //    binds it) against an exact emulation of its arithmetic (activations quantized per 32 as
 //    Q8_0, integer dot products, scales in double) to float rounding, and against the reference
 //    oracle (kernels/reference/quantization/int4_gemm.h, float32 A times the dequantized weight)
-//    within the activation quantization bound; the AVX2 path equals the plain one;
+//    within the activation quantization bound; every ISA variant the CPU runs (AVX2,
+//    AVX512-VNNI) equals the plain loops;
 //  - NaN in a row of A gives NaN in that row only; a weight whose int4 storage does not fit the
 //    GEMM asks for its float32 bytes instead of running wrong.
 #include "kernels/cpu/int4/gemm_int4.h"
@@ -200,24 +201,40 @@ TEST(GemmInt4, MatchesEmulationAndReference) {
       }
 }
 
-TEST(GemmInt4, Avx2PathEqualsThePlainLoops) {
+// Every variant this CPU runs (kernels/cpu/cpu_isa.h: AVX2, and AVX512-VNNI where present)
+// computes the plain loops' integers; only the float sums' order differs. Shapes cover 4-row
+// and single-row passes, group 128 and group 32 with an odd number of blocks (VNNI's 256-bit
+// tail).
+TEST(GemmInt4, EveryIsaVariantEqualsThePlainLoops) {
   std::mt19937 rng(test_seed());
-  const int64_t m = 6, k = 256, n = 19;
-  for (const bool asym : {false, true}) {
-    const Buffer a = Buffer::random(rng, {m, k});
-    const Buffer w = Buffer::random(rng, {n, k});
-    const Packed p = pack(w.tensor().data_as<const float>(), n, k, 128, asym);
-    std::vector<int8_t> qa(size_t(m * k));
-    std::vector<float> da(size_t(m * k / 32)), ga(size_t(m * k / 128));
-    for (int64_t i = 0; i < m; ++i)
-      ASSERT_TRUE(int4_quantize_row_q8(a.tensor().data_as<const float>() + i * k, k, 128,
-                                       qa.data() + i * k, da.data() + i * k / 32,
-                                       ga.data() + i * k / 128));
-    std::vector<float> fast(size_t(m * n)), plain(size_t(m * n));
-    int4_gemm_q8(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f, fast.data());
-    int4_gemm_q8_plain(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f, plain.data());
-    for (size_t i = 0; i < fast.size(); ++i)
-      EXPECT_NEAR(fast[i], plain[i], 1e-5 * (1 + std::fabs(plain[i]))) << i;
+  struct Shape {
+    int64_t m, k, n, group;
+  };
+  for (int v = 0; v < cpu_isa_count(); ++v) {
+    const CpuIsa isa = static_cast<CpuIsa>(v);
+    for (const Shape& sh : {Shape{6, 256, 19, 128}, Shape{5, 96, 7, 32}, Shape{1, 32, 3, 32},
+                            Shape{4, 1024, 5, 32}})
+      for (const bool asym : {false, true}) {
+        SCOPED_TRACE(std::string(cpu_isa_name(isa)) + " m " + std::to_string(sh.m) + " k " +
+                     std::to_string(sh.k) + " group " + std::to_string(sh.group) +
+                     (asym ? " asymmetric" : ""));
+        const int64_t m = sh.m, k = sh.k, n = sh.n, group = sh.group;
+        const Buffer a = Buffer::random(rng, {m, k});
+        const Buffer w = Buffer::random(rng, {n, k});
+        const Packed p = pack(w.tensor().data_as<const float>(), n, k, group, asym);
+        std::vector<int8_t> qa(size_t(m * k));
+        std::vector<float> da(size_t(m * k / 32)), ga(size_t(m * k / group));
+        for (int64_t i = 0; i < m; ++i)
+          ASSERT_TRUE(int4_quantize_row_q8(a.tensor().data_as<const float>() + i * k, k, group,
+                                           qa.data() + i * k, da.data() + i * k / 32,
+                                           ga.data() + i * k / group));
+        std::vector<float> fast(size_t(m * n)), plain(size_t(m * n));
+        int4_gemm_q8(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f, fast.data(), isa);
+        int4_gemm_q8_plain(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f,
+                           plain.data());
+        for (size_t i = 0; i < fast.size(); ++i)
+          EXPECT_NEAR(fast[i], plain[i], 1e-5 * (1 + std::fabs(plain[i]))) << i;
+      }
   }
 }
 

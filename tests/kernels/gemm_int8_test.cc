@@ -11,9 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 #include "core/quantize.h"
+#include "kernels/cpu/cpu_isa.h"
+#include "kernels/cpu/int8/gemv_int8.h"
 #include "kernels/cpu/onednn/onednn_context.h"
 #include "tests/kernels/kernel_harness.h"
 
@@ -177,6 +180,51 @@ TEST(GemmInt8, KnowsWhereU8S8PairsSaturate) {
   const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
   const unsigned vnni = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_vnni);
   EXPECT_EQ(int8_pairs_saturate(), (isa & vnni) != vnni) << "effective ISA " << isa;
+}
+
+// The decode GEMV (kernels/cpu/int8/gemv_int8.h) in every variant this CPU runs gives the
+// exact integers (so the same floats): A in 0..255 and in 0..127 (where the baseline uses
+// maddubs), K with and without a tail of the 64-byte (VNNI) and 16-byte (AVX2) steps, N with
+// and without a remainder of the 4-row passes.
+TEST(GemmInt8, GemvEveryIsaVariantGivesTheExactIntegers) {
+  std::mt19937 rng(test_seed());
+  for (int v = 0; v < cpu_isa_count(); ++v)
+    for (const bool a7 : {false, true})
+      for (const int64_t k : {1, 17, 64, 100, 129, 1000, 4096 + 33})
+        for (const int64_t n : {1, 3, 4, 9}) {
+          const CpuIsa isa = static_cast<CpuIsa>(v);
+          SCOPED_TRACE(std::string(cpu_isa_name(isa)) + (a7 ? " a7" : "") + " k " +
+                       std::to_string(k) + " n " + std::to_string(n));
+          std::uniform_int_distribution<int> ua(0, a7 ? 127 : 255), ub(-128, 127);
+          std::uniform_real_distribution<float> us(0.001f, 0.1f);
+          std::vector<uint8_t> a(static_cast<size_t>(k));
+          std::vector<int8_t> b(size_t(n * k));
+          std::vector<float> scales(static_cast<size_t>(n)), out(static_cast<size_t>(n), -1.0f);
+          for (uint8_t& x : a) x = uint8_t(ua(rng));
+          for (int8_t& x : b) x = int8_t(ub(rng));
+          for (float& x : scales) x = us(rng);
+          int8_gemv(a.data(), b.data(), k, 0, n, scales.data(), a7, isa, out.data());
+          for (int64_t j = 0; j < n; ++j) {
+            int64_t sum = 0;
+            for (int64_t i = 0; i < k; ++i) sum += int64_t(a[size_t(i)]) * b[size_t(j * k + i)];
+            EXPECT_EQ(out[size_t(j)], float(int32_t(sum)) * scales[size_t(j)]) << "column " << j;
+          }
+        }
+}
+
+// TIR_MAX_CPU_ISA caps the variant (the `kernels_baseline_isa` test runs this suite with
+// TIR_MAX_CPU_ISA=avx2); without it the best variant the CPU has runs.
+TEST(CpuIsa, FollowsTheCpuAndTheCap) {
+  const char* cap = std::getenv("TIR_MAX_CPU_ISA");
+  if (cap && std::string(cap) == "avx2") {
+    EXPECT_EQ(cpu_isa(), CpuIsa::kBaseline);
+  } else if (!cap) {
+    EXPECT_EQ(cpu_isa(), detected_cpu_isa());
+  }
+  EXPECT_EQ(detected_cpu_isa() == CpuIsa::kAvx512Vnni,
+            __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+      << cpu_features_line();
 }
 
 TEST(GemmInt8, NanInARowGivesNanInThatRow) {

@@ -17,38 +17,192 @@ namespace tir::kernels {
 namespace {
 
 #if defined(__AVX2__)
-/// out[r * n] for r < MR: rows of A (qa, da, ga at their row 0) times weight row j.
-template <int MR>
-void rows_times_weight_row(const Int4View& w, int64_t j, const int8_t* qa, const float* da,
-                           const float* ga, float alpha, float* out, int64_t n) {
+/// sum over g < count of x[g] * y[g], 8 at a time (the offset terms, as dot_f32 below).
+float dot_f32_avx2(const float* x, const float* y, int64_t count) {
+  __m256 acc = _mm256_setzero_ps();
+  int64_t g = 0;
+  for (; g + 8 <= count; g += 8)
+    acc = _mm256_fmadd_ps(_mm256_loadu_ps(x + g), _mm256_loadu_ps(y + g), acc);
+  float sum = hsum(acc);
+  for (; g < count; ++g) sum += x[g] * y[g];
+  return sum;
+}
+
+/// out[r * n + c] for r < MR rows of A (qa, da, ga at their row 0) and c < NR weight rows
+/// from j: one block (32 codes) per maddubs, MR x NR independent accumulators (decode: 1 x 4)
+/// so the FMA chains overlap; the offset term as one dot product per pair.
+template <int MR, int NR>
+void tile_avx2(const Int4View& w, int64_t j, const int8_t* qa, const float* da, const float* ga,
+               float alpha, float* out, int64_t n) {
   const int64_t k = w.cols, nb = k / kInt4Block, groups = k / w.group;
-  const int64_t per_group = w.group / kInt4Block;
-  const uint8_t* codes = w.codes + j * (k / 2);
-  const float* s = w.scales + j * groups;
-  const float* off = w.offsets ? w.offsets + j * groups : nullptr;
+  const int shift = w.group == kInt4Block ? 0 : 2;  // a block's group is b >> shift
   const __m128i low = _mm_set1_epi8(0x0f);
   const __m256i ones = _mm256_set1_epi16(1);
-  __m256 acc[MR];
-  float offset_term[MR];
-  for (int r = 0; r < MR; ++r) acc[r] = _mm256_setzero_ps(), offset_term[r] = 0.0f;
-  for (int64_t g = 0; g < groups; ++g) {
-    const float sg = s[g], mg = off ? off[g] : -8.0f * sg;
-    for (int r = 0; r < MR; ++r) offset_term[r] += mg * ga[r * groups + g];
-    for (int64_t b = g * per_group; b < (g + 1) * per_group; ++b) {
-      const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes + b * 16));
+  const uint8_t* codes[NR];
+  const float* s[NR];
+  for (int c = 0; c < NR; ++c) codes[c] = w.codes + (j + c) * (k / 2), s[c] = w.scales + (j + c) * groups;
+  __m256 acc[MR][NR];
+  for (int r = 0; r < MR; ++r)
+    for (int c = 0; c < NR; ++c) acc[r][c] = _mm256_setzero_ps();
+  for (int64_t b = 0; b < nb; ++b) {
+    __m256i wq[NR];
+    __m256 sv[NR];
+    for (int c = 0; c < NR; ++c) {
+      const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes[c] + b * 16));
+      wq[c] = _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(raw, 4), low), _mm_and_si128(raw, low));
+      sv[c] = _mm256_broadcast_ss(s[c] + (b >> shift));
+    }
+    for (int r = 0; r < MR; ++r) {
+      const __m256i av =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qa + r * k + b * kInt4Block));
+      const __m256 dv = _mm256_broadcast_ss(da + r * nb + b);
+      for (int c = 0; c < NR; ++c) {
+        const __m256i dot = _mm256_madd_epi16(_mm256_maddubs_epi16(wq[c], av), ones);
+        acc[r][c] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_mul_ps(sv[c], dv), acc[r][c]);
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int c = 0; c < NR; ++c) {
+      const float* gr = ga + r * groups;
+      const float offset = w.offsets ? dot_f32_avx2(w.offsets + (j + c) * groups, gr, groups)
+                                     : -8.0f * dot_f32_avx2(s[c], gr, groups);
+      out[r * n + c] = alpha * (hsum(acc[r][c]) + offset);
+    }
+}
+
+/// Rows [i0, i1) of A by MR, columns [j0, j1) by NR (then 1).
+template <int MR, int NR>
+void tiles_avx2(const Int4View& w, const int8_t* qa, const float* da, const float* ga,
+                int64_t i0, int64_t i1, int64_t j0, int64_t j1, float alpha, float* out) {
+  const int64_t k = w.cols, n = w.rows, nb = k / kInt4Block, groups = k / w.group;
+  for (int64_t i = i0; i + MR <= i1; i += MR) {
+    int64_t j = j0;
+    for (; j + NR <= j1; j += NR)
+      tile_avx2<MR, NR>(w, j, qa + i * k, da + i * nb, ga + i * groups, alpha, out + i * n + j, n);
+    for (; j < j1; ++j)
+      tile_avx2<MR, 1>(w, j, qa + i * k, da + i * nb, ga + i * groups, alpha, out + i * n + j, n);
+  }
+}
+#endif
+
+#if TIR_HAS_ISA_VARIANTS
+TIR_ISA_VARIANTS_BEGIN
+/// The codes of blocks b and b + 1 (32 stored bytes) as 64 unsigned bytes in value order:
+/// [low nibbles of b, high nibbles of b, low of b + 1, high of b + 1].
+TIR_TARGET_AVX512_VNNI inline __m512i unpack_two_blocks(const uint8_t* p) {
+  const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i low = _mm256_set1_epi8(0x0f);
+  const __m256i lo = _mm256_and_si256(raw, low);
+  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), low);
+  const __m512i both = _mm512_inserti64x4(_mm512_zextsi256_si512(lo), hi, 1);
+  return _mm512_shuffle_i64x2(both, both, 0xd8);  // 128-bit lanes 0, 2, 1, 3
+}
+
+/// sum over g < count of x[g] * y[g] (the offset terms: a weight row's per-group offsets or
+/// scales times an activation row's per-group sums), 16 at a time.
+TIR_TARGET_AVX512_VNNI inline float dot_f32(const float* x, const float* y, int64_t count) {
+  __m512 acc = _mm512_setzero_ps();
+  int64_t g = 0;
+  for (; g + 16 <= count; g += 16)
+    acc = _mm512_fmadd_ps(_mm512_loadu_ps(x + g), _mm512_loadu_ps(y + g), acc);
+  if (g < count) {
+    const __mmask16 tail = __mmask16((1u << (count - g)) - 1);
+    acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tail, x + g), _mm512_maskz_loadu_ps(tail, y + g),
+                          acc);
+  }
+  return _mm512_reduce_add_ps(acc);
+}
+
+/// out[r * n + c] for r < MR rows of A (qa, da, ga at their row 0) and c < NR weight rows from
+/// j, with AVX512-VNNI: two blocks (64 codes) per vpdpbusd, whose int32 sums (8 lanes per
+/// block) are scaled by each block's s_g * d_b in one FMA. MR x NR independent accumulators
+/// (decode: 1 x 4) keep the FMA chains apart. An odd last block runs in 256 bits.
+template <int MR, int NR>
+TIR_TARGET_AVX512_VNNI void tile_vnni(const Int4View& w, int64_t j, const int8_t* qa,
+                                      const float* da, const float* ga, float alpha, float* out,
+                                      int64_t n) {
+  const int64_t k = w.cols, nb = k / kInt4Block, groups = k / w.group;
+  // w.group / 32 is 1 or 4: a block's group is b >> shift (no division in the loop).
+  const int shift = w.group == kInt4Block ? 0 : 2;
+  // Lanes 0-7 take element 0 of a pair of floats, lanes 8-15 element 1.
+  const __m512i pair = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+  const uint8_t* codes[NR];
+  const float* s[NR];
+  for (int c = 0; c < NR; ++c) codes[c] = w.codes + (j + c) * (k / 2), s[c] = w.scales + (j + c) * groups;
+  __m512 acc[MR][NR];
+  for (int r = 0; r < MR; ++r)
+    for (int c = 0; c < NR; ++c) acc[r][c] = _mm512_setzero_ps();
+  int64_t b = 0;
+  for (; b + 2 <= nb; b += 2) {
+    __m512i wq[NR];
+    __m512 sv[NR];
+    for (int c = 0; c < NR; ++c) {
+      wq[c] = unpack_two_blocks(codes[c] + b * 16);
+      sv[c] = _mm512_insertf32x8(_mm512_set1_ps(s[c][b >> shift]),
+                                 _mm256_set1_ps(s[c][(b + 1) >> shift]), 1);
+    }
+    for (int r = 0; r < MR; ++r) {
+      const __m512i av = _mm512_loadu_si512(qa + r * k + b * kInt4Block);
+      // d_b, d_(b+1) of this row: one 8-byte load, spread over the two halves.
+      const __m128d d2 = _mm_load_sd(reinterpret_cast<const double*>(da + r * nb + b));
+      const __m512 dv = _mm512_permutexvar_ps(pair, _mm512_zextps128_ps512(_mm_castpd_ps(d2)));
+      for (int c = 0; c < NR; ++c) {
+        const __m512i dot = _mm512_dpbusd_epi32(_mm512_setzero_si512(), wq[c], av);
+        acc[r][c] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(sv[c], dv), acc[r][c]);
+      }
+    }
+  }
+  float rest[MR][NR] = {};
+  if (b < nb) {
+    const __m128i low = _mm_set1_epi8(0x0f);
+    for (int c = 0; c < NR; ++c) {
+      const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(codes[c] + b * 16));
       const __m256i wq =
           _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(raw, 4), low), _mm_and_si128(raw, low));
       for (int r = 0; r < MR; ++r) {
         const __m256i av =
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qa + r * k + b * kInt4Block));
-        const __m256i dot = _mm256_madd_epi16(_mm256_maddubs_epi16(wq, av), ones);
-        acc[r] =
-            _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_set1_ps(sg * da[r * nb + b]), acc[r]);
+        const __m256i dot = _mm256_dpbusd_epi32(_mm256_setzero_si256(), wq, av);
+        rest[r][c] += hsum(_mm256_cvtepi32_ps(dot)) * (s[c][b >> shift] * da[r * nb + b]);
       }
     }
   }
-  for (int r = 0; r < MR; ++r) out[r * n] = alpha * (hsum(acc[r]) + offset_term[r]);
+  // The offset term: sum over groups of m_g * ga_g (symmetric: m_g = -8 s_g).
+  for (int c = 0; c < NR; ++c)
+    for (int r = 0; r < MR; ++r) {
+      const float* gr = ga + r * groups;
+      rest[r][c] += w.offsets ? dot_f32(w.offsets + (j + c) * groups, gr, groups)
+                              : -8.0f * dot_f32(s[c], gr, groups);
+    }
+  for (int r = 0; r < MR; ++r)
+    for (int c = 0; c < NR; ++c)
+      out[r * n + c] = alpha * (_mm512_reduce_add_ps(acc[r][c]) + rest[r][c]);
 }
+
+/// Rows [i0, m) of A by 4 (then 1), columns [j0, j1) by NR (then 1).
+template <int MR, int NR>
+TIR_TARGET_AVX512_VNNI void tiles_vnni(const Int4View& w, const int8_t* qa, const float* da,
+                                       const float* ga, int64_t i0, int64_t i1, int64_t j0,
+                                       int64_t j1, float alpha, float* out) {
+  const int64_t k = w.cols, n = w.rows, nb = k / kInt4Block, groups = k / w.group;
+  for (int64_t i = i0; i + MR <= i1; i += MR) {
+    int64_t j = j0;
+    for (; j + NR <= j1; j += NR)
+      tile_vnni<MR, NR>(w, j, qa + i * k, da + i * nb, ga + i * groups, alpha, out + i * n + j, n);
+    for (; j < j1; ++j)
+      tile_vnni<MR, 1>(w, j, qa + i * k, da + i * nb, ga + i * groups, alpha, out + i * n + j, n);
+  }
+}
+
+TIR_TARGET_AVX512_VNNI void int4_gemm_q8_vnni(const Int4View& w, const int8_t* qa,
+                                             const float* da, const float* ga, int64_t m,
+                                             int64_t j0, int64_t j1, float alpha, float* out) {
+  const int64_t rows4 = m / 4 * 4;
+  tiles_vnni<4, 2>(w, qa, da, ga, 0, rows4, j0, j1, alpha, out);
+  tiles_vnni<1, 4>(w, qa, da, ga, rows4, m, j0, j1, alpha, out);
+}
+TIR_ISA_VARIANTS_END
 #endif
 
 /// The same integers in plain loops (a build without AVX2).
@@ -97,18 +251,16 @@ bool int4_quantize_row_q8(const float* a, int64_t k, int64_t group, int8_t* qa, 
 }
 
 void int4_gemm_q8(const Int4View& w, const int8_t* qa, const float* da, const float* ga, int64_t m,
-                  int64_t j0, int64_t j1, float alpha, float* out) {
-  const int64_t k = w.cols, n = w.rows, nb = k / kInt4Block, groups = k / w.group;
+                  int64_t j0, int64_t j1, float alpha, float* out, CpuIsa isa) {
+#if TIR_HAS_ISA_VARIANTS
+  if (isa == CpuIsa::kAvx512Vnni) return int4_gemm_q8_vnni(w, qa, da, ga, m, j0, j1, alpha, out);
+#else
+  (void)isa;
+#endif
 #if defined(__AVX2__)
-  int64_t i = 0;
-  for (; i + 4 <= m; i += 4)
-    for (int64_t j = j0; j < j1; ++j)
-      rows_times_weight_row<4>(w, j, qa + i * k, da + i * nb, ga + i * groups, alpha,
-                               out + i * n + j, n);
-  for (; i < m; ++i)
-    for (int64_t j = j0; j < j1; ++j)
-      rows_times_weight_row<1>(w, j, qa + i * k, da + i * nb, ga + i * groups, alpha,
-                               out + i * n + j, n);
+  const int64_t rows4 = m / 4 * 4;
+  tiles_avx2<4, 2>(w, qa, da, ga, 0, rows4, j0, j1, alpha, out);
+  tiles_avx2<1, 4>(w, qa, da, ga, rows4, m, j0, j1, alpha, out);
 #else
   int4_gemm_q8_plain(w, qa, da, ga, m, j0, j1, alpha, out);
 #endif
@@ -184,8 +336,9 @@ Status Int4Gemm::run(const KernelCall& call, void* scratch) const {
   // Chunks of output channels whose codes (k / 2 bytes each) fill about 32 KB: every row of
   // A is run against a chunk while it is in cache.
   const float alpha = float(p_.alpha);
+  const CpuIsa isa = cpu_isa();
   parallel_chunks(n, std::max<int64_t>(1, (int64_t{1} << 16) / k), [&](int64_t j0, int64_t j1) {
-    int4_gemm_q8(w, qa, da, ga, m, j0, j1, alpha, out);
+    int4_gemm_q8(w, qa, da, ga, m, j0, j1, alpha, out, isa);
   });
   const float* bias = bias_ ? call.inputs[p_.c_input].data_as<const float>() : nullptr;
   const bool bias_per_col = bias_ && p_.c_col_stride != 0;

@@ -14,10 +14,13 @@
 // The AVX2 path runs up to 4 rows of A against each unpacked run of B (a prefill reuses each
 // weight byte 4 times from registers); a build without AVX2 runs the same integers in plain
 // loops. Parallel over N. A row of A that holds NaN or infinity gives NaN in that row of the
-// output, as torch does. No AVX-512 / VNNI / AMX variant: none could be tested here.
+// output, as torch does. Where the CPU has AVX512-VNNI (kernels/cpu/cpu_isa.h) the same integers
+// run two blocks per vpdpbusd (64 codes: 512 bits), with float accumulation in another order
+// (results equal the AVX2 path's to float rounding). No AMX variant yet.
 #pragma once
 
 #include "core/quantize_int4.h"
+#include "kernels/cpu/cpu_isa.h"
 #include "kernels/kernel.h"
 #include "kernels/shapes/linear_algebra/gemm.h"
 
@@ -42,9 +45,10 @@ class Int4Gemm {
 /// The product of one int8-quantized A (rows m of k values: codes `qa`, per-32 scales `da`
 /// [m, k / 32], per-group terms `ga` [m, k / group] = sum over the group's blocks of d_b *
 /// sum(c)_b) with the int4 weight `w` [n, k], into out [m, n] (alpha applied, nothing else).
-/// Columns [j0, j1) only. Exposed for the benchmark and the op suite.
+/// Columns [j0, j1) only, with variant `isa` (at most cpu_isa()). Exposed for the benchmark and
+/// the op suite.
 void int4_gemm_q8(const Int4View& w, const int8_t* qa, const float* da, const float* ga, int64_t m,
-                  int64_t j0, int64_t j1, float alpha, float* out);
+                  int64_t j0, int64_t j1, float alpha, float* out, CpuIsa isa = cpu_isa());
 
 /// The same in plain loops: what a build without AVX2 runs (the op suite holds the AVX2 path
 /// to it).

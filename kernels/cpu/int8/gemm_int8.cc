@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "core/quantize.h"
+#include "kernels/cpu/int8/gemv_int8.h"
 #include "kernels/cpu/int8/value_range.h"
 #include "kernels/cpu/onednn/onednn_epilogue.h"
 #include "kernels/cpu/onednn/onednn_operand.h"
@@ -65,42 +66,6 @@ void quantize_u8(const float* x, const float* f, int64_t count, float inv, int32
     const float r = std::nearbyint(v * inv) + float(zp);
     q[i] = static_cast<uint8_t>(std::clamp(r, 0.0f, float(qmax)));
   }
-}
-
-/// sum over i < count of a[i] * b[i], exact in int32. `a7`: every a[i] <= 127, so a pair of
-/// u8 x s8 products fits int16 (maddubs, 32 per instruction); else products are widened to
-/// int16 first (16 per instruction).
-int32_t dot_u8_s8(const uint8_t* a, const int8_t* b, int64_t count, bool a7) {
-  int64_t i = 0;
-  int32_t sum = 0;
-#if defined(__AVX2__)
-  const auto load = [](const void* p) {
-    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-  };
-  const __m256i ones = _mm256_set1_epi16(1);
-  __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
-  if (a7) {
-    for (; i + 64 <= count; i += 64) {
-      const __m256i p0 = _mm256_maddubs_epi16(load(a + i), load(b + i));
-      const __m256i p1 = _mm256_maddubs_epi16(load(a + i + 32), load(b + i + 32));
-      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(p0, ones));
-      acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(p1, ones));
-    }
-  }
-  for (; i + 16 <= count; i += 16) {
-    const auto* pa = reinterpret_cast<const __m128i*>(a + i);
-    const auto* pb = reinterpret_cast<const __m128i*>(b + i);
-    acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128(pa)),
-                                                    _mm256_cvtepi8_epi16(_mm_loadu_si128(pb))));
-  }
-  const __m256i acc = _mm256_add_epi32(acc0, acc1);
-  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
-  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
-  sum = _mm_cvtsi128_si32(s);
-#endif
-  for (; i < count; ++i) sum += int32_t(a[i]) * int32_t(b[i]);
-  return sum;
 }
 
 /// B's int8 storage when it holds B as the GEMM reads it: per output channel, B's rows and
@@ -359,10 +324,10 @@ void Int8Gemm::gemv(const uint8_t* qa, float* out) const {
   const bool a7 = int8_pairs_saturate();  // A was quantized to 0..127
   const int8_t* b = packed_->plain;
   const float* scales = packed_->scales.data();
+  const CpuIsa isa = cpu_isa();
   parallel_chunks(p_.n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(k, 1)),
                   [&](int64_t begin, int64_t end) {
-                    for (int64_t j = begin; j < end; ++j)
-                      out[j] = float(dot_u8_s8(qa, b + j * k, k, a7)) * scales[j];
+                    int8_gemv(qa, b, k, begin, end, scales, a7, isa, out);
                   });
 }
 

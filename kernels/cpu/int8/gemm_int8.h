@@ -21,8 +21,9 @@
 //
 // One row of A (an LLM's decode step) with linear's [N, K] weight: B stays plain (the int8
 // file's bytes in place, or quantized once) and each output is an exact int32 dot product of
-// A's row with B's row (AVX2), instead of a oneDNN int8 primitive, which without VNNI is no
-// faster than float32 there (Llama-shaped 1.2 B at 2 threads: 6.2 tokens/s either way).
+// A's row with B's row (kernels/cpu/int8/gemv_int8.h: AVX2, or AVX512-VNNI where the CPU has
+// it), instead of a oneDNN int8 primitive, which without VNNI is no faster than float32 there
+// (Llama-shaped 1.2 B at 2 threads: 6.2 tokens/s either way).
 // The result is the primitive's: the same integers, scaled the same way.
 //
 // A row of A that holds NaN or infinity has no int8 scale: that row of the output is NaN
