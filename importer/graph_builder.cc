@@ -270,6 +270,12 @@ Status GraphBuilder::read_outputs() {
                                           fb::ValueSource::Activation, -1));
       } else if ((a.first == "as_tensor" || a.first == "as_sym_int") && n2 && n2->is_string()) {
         name = n2->get<std::string>();
+      } else if (a.first == "as_int" || a.first == "as_float" || a.first == "as_bool") {
+        // A constant torch folded (`return logits, self.num_labels`): a 0-dim tensor.
+        const DType dt = a.first == "as_int"     ? DType::kInt64
+                         : a.first == "as_float" ? DType::kFloat64
+                                                 : DType::kBool;
+        TIR_ASSIGN_OR_RETURN(v, add_scalar_output("output_constant_" + std::to_string(k), *arg, dt));
       } else {
         return unsupported("output ", k, " is a constant (", a.first, "), not supported yet");
       }

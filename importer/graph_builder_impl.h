@@ -110,6 +110,10 @@ class GraphBuilder {
   /// `aten::scalar_tensor(expr, dtype=int64)` computing it as a 0-dim int64 tensor; returns
   /// the value (scalar_binding.cc).
   Result<int32_t> add_sym_int_output(const std::string& name);
+  /// The same for any scalar output: `value` an argument JSON (as_sym_int, or a constant
+  /// as_int / as_float / as_bool that torch folded: `return x, 3`), as a 0-dim tensor of
+  /// `dtype` (int64, float64 as Python's float holds, bool).
+  Result<int32_t> add_scalar_output(const std::string& name, const Json& value, DType dtype);
   Status add_node_outputs(const Json& node, const std::string& node_name,
                           std::vector<int32_t>* out);
   /// A node's arguments in schema order, omitted ones from the schema's defaults.

@@ -82,23 +82,29 @@ Result<int64_t> GraphBuilder::item_symbol(const Json& out, const std::string& na
 }
 
 Result<int32_t> GraphBuilder::add_sym_int_output(const std::string& name) {
+  return add_scalar_output(name, {{"as_sym_int", {{"as_name", name}}}}, DType::kInt64);
+}
+
+Result<int32_t> GraphBuilder::add_scalar_output(const std::string& name, const Json& value,
+                                                DType dtype) {
   const std::string op = "aten::scalar_tensor";
   const AtenSchema* schema = find_aten_schema(op);
   if (!schema) return corrupt("no schema for ", op);
+  // torch serde ScalarType: LONG 5, DOUBLE 8, BOOL 12
+  const int64_t serde = dtype == DType::kInt64 ? 5 : dtype == DType::kFloat64 ? 8 : 12;
   const std::string node = name + "_tensor";
   std::vector<ArgOffset> args;
-  const Json expr = {{"as_sym_int", {{"as_name", name}}}};
-  const Json int64 = {{"as_scalar_type", 5}};  // torch serde ScalarType LONG
+  const Json as_dtype = {{"as_scalar_type", serde}};
   for (const AtenArg& sa : schema->args) {
-    Result<ArgOffset> a = sa.name == "s"       ? convert_arg(sa.name, expr, &sa, node)
-                          : sa.name == "dtype" ? convert_arg(sa.name, int64, &sa, node)
+    Result<ArgOffset> a = sa.name == "s"       ? convert_arg(sa.name, value, &sa, node)
+                          : sa.name == "dtype" ? convert_arg(sa.name, as_dtype, &sa, node)
                                                : default_arg(sa, node);
     TIR_RETURN_IF_ERROR(a.status());
     args.push_back(*a);
   }
   TIR_ASSIGN_OR_RETURN(const int32_t v,
                        add_value(name, fb::ValueKind::Tensor, fb::ValueSource::Activation, -1,
-                                 DType::kInt64, 0, "", /*scalar_tensor=*/true));
+                                 dtype, 0, "", /*scalar_tensor=*/true));
   nodes_.push_back(fb::CreateNode(*fbb_, fbb_->CreateString(node), fbb_->CreateString(op),
                                   fbb_->CreateVector(args), fbb_->CreateVector<int32_t>({v}),
                                   fbb_->CreateString(""), fbb_->CreateString(""),

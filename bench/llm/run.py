@@ -7,7 +7,8 @@ machine's read bandwidth measured in the same run, so decode can be read as a fr
     ~/.venvs/llama/bin/python bench/llm/run.py --threads 2 --rounds 3
 
 Engines run in turns within each round (tir, llama.cpp, torch), each in its own process, so
-machine noise falls on all of them. Per (model, engine, precision): median time to first
+machine noise falls on all of them. `--tir-isa avx2` adds tir with its own kernels capped at
+AVX2 (TIR_MAX_CPU_ISA) as engine `tir-avx2`, to read what the AVX-512 variants give. Per (model, engine, precision): median time to first
 token, prefill tokens/s (the prompt through the prefill), decode tokens/s (the new tokens
 after the first), and decode GB/s = bytes of weights read per token x decode tokens/s. Greedy,
 a fixed random prompt of --prompt tokens, --new tokens. Writes bench/results/llm.csv and .png.
@@ -79,7 +80,7 @@ def weight_bytes_per_token(model_dir, precision):
     return total * elem
 
 
-def run_tir(model_dir, prompt, new, threads, precision):
+def run_tir(model_dir, prompt, new, threads, precision, isa=None):
     # int8: the weight file packed int8 ahead (`tirc weights pack --dtype int8`), as a Q8_0
     # GGUF is quantized ahead; f32 from the float32 file.
     # bf16: the model exported in bfloat16 (export_models.py), weights stored bf16 as in a BF16
@@ -94,7 +95,8 @@ def run_tir(model_dir, prompt, new, threads, precision):
     cmd = [TIRRUN, "generate", os.path.join(model_dir, model), "-w",
            os.path.join(model_dir, weights), "--prompt-ids", ",".join(map(str, prompt)),
            "-n", str(new), "--ignore-eos", "-t", str(threads), *flags, "--json"]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    env = dict(os.environ, TIR_MAX_CPU_ISA=isa) if isa else None
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     j = json.loads(out.stdout)
     return {"ttft_ms": j["time_to_first_token_ms"], "prefill_tps": j["prefill_tokens_per_s"],
             "decode_tps": j["decode_tokens_per_s"], "tokens": j["tokens"],
@@ -230,6 +232,9 @@ def engines(name, model_dir, args):
         ensure_packed(model_dir, p)
         out.append(("tir", p, p, lambda p=p: run_tir(model_dir, args.prompt_ids, args.new,
                                                      args.threads, p), None))
+        for isa in args.tir_isa:  # the same, tir's own kernels capped (kernels/cpu/cpu_isa.h)
+            out.append((f"tir-{isa}", p, p, lambda p=p, isa=isa: run_tir(
+                model_dir, args.prompt_ids, args.new, args.threads, p, isa), None))
         for kind in PRECISIONS[p] if not args.no_llama_cpp else []:
             gguf = ensure_gguf(model_dir, name, kind)
             if gguf:
@@ -275,6 +280,9 @@ def main():
     p.add_argument("--torch-python", default=os.path.expanduser("~/.venvs/torch/bin/python"))
     p.add_argument("--no-torch", action="store_true")
     p.add_argument("--no-llama-cpp", action="store_true")
+    p.add_argument("--tir-isa", nargs="*", default=[],
+                   help="also run tir with TIR_MAX_CPU_ISA set to each of these (e.g. avx2: "
+                        "the AVX2 kernels next to the AVX-512 ones, same run)")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "llm"))
     args = p.parse_args()
     rng = np.random.default_rng(0)

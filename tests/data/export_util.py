@@ -21,7 +21,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils import _pytree as pytree
 
 DIALECTS = ("training", "core")  # torch.export.export, then ep.run_decompositions()
-NPY_DTYPES = (np.float32, np.int64, np.float16, np.float64, np.complex64)
+NPY_DTYPES = (np.float32, np.int64, np.float16, np.float64, np.complex64, np.bool_)
 
 
 # ----------------------------------------------------------------------------- archives
@@ -105,8 +105,24 @@ def clone_tree(tree):
     return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
 
 
+def as_output_tensors(leaves):
+    """Output leaves as tensors: a Python int, float or bool that a model returns (torch
+    folds it into the program as a constant output) as the 0-dim int64, float64 or bool
+    tensor tir returns for it."""
+    def one(v):
+        if isinstance(v, bool):
+            return torch.tensor(v, dtype=torch.bool)
+        if isinstance(v, int):
+            return torch.tensor(v, dtype=torch.int64)
+        if isinstance(v, float):
+            return torch.tensor(v, dtype=torch.float64)
+        return v
+    return [one(v) for v in leaves]
+
+
 def check_close(got, want, tol, what):
-    got, want = pytree.tree_leaves(got), pytree.tree_leaves(want)
+    got = as_output_tensors(pytree.tree_leaves(got))
+    want = as_output_tensors(pytree.tree_leaves(want))
     assert len(got) == len(want), f"{what}: {len(got)} outputs, expected {len(want)}"
     for i, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape and g.dtype == w.dtype, f"{what}: output {i} shape/dtype"
@@ -158,7 +174,8 @@ def build(name, make_module, seed, make_inputs, tol, root, prefix="", on_saved=N
     module = make_module().eval()
     args, kwargs = make_inputs(torch.Generator().manual_seed(1000 + seed))
     with torch.no_grad():
-        eager = pytree.tree_leaves(module(*clone_tree(args), **clone_tree(kwargs)))
+        eager = as_output_tensors(pytree.tree_leaves(module(*clone_tree(args),
+                                                           **clone_tree(kwargs))))
     flat_inputs = list(args) + list(kwargs.values())
 
     entries = []

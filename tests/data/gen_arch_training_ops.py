@@ -22,6 +22,9 @@ runs each on its export inputs and compares with torch eager):
                    IR asserts its metadata first)
   in_place_math    in-place arithmetic on activations whose functional overload torch names
                    otherwise (DAB-DETR's floor_divide_, pow_.Scalar, pow_.Tensor)
+  constant_outputs MaskFormer-Swin's forward returning Python numbers beside its tensors (an
+                   int derived from a static shape, a float, a bool): torch folds each into
+                   the output spec as a constant; tir returns 0-dim int64 / float64 / bool
 
     ~/.venvs/torch/bin/python tests/data/gen_arch_training_ops.py
 """
@@ -132,6 +135,18 @@ class InPlaceMath(nn.Module):
         return t, u, v
 
 
+class ConstantOutputs(nn.Module):
+    """MaskFormer-Swin's backbone returns its feature maps with the stage count and flags."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 6)
+
+    def forward(self, x):
+        h = self.proj(x)
+        return h, x.shape[-1] // 2 + 1, 0.25, h.shape[0] > 1
+
+
 MODELS = [
     ("scaled_std_conv", ScaledStdConv, 101,
      lambda g: ((torch.randn(2, 3, 8, 8, generator=g),), {}), 1e-4),
@@ -152,6 +167,8 @@ MODELS = [
      lambda g: ((torch.randn(4, 3, generator=g), torch.randn(2, 4, 6, generator=g)), {}), 1e-5),
     ("in_place_math", InPlaceMath, 104,
      lambda g: ((torch.randn(3, 4, generator=g), torch.rand(3, 4, generator=g) + 0.5), {}), 1e-5),
+    ("constant_outputs", ConstantOutputs, 109, lambda g: ((torch.randn(3, 4, generator=g),), {}),
+     1e-5),
 ]
 
 
