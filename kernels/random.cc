@@ -17,8 +17,33 @@ std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> c, std::array<uint
   return c;
 }
 
+uint64_t RandomStream::reserve(std::string_view node, uint64_t blocks) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!replaying_) return reserve(blocks);
+  for (Reserved& r : reserved_)
+    if (!r.returned && r.blocks == blocks && r.node == node) {
+      r.returned = true;
+      return r.first;
+    }
+  const uint64_t first = reserve(blocks);
+  reserved_.push_back({std::string(node), blocks, first, true});
+  return first;
+}
+
+void RandomStream::replay_begin() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  replaying_ = true;
+  for (Reserved& r : reserved_) r.returned = false;
+}
+
+void RandomStream::replay_end() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  replaying_ = false;
+  reserved_.clear();
+}
+
 RandomStream& default_random_stream() {
-  static RandomStream stream(0);
+  static RandomStream stream(uint64_t{0});
   return stream;
 }
 

@@ -18,6 +18,10 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace tir::kernels {
 
@@ -26,12 +30,34 @@ std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::arra
 
 /// A stream of Philox blocks under one seed. Thread-safe: concurrent runs of a session's
 /// contexts reserve disjoint blocks.
+///
+/// Replay, for the data-dependent probe (runtime/exec/data_dependent.h): before a run whose
+/// sizes depend on values, the executor runs part of the method (the probe) to read them; a
+/// random node in that part (VITS draws the noise its durations are computed from) must draw
+/// in the run what it drew in the probe, or the run's sizes would not be the ones bound. An
+/// executor's stream (made over the session's with `RandomStream(&shared)`: the same seed and
+/// counter, so still disjoint from other executors') remembers, between replay_begin() and
+/// replay_end(), which blocks each node reserved; after each later replay_begin() the node's
+/// next reservation of the same size returns them again. Outside replay nothing is kept.
 class RandomStream {
  public:
   explicit RandomStream(uint64_t seed) : seed_(seed) {}
+  /// Draws from `shared`'s counter (same seed) with replay state of its own.
+  explicit RandomStream(RandomStream* shared) : seed_(shared->seed_), shared_(shared) {}
+  RandomStream(const RandomStream&) = delete;
+  RandomStream& operator=(const RandomStream&) = delete;
   uint64_t seed() const { return seed_; }
   /// Reserves `blocks` consecutive blocks; returns the index of the first.
-  uint64_t reserve(uint64_t blocks) { return next_.fetch_add(blocks, std::memory_order_relaxed); }
+  uint64_t reserve(uint64_t blocks) {
+    return (shared_ ? shared_ : this)->next_.fetch_add(blocks, std::memory_order_relaxed);
+  }
+  /// reserve(blocks) for node `node`: while replaying, the blocks the node reserved (in the
+  /// same size) since replay started, the first not yet returned since the last replay_begin.
+  uint64_t reserve(std::string_view node, uint64_t blocks);
+  /// Starts replay, or rewinds it: every remembered reservation may be returned again.
+  void replay_begin();
+  /// Ends replay and forgets what was remembered.
+  void replay_end();
   /// Block `index` of this stream.
   std::array<uint32_t, 4> block(uint64_t index) const {
     return philox4x32_10({uint32_t(index), uint32_t(index >> 32), 0, 0},
@@ -39,8 +65,17 @@ class RandomStream {
   }
 
  private:
+  struct Reserved {
+    std::string node;
+    uint64_t blocks = 0, first = 0;
+    bool returned = false;  // since the last replay_begin
+  };
   uint64_t seed_;
+  RandomStream* shared_ = nullptr;
   std::atomic<uint64_t> next_{0};
+  std::mutex mutex_;  // replay state
+  bool replaying_ = false;
+  std::vector<Reserved> reserved_;
 };
 
 /// The stream random kernels draw from when KernelCall::random is null (kernel tests): seed 0,

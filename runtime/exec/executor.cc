@@ -38,6 +38,9 @@ std::unique_ptr<MethodExecutor> MethodExecutor::make(std::shared_ptr<const Lower
   ex->options_ = options;
   ex->options_.max_cached_plans = std::max<size_t>(1, options.max_cached_plans);
   init_binding(ex->root_, std::move(program));
+  if (ex->program().probe())
+    ex->random_ = std::make_unique<kernels::RandomStream>(
+        options.random ? options.random : &kernels::default_random_stream());
   return ex;
 }
 
@@ -121,7 +124,7 @@ PlanInputs MethodExecutor::plan_inputs(const Binding& b) {
   };
   if (weights_->resident()) in.drop_packed = &weights_->set();
   in.precision = options_.precision;
-  in.random = options_.random;
+  in.random = random_ ? random_.get() : options_.random;
   in.uploads = &uploads_;
   for (const Binding& sub : b.subgraphs) in.subgraphs.push_back(plan_inputs(sub));
   return in;
@@ -233,6 +236,7 @@ Status MethodExecutor::bind_data_dependent_ints(std::span<const Tensor> inputs,
     Plan& plan = **it;
     if (plan.bind_count != bind_count_) TIR_RETURN_IF_ERROR(refresh_weights(plan, root_));
     if (!resident_) weights_->begin_run(plan.weight_order);
+    random_->replay_begin();  // a later stage draws what an earlier one did
     const Status s = run_steps(plan, root_, inputs, nullptr, /*write_back=*/false);
     if (!resident_) weights_->end_run();
     TIR_RETURN_IF_ERROR(s);
@@ -263,7 +267,17 @@ Result<std::span<const Tensor>> MethodExecutor::run(std::span<const Tensor> inpu
     if (!inputs[k].is_contiguous())
       return make_error(StatusCode::kUnsupported, "input ", k, " is not contiguous");
   }
+  if (!random_) {
+    TIR_ASSIGN_OR_RETURN(Plan * plan, plan_for(inputs));
+    return execute(plan, inputs, adapter);
+  }
+  // The run draws the random values its probe drew (the sizes bound came from them).
+  struct ReplayEnd {
+    kernels::RandomStream* stream;
+    ~ReplayEnd() { stream->replay_end(); }
+  } replay_end{random_.get()};
   TIR_ASSIGN_OR_RETURN(Plan * plan, plan_for(inputs));
+  random_->replay_begin();
   return execute(plan, inputs, adapter);
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ir/model.h"
+#include "kernels/random.h"
 #include "runtime/devices/device.h"
 #include "runtime/exec/lowered_method.h"
 #include "runtime/exec/plan.h"
@@ -155,6 +156,9 @@ class MethodExecutor {
   std::vector<float> lora_scratch_;  // x A^T of the adapted step running (grows, never shrinks)
   Profiler* profiler_ = nullptr;
   uint64_t bind_count_ = 0;  // bumped by every rebind; a plan records the one it matches
+  /// A method with a data-dependent probe draws random values from a stream of its own over
+  /// options_.random, which replays the probe's draws in the run (kernels/random.h).
+  std::unique_ptr<kernels::RandomStream> random_;
 };
 
 }  // namespace tir

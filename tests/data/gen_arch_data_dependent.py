@@ -16,7 +16,9 @@ outputs for them (runs/<k>/output_<j>.npy), or "raises": true where torch's expo
 refuses them (a failed torch._check); tests/runtime/data_dependent_test.cc runs them all.
 Also REFUSED: float_as_number (a float `.item()` passed where the schema wants a number,
 refused at import) and cond_nonzero (a nonzero-sized value inside a torch.cond branch, refused
-at open), not in the manifest.
+at open), not in the manifest; and RANDOM: random_durations (VITS's durations from noise the
+forward draws, whose sum sizes the output: the run must draw what the probe that bound the size
+drew), checked for consistency, not against torch's draws.
 
     ~/.venvs/torch/bin/python tests/data/gen_arch_data_dependent.py
 """
@@ -168,6 +170,36 @@ REFUSED = [
 ]
 
 
+class RandomDurations(nn.Module):
+    """VITS's stochastic duration predictor at toy size: durations from noise the forward
+    draws itself; their sum sizes the output (`.item()`, repeat_interleave)."""
+
+    def forward(self, log_w, h):
+        noise = torch.randn_like(log_w) * 0.5
+        w = torch.ceil(torch.exp(log_w + noise))
+        frames = torch.repeat_interleave(h, w.long(), dim=0)
+        positions = torch.arange(w.long().sum().item())
+        return noise, w, frames, positions
+
+
+# Programs whose outputs are random (torch's draws are not tir's): each in
+# <name>/<dialect>/program.pt2, checked for consistency by tests/runtime/data_dependent_test.cc.
+RANDOM = [
+    ("random_durations", RandomDurations, (torch.zeros(5), torch.randn(5, 3))),
+]
+
+
+def write_random():
+    for name, cls, args in RANDOM:
+        ep = torch.export.export(cls(), args)
+        for dialect in ("training", "core"):
+            out_dir = os.path.join(ROOT, name, dialect)
+            os.makedirs(out_dir)
+            path = os.path.join(out_dir, "program.pt2")
+            torch.export.save(ep if dialect == "training" else ep.run_decompositions(), path)
+            export_util.restore_deflated(path)
+
+
 def write_refused():
     for name, cls, args in REFUSED:
         out_dir = os.path.join(ROOT, name, "training")
@@ -190,6 +222,7 @@ def main():
         write_runs(entry, torch.export.load(path), others, ROOT)
     export_util.write_manifest(ROOT, {**gen.versions(), "fixtures": fixtures})
     write_refused()
+    write_random()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 // them, or fail where torch's exported program fails (a torch._check that does not hold).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "tests/runtime/fixture_session.h"
 
 namespace tir::testing {
@@ -66,6 +68,54 @@ TEST(DataDependentImport, SizeFromDataInsideABranchIsRefusedAtOpen) {
   const std::string& m = session.status().message();
   EXPECT_NE(m.find("nonzero"), std::string::npos) << m;
   EXPECT_NE(m.find("torch.cond branch"), std::string::npos) << m;
+}
+
+// VITS's durations from noise the forward draws (randn_like), whose sum sizes the output: the
+// probe that binds the sizes runs the random node, and the run must draw the same values, or
+// its sizes would not be the bound ones ("the value is 32 but the method was planned for
+// 111") or its outputs would disagree with each other. Several runs (new draws each time), both
+// dialects: w = ceil(exp(log_w + noise)), frames = h repeated w times, positions = arange(sum w).
+TEST(DataDependentRandom, RunDrawsWhatTheProbeDrew) {
+  for (const char* dialect : {"training", "core"}) {
+    SCOPED_TRACE(dialect);
+    TempDir tmp;
+    SessionOptions o;
+    o.seed = 5;
+    auto session = open_fixture(
+        fixture_dir() + "/arch_data_dependent/random_durations/" + dialect, tmp, o);
+    ASSERT_TRUE(session.ok()) << session.status().message();
+    const int64_t n = 5, d = 3;
+    HostTensor log_w(DType::kFloat32, std::vector<int64_t>{n});
+    HostTensor h(DType::kFloat32, std::vector<int64_t>{n, d});
+    for (int64_t i = 0; i < n; ++i) log_w.data<float>()[i] = 0.3f * float(i) - 0.5f;
+    for (int64_t i = 0; i < n * d; ++i) h.data<float>()[i] = float(i);
+    std::vector<float> previous;
+    int differing = 0;
+    for (int run = 0; run < 6; ++run) {
+      SCOPED_TRACE("run " + std::to_string(run));
+      std::vector<Tensor> in = {log_w.view(), h.view()};
+      auto out = (*session)->run(in);
+      ASSERT_TRUE(out.ok()) << out.status().message();
+      ASSERT_EQ(out->size(), 4u);
+      const float* noise = (*out)[0].data_as<const float>();
+      const float* w = (*out)[1].data_as<const float>();
+      int64_t total = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        EXPECT_EQ(w[i], std::ceil(std::exp(log_w.data<float>()[i] + noise[i]))) << i;
+        total += int64_t(w[i]);
+      }
+      ASSERT_EQ((*out)[2].numel(), total * d);
+      ASSERT_EQ((*out)[3].numel(), total);
+      const float* frames = (*out)[2].data_as<const float>();
+      for (int64_t i = 0, row = 0; i < n; ++i)
+        for (int64_t r = 0; r < int64_t(w[i]); ++r, ++row)
+          for (int64_t c = 0; c < d; ++c) ASSERT_EQ(frames[row * d + c], float(i * d + c));
+      std::vector<float> now(noise, noise + n);
+      differing += !previous.empty() && now != previous;
+      previous = now;
+    }
+    EXPECT_GT(differing, 0) << "every run drew the same noise";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, DataDependentRuns,

@@ -136,7 +136,7 @@ void ref_random(const RandomParams& p, const KernelCall& call, void*) {
   RandomStream& s = stream_of(call);
   const int64_t blocks =
       D == Draw::kPermutation ? (std::max<int64_t>(p.numel - 1, 0) + 1) / 2 : (p.numel + 3) / 4;
-  const uint64_t first = s.reserve(uint64_t(blocks));
+  const uint64_t first = s.reserve(call.node, uint64_t(blocks));
   if (p.dtype == DType::kFloat16 || p.dtype == DType::kBFloat16) {
     fill_uniform_half(s, first, call.outputs[0].data_as<uint16_t>(), p.numel,
                       p.dtype == DType::kBFloat16);
