@@ -61,6 +61,22 @@ def tensors_of(tree):
     return [leaf for leaf in pytree.tree_leaves(tree) if isinstance(leaf, torch.Tensor)]
 
 
+def outputs_of(tree):
+    """A program's outputs as torch.export numbers them: every leaf, a Python int, float or
+    bool as the 0-dim int64, float64 or bool tensor tir returns for it, None kept (not
+    compared)."""
+    def one(leaf):
+        if isinstance(leaf, bool):
+            return torch.tensor(leaf, dtype=torch.bool)
+        if isinstance(leaf, int):
+            return torch.tensor(leaf, dtype=torch.int64)
+        if isinstance(leaf, float):
+            return torch.tensor(leaf, dtype=torch.float64)
+        return leaf
+    return [one(leaf) for leaf in pytree.tree_leaves(tree)
+            if leaf is None or isinstance(leaf, (torch.Tensor, bool, int, float))]
+
+
 def relative_error(got, ref):
     """max |got - ref| / max |ref|, NaN and inf where both agree counted as equal."""
     got = np.asarray(got, dtype=np.float64)
@@ -82,6 +98,8 @@ def compare(tir_outputs, reference):
         return float("inf"), f"tir gave {len(tir_outputs)} outputs, torch {len(reference)}"
     worst, where = 0.0, ""
     for index, (got, ref) in enumerate(zip(tir_outputs, reference)):
+        if ref is None:
+            continue
         ref = ref.detach()
         if tuple(got.shape) != tuple(ref.shape):
             return float("inf"), f"output {index}: tir shape {got.shape}, torch {tuple(ref.shape)}"
@@ -144,7 +162,7 @@ class Sweep:
         self.stage("eager")
         try:
             with torch.no_grad():
-                eager = tensors_of(model(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
+                eager = outputs_of(model(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
         except Exception as exc:
             return self.fail("skip", "torch eager fails: " + error_line(exc))
         self.done_stage()
@@ -203,12 +221,12 @@ class Sweep:
         self.stage("exported program in torch")
         try:
             with torch.no_grad():
-                exported = tensors_of(program.module()(*copy.deepcopy(args),
+                exported = outputs_of(program.module()(*copy.deepcopy(args),
                                                        **copy.deepcopy(kwargs)))
         except Exception as exc:
             self.result["exported_program"] = "fails in torch: " + error_line(exc)
             return
-        self.result["export_vs_eager"], _ = compare([t.numpy() for t in eager], exported)
+        self.result["export_vs_eager"], _ = compare([None if t is None else t.numpy() for t in eager], exported)
         self.result["tir_vs_export"], _ = compare(tir_outputs, exported)
         self.done_stage()
 
@@ -223,13 +241,13 @@ class Sweep:
             return self.result
         try:
             with torch.no_grad():
-                exact = tensors_of(model.double()(*to_float64(args), **to_float64(kwargs)))
+                exact = outputs_of(model.double()(*to_float64(args), **to_float64(kwargs)))
         except Exception as exc:
             self.result["verdict"] = "float64 run fails: " + error_line(exc)
             if self.result.get("tir_vs_export", float("inf")) <= TOLERANCE:
                 self.result["verdict"] += "; tir agrees with the exported program run by torch"
             return self.result
-        torch_err, _ = compare([t.numpy() for t in eager], exact)
+        torch_err, _ = compare([None if t is None else t.numpy() for t in eager], exact)
         tir_err, _ = compare(tir_outputs, exact)
         self.result["torch32_vs_64"] = torch_err
         self.result["tir_vs_64"] = tir_err
