@@ -2,7 +2,7 @@
 // spatial dim gets its taps (per output index: source indices and weights), and an output
 // element is their nested weighted sum, innermost dim first. Index and weight arithmetic
 // follows ATen's CPU kernels (float32 scales; bicubic with A = -0.75, its antialiased form
-// with Keys' a = -0.5 as PIL).
+// with Keys' a = -0.5 as PIL). The nearest modes also run float64 (they copy values).
 #include "kernels/shapes/resampling/upsample.h"
 
 #include <algorithm>
@@ -146,9 +146,10 @@ Taps make_taps(const UpsampleParams& p, int d) {
   return t;
 }
 
-void ref_upsample(const UpsampleParams& p, const KernelCall& call, void*) {
-  const float* x = call.inputs[p.input].data_as<const float>();
-  float* y = call.outputs[0].data_as<float>();
+template <typename T>
+void upsample_typed(const UpsampleParams& p, const KernelCall& call) {
+  const T* x = call.inputs[p.input].data_as<const T>();
+  T* y = call.outputs[0].data_as<T>();
   const Taps t0 = make_taps(p, 0), t1 = make_taps(p, 1), t2 = make_taps(p, 2);
   const int64_t in1 = p.dims > 1 ? p.in[1] : 1, in2 = p.dims > 2 ? p.in[2] : 1;
   const int64_t out0 = p.out[0], out1 = p.dims > 1 ? p.out[1] : 1;
@@ -156,14 +157,14 @@ void ref_upsample(const UpsampleParams& p, const KernelCall& call, void*) {
   const int64_t in_plane = p.in[0] * in1 * in2, out_plane = out0 * out1 * out2;
   // Weighted sum over one dim's taps of output index o, inner(i) giving each tap's value.
   auto sum = [](const Taps& t, int64_t o, auto&& inner) {
-    float acc = 0;
+    T acc = 0;
     for (int64_t j = 0; j < t.count[o]; ++j)
       acc += t.weight[o * t.width + j] * inner(t.index[o * t.width + j]);
     return acc;
   };
   for (int64_t pl = 0; pl < p.planes; ++pl) {
-    const float* xp = x + pl * in_plane;
-    float* yp = y + pl * out_plane;
+    const T* xp = x + pl * in_plane;
+    T* yp = y + pl * out_plane;
     for (int64_t a = 0; a < out0; ++a)
       for (int64_t b = 0; b < out1; ++b)
         for (int64_t c = 0; c < out2; ++c)
@@ -173,6 +174,13 @@ void ref_upsample(const UpsampleParams& p, const KernelCall& call, void*) {
             });
           });
   }
+}
+
+void ref_upsample(const UpsampleParams& p, const KernelCall& call, void*) {
+  if (p.dtype == DType::kFloat64)
+    upsample_typed<double>(p, call);
+  else
+    upsample_typed<float>(p, call);
 }
 
 template <Resample Mode, int Dims, bool Vec>
@@ -185,6 +193,11 @@ void add_pair(KernelRegistry& registry, const std::string& name) {
       {name, kCpu, kF32, kRef, &make_kernel<UpsampleRef<Mode, Dims, false>>},
       {name + ".vec", kCpu, kF32, kRef, &make_kernel<UpsampleRef<Mode, Dims, true>>},
   });
+  if constexpr (Mode == Resample::kNearest || Mode == Resample::kNearestExact)
+    registry.add({
+        {name, kCpu, kF64, kRef, &make_kernel<UpsampleRef<Mode, Dims, false>>},
+        {name + ".vec", kCpu, kF64, kRef, &make_kernel<UpsampleRef<Mode, Dims, true>>},
+    });
 }
 
 }  // namespace

@@ -8,9 +8,14 @@
 namespace tir::kernels {
 namespace {
 
-Result<const Tensor*> attention_operand(const KernelCall& call, size_t idx, std::string_view name) {
+/// query (dtype kUndefined: float32 or float64), key and value (the query's dtype).
+Result<const Tensor*> attention_operand(const KernelCall& call, size_t idx, std::string_view name,
+                                        DType dtype) {
   TIR_ASSIGN_OR_RETURN(const Tensor* t, tensor_arg(call, idx, name));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *t, DType::kFloat32, name));
+  if (dtype == DType::kUndefined && t->dtype != DType::kFloat32 && t->dtype != DType::kFloat64)
+    return op_error(call, StatusCode::kUnsupported, name, " has dtype ", dtype_name(t->dtype),
+                    " (float32 or float64 expected)");
+  if (dtype != DType::kUndefined) TIR_RETURN_IF_ERROR(require_dtype(call, *t, dtype, name));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *t, name));
   return t;
 }
@@ -78,11 +83,12 @@ Status attention_mask(const KernelCall& call, const AttentionArgs& a, const Tens
   TIR_RETURN_IF_ERROR(require_contiguous(call, *m, "attn_mask"));
   if (m->dtype == DType::kBool && a.allow_bool_mask) {
     p->mask = AttentionParams::Mask::kBool;
-  } else if (m->dtype == DType::kFloat32) {
+  } else if (m->dtype == q.dtype) {
     p->mask = AttentionParams::Mask::kFloat;
   } else {
     return op_error(call, StatusCode::kUnsupported, "attn_mask has dtype ", dtype_name(m->dtype),
-                    a.allow_bool_mask ? " (bool or float32 expected)" : " (float32 expected)");
+                    a.allow_bool_mask ? " (bool or the query's " : " (the query's ",
+                    dtype_name(q.dtype), " expected)");
   }
   const int r = q.rank;
   std::vector<int64_t> target(q.shape().begin(), q.shape().end() - 1);
@@ -110,9 +116,9 @@ Status attention_mask(const KernelCall& call, const AttentionArgs& a, const Tens
 }
 
 Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionArgs& a) {
-  TIR_ASSIGN_OR_RETURN(const Tensor* q, attention_operand(call, 0, "query"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* k, attention_operand(call, 1, "key"));
-  TIR_ASSIGN_OR_RETURN(const Tensor* v, attention_operand(call, 2, "value"));
+  TIR_ASSIGN_OR_RETURN(const Tensor* q, attention_operand(call, 0, "query", DType::kUndefined));
+  TIR_ASSIGN_OR_RETURN(const Tensor* k, attention_operand(call, 1, "key", q->dtype));
+  TIR_ASSIGN_OR_RETURN(const Tensor* v, attention_operand(call, 2, "value", q->dtype));
   TIR_ASSIGN_OR_RETURN(double dropout, scalar_arg(call, a.dropout_pos, "dropout_p"));
   TIR_ASSIGN_OR_RETURN(bool causal, bool_arg(call, a.causal_pos, "is_causal"));
   bool gqa = false;
@@ -131,13 +137,14 @@ Result<AttentionParams> prepare_common(const KernelCall& call, const AttentionAr
     TIR_ASSIGN_OR_RETURN(p.scale, scalar_arg(call, a.scale_pos, "scale"));
   }
   p.causal = causal;
+  p.dtype = q->dtype;
   TIR_RETURN_IF_ERROR(attention_mask(call, a, *q, &p));
   p.q_input = static_cast<int>(tensor_input_index(call, 0));
   p.k_input = static_cast<int>(tensor_input_index(call, 1));
   p.v_input = static_cast<int>(tensor_input_index(call, 2));
   std::vector<int64_t> out(q->shape().begin(), q->shape().end());
   out.back() = p.ev;
-  call.outputs[0].dtype = DType::kFloat32;
+  call.outputs[0].dtype = q->dtype;
   call.outputs[0].set_shape(out);
   return p;
 }
@@ -158,7 +165,7 @@ Result<AttentionParams> attention_prepare_flash_cpu(const KernelCall& call, Prep
     return op_error(call, StatusCode::kInvalidArgument, "query must be 4-D [B, H, L, E]");
   }
   p.with_lse = true;
-  call.outputs[1].dtype = DType::kFloat32;
+  call.outputs[1].dtype = p.dtype;
   call.outputs[1].set_shape({p.batch, p.heads, p.l});
   out_info->scratch_bytes = attention_ref_scratch_bytes(p);
   return p;

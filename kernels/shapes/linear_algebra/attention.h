@@ -26,6 +26,7 @@ struct AttentionParams {
   std::array<int64_t, 4> mask_strides{};
   int q_input = -1, k_input = -1, v_input = -1, mask_input = -1;
   bool with_lse = false;  // _scaled_dot_product_flash_attention_for_cpu's second output
+  DType dtype = DType::kFloat32;  // query, key, value, a float mask and the outputs
 };
 
 Result<AttentionParams> attention_prepare_sdpa(const KernelCall& call, PrepareInfo* out_info);

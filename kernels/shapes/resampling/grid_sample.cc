@@ -8,8 +8,9 @@ Result<GridSampleParams> grid_sample_prepare(const KernelCall& call, PrepareInfo
   TIR_RETURN_IF_ERROR(check_arity(call, 5, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
   TIR_ASSIGN_OR_RETURN(const Tensor* g, tensor_arg(call, 1, "grid"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
-  TIR_RETURN_IF_ERROR(require_dtype(call, *g, DType::kFloat32, "grid"));
+  if (x->dtype != DType::kFloat64)
+    TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
+  TIR_RETURN_IF_ERROR(require_dtype(call, *g, x->dtype, "grid"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *g, "grid"));
   if (x->rank != 4 || g->rank != 4 || g->sizes[3] != 2 || g->sizes[0] != x->sizes[0]) {
@@ -39,7 +40,8 @@ Result<GridSampleParams> grid_sample_prepare(const KernelCall& call, PrepareInfo
   p.w = x->sizes[3];
   p.oh = g->sizes[1];
   p.ow = g->sizes[2];
-  call.outputs[0].dtype = DType::kFloat32;
+  p.dtype = x->dtype;
+  call.outputs[0].dtype = x->dtype;
   call.outputs[0].set_shape({p.n, p.c, p.oh, p.ow});
   (void)out_info;
   return p;

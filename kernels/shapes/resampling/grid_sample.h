@@ -17,6 +17,7 @@ struct GridSampleParams {
   GridInterpolation mode = GridInterpolation::kBilinear;
   GridPadding padding = GridPadding::kZeros;
   bool align_corners = false;
+  DType dtype = DType::kFloat32;  // input, grid and output: float32 or float64
 };
 
 /// grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
