@@ -181,6 +181,11 @@ def _inputs(model, config, both):
         channels = getattr(getattr(config, "vision_config", None) or config, "num_channels", 3)
         height, width = _image_size(config)
         kwargs["pixel_values"] = torch.randn(1, channels, height, width, generator=gen)
+        patch = getattr(getattr(config, "vision_config", None) or config, "patch_size", None)
+        if "noise" in params and isinstance(patch, int):
+            # ViT-MAE masks patches by sorting noise it would draw itself (torch.rand): given,
+            # torch and tir mask the same patches.
+            kwargs["noise"] = torch.rand(1, (height // patch) * (width // patch), generator=gen)
     if main != "pixel_values" or both and "input_ids" in params:
         vocab = getattr(config, "vocab_size", None) or getattr(
             getattr(config, "text_config", None), "vocab_size", 1000)

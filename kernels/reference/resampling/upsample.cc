@@ -2,7 +2,8 @@
 // spatial dim gets its taps (per output index: source indices and weights), and an output
 // element is their nested weighted sum, innermost dim first. Index and weight arithmetic
 // follows ATen's CPU kernels (float32 scales; bicubic with A = -0.75, its antialiased form
-// with Keys' a = -0.5 as PIL). The nearest modes also run float64 (they copy values).
+// with Keys' a = -0.5 as PIL). float64 (all but the antialiased modes) computes scales and
+// weights in double, as ATen's opmath type.
 #include "kernels/shapes/resampling/upsample.h"
 
 #include <algorithm>
@@ -22,32 +23,34 @@ namespace {
 struct Taps {
   int64_t width = 1;
   std::vector<int64_t> count, index;
-  std::vector<float> weight;
+  std::vector<double> weight;  // computed in the op's dtype (float32 or float64), held exactly
 
   void resize(int64_t out, int64_t w) {
     width = w;
     count.assign(out, w);
     index.assign(out * w, 0);
-    weight.assign(out * w, 0.f);
+    weight.assign(out * w, 0.0);
   }
-  void set(int64_t o, int64_t j, int64_t i, float w) {
+  void set(int64_t o, int64_t j, int64_t i, double w) {
     index[o * width + j] = i;
     weight[o * width + j] = w;
   }
 };
 
-// ATen's compute_scales_value / area_pixel_compute_scale (float).
-float pixel_scale(int64_t in, int64_t out, bool align, double given) {
-  if (align) return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.f;
-  return given > 0 ? static_cast<float>(1.0 / given)
-                   : static_cast<float>(in) / static_cast<float>(out);
+// ATen's compute_scales_value / area_pixel_compute_scale, in C (float; double for a float64
+// op, as ATen's opmath type).
+template <typename C = float>
+C pixel_scale(int64_t in, int64_t out, bool align, double given) {
+  if (align) return out > 1 ? static_cast<C>(in - 1) / static_cast<C>(out - 1) : C(0);
+  return given > 0 ? static_cast<C>(1.0 / given) : static_cast<C>(in) / static_cast<C>(out);
 }
 
 // ATen's area_pixel_compute_source_index: linear clamps below at 0, cubic does not.
-float source_index(float scale, int64_t o, bool align, bool cubic) {
-  if (align) return scale * static_cast<float>(o);
-  const float src = scale * (static_cast<float>(o) + 0.5f) - 0.5f;
-  return cubic ? src : std::max(src, 0.f);
+template <typename C>
+C source_index(C scale, int64_t o, bool align, bool cubic) {
+  if (align) return scale * static_cast<C>(o);
+  const C src = scale * (static_cast<C>(o) + C(0.5)) - C(0.5);
+  return cubic ? src : std::max(src, C(0));
 }
 
 int64_t nearest_source(Resample mode, int64_t o, int64_t in, int64_t out, double given) {
@@ -62,26 +65,29 @@ int64_t nearest_source(Resample mode, int64_t o, int64_t in, int64_t out, double
 }
 
 // Cubic convolution with parameter a (Keys): |x| <= 1 and 1 < |x| < 2.
-float cubic_near(float x, float a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
-float cubic_far(float x, float a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
+template <typename C>
+C cubic_near(C x, C a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
+template <typename C>
+C cubic_far(C x, C a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
 
+template <typename C>
 void linear_or_cubic_taps(const UpsampleParams& p, int d, Taps& t) {
   const bool cubic = p.mode == Resample::kCubic;
   const int64_t in = p.in[d], out = p.out[d];
   t.resize(out, cubic ? 4 : 2);
-  const float scale = pixel_scale(in, out, p.align_corners, p.scale[d]);
+  const C scale = pixel_scale<C>(in, out, p.align_corners, p.scale[d]);
   for (int64_t o = 0; o < out; ++o) {
-    const float real = source_index(scale, o, p.align_corners, cubic);
+    const C real = source_index<C>(scale, o, p.align_corners, cubic);
     const int64_t i0 = std::min(static_cast<int64_t>(std::floor(real)), in - 1);
-    const float l = std::min(std::max(real - static_cast<float>(i0), 0.f), 1.f);
+    const C l = std::min(std::max(real - static_cast<C>(i0), C(0)), C(1));
     if (!cubic) {
-      t.set(o, 0, i0, 1.f - l);
+      t.set(o, 0, i0, C(1) - l);
       t.set(o, 1, i0 + (i0 < in - 1 ? 1 : 0), l);
       continue;
     }
-    constexpr float kA = -0.75f;
-    const float w[4] = {cubic_far(l + 1, kA), cubic_near(l, kA), cubic_near(1 - l, kA),
-                        cubic_far(2 - l, kA)};
+    constexpr C kA = C(-0.75);
+    const C w[4] = {cubic_far<C>(l + 1, kA), cubic_near<C>(l, kA), cubic_near<C>(1 - l, kA),
+                    cubic_far<C>(2 - l, kA)};
     for (int64_t j = 0; j < 4; ++j) t.set(o, j, std::clamp<int64_t>(i0 - 1 + j, 0, in - 1), w[j]);
   }
 }
@@ -90,8 +96,8 @@ float aa_filter(Resample mode, float x) {
   x = std::abs(x);
   if (mode == Resample::kLinearAa) return x < 1.f ? 1.f - x : 0.f;
   constexpr float kA = -0.5f;
-  if (x < 1.f) return cubic_near(x, kA);
-  return x < 2.f ? cubic_far(x, kA) : 0.f;
+  if (x < 1.f) return cubic_near<float>(x, kA);
+  return x < 2.f ? cubic_far<float>(x, kA) : 0.f;
 }
 
 // ATen's _compute_indices_min_size_weights_aa: a window of input indices around each
@@ -120,6 +126,7 @@ void antialiased_taps(const UpsampleParams& p, int d, Taps& t) {
   }
 }
 
+template <typename C>
 Taps make_taps(const UpsampleParams& p, int d) {
   Taps t;
   if (d >= p.dims) {  // a unit dim: one tap
@@ -136,7 +143,7 @@ Taps make_taps(const UpsampleParams& p, int d) {
       return t;
     case Resample::kLinear:
     case Resample::kCubic:
-      linear_or_cubic_taps(p, d, t);
+      linear_or_cubic_taps<C>(p, d, t);
       return t;
     case Resample::kLinearAa:
     case Resample::kCubicAa:
@@ -150,7 +157,7 @@ template <typename T>
 void upsample_typed(const UpsampleParams& p, const KernelCall& call) {
   const T* x = call.inputs[p.input].data_as<const T>();
   T* y = call.outputs[0].data_as<T>();
-  const Taps t0 = make_taps(p, 0), t1 = make_taps(p, 1), t2 = make_taps(p, 2);
+  const Taps t0 = make_taps<T>(p, 0), t1 = make_taps<T>(p, 1), t2 = make_taps<T>(p, 2);
   const int64_t in1 = p.dims > 1 ? p.in[1] : 1, in2 = p.dims > 2 ? p.in[2] : 1;
   const int64_t out0 = p.out[0], out1 = p.dims > 1 ? p.out[1] : 1;
   const int64_t out2 = p.dims > 2 ? p.out[2] : 1;
@@ -159,7 +166,7 @@ void upsample_typed(const UpsampleParams& p, const KernelCall& call) {
   auto sum = [](const Taps& t, int64_t o, auto&& inner) {
     T acc = 0;
     for (int64_t j = 0; j < t.count[o]; ++j)
-      acc += t.weight[o * t.width + j] * inner(t.index[o * t.width + j]);
+      acc += static_cast<T>(t.weight[o * t.width + j]) * inner(t.index[o * t.width + j]);
     return acc;
   };
   for (int64_t pl = 0; pl < p.planes; ++pl) {
@@ -193,7 +200,7 @@ void add_pair(KernelRegistry& registry, const std::string& name) {
       {name, kCpu, kF32, kRef, &make_kernel<UpsampleRef<Mode, Dims, false>>},
       {name + ".vec", kCpu, kF32, kRef, &make_kernel<UpsampleRef<Mode, Dims, true>>},
   });
-  if constexpr (Mode == Resample::kNearest || Mode == Resample::kNearestExact)
+  if constexpr (Mode != Resample::kLinearAa && Mode != Resample::kCubicAa)
     registry.add({
         {name, kCpu, kF64, kRef, &make_kernel<UpsampleRef<Mode, Dims, false>>},
         {name + ".vec", kCpu, kF64, kRef, &make_kernel<UpsampleRef<Mode, Dims, true>>},

@@ -79,9 +79,9 @@ Result<UpsampleParams> upsample_prepare(const KernelCall& call, PrepareInfo* out
   constexpr size_t kScales = has_align(Mode) ? 3 : 2;  // where the scales start
   TIR_RETURN_IF_ERROR(check_arity(call, Vec ? kScales + 1 : kScales + Dims, 1));
   TIR_ASSIGN_OR_RETURN(const Tensor* x, tensor_arg(call, 0, "input"));
-  // float64 in the nearest modes only: they copy values, the others weigh them in float32.
-  constexpr bool kNearestMode = Mode == Resample::kNearest || Mode == Resample::kNearestExact;
-  if (!(kNearestMode && x->dtype == DType::kFloat64))
+  // float64 in every mode but the antialiased ones.
+  constexpr bool kF64Mode = Mode != Resample::kLinearAa && Mode != Resample::kCubicAa;
+  if (!(kF64Mode && x->dtype == DType::kFloat64))
     TIR_RETURN_IF_ERROR(require_dtype(call, *x, DType::kFloat32, "input"));
   TIR_RETURN_IF_ERROR(require_contiguous(call, *x, "input"));
   UpsampleParams p;

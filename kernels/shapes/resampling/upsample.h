@@ -21,7 +21,7 @@ struct UpsampleParams {
   int64_t planes = 0;
   std::array<int64_t, 3> in{}, out{};
   std::array<double, 3> scale{};  // given scale factors (0: none)
-  DType dtype = DType::kFloat32;  // input and output: float32, or float64 (nearest modes)
+  DType dtype = DType::kFloat32;  // input and output: float32, or float64 (not antialiased)
 };
 
 /// The `.vec` overloads (Vec): (input, output_size?, [align_corners,] scale_factors?);
