@@ -112,6 +112,25 @@ void broadcast_for_each(const BroadcastPlan& p, F&& f) {
   }
 }
 
+/// Calls f(o, off) for every element o of an array of `sizes` in row-major order, `off` being
+/// its offset (in elements) along `strides`: the odometer of a strided view's gather.
+template <typename F>
+void for_each_strided(int rank, const int64_t* sizes, const int64_t* strides, F&& f) {
+  int64_t total = 1;
+  for (int d = 0; d < rank; ++d) total *= sizes[d];
+  std::array<int64_t, kMaxRank> idx{};
+  int64_t off = 0;
+  for (int64_t o = 0; o < total; ++o) {
+    f(o, off);
+    for (int d = rank - 1; d >= 0; --d) {
+      off += strides[d];
+      if (++idx[d] < sizes[d]) break;
+      off -= strides[d] * sizes[d];
+      idx[d] = 0;
+    }
+  }
+}
+
 /// Writes `v` as element `i` of the first output (contiguous, of dtype T).
 template <typename T>
 void store_output(const KernelCall& call, int64_t i, T v) {

@@ -232,7 +232,8 @@ def engines(name, model_dir, args):
         ensure_packed(model_dir, p)
         out.append(("tir", p, p, lambda p=p: run_tir(model_dir, args.prompt_ids, args.new,
                                                      args.threads, p), None))
-        for isa in args.tir_isa:  # the same, tir's own kernels capped (kernels/cpu/cpu_isa.h)
+        for isa in args.tir_isa if p in ("int8", "int4") else []:
+            # the same, tir's own kernels capped (kernels/cpu/cpu_isa.h; int8/int4 have variants)
             out.append((f"tir-{isa}", p, p, lambda p=p, isa=isa: run_tir(
                 model_dir, args.prompt_ids, args.new, args.threads, p, isa), None))
         for kind in PRECISIONS[p] if not args.no_llama_cpp else []:

@@ -238,6 +238,17 @@ def write_manifest(root, manifest):
         f.write(text + "\n")
 
 
+def write_quant_manifest(root, fixtures):
+    """The manifest of a quantized suite (gen_quant.py, gen_torchao.py): torch's and torchao's
+    versions, the fixtures; prints what each holds and the suite's size."""
+    import torchao
+    write_manifest(root, {"torch": torch.__version__, "torchao": torchao.__version__,
+                          "fixtures": fixtures})
+    for f in fixtures:
+        print(f["dir"], f.get("other_targets", {}))
+    print(f"wrote {root} ({dir_size(root) / 1e6:.2f} MB)")
+
+
 def float64_disagreement(make_module, seed, make_inputs):
     """max |float32 - float64| of torch eager over the outputs of make_module() (seeded as
     build seeds it) and its float64 copy: a reference is stable when this is far below the

@@ -166,11 +166,7 @@ def main():
                                       TOL, ROOT, trim_metadata=True)
     fixtures += export_util.build("unsupported", PerChannelActivations, len(MODELS),
                                   inputs((2, 4)), TOL, ROOT)
-    export_util.write_manifest(ROOT, {"torch": torch.__version__, "torchao": torchao.__version__,
-                                      "fixtures": fixtures})
-    for f in fixtures:
-        print(f["dir"], f.get("other_targets", {}))
-    print(f"wrote {ROOT} ({export_util.dir_size(ROOT) / 1e6:.2f} MB)")
+    export_util.write_quant_manifest(ROOT, fixtures)
 
 
 if __name__ == "__main__":

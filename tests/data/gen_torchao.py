@@ -177,11 +177,7 @@ def main():
                                       on_saved=program_outputs(seed, inputs))
         for dialect in ("training", "core"):
             export_util.restore_deflated(os.path.join(ROOT, name, dialect, "program.pt2"))
-    export_util.write_manifest(ROOT, {"torch": torch.__version__, "torchao": torchao.__version__,
-                                      "fixtures": fixtures})
-    for f in fixtures:
-        print(f["dir"], f.get("other_targets", {}))
-    print(f"wrote {ROOT} ({export_util.dir_size(ROOT) / 1e6:.2f} MB)")
+    export_util.write_quant_manifest(ROOT, fixtures)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,11 @@
 // reference.
 #include <gtest/gtest.h>
 
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <cmath>
+
 #include "tests/kernels/kernel_harness.h"
 
 namespace tir::kernels::testing {
@@ -82,6 +87,57 @@ TEST(Conv, ResNetShapes) {
   for (const ConvGeometry& g : {stem, block, depthwise, wide, odd}) {
     expect_opt_matches_ref(conv_call(rng, g, false, false), kConvTol, kConvTol, 1, true);
   }
+}
+
+// bf16 compute (KernelCall::precision, as a session on a CPU with native bf16 asks for it):
+// bfloat16 source and weights, float32 accumulation and output, for the kinds of convolution
+// models have (stem, 3x3 Winograd-shaped, depthwise, grouped, 1x1, odd sizes), weights packed
+// at prepare and converted per run. Within bf16 rounding of the float32 reference (each
+// operand rounded to 8 bits: relative error ~2^-8 per product, summed over C*KH*KW terms;
+// bound 2e-2 of the output's scale). Where oneDNN has a bf16 convolution for this CPU
+// (AVX-512 and up: natively with AVX512-BF16/AMX, emulated on plain AVX-512) the result must
+// differ from float32's (bf16 really ran); on an AVX2 CPU the node computes float32.
+TEST(Conv, Bf16WithinBf16RoundingOfTheReference) {
+  std::mt19937 rng(test_seed());
+  const ConvGeometry stem{1, 3, 32, 32, 16, 7, 7, 1, 2, 2, 3, 3, 1, 1, false};
+  const ConvGeometry wide{1, 64, 7, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, true};
+  const ConvGeometry depthwise{1, 32, 9, 9, 32, 3, 3, 32, 1, 1, 1, 1, 1, 1, true};
+  const ConvGeometry grouped{2, 32, 10, 13, 48, 3, 3, 4, 2, 2, 1, 1, 1, 1, false};
+  const ConvGeometry pointwise{1, 64, 14, 14, 128, 1, 1, 1, 1, 1, 0, 0, 1, 1, true};
+  const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  const unsigned avx512 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+  const bool bf16_expected = (isa & avx512) == avx512;
+  int differing = 0, cases = 0;
+  for (const ConvGeometry& g : {stem, wide, depthwise, grouped, pointwise})
+    for (const bool packed : {true, false}) {
+      SCOPED_TRACE("oc " + std::to_string(g.oc) + " k " + std::to_string(g.kh) + " groups " +
+                   std::to_string(g.groups) + (packed ? " packed" : " per run"));
+      const CallBuilder cb = conv_call(rng, g, false, false);
+      RunOptions ref_opts{KernelImpl::kReference};
+      RunOptions f32_opts{KernelImpl::kOptimized, 1, packed, 2};
+      RunOptions bf16_opts = f32_opts;
+      bf16_opts.precision = Precision::kBFloat16;
+      const RunResult ref = run_kernel(cb, ref_opts);
+      const RunResult f32 = run_kernel(cb, f32_opts);
+      const RunResult bf16 = run_kernel(cb, bf16_opts);
+      ASSERT_TRUE(ref.status.ok() && f32.status.ok() && bf16.status.ok()) << bf16.status.message();
+      const std::span<const float> want = ref.outputs[0].span<float>();
+      const std::span<const float> got = bf16.outputs[0].span<float>();
+      const std::span<const float> plain = f32.outputs[0].span<float>();
+      double scale = 0, err = 0, from_f32 = 0;
+      for (size_t i = 0; i < want.size(); ++i) {
+        scale = std::max(scale, double(std::fabs(want[i])));
+        err = std::max(err, double(std::fabs(got[i] - want[i])));
+        from_f32 = std::max(from_f32, double(std::fabs(got[i] - plain[i])));
+      }
+      EXPECT_LE(err, 2e-2 * scale) << "max|bf16 - reference| " << err << " of " << scale;
+      differing += from_f32 > 1e-5 * scale;
+      ++cases;
+    }
+  if (bf16_expected)
+    EXPECT_EQ(differing, cases) << "bf16 asked for on an AVX-512 CPU, yet float32 results";
+  else
+    EXPECT_EQ(differing, 0) << "no bf16 convolution on this CPU, yet not the float32 results";
 }
 
 TEST(Conv, OutputShapeAndClosedForm) {

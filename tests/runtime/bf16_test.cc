@@ -83,10 +83,12 @@ TEST_P(Bf16Family, CloseToTorchFloat32AndNotTheFloat32Path) {
 }
 
 // Training IR: linear / addmm with the weight read as is (packed once); core IR: addmm on a
-// permuted weight (converted per run), mm, and attention as bmm (activation x activation).
+// permuted weight (converted per run), mm, and attention as bmm (activation x activation);
+// convolutions (ResNet's, MobileNetV3's depthwise and 1x1) with folded batch norms.
 INSTANTIATE_TEST_SUITE_P(Families, Bf16Family,
                          ::testing::Values("mlp/training", "mlp/core", "gpt2/training", "gpt2/core",
-                                           "bert/training", "bert/core"),
+                                           "bert/training", "bert/core", "resnet_small/training",
+                                           "mobilenet_v3_small/training"),
                          [](const auto& info) {
                            std::string n = info.param;
                            std::replace(n.begin(), n.end(), '/', '_');

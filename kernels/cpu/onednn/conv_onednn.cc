@@ -23,7 +23,14 @@
 // to x64:gemm:jit (3-17x slower than brgconv) and Winograd refuses it; sum keeps both.
 //
 // In int8 (KernelCall::precision, or a weight stored int8) the node runs on int8 weights and
-// per-run quantized activations (kernels/cpu/int8/conv_int8_onednn.h).
+// per-run quantized activations (kernels/cpu/int8/conv_int8_onednn.h). In bf16
+// (KernelCall::precision, which the session sets only where the CPU computes bf16 natively:
+// AVX512-BF16, AMX) source and weights are bfloat16 in the primitive's layouts (the source
+// converted by the reorder into that layout that float32 runs too, the weights packed once,
+// shared through the packed cache under a key of their own), bias, accumulation and the
+// output float32: every kind of convolution the primitive takes (grouped, depthwise, 1x1,
+// 3-D). Where oneDNN has no bf16 convolution for the shape on this CPU the node computes in
+// float32 and says so once.
 #include <xxhash.h>
 
 #include <array>
@@ -351,7 +358,16 @@ class ConvOneDnn final : public Kernel {
     dnnl::engine& eng = onednn_engine(call);
     const ConvDims dims = conv_dims(p_);
     const memory::desc bias_md = p_.bias >= 0 || norm ? onednn_plain_f32({p_.oc}) : memory::desc();
-    const dnnl::convolution_forward::primitive_desc pd = describe(call, dims, bias_md);
+    bf16_ = call.precision == Precision::kBFloat16;
+    dnnl::convolution_forward::primitive_desc pd;
+    try {
+      pd = describe(call, dims, bias_md);
+    } catch (const dnnl::error& e) {
+      if (!bf16_) throw;
+      onednn_note_bf16_unavailable(call, e.what());  // float32 then
+      bf16_ = false;
+      pd = describe(call, dims, bias_md);
+    }
     prim_ = dnnl::convolution_forward(pd);
 
     const PlainDescs plain{onednn_activation_f32(call.inputs[p_.input], dims.src),
@@ -387,14 +403,16 @@ class ConvOneDnn final : public Kernel {
   /// residual (a sum) and activation as post-ops.
   dnnl::convolution_forward::primitive_desc describe(const KernelCall& call, const ConvDims& dims,
                                                      const memory::desc& bias_md) {
-    const auto any = [](const memory::dims& d) {
-      return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
+    const auto any = [](const memory::dims& d, memory::data_type t) {
+      return memory::desc(d, t, memory::format_tag::any);
     };
+    const memory::data_type in_type = bf16_ ? memory::data_type::bf16 : memory::data_type::f32;
     const ConvGeometry geo = conv_geometry(p_);
     const auto desc = [&](dnnl::algorithm alg) {
-      return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, any(dims.src),
-                                             any(dims.wei), bias_md, any(dims.dst), geo.stride,
-                                             geo.dil, geo.pad, geo.pad);
+      return dnnl::convolution_forward::desc(
+          dnnl::prop_kind::forward_inference, alg, any(dims.src, in_type),
+          any(dims.wei, in_type), bias_md, any(dims.dst, memory::data_type::f32), geo.stride,
+          geo.dil, geo.pad, geo.pad);
     };
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -507,6 +525,7 @@ class ConvOneDnn final : public Kernel {
   ConvParams p_;
   bool fallback_ = false;
   bool int8_ = false;  // computing in int8 (kernels/cpu/int8/conv_int8_onednn.h)
+  bool bf16_ = false;  // bf16 source and weights (asked for, and oneDNN has a primitive)
   Int8Conv int8_conv_;
   dnnl::convolution_forward prim_;
   dnnl::reorder src_reorder_, wei_reorder_, dst_reorder_, res_reorder_;

@@ -2,7 +2,9 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
+#include <string_view>
 
 namespace tir::kernels {
 
@@ -50,7 +52,14 @@ Precision cpu_precision(Precision asked) {
   const auto has = [&](dnnl::cpu_isa want) {
     return (isa & static_cast<unsigned>(want)) == static_cast<unsigned>(want);
   };
-  const bool bf16 = has(dnnl::cpu_isa::avx512_core_bf16);
+  // TIR_BF16_EMULATED=1: bf16 also on AVX-512 without AVX512-BF16, which oneDNN emulates
+  // (slower than float32; for testing the bf16 path on such a CPU).
+  static const bool emulated = [] {
+    const char* v = std::getenv("TIR_BF16_EMULATED");
+    return v != nullptr && std::string_view(v) == "1";
+  }();
+  const bool bf16 = has(dnnl::cpu_isa::avx512_core_bf16) ||
+                    (emulated && has(dnnl::cpu_isa::avx512_core));
   static std::once_flag said;
   if (asked == Precision::kBFloat16 && !bf16) {
     std::call_once(said, [] {

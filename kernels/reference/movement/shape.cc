@@ -12,19 +12,8 @@ namespace {
 
 template <typename T>
 void gather(const ViewParams& p, const T* in, T* out) {
-  const int64_t total = prod(std::span<const int64_t>(p.out_sizes.data(), p.rank), 0, p.rank);
-  if (total == 0) return;
-  std::array<int64_t, kMaxRank> idx{};
-  int64_t off = 0;
-  for (int64_t o = 0; o < total; ++o) {
-    out[o] = in[off];
-    for (int d = p.rank - 1; d >= 0; --d) {
-      off += p.in_strides[d];
-      if (++idx[d] < p.out_sizes[d]) break;
-      off -= p.in_strides[d] * p.out_sizes[d];
-      idx[d] = 0;
-    }
-  }
+  for_each_strided(p.rank, p.out_sizes.data(), p.in_strides.data(),
+                   [&](int64_t o, int64_t off) { out[o] = in[off]; });
 }
 
 }  // namespace
