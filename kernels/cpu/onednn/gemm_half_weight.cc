@@ -152,8 +152,14 @@ Status HalfWeightGemm::build(const KernelCall& call, const GemmParams& p, size_t
   p_ = p;
   mode_ = gemm_c_mode(p_);
   tiled_ = p_.m >= kTiledRows;
+  native_ = false;
   *scratch = 0;
   if (!tiled_) return ok_status();
+  if (p_.b_dtype == DType::kBFloat16 && onednn_native_bf16()) {
+    TIR_ASSIGN_OR_RETURN(native_, make_native(call, scratch));
+    if (native_) return ok_status();
+    *scratch = 0;
+  }
   const int64_t fit = std::max<int64_t>(kTileBytes / (4 * p_.k) / 16 * 16, 16);
   const int64_t cols = std::min(p_.n, fit);
   size_t primitive_scratch = 0;
@@ -205,6 +211,72 @@ Status HalfWeightGemm::make_tile(const KernelCall& call, int64_t cols, Tile* til
     tile->args.push_back({DNNL_ARG_BIAS, tile->bias.get()});
   }
   *scratch = std::max(*scratch, pd.scratchpad_desc().get_size());
+  return ok_status();
+}
+
+Result<bool> HalfWeightGemm::make_native(const KernelCall& call, size_t* scratch) {
+  dnnl::engine& eng = onednn_engine(call);
+  using dt = memory::data_type;
+  const memory::dim m = p_.m, k = p_.k, n = p_.n;
+  const memory::desc src_f32({m, k}, dt::f32, memory::dims{k, 1});
+  const memory::desc wei_user({k, n}, dt::bf16,
+                              p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
+  const memory::desc dst_md({m, n}, dt::f32, memory::dims{n, 1});
+  memory::desc bias_md;
+  if (mode_ == Mode::kBias) {
+    const memory::dim bn = p_.c_col_stride == 0 ? 1 : n;
+    bias_md = memory::desc({1, bn}, dt::f32, memory::dims{bn, 1});
+  }
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
+  dnnl::post_ops ops;
+  if (mode_ == Mode::kSum) ops.append_sum(static_cast<float>(p_.beta));
+  onednn_append_activation(ops, call.epilogue);
+  if (ops.len() > 0) attr.set_post_ops(ops);
+  dnnl::matmul::primitive_desc pd;
+  try {
+    pd = dnnl::matmul::primitive_desc(
+        dnnl::matmul::desc(memory::desc({m, k}, dt::bf16, memory::dims{k, 1}),
+                           memory::desc({k, n}, dt::bf16, memory::format_tag::any), bias_md,
+                           dst_md),
+        attr, eng);
+  } catch (const dnnl::error& e) {
+    onednn_note_bf16_unavailable(call, e.what());
+    return false;
+  }
+  whole_.cols = n;
+  whole_.prim = dnnl::matmul(pd);
+  whole_.src = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
+  whole_.wei = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
+  whole_.dst = memory(dst_md, eng, DNNL_MEMORY_NONE);
+  whole_.scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+  whole_.args = {{DNNL_ARG_SRC, whole_.src.get()},
+                 {DNNL_ARG_WEIGHTS, whole_.wei.get()},
+                 {DNNL_ARG_DST, whole_.dst.get()},
+                 {DNNL_ARG_SCRATCHPAD, whole_.scratchpad.get()}};
+  if (mode_ == Mode::kBias) {
+    whole_.bias = memory(bias_md, eng, DNNL_MEMORY_NONE);
+    whole_.args.push_back({DNNL_ARG_BIAS, whole_.bias.get()});
+  }
+  size_t end = align64(pd.scratchpad_desc().get_size());
+  TIR_RETURN_IF_ERROR(a_bf16_.init(call, src_f32, pd.src_desc(), p_.a_input, &end));
+  TIR_RETURN_IF_ERROR(b_packed_.init(call, wei_user, pd.weights_desc(), p_.b_input, &end));
+  *scratch = end;
+  return true;
+}
+
+Status HalfWeightGemm::run_native(const KernelCall& call, float* out, void* scratch) {
+  TIR_ASSIGN_OR_RETURN(void* a, a_bf16_.convert(call, call.inputs[p_.a_input].data, scratch));
+  TIR_ASSIGN_OR_RETURN(void* b, b_packed_.convert(call, call.inputs[p_.b_input].data, scratch));
+  whole_.src.set_data_handle(a);
+  whole_.wei.set_data_handle(b);
+  whole_.dst.set_data_handle(out);
+  whole_.scratchpad.set_data_handle(scratch);
+  if (mode_ == Mode::kBias)
+    whole_.bias.set_data_handle(const_cast<void*>(call.inputs[p_.c_input].data));
+  TIR_RETURN_IF_ERROR(onednn_execute(call, whole_.prim, whole_.args));
+  onednn_finish_activation(call.epilogue, call.outputs[0]);
   return ok_status();
 }
 
@@ -268,6 +340,7 @@ Status HalfWeightGemm::run(const KernelCall& call, void* scratch) {
   }
   if (mode_ == Mode::kSum)  // beta * C arrives through the sum post-op
     gemm_copy_c(p_, call.inputs[p_.c_input].data_as<const float>(), out);
+  if (native_) return onednn_guard(call, [&] { return run_native(call, out, scratch); });
   return onednn_guard(call, [&] { return run_tiled(call, out, scratch); });
 }
 

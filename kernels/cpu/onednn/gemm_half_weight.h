@@ -6,10 +6,15 @@
 // - Fewer than kTiledRows rows of A (an LLM's decode step): each output element is a dot
 //   product of A's row with B's column, widened 8 lanes at a time in registers (AVX2 + F16C).
 //   B is read once per run at 2 bytes an element, half of float32's traffic.
-// - More rows (a prefill, a batch): B is widened tile by tile, a few hundred columns of float32
-//   at a time, into the run's scratch, and a oneDNN float32 matmul primitive multiplies each
-//   tile into its columns of the output (alpha as output scale, bias, sum and activation
-//   post-ops as the float32 kernel applies them).
+// - More rows (a prefill, a batch), B bfloat16, on a CPU that computes bf16 natively
+//   (AVX512-BF16, AMX: onednn_native_bf16): one oneDNN bf16 matmul, A converted to bfloat16 per
+//   run (exact for a bf16 program, whose activations are bf16 values), B packed once from its
+//   stored bf16 bytes into the primitive's layout (the packed cache shares it), float32
+//   accumulation and output: what torch's CPU bf16 linear computes, on the AMX tiles.
+// - Otherwise: B is widened tile by tile, a few hundred columns of float32 at a time, into the
+//   run's scratch, and a oneDNN float32 matmul primitive multiplies each tile into its columns
+//   of the output (alpha as output scale, bias, sum and activation post-ops as the float32
+//   kernel applies them).
 // Accumulation is float32; the casts after the node round its result to the program's dtype.
 #pragma once
 
@@ -17,6 +22,7 @@
 #include <vector>
 
 #include "kernels/cpu/onednn/onednn_context.h"
+#include "kernels/cpu/onednn/onednn_operand.h"
 #include "kernels/shapes/linear_algebra/gemm.h"
 
 namespace tir::kernels {
@@ -47,6 +53,9 @@ class HalfWeightGemm {
   /// Columns [j0, j0 + cols) of B as float32 in the layout the tile's weights desc says.
   void widen_tile(const uint16_t* b, int64_t j0, int64_t cols, float* dst) const;
   Status run_tiled(const KernelCall& call, float* out, void* scratch);
+  /// The native bf16 matmul (native_); false when oneDNN has none for it (then tiles).
+  Result<bool> make_native(const KernelCall& call, size_t* scratch);
+  Status run_native(const KernelCall& call, float* out, void* scratch);
   /// out = alpha * A @ B (+ beta * C) by dot products over B's columns.
   void run_rows(const KernelCall& call, float* out) const;
 
@@ -55,6 +64,9 @@ class HalfWeightGemm {
   bool tiled_ = false;
   Tile full_, tail_;        // tiles of tile_cols_ columns, and the last narrower one (cols 0: none)
   size_t tile_offset_ = 0;  // the widened tile's place in the run scratch
+  bool native_ = false;     // one bf16 x bf16 matmul (onednn_native_bf16)
+  Tile whole_;              // native_: the matmul over all of B's columns
+  OnednnOperand a_bf16_, b_packed_;
 };
 
 }  // namespace tir::kernels

@@ -47,7 +47,7 @@ bool int8_pairs_saturate() {
   return saturate;
 }
 
-Precision cpu_precision(Precision asked) {
+bool onednn_native_bf16() {
   const unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
   const auto has = [&](dnnl::cpu_isa want) {
     return (isa & static_cast<unsigned>(want)) == static_cast<unsigned>(want);
@@ -58,8 +58,11 @@ Precision cpu_precision(Precision asked) {
     const char* v = std::getenv("TIR_BF16_EMULATED");
     return v != nullptr && std::string_view(v) == "1";
   }();
-  const bool bf16 = has(dnnl::cpu_isa::avx512_core_bf16) ||
-                    (emulated && has(dnnl::cpu_isa::avx512_core));
+  return has(dnnl::cpu_isa::avx512_core_bf16) || (emulated && has(dnnl::cpu_isa::avx512_core));
+}
+
+Precision cpu_precision(Precision asked) {
+  const bool bf16 = onednn_native_bf16();
   static std::once_flag said;
   if (asked == Precision::kBFloat16 && !bf16) {
     std::call_once(said, [] {

@@ -51,6 +51,10 @@ Status onednn_guard(const KernelCall& call, F&& f) {
   }
 }
 
+/// True where oneDNN computes bf16 natively (AVX512-BF16, AMX), or emulates it on AVX-512
+/// when TIR_BF16_EMULATED=1 (to test the bf16 paths there). Follows ONEDNN_MAX_CPU_ISA.
+bool onednn_native_bf16();
+
 /// The precision this CPU runs `asked` in: kBFloat16 only where oneDNN computes bf16 natively
 /// (AVX512-BF16 or AMX; emulated bf16 is slower than float32; TIR_BF16_EMULATED=1 allows it
 /// on plain AVX-512 too, to test the bf16 path there), else kFloat32, said once on stderr. int8 runs everywhere (VNNI/AMX make it fast; without them a line says so once).
