@@ -172,9 +172,44 @@ Status HalfWeightGemm::build(const KernelCall& call, const GemmParams& p, size_t
   return ok_status();
 }
 
+memory::desc HalfWeightGemm::bias_desc(int64_t cols) const {
+  if (mode_ != Mode::kBias) return {};
+  const memory::dim bn = p_.c_col_stride == 0 ? 1 : cols;
+  return memory::desc({1, bn}, memory::data_type::f32, memory::dims{bn, 1});
+}
+
+dnnl::primitive_attr HalfWeightGemm::make_attr(const KernelCall& call) const {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
+  dnnl::post_ops ops;
+  if (mode_ == Mode::kSum) ops.append_sum(static_cast<float>(p_.beta));
+  onednn_append_activation(ops, call.epilogue);
+  if (ops.len() > 0) attr.set_post_ops(ops);
+  return attr;
+}
+
+void HalfWeightGemm::init_tile(const KernelCall& call, const dnnl::matmul::primitive_desc& pd,
+                               int64_t cols, Tile* tile) const {
+  dnnl::engine& eng = onednn_engine(call);
+  tile->cols = cols;
+  tile->prim = dnnl::matmul(pd);
+  tile->src = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
+  tile->wei = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
+  tile->dst = memory(pd.dst_desc(), eng, DNNL_MEMORY_NONE);
+  tile->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
+  tile->args = {{DNNL_ARG_SRC, tile->src.get()},
+                {DNNL_ARG_WEIGHTS, tile->wei.get()},
+                {DNNL_ARG_DST, tile->dst.get()},
+                {DNNL_ARG_SCRATCHPAD, tile->scratchpad.get()}};
+  if (mode_ == Mode::kBias) {
+    tile->bias = memory(bias_desc(cols), eng, DNNL_MEMORY_NONE);
+    tile->args.push_back({DNNL_ARG_BIAS, tile->bias.get()});
+  }
+}
+
 Status HalfWeightGemm::make_tile(const KernelCall& call, int64_t cols, Tile* tile,
                                  size_t* scratch) {
-  dnnl::engine& eng = onednn_engine(call);
   using dt = memory::data_type;
   const memory::dim m = p_.m, k = p_.k, n = p_.n;
   const memory::desc src_md({m, k}, dt::f32, memory::dims{k, 1});
@@ -182,83 +217,32 @@ Status HalfWeightGemm::make_tile(const KernelCall& call, int64_t cols, Tile* til
   const memory::desc wei_md({k, cols}, dt::f32,
                             p_.b_transposed ? memory::dims{1, k} : memory::dims{cols, 1});
   const memory::desc dst_md({m, cols}, dt::f32, memory::dims{n, 1});  // columns of the output
-  memory::desc bias_md;
-  if (mode_ == Mode::kBias) {
-    const memory::dim bn = p_.c_col_stride == 0 ? 1 : cols;
-    bias_md = memory::desc({1, bn}, dt::f32, memory::dims{bn, 1});
-  }
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
-  dnnl::post_ops ops;
-  if (mode_ == Mode::kSum) ops.append_sum(static_cast<float>(p_.beta));
-  onednn_append_activation(ops, call.epilogue);
-  if (ops.len() > 0) attr.set_post_ops(ops);
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_md, wei_md, bias_md, dst_md), attr,
-                                        eng);
-  tile->cols = cols;
-  tile->prim = dnnl::matmul(pd);
-  tile->src = memory(src_md, eng, DNNL_MEMORY_NONE);
-  tile->wei = memory(wei_md, eng, DNNL_MEMORY_NONE);
-  tile->dst = memory(dst_md, eng, DNNL_MEMORY_NONE);
-  tile->scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
-  tile->args = {{DNNL_ARG_SRC, tile->src.get()},
-                {DNNL_ARG_WEIGHTS, tile->wei.get()},
-                {DNNL_ARG_DST, tile->dst.get()},
-                {DNNL_ARG_SCRATCHPAD, tile->scratchpad.get()}};
-  if (mode_ == Mode::kBias) {
-    tile->bias = memory(bias_md, eng, DNNL_MEMORY_NONE);
-    tile->args.push_back({DNNL_ARG_BIAS, tile->bias.get()});
-  }
+  const dnnl::matmul::primitive_desc pd(
+      dnnl::matmul::desc(src_md, wei_md, bias_desc(cols), dst_md), make_attr(call),
+      onednn_engine(call));
+  init_tile(call, pd, cols, tile);
   *scratch = std::max(*scratch, pd.scratchpad_desc().get_size());
   return ok_status();
 }
 
 Result<bool> HalfWeightGemm::make_native(const KernelCall& call, size_t* scratch) {
-  dnnl::engine& eng = onednn_engine(call);
   using dt = memory::data_type;
   const memory::dim m = p_.m, k = p_.k, n = p_.n;
   const memory::desc src_f32({m, k}, dt::f32, memory::dims{k, 1});
   const memory::desc wei_user({k, n}, dt::bf16,
                               p_.b_transposed ? memory::dims{1, k} : memory::dims{n, 1});
-  const memory::desc dst_md({m, n}, dt::f32, memory::dims{n, 1});
-  memory::desc bias_md;
-  if (mode_ == Mode::kBias) {
-    const memory::dim bn = p_.c_col_stride == 0 ? 1 : n;
-    bias_md = memory::desc({1, bn}, dt::f32, memory::dims{bn, 1});
-  }
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  if (p_.alpha != 1.0) attr.set_output_scales(0, {static_cast<float>(p_.alpha)});
-  dnnl::post_ops ops;
-  if (mode_ == Mode::kSum) ops.append_sum(static_cast<float>(p_.beta));
-  onednn_append_activation(ops, call.epilogue);
-  if (ops.len() > 0) attr.set_post_ops(ops);
   dnnl::matmul::primitive_desc pd;
   try {
     pd = dnnl::matmul::primitive_desc(
         dnnl::matmul::desc(memory::desc({m, k}, dt::bf16, memory::dims{k, 1}),
-                           memory::desc({k, n}, dt::bf16, memory::format_tag::any), bias_md,
-                           dst_md),
-        attr, eng);
+                           memory::desc({k, n}, dt::bf16, memory::format_tag::any),
+                           bias_desc(n), memory::desc({m, n}, dt::f32, memory::dims{n, 1})),
+        make_attr(call), onednn_engine(call));
   } catch (const dnnl::error& e) {
     onednn_note_bf16_unavailable(call, e.what());
     return false;
   }
-  whole_.cols = n;
-  whole_.prim = dnnl::matmul(pd);
-  whole_.src = memory(pd.src_desc(), eng, DNNL_MEMORY_NONE);
-  whole_.wei = memory(pd.weights_desc(), eng, DNNL_MEMORY_NONE);
-  whole_.dst = memory(dst_md, eng, DNNL_MEMORY_NONE);
-  whole_.scratchpad = memory(pd.scratchpad_desc(), eng, DNNL_MEMORY_NONE);
-  whole_.args = {{DNNL_ARG_SRC, whole_.src.get()},
-                 {DNNL_ARG_WEIGHTS, whole_.wei.get()},
-                 {DNNL_ARG_DST, whole_.dst.get()},
-                 {DNNL_ARG_SCRATCHPAD, whole_.scratchpad.get()}};
-  if (mode_ == Mode::kBias) {
-    whole_.bias = memory(bias_md, eng, DNNL_MEMORY_NONE);
-    whole_.args.push_back({DNNL_ARG_BIAS, whole_.bias.get()});
-  }
+  init_tile(call, pd, n, &whole_);
   size_t end = align64(pd.scratchpad_desc().get_size());
   TIR_RETURN_IF_ERROR(a_bf16_.init(call, src_f32, pd.src_desc(), p_.a_input, &end));
   TIR_RETURN_IF_ERROR(b_packed_.init(call, wei_user, pd.weights_desc(), p_.b_input, &end));

@@ -50,6 +50,13 @@ class HalfWeightGemm {
     std::vector<dnnl_exec_arg_t> args;
   };
   Status make_tile(const KernelCall& call, int64_t cols, Tile* tile, size_t* scratch);
+  /// The bias operand of a product over `cols` of the output's columns (none without bias).
+  dnnl::memory::desc bias_desc(int64_t cols) const;
+  /// Scratchpad, alpha as output scale, beta * C as a sum post-op, the fused activation.
+  dnnl::primitive_attr make_attr(const KernelCall& call) const;
+  /// The primitive of `pd` over `cols` columns and its memories (no data yet) into `tile`.
+  void init_tile(const KernelCall& call, const dnnl::matmul::primitive_desc& pd, int64_t cols,
+                 Tile* tile) const;
   /// Columns [j0, j0 + cols) of B as float32 in the layout the tile's weights desc says.
   void widen_tile(const uint16_t* b, int64_t j0, int64_t cols, float* dst) const;
   Status run_tiled(const KernelCall& call, float* out, void* scratch);
