@@ -86,6 +86,8 @@ constexpr std::pair<std::string_view, std::string_view> kSpellings[] = {
     {"aten::special_logit", "aten::logit"},
     {"aten::special_sinc", "aten::sinc"},
     {"prims::scalar_tensor", "aten::scalar_tensor"},
+    {"aten::clip", "aten::clamp"},
+    {"aten::clip.Tensor", "aten::clamp.Tensor"},
     {"aten::concat", "aten::cat"},
     {"aten::concatenate", "aten::cat"},
     {"aten::_is_all_true", "aten::all"},

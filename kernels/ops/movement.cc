@@ -41,6 +41,7 @@ constexpr OpRow kMovementRows[] = {
     {"aten::native_channel_shuffle", kAny, {}, {}, {.all_dtypes = true}},
     {"aten::numpy_T",            kAny, {}, {}, {.all_dtypes = true}},
     {"aten::pad",                kAny, {}, {}},
+    {"aten::pad_sequence",       kAny, {}, {},     {.all_dtypes = true}},
     {"aten::permute",            kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::pixel_shuffle",      kAny, {}, {}, {.all_dtypes = true}},
     {"aten::pixel_unshuffle",    kAny, {}, {}, {.all_dtypes = true}},

@@ -420,6 +420,9 @@ CALLS = {
         lambda x: torch.cat([f(x).flatten(), f(x, 1, 0, 2).flatten(), f(x, -2).flatten()]),
         [rand((2, 3), d)]),
     "aten::stack": lambda f, d: (lambda x, y: f([x, y], 1), [rand((2, 3), d), rand((2, 3), d)]),
+    "aten::pad_sequence": lambda f, d: (
+        lambda x, y, z: (f([x, y, z], True, 2.0, "right"), f([x, y, z], False, 0.0, "left")),
+        [rand((4, 3), d), rand((1, 3), d), rand((3, 3), d)]),
     "aten::meshgrid": lambda f, d: (lambda x, y: f([x, y]), [rand((2,), d), rand((3,), d)]),
     "aten::meshgrid.indexing": lambda f, d: (
         lambda x, y, z: f([x, y, z], indexing="xy"), [rand((2,), d), rand((3,), d), rand((4,), d)]),

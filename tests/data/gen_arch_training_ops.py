@@ -22,6 +22,9 @@ runs each on its export inputs and compares with torch eager):
                    IR asserts its metadata first)
   in_place_math    in-place arithmetic on activations whose functional overload torch names
                    otherwise (DAB-DETR's floor_divide_, pow_.Scalar, pow_.Tensor)
+  padded_batch     Z-Image's batching of variable-length token sequences: pad_sequence
+                   (batch_first, both padding sides, a padding value) of slices of one tensor,
+                   and LTX-2's torch.clip with number and tensor bounds
   constant_outputs MaskFormer-Swin's forward returning Python numbers beside its tensors (an
                    int derived from a static shape, a float, a bool): torch folds each into
                    the output spec as a constant; tir returns 0-dim int64 / float64 / bool
@@ -147,6 +150,14 @@ class ConstantOutputs(nn.Module):
         return h, x.shape[-1] // 2 + 1, 0.25, h.shape[0] > 1
 
 
+class PaddedBatch(nn.Module):
+    def forward(self, x, lo, hi):
+        parts = [x[:5], x[5:7], x[7:10]]
+        right = torch.nn.utils.rnn.pad_sequence(parts, batch_first=True, padding_value=-1.5)
+        left = torch.nn.utils.rnn.pad_sequence(parts, padding_side="left")
+        return right, left, torch.clip(x, -0.5, 0.75), torch.clip(x, lo, hi)
+
+
 MODELS = [
     ("scaled_std_conv", ScaledStdConv, 101,
      lambda g: ((torch.randn(2, 3, 8, 8, generator=g),), {}), 1e-4),
@@ -167,6 +178,9 @@ MODELS = [
      lambda g: ((torch.randn(4, 3, generator=g), torch.randn(2, 4, 6, generator=g)), {}), 1e-5),
     ("in_place_math", InPlaceMath, 104,
      lambda g: ((torch.randn(3, 4, generator=g), torch.rand(3, 4, generator=g) + 0.5), {}), 1e-5),
+    ("padded_batch", PaddedBatch, 110,
+     lambda g: ((torch.randn(10, 4, generator=g), torch.full((4,), -0.25), torch.rand(4, generator=g)), {}),
+     0),
     ("constant_outputs", ConstantOutputs, 109, lambda g: ((torch.randn(3, 4, generator=g),), {}),
      1e-5),
 ]

@@ -3,6 +3,7 @@
 // is contiguous on both sides. No optimized variant: these are memory-bound.
 #include "kernels/shapes/movement/copy.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/kernel_util.h"
@@ -47,6 +48,12 @@ void copy_region(const CopyRegion& r, const T* in, T* out) {
 
 template <typename T>
 void copy_all(const CopyParams& p, const KernelCall& call) {
+  if (!p.fill.empty()) {
+    T v;
+    std::memcpy(&v, p.fill.data(), sizeof(T));
+    T* out = call.outputs[0].data_as<T>();
+    std::fill(out, out + call.outputs[0].numel(), v);
+  }
   for (const CopyRegion& r : p.regions) {
     copy_region(r, call.inputs[r.input].data_as<const T>(), call.outputs[r.output].data_as<T>());
   }
@@ -102,6 +109,8 @@ void register_copy_ref(KernelRegistry& registry) {
       {"aten::unbind.int", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_unbind>>},
       {"aten::cat", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_cat>>},
       {"aten::stack", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_stack>>},
+      {"aten::pad_sequence", kCpu, kAny, kRef,
+       &make_kernel<CopyKernel<copy_prepare_pad_sequence>>},
       {"aten::meshgrid", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_meshgrid>>},
       {"aten::rot90", kCpu, kAny, kRef, &make_kernel<CopyKernel<copy_prepare_rot90>>},
       {"aten::channel_shuffle", kCpu, kAny, kRef,

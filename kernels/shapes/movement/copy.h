@@ -35,6 +35,9 @@ struct CopyRegion {
 struct CopyParams {
   size_t elem_size = 0;
   std::vector<CopyRegion> regions;
+  /// When not empty: one element's bytes output 0 is filled with before the regions are copied
+  /// (pad_sequence's padding).
+  std::vector<uint8_t> fill;
 };
 
 Result<CopyParams> copy_prepare_slice(const KernelCall& call, PrepareInfo* out_info);
@@ -51,6 +54,10 @@ Result<CopyParams> copy_split_slices(const KernelCall& call, PrepareInfo* info, 
                                      std::span<const int64_t> lengths);
 Result<CopyParams> copy_prepare_chunk(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_unbind(const KernelCall& call, PrepareInfo* out_info);
+/// pad_sequence(sequences, batch_first, padding_value, padding_side): the sequences (one
+/// dtype, equal trailing dims) stacked along a new batch dim (0 with batch_first, else 1),
+/// each padded along its first dim to the longest, at the end ("right") or the start ("left").
+Result<CopyParams> copy_prepare_pad_sequence(const KernelCall& call, PrepareInfo* out_info);
 /// cat(tensors, dim): same dtype required (no type promotion); legacy [0] inputs skipped.
 Result<CopyParams> copy_prepare_cat(const KernelCall& call, PrepareInfo* out_info);
 Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_info);

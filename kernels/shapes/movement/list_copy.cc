@@ -1,9 +1,11 @@
 // The data-movement ops over a Tensor[] argument (kernels/shapes/movement/copy.h): cat,
-// stack and meshgrid, each a set of windows of its list's tensors.
+// stack, meshgrid and pad_sequence, each a set of windows of its list's tensors.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "kernels/kernel_util.h"
+#include "kernels/shapes/dtype_util.h"
 #include "kernels/shapes/movement/copy.h"
 #include "kernels/shapes/movement/copy_window.h"
 
@@ -130,6 +132,59 @@ Result<CopyParams> copy_prepare_stack(const KernelCall& call, PrepareInfo* out_i
   }
   for (size_t k = 0; k < l.tensors.size(); ++k) {
     add_region(p, l.inputs[k], 0, whole(*l.tensors[k]), static_cast<int64_t>(k) * o.strides[dim],
+               strides.data());
+  }
+  return p;
+}
+
+Result<CopyParams> copy_prepare_pad_sequence(const KernelCall& call, PrepareInfo* out_info) {
+  (void)out_info;
+  TIR_RETURN_IF_ERROR(check_arity(call, 4, 1));
+  TIR_ASSIGN_OR_RETURN(TensorList l, tensor_list_arg(call, 0, "sequences"));
+  TIR_ASSIGN_OR_RETURN(const bool batch_first, bool_arg(call, 1, "batch_first"));
+  TIR_RETURN_IF_ERROR(scalar_arg(call, 2, "padding_value").status());
+  const ScalarValue padding = scalar_value(call.args[2]);
+  const Arg& side = call.args[3];
+  if (side.kind != ArgKind::kString || (side.s != "right" && side.s != "left"))
+    return op_error(call, StatusCode::kInvalidArgument,
+                    "padding_side must be \"right\" or \"left\"");
+  const Tensor& ref = *l.tensors[0];
+  if (ref.rank < 1 || ref.rank >= kMaxRank)
+    return op_error(call, StatusCode::kInvalidArgument, "sequences must be 1-D to ",
+                    kMaxRank - 1, "-D, got ", shape_str(ref.shape()));
+  int64_t longest = 0;
+  for (const Tensor* t : l.tensors) {
+    bool same = t->rank == ref.rank;
+    for (int d = 1; same && d < ref.rank; ++d) same = t->sizes[d] == ref.sizes[d];
+    if (!same)
+      return op_error(call, StatusCode::kInvalidArgument, "sequences ", shape_str(ref.shape()),
+                      " and ", shape_str(t->shape()), " differ after their first dim");
+    longest = std::max(longest, t->sizes[0]);
+  }
+  const int64_t count = static_cast<int64_t>(l.tensors.size());
+  std::vector<int64_t> out = {batch_first ? count : longest, batch_first ? longest : count};
+  for (int d = 1; d < ref.rank; ++d) out.push_back(ref.sizes[d]);
+  call.outputs[0].dtype = ref.dtype;
+  call.outputs[0].set_shape(out);
+  CopyParams p;
+  p.elem_size = dtype_size(ref.dtype);
+  if (!dtype_supported(ref.dtype))
+    return op_error(call, StatusCode::kUnsupported, "sequences of dtype ", dtype_name(ref.dtype));
+  p.fill.resize(p.elem_size);
+  visit_dtype(ref.dtype, [&](auto tag) {
+    const auto v = padding.as<decltype(tag)>();
+    std::memcpy(p.fill.data(), &v, std::min(sizeof(v), p.fill.size()));
+  });
+  const Tensor& o = call.outputs[0];
+  const int64_t seq_stride = o.strides[batch_first ? 1 : 0];
+  const int64_t batch_stride = o.strides[batch_first ? 0 : 1];
+  std::array<int64_t, kMaxCopyRank> strides{};  // an input's dims in the output
+  strides[0] = seq_stride;
+  for (int d = 1; d < ref.rank; ++d) strides[d] = o.strides[d + 1];
+  for (int64_t k = 0; k < count; ++k) {
+    const Tensor& t = *l.tensors[size_t(k)];
+    const int64_t start = side.s == "left" ? longest - t.sizes[0] : 0;
+    add_region(p, l.inputs[size_t(k)], 0, whole(t), k * batch_stride + start * seq_stride,
                strides.data());
   }
   return p;
