@@ -25,7 +25,7 @@ constexpr OpRow kCreationRows[] = {
     {"aten::eye.m",               kAny, {}, {}},
     {"aten::fill.Scalar",         kAny, {}, {}},
     {"aten::fill.Tensor",         kAny, {}, {}},
-    {"aten::full",                kAny, {}, {}},
+    {"aten::full",                kAny, {}, {}, {.all_dtypes = true}},
     {"aten::full_like",           kAny, {}, {}},
     {"aten::linspace",            kAny, {}, {}},
     {"aten::logspace",            kAny, {}, {}},

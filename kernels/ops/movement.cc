@@ -19,7 +19,7 @@ constexpr OpRow kMovementRows[] = {
     {"aten::channel_shuffle",   kAny, {}, {}, {.all_dtypes = true}},
     {"aten::chunk",              kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::clone",              kAny, {}, {kF32}, {.all_dtypes = true}},
-    {"aten::constant_pad_nd",    kAny, {}, {}},
+    {"aten::constant_pad_nd",    kAny, {}, {}, {.all_dtypes = true}},
     {"aten::contiguous",         kAny, {}, {kF32}, {.all_dtypes = true}},
     {"aten::copy",               kAny, {}, {}, {.in_place = "aten::copy_"}},
     {"aten::copy_",              kAny, {}, {}},

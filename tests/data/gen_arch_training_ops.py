@@ -24,7 +24,8 @@ runs each on its export inputs and compares with torch eager):
                    otherwise (DAB-DETR's floor_divide_, pow_.Scalar, pow_.Tensor)
   padded_batch     Z-Image's batching of variable-length token sequences: pad_sequence
                    (batch_first, both padding sides, a padding value) of slices of one tensor,
-                   and LTX-2's torch.clip with number and tensor bounds
+                   of complex rotary tables too, and LTX-2's torch.clip with number and tensor
+                   bounds
   constant_outputs MaskFormer-Swin's forward returning Python numbers beside its tensors (an
                    int derived from a static shape, a float, a bool): torch folds each into
                    the output spec as a constant; tir returns 0-dim int64 / float64 / bool
@@ -155,7 +156,10 @@ class PaddedBatch(nn.Module):
         parts = [x[:5], x[5:7], x[7:10]]
         right = torch.nn.utils.rnn.pad_sequence(parts, batch_first=True, padding_value=-1.5)
         left = torch.nn.utils.rnn.pad_sequence(parts, padding_side="left")
-        return right, left, torch.clip(x, -0.5, 0.75), torch.clip(x, lo, hi)
+        z = torch.view_as_complex(x.reshape(10, 2, 2))  # Z-Image pads complex rotary tables
+        padded = torch.nn.utils.rnn.pad_sequence([z[:4], z[4:]], batch_first=True)
+        return (right, left, torch.clip(x, -0.5, 0.75), torch.clip(x, lo, hi),
+                torch.view_as_real(padded))
 
 
 MODELS = [

@@ -143,7 +143,21 @@ void run_typed(const LogicParams& p, const KernelCall& call) {
   }
 }
 
+/// where on complex values: elements of U's size selected as they are stored.
+template <typename U>
+void run_where_bits(const LogicParams& p, const KernelCall& call) {
+  const Operand* o = p.operands.data();
+  const U* a = call.inputs[o[1].input].data_as<const U>();
+  const U* b = call.inputs[o[2].input].data_as<const U>();
+  U* y = call.outputs[0].data_as<U>();
+  nary_for_each(p.plan, [&](int64_t i, const std::array<int64_t, 3>& in) {
+    y[i] = load<bool>(o[0], call, in[0]) ? a[in[1]] : b[in[2]];
+  });
+}
+
 void ref_logic(const LogicParams& p, const KernelCall& call, void*) {
+  if (p.compute == DType::kComplexFloat) return run_where_bits<uint64_t>(p, call);
+  if (p.compute == DType::kComplexDouble) return run_where_bits<Bits128>(p, call);
   visit_dtype(p.compute, [&](auto tag) { run_typed<decltype(tag)>(p, call); });
 }
 

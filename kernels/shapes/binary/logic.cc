@@ -61,14 +61,38 @@ Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out
   p.op = LogicOp::kWhere;
   p.n = 3;
   TIR_ASSIGN_OR_RETURN(p.operands[0], operand_arg(call, 0, "condition"));
-  TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "self"));
-  TIR_ASSIGN_OR_RETURN(p.operands[2], operand_arg(call, 2, "other"));
+  // Complex values (the core IR pads complex rotary tables with where): two tensors of one
+  // complex dtype, selected bit for bit.
+  const auto complex_tensor = [&](size_t idx) -> const Tensor* {
+    if (call.args[idx].kind != ArgKind::kTensor) return nullptr;
+    const Tensor& t = call.inputs[tensor_input_index(call, idx)];
+    return dtype_is_complex(t.dtype) ? &t : nullptr;
+  };
+  if (const Tensor *a = complex_tensor(1), *b = complex_tensor(2); a || b) {
+    if (!a || !b || a->dtype != b->dtype)
+      return op_error(call, StatusCode::kUnsupported,
+                      "where on complex values needs 'self' and 'other' tensors of one complex "
+                      "dtype");
+    for (size_t k = 1; k <= 2; ++k) {
+      const Tensor& t = k == 1 ? *a : *b;
+      TIR_RETURN_IF_ERROR(require_contiguous(call, t, k == 1 ? "self" : "other"));
+      p.operands[k].kind = t.rank == 0 ? Operand::Kind::kZeroDim : Operand::Kind::kTensor;
+      p.operands[k].dtype = t.dtype;
+      p.operands[k].input = static_cast<int>(tensor_input_index(call, k));
+      p.operands[k].shape = t.shape();
+    }
+  } else {
+    TIR_ASSIGN_OR_RETURN(p.operands[1], operand_arg(call, 1, "self"));
+    TIR_ASSIGN_OR_RETURN(p.operands[2], operand_arg(call, 2, "other"));
+  }
   if (p.operands[0].input < 0 || p.operands[0].dtype != DType::kBool) {
     return op_error(call, StatusCode::kInvalidArgument,
                     "argument 'condition' must be a bool tensor, got ",
                     dtype_name(p.operands[0].dtype));
   }
-  p.compute = p.out = result_type(std::span(p.operands.data() + 1, 2));
+  p.compute = p.out = dtype_is_complex(p.operands[1].dtype)
+                          ? p.operands[1].dtype
+                          : result_type(std::span(p.operands.data() + 1, 2));
   TIR_RETURN_IF_ERROR(set_output(call, p));
   (void)out_info;
   return p;

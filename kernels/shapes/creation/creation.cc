@@ -59,7 +59,10 @@ Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* ou
                     ? 1
                     : 0;
   }
-  TIR_ASSIGN_OR_RETURN(p.dtype, optional_dtype_arg(call, kDTypePos, "dtype"));
+  // full also makes complex tensors (real value + 0i: the core IR pads complex rotary tables
+  // with full + constant_pad_nd).
+  constexpr bool kComplexOk = Kind == FillKind::kFull;
+  TIR_ASSIGN_OR_RETURN(p.dtype, optional_dtype_arg(call, kDTypePos, "dtype", kComplexOk));
   if (p.dtype == DType::kUndefined) {
     if (self_dtype != DType::kUndefined) {
       p.dtype = self_dtype;
@@ -70,7 +73,7 @@ Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* ou
       p.dtype = DType::kFloat32;
     }
   }
-  if (!dtype_supported(p.dtype)) {
+  if (!dtype_supported(p.dtype) && !(kComplexOk && dtype_is_complex(p.dtype))) {
     return op_error(call, StatusCode::kUnsupported, "cannot create a tensor of dtype ",
                     dtype_name(p.dtype));
   }
