@@ -100,6 +100,10 @@ struct ScalarValue {
 };
 /// ScalarValue of an int/float/bool argument.
 ScalarValue scalar_value(const Arg& a);
+/// `v` as one element of `dtype`, into `out` (dtype_size(dtype) bytes), for every dtype tir
+/// stores: integers as C++ casts them, float16/bfloat16 rounded, complex as v + 0i (what a
+/// fill or a padding value becomes). False for kUndefined.
+bool scalar_to_element(const ScalarValue& v, DType dtype, void* out);
 /// ScalarValue of element 0 of a tensor of a supported dtype.
 ScalarValue read_scalar_value(const Tensor& t);
 

@@ -3,6 +3,7 @@
 #include "kernels/shapes/creation/creation.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/kernel_util.h"
 #include "kernels/reference/register.h"
@@ -47,23 +48,11 @@ void ref_fill_like(const FillLikeParams& p, const KernelCall& call, void*) {
 }  // namespace
 
 void ref_fill(const FillParams& p, const KernelCall& call, void*) {
-  if (p.dtype == DType::kComplexFloat || p.dtype == DType::kComplexDouble) {  // real + 0i
-    const double v = p.value.as_double();
-    if (p.dtype == DType::kComplexFloat) {
-      auto* y = call.outputs[0].data_as<float>();
-      for (int64_t i = 0; i < p.numel; ++i) y[2 * i] = float(v), y[2 * i + 1] = 0.0f;
-    } else {
-      auto* y = call.outputs[0].data_as<double>();
-      for (int64_t i = 0; i < p.numel; ++i) y[2 * i] = v, y[2 * i + 1] = 0.0;
-    }
-    return;
-  }
-  visit_dtype(p.dtype, [&](auto tag) {
-    using T = decltype(tag);
-    const T v = p.value.as<T>();
-    T* y = call.outputs[0].data_as<T>();
-    for (int64_t i = 0; i < p.numel; ++i) y[i] = v;
-  });
+  const size_t size = dtype_size(p.dtype);
+  uint8_t element[16] = {};
+  scalar_to_element(p.value, p.dtype, element);
+  auto* y = static_cast<uint8_t*>(call.outputs[0].data);
+  for (int64_t i = 0; i < p.numel; ++i) std::memcpy(y + size_t(i) * size, element, size);
 }
 
 namespace {

@@ -62,20 +62,7 @@ void pad_typed(const PadParams& p, const KernelCall& call, T constant) {
 template <typename U>
 void pad_bits(const PadParams& p, const KernelCall& call) {
   U constant{};
-  if (p.dtype == DType::kComplexFloat || p.dtype == DType::kComplexDouble) {  // real + 0i
-    const double v = p.value.as_double();
-    const float f = static_cast<float>(v);
-    if (p.dtype == DType::kComplexFloat)
-      std::memcpy(&constant, &f, sizeof(f));
-    else
-      std::memcpy(&constant, &v, sizeof(v));
-  } else if (dtype_supported(p.dtype)) {
-    visit_dtype(p.dtype, [&](auto tag) {
-      const auto v = p.value.as<decltype(tag)>();
-      static_assert(sizeof(v) <= sizeof(U) || true);
-      std::memcpy(&constant, &v, sizeof(v));
-    });
-  }
+  scalar_to_element(p.value, p.dtype, &constant);  // every dtype's element fits U
   pad_typed<U>(p, call, constant);
 }
 

@@ -59,8 +59,8 @@ Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* ou
                     ? 1
                     : 0;
   }
-  // full also makes complex tensors (real value + 0i: the core IR pads complex rotary tables
-  // with full + constant_pad_nd).
+  // full makes every dtype (scalar_to_element): narrow ints and float16/bfloat16 as stored,
+  // complex as the value + 0i (the core IR pads complex rotary tables with full).
   constexpr bool kComplexOk = Kind == FillKind::kFull;
   TIR_ASSIGN_OR_RETURN(p.dtype, optional_dtype_arg(call, kDTypePos, "dtype", kComplexOk));
   if (p.dtype == DType::kUndefined) {
@@ -73,7 +73,7 @@ Result<FillParams> creation_prepare_fill(const KernelCall& call, PrepareInfo* ou
       p.dtype = DType::kFloat32;
     }
   }
-  if (!dtype_supported(p.dtype) && !(kComplexOk && dtype_is_complex(p.dtype))) {
+  if (!dtype_supported(p.dtype) && !(kComplexOk && dtype_valid(int(p.dtype)))) {
     return op_error(call, StatusCode::kUnsupported, "cannot create a tensor of dtype ",
                     dtype_name(p.dtype));
   }

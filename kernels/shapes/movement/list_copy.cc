@@ -168,26 +168,9 @@ Result<CopyParams> copy_prepare_pad_sequence(const KernelCall& call, PrepareInfo
   call.outputs[0].set_shape(out);
   CopyParams p;
   p.elem_size = dtype_size(ref.dtype);
-  p.fill.assign(p.elem_size, 0);  // zero bits: 0 in every dtype (complex: 0 + 0i)
-  if (padding.as_double() != 0.0) {
-    if (ref.dtype == DType::kComplexFloat || ref.dtype == DType::kComplexDouble) {
-      const double v = padding.as_double();  // the real part; the imaginary part 0
-      if (ref.dtype == DType::kComplexFloat) {
-        const float f = static_cast<float>(v);
-        std::memcpy(p.fill.data(), &f, sizeof(f));
-      } else {
-        std::memcpy(p.fill.data(), &v, sizeof(v));
-      }
-    } else if (dtype_supported(ref.dtype)) {
-      visit_dtype(ref.dtype, [&](auto tag) {
-        const auto v = padding.as<decltype(tag)>();
-        std::memcpy(p.fill.data(), &v, std::min(sizeof(v), p.fill.size()));
-      });
-    } else {
-      return op_error(call, StatusCode::kUnsupported, "padding_value ", padding.as_double(),
-                      " for sequences of dtype ", dtype_name(ref.dtype));
-    }
-  }
+  p.fill.assign(p.elem_size, 0);
+  if (!scalar_to_element(padding, ref.dtype, p.fill.data()))
+    return op_error(call, StatusCode::kUnsupported, "sequences of dtype ", dtype_name(ref.dtype));
   const Tensor& o = call.outputs[0];
   const int64_t seq_stride = o.strides[batch_first ? 1 : 0];
   const int64_t batch_stride = o.strides[batch_first ? 0 : 1];

@@ -44,13 +44,9 @@ Result<PadParams> pad_common(const KernelCall& call, const Tensor& x, std::span<
 }
 
 Status check_constant_dtype(const KernelCall& call, const PadParams& p) {
-  if (dtype_supported(p.dtype)) return ok_status();
-  if (p.dtype == DType::kComplexFloat || p.dtype == DType::kComplexDouble)
-    return ok_status();  // the value as its real part, 0i
-  if (p.value.as_double() == 0.0 && (p.dtype == DType::kFloat16 || p.dtype == DType::kBFloat16))
-    return ok_status();  // zero has the same all-zero bits in every float format
+  if (dtype_valid(int(p.dtype))) return ok_status();  // scalar_to_element: every dtype
   return op_error(call, StatusCode::kUnsupported, "constant padding of ", dtype_name(p.dtype),
-                  " tensors with a non-zero value");
+                  " tensors");
 }
 
 }  // namespace
