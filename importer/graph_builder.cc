@@ -275,7 +275,8 @@ Status GraphBuilder::read_outputs() {
         const DType dt = a.first == "as_int"     ? DType::kInt64
                          : a.first == "as_float" ? DType::kFloat64
                                                  : DType::kBool;
-        TIR_ASSIGN_OR_RETURN(v, add_scalar_output("output_constant_" + std::to_string(k), *arg, dt));
+        TIR_ASSIGN_OR_RETURN(v,
+                             add_scalar_output("output_constant_" + std::to_string(k), *arg, dt));
       } else {
         return unsupported("output ", k, " is a constant (", a.first, "), not supported yet");
       }

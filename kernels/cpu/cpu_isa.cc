@@ -87,8 +87,10 @@ CpuIsa cpu_isa() {
 
 const char* cpu_isa_name(CpuIsa isa) {
   switch (isa) {
-    case CpuIsa::kAvx512Vnni: return "avx512_vnni";
-    case CpuIsa::kBaseline: break;
+    case CpuIsa::kAvx512Vnni:
+      return "avx512_vnni";
+    case CpuIsa::kBaseline:
+      break;
   }
   return "baseline";
 }

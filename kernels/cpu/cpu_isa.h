@@ -30,7 +30,9 @@ CpuIsa detected_cpu_isa();
 /// unrecognised TIR_MAX_CPU_ISA is said once on stderr and ignored. Computed once; thread-safe.
 CpuIsa cpu_isa();
 /// True when the variant `isa` may run here (isa <= cpu_isa()).
-inline bool cpu_isa_at_least(CpuIsa isa) { return static_cast<int>(cpu_isa()) >= static_cast<int>(isa); }
+inline bool cpu_isa_at_least(CpuIsa isa) {
+  return static_cast<int>(cpu_isa()) >= static_cast<int>(isa);
+}
 /// "baseline", "avx512_vnni".
 const char* cpu_isa_name(CpuIsa isa);
 /// Every variant up to cpu_isa(), lowest first (for the tests and the benchmarks).
@@ -49,7 +51,7 @@ std::string cpu_features_line();
 // Around the variants' code: GCC 12's AVX-512 intrinsics (reduce, insert, shuffle) start from
 // an uninitialized register, which -W(maybe-)uninitialized reports at every use (GCC bug 105593,
 // fixed in GCC 13).
-#define TIR_ISA_VARIANTS_BEGIN                                             \
+#define TIR_ISA_VARIANTS_BEGIN                                                         \
   _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wuninitialized\"") \
       _Pragma("GCC diagnostic ignored \"-Wmaybe-uninitialized\"")
 #define TIR_ISA_VARIANTS_END _Pragma("GCC diagnostic pop")

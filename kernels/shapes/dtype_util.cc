@@ -185,19 +185,32 @@ Result<NaryPlan> make_nary_plan(const KernelCall& call,
 bool scalar_to_element(const ScalarValue& v, DType dtype, void* out) {
   const auto put = [&](auto x) { std::memcpy(out, &x, sizeof(x)); };
   switch (dtype) {
-    case DType::kBool: return put(v.as<bool>()), true;
-    case DType::kUInt8: return put(v.as<uint8_t>()), true;
-    case DType::kInt8: return put(v.as<int8_t>()), true;
-    case DType::kInt16: return put(v.as<int16_t>()), true;
-    case DType::kInt32: return put(v.as<int32_t>()), true;
-    case DType::kInt64: return put(v.as<int64_t>()), true;
-    case DType::kFloat16: return put(float_to_fp16(v.as<float>())), true;
-    case DType::kBFloat16: return put(float_to_bf16(v.as<float>())), true;
-    case DType::kFloat32: return put(v.as<float>()), true;
-    case DType::kFloat64: return put(v.as<double>()), true;
-    case DType::kComplexFloat: return put(std::array<float, 2>{v.as<float>(), 0.0f}), true;
-    case DType::kComplexDouble: return put(std::array<double, 2>{v.as<double>(), 0.0}), true;
-    case DType::kUndefined: break;
+    case DType::kBool:
+      return put(v.as<bool>()), true;
+    case DType::kUInt8:
+      return put(v.as<uint8_t>()), true;
+    case DType::kInt8:
+      return put(v.as<int8_t>()), true;
+    case DType::kInt16:
+      return put(v.as<int16_t>()), true;
+    case DType::kInt32:
+      return put(v.as<int32_t>()), true;
+    case DType::kInt64:
+      return put(v.as<int64_t>()), true;
+    case DType::kFloat16:
+      return put(float_to_fp16(v.as<float>())), true;
+    case DType::kBFloat16:
+      return put(float_to_bf16(v.as<float>())), true;
+    case DType::kFloat32:
+      return put(v.as<float>()), true;
+    case DType::kFloat64:
+      return put(v.as<double>()), true;
+    case DType::kComplexFloat:
+      return put(std::array<float, 2>{v.as<float>(), 0.0f}), true;
+    case DType::kComplexDouble:
+      return put(std::array<double, 2>{v.as<double>(), 0.0}), true;
+    case DType::kUndefined:
+      break;
   }
   return false;
 }

@@ -4,10 +4,9 @@
 // reference.
 #include <gtest/gtest.h>
 
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <oneapi/dnnl/dnnl.hpp>
 
 #include "tests/kernels/kernel_harness.h"
 

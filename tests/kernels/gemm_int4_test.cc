@@ -212,8 +212,8 @@ TEST(GemmInt4, EveryIsaVariantEqualsThePlainLoops) {
   };
   for (int v = 0; v < cpu_isa_count(); ++v) {
     const CpuIsa isa = static_cast<CpuIsa>(v);
-    for (const Shape& sh : {Shape{6, 256, 19, 128}, Shape{5, 96, 7, 32}, Shape{1, 32, 3, 32},
-                            Shape{4, 1024, 5, 32}})
+    for (const Shape& sh :
+         {Shape{6, 256, 19, 128}, Shape{5, 96, 7, 32}, Shape{1, 32, 3, 32}, Shape{4, 1024, 5, 32}})
       for (const bool asym : {false, true}) {
         SCOPED_TRACE(std::string(cpu_isa_name(isa)) + " m " + std::to_string(sh.m) + " k " +
                      std::to_string(sh.k) + " group " + std::to_string(sh.group) +
@@ -230,8 +230,7 @@ TEST(GemmInt4, EveryIsaVariantEqualsThePlainLoops) {
                                            ga.data() + i * k / group));
         std::vector<float> fast(size_t(m * n)), plain(size_t(m * n));
         int4_gemm_q8(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f, fast.data(), isa);
-        int4_gemm_q8_plain(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f,
-                           plain.data());
+        int4_gemm_q8_plain(p.view(), qa.data(), da.data(), ga.data(), m, 0, n, 0.5f, plain.data());
         for (size_t i = 0; i < fast.size(); ++i)
           EXPECT_NEAR(fast[i], plain[i], 1e-5 * (1 + std::fabs(plain[i]))) << i;
       }

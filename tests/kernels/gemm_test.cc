@@ -153,8 +153,8 @@ TEST(Gemm, HalfWeightMatchesWidenedFloat32) {
       // Where the CPU computes bf16 natively (or TIR_BF16_EMULATED=1 on AVX-512: the
       // kernels_bf16_emulated test), a bf16 weight with kTiledRows rows or more runs one bf16
       // matmul: A rounded to bf16 too (2^-9 relative per product, about sqrt(K) of them add).
-      const bool native = dtype == DType::kBFloat16 && c.m >= HalfWeightGemm::kTiledRows &&
-                          onednn_native_bf16();
+      const bool native =
+          dtype == DType::kBFloat16 && c.m >= HalfWeightGemm::kTiledRows && onednn_native_bf16();
       const double tol = native ? 3e-3 * std::sqrt(double(c.k)) : kGemmTol;
       for (KernelImpl impl : {KernelImpl::kReference, KernelImpl::kOptimized}) {
         const RunResult got = run_kernel(narrow, {impl});

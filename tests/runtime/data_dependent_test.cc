@@ -81,8 +81,8 @@ TEST(DataDependentRandom, RunDrawsWhatTheProbeDrew) {
     TempDir tmp;
     SessionOptions o;
     o.seed = 5;
-    auto session = open_fixture(
-        fixture_dir() + "/arch_data_dependent/random_durations/" + dialect, tmp, o);
+    auto session =
+        open_fixture(fixture_dir() + "/arch_data_dependent/random_durations/" + dialect, tmp, o);
     ASSERT_TRUE(session.ok()) << session.status().message();
     const int64_t n = 5, d = 3;
     HostTensor log_w(DType::kFloat32, std::vector<int64_t>{n});

@@ -40,7 +40,8 @@ void tile_avx2(const Int4View& w, int64_t j, const int8_t* qa, const float* da, 
   const __m256i ones = _mm256_set1_epi16(1);
   const uint8_t* codes[NR];
   const float* s[NR];
-  for (int c = 0; c < NR; ++c) codes[c] = w.codes + (j + c) * (k / 2), s[c] = w.scales + (j + c) * groups;
+  for (int c = 0; c < NR; ++c)
+    codes[c] = w.codes + (j + c) * (k / 2), s[c] = w.scales + (j + c) * groups;
   __m256 acc[MR][NR];
   for (int r = 0; r < MR; ++r)
     for (int c = 0; c < NR; ++c) acc[r][c] = _mm256_setzero_ps();
@@ -73,8 +74,8 @@ void tile_avx2(const Int4View& w, int64_t j, const int8_t* qa, const float* da, 
 
 /// Rows [i0, i1) of A by MR, columns [j0, j1) by NR (then 1).
 template <int MR, int NR>
-void tiles_avx2(const Int4View& w, const int8_t* qa, const float* da, const float* ga,
-                int64_t i0, int64_t i1, int64_t j0, int64_t j1, float alpha, float* out) {
+void tiles_avx2(const Int4View& w, const int8_t* qa, const float* da, const float* ga, int64_t i0,
+                int64_t i1, int64_t j0, int64_t j1, float alpha, float* out) {
   const int64_t k = w.cols, n = w.rows, nb = k / kInt4Block, groups = k / w.group;
   for (int64_t i = i0; i + MR <= i1; i += MR) {
     int64_t j = j0;
@@ -129,7 +130,8 @@ TIR_TARGET_AVX512_VNNI void tile_vnni(const Int4View& w, int64_t j, const int8_t
   const __m512i pair = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
   const uint8_t* codes[NR];
   const float* s[NR];
-  for (int c = 0; c < NR; ++c) codes[c] = w.codes + (j + c) * (k / 2), s[c] = w.scales + (j + c) * groups;
+  for (int c = 0; c < NR; ++c)
+    codes[c] = w.codes + (j + c) * (k / 2), s[c] = w.scales + (j + c) * groups;
   __m512 acc[MR][NR];
   for (int r = 0; r < MR; ++r)
     for (int c = 0; c < NR; ++c) acc[r][c] = _mm512_setzero_ps();
@@ -195,9 +197,9 @@ TIR_TARGET_AVX512_VNNI void tiles_vnni(const Int4View& w, const int8_t* qa, cons
   }
 }
 
-TIR_TARGET_AVX512_VNNI void int4_gemm_q8_vnni(const Int4View& w, const int8_t* qa,
-                                             const float* da, const float* ga, int64_t m,
-                                             int64_t j0, int64_t j1, float alpha, float* out) {
+TIR_TARGET_AVX512_VNNI void int4_gemm_q8_vnni(const Int4View& w, const int8_t* qa, const float* da,
+                                              const float* ga, int64_t m, int64_t j0, int64_t j1,
+                                              float alpha, float* out) {
   const int64_t rows4 = m / 4 * 4;
   tiles_vnni<4, 2>(w, qa, da, ga, 0, rows4, j0, j1, alpha, out);
   tiles_vnni<1, 4>(w, qa, da, ga, rows4, m, j0, j1, alpha, out);

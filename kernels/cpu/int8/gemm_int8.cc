@@ -325,10 +325,9 @@ void Int8Gemm::gemv(const uint8_t* qa, float* out) const {
   const int8_t* b = packed_->plain;
   const float* scales = packed_->scales.data();
   const CpuIsa isa = cpu_isa();
-  parallel_chunks(p_.n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(k, 1)),
-                  [&](int64_t begin, int64_t end) {
-                    int8_gemv(qa, b, k, begin, end, scales, a7, isa, out);
-                  });
+  parallel_chunks(
+      p_.n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(k, 1)),
+      [&](int64_t begin, int64_t end) { int8_gemv(qa, b, k, begin, end, scales, a7, isa, out); });
 }
 
 void Int8Gemm::finish_rows(const KernelCall& call, const float* row_scale, const int32_t* row_zp,

@@ -9,8 +9,8 @@ namespace {
 TIR_ISA_VARIANTS_BEGIN
 /// Rows [j0, j1) of B against a, ROWS rows per pass (1 or 4).
 template <int ROWS>
-TIR_TARGET_AVX512_VNNI void gemv_rows_vnni(const uint8_t* a, const int8_t* b, int64_t k,
-                                           int64_t j, const float* scales, float* out) {
+TIR_TARGET_AVX512_VNNI void gemv_rows_vnni(const uint8_t* a, const int8_t* b, int64_t k, int64_t j,
+                                           const float* scales, float* out) {
   const int64_t full = k / 64 * 64;
   __m512i acc[ROWS];
   for (int r = 0; r < ROWS; ++r) acc[r] = _mm512_setzero_si512();

@@ -410,9 +410,8 @@ class ConvOneDnn final : public Kernel {
     const ConvGeometry geo = conv_geometry(p_);
     const auto desc = [&](dnnl::algorithm alg) {
       return dnnl::convolution_forward::desc(
-          dnnl::prop_kind::forward_inference, alg, any(dims.src, in_type),
-          any(dims.wei, in_type), bias_md, any(dims.dst, memory::data_type::f32), geo.stride,
-          geo.dil, geo.pad, geo.pad);
+          dnnl::prop_kind::forward_inference, alg, any(dims.src, in_type), any(dims.wei, in_type),
+          bias_md, any(dims.dst, memory::data_type::f32), geo.stride, geo.dil, geo.pad, geo.pad);
     };
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);

@@ -217,9 +217,8 @@ Status HalfWeightGemm::make_tile(const KernelCall& call, int64_t cols, Tile* til
   const memory::desc wei_md({k, cols}, dt::f32,
                             p_.b_transposed ? memory::dims{1, k} : memory::dims{cols, 1});
   const memory::desc dst_md({m, cols}, dt::f32, memory::dims{n, 1});  // columns of the output
-  const dnnl::matmul::primitive_desc pd(
-      dnnl::matmul::desc(src_md, wei_md, bias_desc(cols), dst_md), make_attr(call),
-      onednn_engine(call));
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_md, wei_md, bias_desc(cols), dst_md),
+                                        make_attr(call), onednn_engine(call));
   init_tile(call, pd, cols, tile);
   *scratch = std::max(*scratch, pd.scratchpad_desc().get_size());
   return ok_status();
@@ -235,8 +234,8 @@ Result<bool> HalfWeightGemm::make_native(const KernelCall& call, size_t* scratch
   try {
     pd = dnnl::matmul::primitive_desc(
         dnnl::matmul::desc(memory::desc({m, k}, dt::bf16, memory::dims{k, 1}),
-                           memory::desc({k, n}, dt::bf16, memory::format_tag::any),
-                           bias_desc(n), memory::desc({m, n}, dt::f32, memory::dims{n, 1})),
+                           memory::desc({k, n}, dt::bf16, memory::format_tag::any), bias_desc(n),
+                           memory::desc({m, n}, dt::f32, memory::dims{n, 1})),
         make_attr(call), onednn_engine(call));
   } catch (const dnnl::error& e) {
     onednn_note_bf16_unavailable(call, e.what());

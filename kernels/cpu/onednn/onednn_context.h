@@ -57,7 +57,8 @@ bool onednn_native_bf16();
 
 /// The precision this CPU runs `asked` in: kBFloat16 only where oneDNN computes bf16 natively
 /// (AVX512-BF16 or AMX; emulated bf16 is slower than float32; TIR_BF16_EMULATED=1 allows it
-/// on plain AVX-512 too, to test the bf16 path there), else kFloat32, said once on stderr. int8 runs everywhere (VNNI/AMX make it fast; without them a line says so once).
+/// on plain AVX-512 too, to test the bf16 path there), else kFloat32, said once on stderr. int8
+/// runs everywhere (VNNI/AMX make it fast; without them a line says so once).
 Precision cpu_precision(Precision asked);
 
 /// True when oneDNN's int8 kernels on this CPU may saturate a u8 x s8 dot product: without

@@ -1,6 +1,7 @@
 // Reference aten::grid_sampler_2d (kernels/shapes/resampling/grid_sample.h). Coordinate
-// arithmetic in the input's dtype (float32 or float64) as ATen's GridSampler.h does it (unnormalise, then clip or reflect per
-// padding mode); bicubic uses ATen's A = -0.75 and pads each of its 16 taps.
+// arithmetic in the input's dtype (float32 or float64) as ATen's GridSampler.h does it
+// (unnormalise, then clip or reflect per padding mode); bicubic uses ATen's A = -0.75 and pads each
+// of its 16 taps.
 #include "kernels/shapes/resampling/grid_sample.h"
 
 #include <cmath>
@@ -61,9 +62,13 @@ struct Plane {
 };
 
 template <typename T>
-T cubic1(T x, T a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
+T cubic1(T x, T a) {
+  return ((a + 2) * x - (a + 3)) * x * x + 1;
+}
 template <typename T>
-T cubic2(T x, T a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
+T cubic2(T x, T a) {
+  return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+}
 
 template <typename T>
 void cubic_weights(T t, T out[4]) {

@@ -66,9 +66,13 @@ int64_t nearest_source(Resample mode, int64_t o, int64_t in, int64_t out, double
 
 // Cubic convolution with parameter a (Keys): |x| <= 1 and 1 < |x| < 2.
 template <typename C>
-C cubic_near(C x, C a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
+C cubic_near(C x, C a) {
+  return ((a + 2) * x - (a + 3)) * x * x + 1;
+}
 template <typename C>
-C cubic_far(C x, C a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
+C cubic_far(C x, C a) {
+  return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+}
 
 template <typename C>
 void linear_or_cubic_taps(const UpsampleParams& p, int d, Taps& t) {

@@ -68,7 +68,7 @@ Result<LogicParams> logic_prepare_where(const KernelCall& call, PrepareInfo* out
     const Tensor& t = call.inputs[tensor_input_index(call, idx)];
     return dtype_is_complex(t.dtype) ? &t : nullptr;
   };
-  if (const Tensor *a = complex_tensor(1), *b = complex_tensor(2); a || b) {
+  if (const Tensor* a = complex_tensor(1), *b = complex_tensor(2); a || b) {
     if (!a || !b || a->dtype != b->dtype)
       return op_error(call, StatusCode::kUnsupported,
                       "where on complex values needs 'self' and 'other' tensors of one complex "

@@ -25,7 +25,7 @@ struct AttentionParams {
   /// mask element strides over (batch, head, row, col); 0 where broadcast
   std::array<int64_t, 4> mask_strides{};
   int q_input = -1, k_input = -1, v_input = -1, mask_input = -1;
-  bool with_lse = false;  // _scaled_dot_product_flash_attention_for_cpu's second output
+  bool with_lse = false;          // _scaled_dot_product_flash_attention_for_cpu's second output
   DType dtype = DType::kFloat32;  // query, key, value, a float mask and the outputs
 };
 

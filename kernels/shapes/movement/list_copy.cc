@@ -150,8 +150,8 @@ Result<CopyParams> copy_prepare_pad_sequence(const KernelCall& call, PrepareInfo
                     "padding_side must be \"right\" or \"left\"");
   const Tensor& ref = *l.tensors[0];
   if (ref.rank < 1 || ref.rank >= kMaxRank)
-    return op_error(call, StatusCode::kInvalidArgument, "sequences must be 1-D to ",
-                    kMaxRank - 1, "-D, got ", shape_str(ref.shape()));
+    return op_error(call, StatusCode::kInvalidArgument, "sequences must be 1-D to ", kMaxRank - 1,
+                    "-D, got ", shape_str(ref.shape()));
   int64_t longest = 0;
   for (const Tensor* t : l.tensors) {
     bool same = t->rank == ref.rank;
