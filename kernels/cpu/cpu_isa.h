@@ -29,10 +29,6 @@ CpuIsa detected_cpu_isa();
 /// The variant tir's kernels use: detected_cpu_isa() capped by TIR_MAX_CPU_ISA. An
 /// unrecognised TIR_MAX_CPU_ISA is said once on stderr and ignored. Computed once; thread-safe.
 CpuIsa cpu_isa();
-/// True when the variant `isa` may run here (isa <= cpu_isa()).
-inline bool cpu_isa_at_least(CpuIsa isa) {
-  return static_cast<int>(cpu_isa()) >= static_cast<int>(isa);
-}
 /// "baseline", "avx512_vnni".
 const char* cpu_isa_name(CpuIsa isa);
 /// Every variant up to cpu_isa(), lowest first (for the tests and the benchmarks).

@@ -41,6 +41,9 @@ TIR_ISA_VARIANTS_END
 
 }  // namespace
 
+namespace {
+
+/// sum over i < count of a[i] * b[i], exact in int32 (the baseline variant).
 int32_t dot_u8_s8(const uint8_t* a, const int8_t* b, int64_t count, bool a7) {
   int64_t i = 0;
   int32_t sum = 0;
@@ -73,6 +76,8 @@ int32_t dot_u8_s8(const uint8_t* a, const int8_t* b, int64_t count, bool a7) {
   for (; i < count; ++i) sum += int32_t(a[i]) * int32_t(b[i]);
   return sum;
 }
+
+}  // namespace
 
 void int8_gemv(const uint8_t* a, const int8_t* b, int64_t k, int64_t j0, int64_t j1,
                const float* scales, bool a7, CpuIsa isa, float* out) {

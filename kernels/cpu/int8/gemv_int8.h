@@ -14,9 +14,6 @@
 
 namespace tir::kernels {
 
-/// sum over i < count of a[i] * b[i], exact in int32 (baseline variant).
-int32_t dot_u8_s8(const uint8_t* a, const int8_t* b, int64_t count, bool a7);
-
 /// out[j] = float(a . b[j * k ...]) * scales[j] for j in [j0, j1), with variant `isa`
 /// (at most cpu_isa()).
 void int8_gemv(const uint8_t* a, const int8_t* b, int64_t k, int64_t j0, int64_t j1,
